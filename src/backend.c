@@ -1,0 +1,2 @@
+/* backend.c - being written */
+typedef int mp__placeholder_backend;

@@ -1,0 +1,2 @@
+/* cli.c - being written */
+typedef int mp__placeholder_cli;

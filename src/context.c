@@ -1,0 +1,2 @@
+/* context.c - being written */
+typedef int mp__placeholder_context;

@@ -1,0 +1,2 @@
+/* fdset.c - being written */
+typedef int mp__placeholder_fdset;

@@ -1,0 +1,48 @@
+/* main.c - muxprof: what one select/poll/epoll_wait call costs, and why.
+ * Dispatches to one function per verb; the only place that exits. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} verbs[] = {
+    {"run",      mp_cmd_run,      "measure select/poll/epoll across descriptor counts"},
+    {"report",   mp_cmd_report,   "(re)build report.md and figures from DIR/results.json"},
+    {"compare",  mp_cmd_compare,  "compare runs and reference datasets"},
+    {"events",   mp_cmd_events,   "counter presets and how each resolves on this host"},
+    {"topology", mp_cmd_topology, "caches, PUs and waiter/poker placements"},
+    {"doctor",   mp_cmd_doctor,   "what works on this host and how to fix what does not"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: muxprof VERB [options]   (muxprof VERB --help for each)\n\nverbs:\n");
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("muxprof %s\n", MUXPROF_GIT_DESCRIBE);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
+        if (!strcmp(argv[1], verbs[i].name))
+            return verbs[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "muxprof: unknown verb '%s'; expected one of: run, report, compare, "
+                    "events, topology, doctor\n", argv[1]);
+    return 2;
+}

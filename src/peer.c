@@ -1,0 +1,2 @@
+/* peer.c - being written */
+typedef int mp__placeholder_peer;

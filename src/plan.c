@@ -1,0 +1,2 @@
+/* plan.c - being written */
+typedef int mp__placeholder_plan;

@@ -1,0 +1,2 @@
+/* progress.c - being written */
+typedef int mp__placeholder_progress;

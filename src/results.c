@@ -1,0 +1,2 @@
+/* results.c - being written */
+typedef int mp__placeholder_results;

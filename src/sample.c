@@ -1,0 +1,2 @@
+/* sample.c - being written */
+typedef int mp__placeholder_sample;

@@ -1,0 +1,2 @@
+/* stats.c - being written */
+typedef int mp__placeholder_stats;
