@@ -5,6 +5,8 @@
 #ifndef MP_TOPOLOGY_H
 #define MP_TOPOLOGY_H
 
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 #include "mp_err.h"
 
@@ -13,15 +15,23 @@ typedef struct mp_topo mp_topo;
 /* A waiter/poker PU pair for one placement kind.  PUs are OS indexes
  * (what sched_setaffinity and /proc call CPU numbers); -1 = unbound. */
 typedef struct mp_pu_pair {
-    char placement[16];   /* "smt", "same-l2", ..., "none" */
+    char placement[16];   /* "smt", "same-l2", ..., "none"; for "auto" the
+                             kind the pair turned out to be, or "auto" when
+                             it is none of the named kinds (docs/topology.md) */
     int waiter_pu;
     int poker_pu;
+    char requested[16];   /* the name asked for ("auto", "smt", ...) */
+    char detail[160];     /* one line: why this pair is of that kind */
 } mp_pu_pair;
 
 /* Load the topology of this host (synthetic == NULL), or of an hwloc
  * synthetic description such as "package:2 l3:2 l2:4 core:1 pu:2". */
 int mp_topo_load(mp_topo **out, const char *synthetic, mp_err *err);
 void mp_topo_free(mp_topo *t);
+
+/* Load an hwloc XML export (lstopo --of xml FILE), with the allowed cpuset
+ * it records.  Such a topology, like a synthetic one, cannot be bound to. */
+int mp_topo_load_xml(mp_topo **out, const char *path, mp_err *err);
 
 /* Pick the PU pair for a placement name: auto, smt, same-l2, same-l3,
  * cross-l3, cross-numa, none.  Returns MP_EUSAGE with a message naming the
@@ -41,5 +51,56 @@ unsigned mp_topo_line_bytes(const mp_topo *t, int *known);
 /* Summary for results.json ("topology" object): caches, PUs, ...  The
  * caller adds the chosen pair.  Returns a new cJSON object. */
 cJSON *mp_topo_json(const mp_topo *t);
+
+/* ---- Additions for the topology verb, tests and later analysis ---- */
+
+/* Every placement name, in the order they are listed and tried. */
+#define MP_TOPO_NPLACEMENTS 7
+extern const char *const mp_topo_placement_names[MP_TOPO_NPLACEMENTS];
+
+/* The placements this topology offers, with their pairs, in the order of
+ * mp_topo_placement_names ("auto" and "none" are always offered).  Writes
+ * at most max pairs; returns how many are offered. */
+int mp_topo_offered(const mp_topo *t, mp_pu_pair *out, int max);
+
+/* Why a placement is not offered here (static text), or NULL when it is
+ * offered or the name is unknown. */
+const char *mp_topo_refusal(const mp_topo *t, const char *placement);
+
+/* Counts of the whole machine (hwloc objects), and of the PUs this process
+ * may use (cgroup cpuset and affinity; equal to pus when unrestricted). */
+typedef struct mp_topo_counts {
+    int packages, numa_nodes, cores, pus, usable_pus;
+} mp_topo_counts;
+void mp_topo_get_counts(const mp_topo *t, mp_topo_counts *out);
+
+/* The usable PUs as a Linux cpulist ("0-3,8"); returns snprintf's value. */
+int mp_topo_usable_list(const mp_topo *t, char *buf, size_t len);
+
+/* One level of data (or unified) cache, L1d to L5. */
+typedef struct mp_cache_level {
+    int level;                     /* 1..5 */
+    int unified;                   /* 1 unified, 0 data */
+    unsigned long long size_bytes; /* of the first instance; 0 unknown */
+    unsigned long long size_min_bytes, size_max_bytes; /* differ on hybrids */
+    unsigned line_bytes;           /* 0 when hwloc does not know */
+    int instances;                 /* how many caches of this level */
+    int pus_per_instance;          /* PUs sharing the first instance */
+} mp_cache_level;
+
+/* Data cache levels from L1 outwards; returns how many (at most max are
+ * written). */
+int mp_topo_caches(const mp_topo *t, mp_cache_level *out, int max);
+
+/* Size in bytes of the level-N data cache serving PU pu (pu < 0: the first
+ * usable PU); 0 when there is none. */
+unsigned long long mp_topo_cache_bytes(const mp_topo *t, int level, int pu);
+
+/* 1 when the topology was discovered on this host (binding possible), 0
+ * for synthetic and XML topologies. */
+int mp_topo_is_host(const mp_topo *t);
+
+/* Human-readable description for `muxprof topology`. */
+void mp_topo_print(const mp_topo *t, FILE *f);
 
 #endif
