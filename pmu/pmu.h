@@ -72,4 +72,72 @@ int mp_pmu_pass_read(mp_pmu_pass *p, mp_pmu_snap *s);
 int mp_pmu_pass_delta(const mp_pmu_pass *p, const mp_pmu_snap *a,
                       const mp_pmu_snap *b, int64_t *out);
 
+/* ---- Added for the events and doctor verbs, the tests and the bench ---- */
+
+/* What the host offers for counting; mp_pmu_host_probe() fills it. */
+typedef struct mp_pmu_host {
+    int paranoid;            /* kernel.perf_event_paranoid, -99 when unreadable */
+    int core_pmu;            /* 1: a CPU PMU is registered in sysfs */
+    char core_pmu_name[64];  /* e.g. "cpu", "cpu_core", "armv8_pmuv3_0" */
+    int hypervisor;          /* 1: /proc/cpuinfo has the hypervisor flag */
+    int cap_perfmon;         /* 1: effective CAP_PERFMON or CAP_SYS_ADMIN */
+    int nmi_watchdog;        /* 1: kernel.nmi_watchdog holds a counter */
+    int rdpmc_sysfs;         /* x86 /sys/bus/event_source/devices/cpu/rdpmc, -1 absent */
+    int perf_user_access;    /* arm64 kernel.perf_user_access, -1 absent */
+} mp_pmu_host;
+void mp_pmu_host_probe(mp_pmu_host *h);
+
+/* Why perf_event_open refused an event, as a class and one line of words
+ * saying what failed, why, and what to change. */
+typedef enum mp_pmu_errclass {
+    MP_PMU_ERR_NONE = 0,
+    MP_PMU_ERR_NO_PMU,      /* ENOENT/ENODEV/ENXIO/EOPNOTSUPP and no CPU PMU: a VM */
+    MP_PMU_ERR_NO_EVENT,    /* same errnos with a PMU present: unknown to it */
+    MP_PMU_ERR_PERMISSION,  /* EACCES/EPERM */
+    MP_PMU_ERR_CONFIG,      /* EINVAL */
+    MP_PMU_ERR_BUSY,        /* EBUSY */
+    MP_PMU_ERR_NO_FDS,      /* EMFILE/ENFILE */
+    MP_PMU_ERR_NO_SYSCALL,  /* ENOSYS */
+    MP_PMU_ERR_BUDGET,      /* opened but never scheduled */
+    MP_PMU_ERR_OTHER
+} mp_pmu_errclass;
+/* errnum: positive errno from perf_event_open; hw: 1 for an event that
+ * needs a counter (not a software event); kernel: 1 when it asked for
+ * kernel counting.  Writes the message to buf. */
+mp_pmu_errclass mp_pmu_classify(int errnum, const mp_pmu_host *h, int hw, int kernel,
+                                char *buf, size_t n);
+const char *mp_pmu_errclass_name(mp_pmu_errclass c);
+
+/* The CPU PMU libpfm4 detects (LIBPFM_FORCE_PMU is honoured), with its
+ * general and fixed counter counts.  0, or -ENOENT when none. */
+int mp_pmu_libpfm_core(char *name, size_t n, unsigned *general, unsigned *fixed);
+
+/* Names of the presets (NULL-terminated) and the embedded data files. */
+extern const char *const mp_pmu_preset_names[];
+unsigned mp_pmu_preset_file_count(void);
+const char *mp_pmu_preset_file_name(unsigned i);
+const char *mp_pmu_preset_file_text(unsigned i);
+
+/* The seqlock reader of a perf_event_mmap_page (see linux/perf_event.h),
+ * with the counter read injectable: rd(counter, ctx) returns the raw
+ * counter value of hardware counter index-1.  page points at a
+ * struct perf_event_mmap_page.  Returns 0 with out filled, or 1 when the
+ * counter cannot be read from user space now (index 0 or no
+ * cap_user_rdpmc): use read().  enabled/running are complete (kernel value
+ * plus the time since, from cap_user_time) when cap_user_time is set, and
+ * the kernel's values as of its last update otherwise. */
+typedef uint64_t (*mp_pmu_rdpmc_fn)(unsigned counter, void *ctx);
+typedef uint64_t (*mp_pmu_cycles_fn)(void *ctx);
+typedef struct mp_pmu_mmap_reading {
+    uint64_t count;
+    uint64_t enabled_ns, running_ns;
+    unsigned index;          /* the page's index field (0: not on a counter) */
+    unsigned retries;        /* how often the lock changed under the reader */
+} mp_pmu_mmap_reading;
+int mp_pmu_mmap_read(const void *page, mp_pmu_rdpmc_fn rd, mp_pmu_cycles_fn cyc,
+                     void *ctx, mp_pmu_mmap_reading *out);
+
+/* Number of events in the plan, opened or not. */
+unsigned mp_pmu_plan_events(const mp_pmu_plan *plan);
+
 #endif

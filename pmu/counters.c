@@ -1,0 +1,215 @@
+/* counters.c - one pass of counters for the calling thread: open its groups
+ * with perf_event_open (pid 0, any CPU), map each core counter's page for
+ * the rdpmc / mrs fast path, read every counter (hot path: seqlock reads
+ * with read() per group as the fallback), and per-call deltas that refuse
+ * a sample in which some group did not run the whole time (never scaled). */
+#include "pmu_int.h"
+#include "mmap_read.h"
+#include "rdpmc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define RF (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+typedef struct mp__gopen {
+    int fd[MP_PMU_MAX_COUNTERS];      /* fd[0] is the leader */
+    void *page[MP_PMU_MAX_COUNTERS];  /* mapped perf_event_mmap_page, or NULL */
+    unsigned n, slot;                 /* members; first index in mp_pmu_snap.value */
+    int user;                         /* 1: read with rdpmc / mrs */
+} mp__gopen;
+
+struct mp_pmu_pass {
+    unsigned n, ngroups;
+    const char *name[MP_PMU_MAX_COUNTERS];
+    mp__gopen g[MP_PMU_MAX_GROUPS];
+    const char *read_path;
+    long page_size;
+};
+
+int mp__perf_open(struct perf_event_attr *attr, int group_fd)
+{
+    long fd = syscall(SYS_perf_event_open, attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+    return fd < 0 ? -errno : (int)fd;
+}
+
+static void close_group(mp__gopen *g, long page_size)
+{
+    for (unsigned i = 0; i < g->n; i++) {
+        if (g->page[i]) munmap(g->page[i], (size_t)page_size);
+        if (g->fd[i] >= 0) close(g->fd[i]);
+    }
+    g->n = 0;
+}
+
+void mp_pmu_pass_close(mp_pmu_pass *p)
+{
+    if (!p) return;
+    for (unsigned gi = 0; gi < p->ngroups; gi++) {
+        if (p->g[gi].n && p->g[gi].fd[0] >= 0)
+            ioctl(p->g[gi].fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+        close_group(&p->g[gi], p->page_size);
+    }
+    free(p);
+}
+
+static int want_user_read(const mp_pmu_plan *plan, const mp__group *gd)
+{
+#if MP__HAVE_USER_READ
+    if (gd->kind != MP__KIND_CORE) return 0;
+    if (getenv("MUXPROF_PMU_READ") && !strcmp(getenv("MUXPROF_PMU_READ"), "read")) return 0;
+#if defined(__aarch64__)
+    return plan->host.perf_user_access == 1;
+#else
+    return plan->host.rdpmc_sysfs != 0;
+#endif
+#else
+    (void)plan; (void)gd;
+    return 0;
+#endif
+}
+
+int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, mp_err *err)
+{
+    mp_pmu_pass *p;
+    const mp__passdef *pd;
+    unsigned users = 0, reads = 0;
+
+    *out = NULL;
+    if (!plan || pass >= plan->npasses)
+        return mp_errf(err, -EINVAL, "counter pass %u does not exist (the plan has %u)",
+                       pass, plan ? plan->npasses : 0);
+    pd = &plan->pass[pass];
+    p = calloc(1, sizeof *p);
+    if (!p) return mp_errf(err, -ENOMEM, "out of memory opening counters");
+    p->page_size = sysconf(_SC_PAGESIZE);
+    for (unsigned gi = 0; gi < pd->ngroups; gi++) {
+        const mp__group *gd = &pd->g[gi];
+        mp__gopen *g = &p->g[gi];
+        int user = want_user_read(plan, gd);
+        p->ngroups = gi + 1;
+        g->slot = p->n;
+        for (unsigned k = 0; k < MP_PMU_MAX_COUNTERS; k++) g->fd[k] = -1;
+        for (unsigned k = 0; k < gd->nev; k++) {
+            const mp__event *ev = &plan->ev[gd->ev[k]];
+            struct perf_event_attr a = ev->attr;
+            int fd;
+            a.read_format = RF;
+            a.disabled = k == 0;
+            a.inherit = 0;
+#if defined(__aarch64__)
+            if (user) a.config1 |= 0x3; /* bit 0: 64-bit counter; bit 1: user access */
+#endif
+            fd = mp__perf_open(&a, k == 0 ? -1 : g->fd[0]);
+            if (fd < 0) {
+                char why[320];
+                mp_pmu_classify(-fd, &plan->host, ev->kind != MP__KIND_SOFTWARE,
+                                !a.exclude_kernel, why, sizeof why);
+                mp_pmu_pass_close(p);
+                return mp_errf(err, fd, "opening counter %s (pass %u, group %u): %s",
+                               ev->name, pass, gi, why);
+            }
+            g->fd[k] = fd;
+            g->n = k + 1;
+            p->name[p->n++] = ev->name;
+            if (user) {
+                void *pg = mmap(NULL, (size_t)p->page_size, PROT_READ, MAP_SHARED, fd, 0);
+                if (pg == MAP_FAILED) user = 0;
+                else g->page[k] = pg;
+            }
+        }
+        g->user = user;
+    }
+    for (unsigned gi = 0; gi < p->ngroups; gi++) {
+        ioctl(p->g[gi].fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP);
+        if (ioctl(p->g[gi].fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0) {
+            int e = -errno;
+            mp_pmu_pass_close(p);
+            return mp_errf(err, e, "enabling counter group %u of pass %u failed: %s", gi,
+                           pass, strerror(-e));
+        }
+        /* The kernel says per page whether user space may read the counter. */
+        if (p->g[gi].user) {
+            for (unsigned k = 0; k < p->g[gi].n; k++) {
+                const struct perf_event_mmap_page *pc = p->g[gi].page[k];
+                if (!pc || !pc->cap_user_rdpmc) p->g[gi].user = 0;
+            }
+        }
+        if (p->g[gi].user) users++;
+        else reads++;
+    }
+#if MP__HAVE_USER_READ
+    p->read_path = users && reads ? MP__USER_READ_NAME "+read" : users ? MP__USER_READ_NAME
+                                                                        : "read";
+#else
+    p->read_path = "read";
+#endif
+    *out = p;
+    return 0;
+}
+
+unsigned mp_pmu_pass_count(const mp_pmu_pass *p) { return p ? p->n : 0; }
+const char *mp_pmu_pass_name(const mp_pmu_pass *p, unsigned i)
+{
+    return p && i < p->n ? p->name[i] : NULL;
+}
+const char *mp_pmu_pass_read_path(const mp_pmu_pass *p) { return p ? p->read_path : "none"; }
+
+/* read() of a whole group: {nr, time_enabled, time_running, value[nr]}. */
+static int read_group(const mp__gopen *g, unsigned gi, mp_pmu_snap *s)
+{
+    uint64_t buf[3 + MP_PMU_MAX_COUNTERS];
+    ssize_t want = (ssize_t)((3 + g->n) * sizeof(uint64_t));
+    ssize_t got = read(g->fd[0], buf, (size_t)want);
+    if (got != want) return got < 0 ? -errno : -EIO;
+    s->enabled_ns[gi] = buf[1];
+    s->running_ns[gi] = buf[2];
+    for (unsigned k = 0; k < g->n && k < buf[0]; k++) s->value[g->slot + k] = buf[3 + k];
+    return 0;
+}
+
+int mp_pmu_pass_read(mp_pmu_pass *p, mp_pmu_snap *s)
+{
+    for (unsigned gi = 0; gi < p->ngroups; gi++) {
+        const mp__gopen *g = &p->g[gi];
+#if MP__HAVE_USER_READ
+        if (g->user) {
+            unsigned k;
+            for (k = 0; k < g->n; k++) {
+                mp_pmu_mmap_reading rd;
+                if (mp__mmap_read(g->page[k], mp__hw_counter, mp__hw_cycles, NULL, &rd))
+                    break; /* not on a counter now: read() the group */
+                s->value[g->slot + k] = rd.count;
+                if (k == 0) {
+                    s->enabled_ns[gi] = rd.enabled_ns;
+                    s->running_ns[gi] = rd.running_ns;
+                }
+            }
+            if (k == g->n) continue;
+        }
+#endif
+        {
+            int r = read_group(g, gi, s);
+            if (r) return r;
+        }
+    }
+    return 0;
+}
+
+int mp_pmu_pass_delta(const mp_pmu_pass *p, const mp_pmu_snap *a, const mp_pmu_snap *b,
+                      int64_t *out)
+{
+    int refused = 0;
+    for (unsigned gi = 0; gi < p->ngroups; gi++) {
+        uint64_t de = b->enabled_ns[gi] - a->enabled_ns[gi];
+        uint64_t dr = b->running_ns[gi] - a->running_ns[gi];
+        if (de != dr) refused = 1;
+    }
+    for (unsigned i = 0; i < p->n; i++) out[i] = (int64_t)(b->value[i] - a->value[i]);
+    return refused;
+}

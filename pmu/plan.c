@@ -1,0 +1,556 @@
+/* plan.c - from a --events spec to a plan: presets chosen per PMU model from
+ * the embedded data files (pmu/presets/), comma lists of events, the
+ * always-on software group, the counting scope (user+kernel when allowed),
+ * a probe of every event on this host (refusals recorded with the reason),
+ * and the packing of what opened into passes that fit the counter budget.
+ * Also the "counters" object of results.json. */
+#include "pmu_int.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *const mp_pmu_preset_names[] = {"cache", "tlb", "minimal", "software", "none", NULL};
+
+static const char *const software_group[] = {
+    "task-clock", "context-switches", "cpu-migrations", "page-faults"};
+
+unsigned mp_pmu_preset_file_count(void) { return mp__n_preset_files; }
+const char *mp_pmu_preset_file_name(unsigned i)
+{
+    return i < mp__n_preset_files ? mp__preset_files[i].name : NULL;
+}
+const char *mp_pmu_preset_file_text(unsigned i)
+{
+    return i < mp__n_preset_files ? mp__preset_files[i].text : NULL;
+}
+
+/* ---- preset data files ------------------------------------------------ */
+
+/* Copy line number ln (1-based) of text into buf; returns the next line or NULL. */
+static const char *next_line(const char *p, char *buf, size_t n)
+{
+    size_t l;
+    if (!*p) return NULL;
+    l = strcspn(p, "\n");
+    snprintf(buf, n, "%.*s", (int)(l < n ? l : n - 1), p);
+    return p[l] ? p + l + 1 : p + l;
+}
+
+static char *trim(char *s)
+{
+    char *e;
+    while (isspace((unsigned char)*s)) s++;
+    e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = '\0';
+    return s;
+}
+
+static int cpuinfo_field(const char *key, char *out, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    size_t kl = strlen(key);
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, key, kl) && (line[kl] == ' ' || line[kl] == '\t' || line[kl] == ':')) {
+            char *c = strchr(line, ':');
+            if (!c) continue;
+            snprintf(out, n, "%s", trim(c + 1));
+            fclose(f);
+            return 1;
+        }
+    }
+    fclose(f);
+    return 0;
+}
+
+/* Does a preset file's "match" line fit this host?  2: exact, 1: "any". */
+static int file_matches(const char *text, const char *libpfm_core)
+{
+    char line[512];
+    const char *p = text;
+    while ((p = next_line(p, line, sizeof line))) {
+        char *s = trim(line), *tok, *save = NULL;
+        if (strncmp(s, "match ", 6)) continue;
+        s += 6;
+        tok = strtok_r(s, " \t", &save);
+        if (!tok) return 0;
+        if (!strcmp(tok, "any")) return 1;
+        if (!strcmp(tok, "libpfm")) {
+            while ((tok = strtok_r(NULL, " \t", &save)))
+                if (libpfm_core[0] && !strcmp(tok, libpfm_core)) return 2;
+            return 0;
+        }
+        if (!strcmp(tok, "cpu")) {
+            char vendor[64] = "", fam[32] = "";
+            const char *v = strtok_r(NULL, " \t", &save), *f = strtok_r(NULL, " \t", &save);
+            if (getenv("LIBPFM_FORCE_PMU")) return 0; /* a forced model wins */
+            if (!v || !f || !cpuinfo_field("vendor_id", vendor, sizeof vendor) ||
+                !cpuinfo_field("cpu family", fam, sizeof fam))
+                return 0;
+            return !strcmp(v, vendor) && strtol(f, NULL, 0) == strtol(fam, NULL, 10) ? 2 : 0;
+        }
+        if (!strcmp(tok, "arm-part")) {
+            char part[32] = "";
+            if (getenv("LIBPFM_FORCE_PMU") || !cpuinfo_field("CPU part", part, sizeof part))
+                return 0;
+            while ((tok = strtok_r(NULL, " \t", &save)))
+                if (strtol(tok, NULL, 0) == strtol(part, NULL, 0)) return 2;
+            return 0;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Pick the preset file for this host; returns its index. */
+static unsigned choose_model(const char *libpfm_core)
+{
+    unsigned any = 0;
+    int have_any = 0;
+    for (unsigned i = 0; i < mp__n_preset_files; i++) {
+        int m = file_matches(mp__preset_files[i].text, libpfm_core);
+        if (m == 2) return i;
+        if (m == 1 && !have_any) { any = i; have_any = 1; }
+    }
+    return any;
+}
+
+static void file_header(mp_pmu_plan *pl, const char *text)
+{
+    char line[512];
+    const char *p = text;
+    while ((p = next_line(p, line, sizeof line))) {
+        char *s = trim(line);
+        if (!strncmp(s, "# source:", 9) && !pl->model_source[0])
+            snprintf(pl->model_source, sizeof pl->model_source, "%s", trim(s + 9));
+        else if (!strncmp(s, "budget ", 7)) {
+            const char *g = strstr(s, "general="), *f = strstr(s, "fixed=");
+            if (g) pl->budget_general = (unsigned)strtoul(g + 8, NULL, 10);
+            if (f) pl->budget_fixed = (unsigned)strtoul(f + 6, NULL, 10);
+        }
+    }
+}
+
+static int add_event(mp_pmu_plan *pl, const char *name, const char *spec,
+                     const char *unavailable, mp_err *err);
+
+/* Append the events of section [preset] of a preset file. */
+static int add_preset(mp_pmu_plan *pl, const char *text, const char *preset, mp_err *err)
+{
+    char line[512], want[80];
+    const char *p = text;
+    int in = 0, found = 0, ln = 0;
+    snprintf(want, sizeof want, "[%s]", preset);
+    while ((p = next_line(p, line, sizeof line))) {
+        char *s = trim(line), *name, *rest;
+        ln++;
+        if (!*s || *s == '#') continue;
+        if (*s == '[') {
+            in = !strcmp(s, want);
+            found |= in;
+            continue;
+        }
+        if (!in) continue;
+        name = s;
+        rest = s + strcspn(s, " \t");
+        if (!*rest)
+            return mp_errf(err, -EIO, "preset file %s line %d: '%s' has no event; lines "
+                           "are 'metric event' or 'metric - reason'", pl->model, ln, s);
+        *rest++ = '\0';
+        rest = trim(rest);
+        if (rest[0] == '-' && (rest[1] == '\0' || isspace((unsigned char)rest[1]))) {
+            int r = add_event(pl, name, "-", trim(rest + 1), err);
+            if (r) return r;
+        } else {
+            int r = add_event(pl, name, rest, NULL, err);
+            if (r) {
+                char m[MP_ERR_MAX];
+                snprintf(m, sizeof m, "%s", err ? err->msg : "");
+                return mp_errf(err, r, "preset file %s line %d: %s", pl->model, ln, m);
+            }
+        }
+    }
+    if (!found)
+        return mp_errf(err, MP_EUSAGE, "preset '%s' has no section in %s", preset, pl->model);
+    return 0;
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static int add_event(mp_pmu_plan *pl, const char *name, const char *spec,
+                     const char *unavailable, mp_err *err)
+{
+    mp__event *ev;
+    for (unsigned i = 0; i < pl->nev; i++)
+        if (!strcmp(pl->ev[i].name, name)) {
+            if (!strcmp(pl->ev[i].spec, spec)) return 0; /* same event twice: once */
+            return mp_errf(err, MP_EUSAGE, "metric '%s' named twice (as %s and %s); name "
+                           "each event once", name, pl->ev[i].spec, spec);
+        }
+    if (pl->nev >= MP__MAX_EVENTS)
+        return mp_errf(err, MP_EUSAGE, "more than %d events; split the list over runs",
+                       MP__MAX_EVENTS);
+    ev = &pl->ev[pl->nev];
+    memset(ev, 0, sizeof *ev);
+    snprintf(ev->name, sizeof ev->name, "%s", name);
+    if (unavailable) {
+        snprintf(ev->spec, sizeof ev->spec, "-");
+        snprintf(ev->origin, sizeof ev->origin, "preset");
+        snprintf(ev->reason, sizeof ev->reason, "%s", unavailable);
+        ev->available = 0;
+        ev->pass = ev->group = -1;
+        ev->kind = MP__KIND_CORE;
+        pl->nev++;
+        return 0;
+    }
+    {
+        int r = mp__encode(ev, spec, err);
+        if (r) return r;
+    }
+    pl->nev++;
+    return 0;
+}
+
+/* Split spec at commas that are not inside a pmu/.../ term list. */
+static int split_spec(const char *spec, char toks[][192], unsigned max, unsigned *n,
+                      mp_err *err)
+{
+    const char *p = spec;
+    *n = 0;
+    while (*p) {
+        char buf[192];
+        size_t l = 0;
+        int slashes = 0;
+        while (*p && !(*p == ',' && slashes % 2 == 0)) {
+            if (*p == '/') slashes++;
+            if (l + 1 < sizeof buf) buf[l++] = *p;
+            p++;
+        }
+        buf[l] = '\0';
+        if (*p == ',') p++;
+        if (*n >= max)
+            return mp_errf(err, MP_EUSAGE, "--events: more than %u items", max);
+        snprintf(toks[*n], 192, "%s", trim(buf));
+        if (!toks[*n][0])
+            return mp_errf(err, MP_EUSAGE, "--events '%s': empty item in the list", spec);
+        (*n)++;
+    }
+    if (*n == 0)
+        return mp_errf(err, MP_EUSAGE, "--events: empty; give a preset (cache, tlb, "
+                       "minimal, software, none) or a comma list of events");
+    return 0;
+}
+
+static int is_preset(const char *s)
+{
+    for (unsigned i = 0; mp_pmu_preset_names[i]; i++)
+        if (!strcmp(s, mp_pmu_preset_names[i])) return 1;
+    return 0;
+}
+
+/* ---- probing on this host --------------------------------------------- */
+
+static int event_kernel(const mp__event *ev) { return !ev->attr.exclude_kernel; }
+
+static void probe_event(mp_pmu_plan *pl, mp__event *ev)
+{
+    struct perf_event_attr a = ev->attr;
+    int fd;
+    a.disabled = 1;
+    fd = mp__perf_open(&a, -1);
+    if (fd >= 0) {
+        close(fd);
+        return;
+    }
+    ev->available = 0;
+    mp_pmu_classify(-fd, &pl->host, ev->kind != MP__KIND_SOFTWARE, event_kernel(ev),
+                    ev->reason, sizeof ev->reason);
+}
+
+/* Kernel counting allowed?  Try a software event with exclude_kernel=0. */
+static void probe_scope(mp_pmu_plan *pl)
+{
+    struct perf_event_attr a;
+    int fd;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = PERF_TYPE_SOFTWARE;
+    a.config = PERF_COUNT_SW_TASK_CLOCK;
+    a.disabled = 1;
+    a.exclude_hv = 1;
+    fd = mp__perf_open(&a, -1);
+    if (fd >= 0) {
+        close(fd);
+        pl->kernel = 1;
+        snprintf(pl->scope_note, sizeof pl->scope_note, "user+kernel: kernel counting "
+                 "allowed (perf_event_paranoid=%d%s)", pl->host.paranoid,
+                 pl->host.cap_perfmon ? ", CAP_PERFMON or CAP_SYS_ADMIN held" : "");
+        return;
+    }
+    pl->kernel = 0;
+    snprintf(pl->scope_note, sizeof pl->scope_note, "USER-ONLY: kernel counting refused "
+             "(perf_event_paranoid=%d, no CAP_PERFMON); select/poll/epoll work is almost "
+             "all in the kernel, so these counts miss most of it. Fix: sysctl -w "
+             "kernel.perf_event_paranoid=1 or setcap cap_perfmon+ep muxprof",
+             pl->host.paranoid);
+}
+
+/* ---- packing into passes ---------------------------------------------- */
+
+static int pack(mp_pmu_plan *pl, mp_err *err)
+{
+    unsigned general = pl->budget_general, fixed = pl->budget_fixed;
+    mp__passdef *p0;
+    if (pl->host.nmi_watchdog && general > 1) general--;
+    if (general == 0) general = 1;
+    snprintf(pl->budget_note, sizeof pl->budget_note, "%u general + %u fixed counters per "
+             "pass (%s data file%s)", general, fixed, pl->model,
+             pl->host.nmi_watchdog ? ", one general counter left to the NMI watchdog" : "");
+    pl->npasses = 0;
+    memset(pl->pass, 0, sizeof pl->pass);
+
+    /* Pass 0: the software group, then other PMUs' groups (read() anyway). */
+    p0 = &pl->pass[0];
+    for (unsigned i = 0; i < pl->nev; i++) {
+        mp__event *ev = &pl->ev[i];
+        mp__group *g;
+        unsigned gi;
+        if (!ev->available || ev->kind == MP__KIND_CORE) continue;
+        for (gi = 0; gi < p0->ngroups; gi++) {
+            mp__event *lead = &pl->ev[p0->g[gi].ev[0]];
+            if (p0->g[gi].kind == ev->kind && lead->attr.type == ev->attr.type &&
+                p0->g[gi].nev < MP_PMU_MAX_COUNTERS)
+                break;
+        }
+        if (gi == p0->ngroups) {
+            if (p0->ngroups >= MP_PMU_MAX_GROUPS) {
+                ev->available = 0;
+                snprintf(ev->reason, sizeof ev->reason, "counter budget: more than %d "
+                         "software/other-PMU groups in one pass", MP_PMU_MAX_GROUPS);
+                continue;
+            }
+            p0->g[gi].kind = ev->kind;
+            p0->ngroups++;
+        }
+        g = &p0->g[gi];
+        ev->pass = 0;
+        ev->group = (int)gi;
+        g->ev[g->nev++] = i;
+    }
+    if (p0->ngroups) pl->npasses = 1;
+
+    /* Core events: one group per pass, within the budget. */
+    for (;;) {
+        unsigned used_g = 0, used_f = 0, placed = 0, pi = pl->npasses;
+        mp__group *g;
+        int pending = 0;
+        for (unsigned i = 0; i < pl->nev; i++)
+            if (pl->ev[i].available && pl->ev[i].kind == MP__KIND_CORE && pl->ev[i].pass < 0)
+                pending = 1;
+        if (!pending) break;
+        if (pi >= MP__MAX_PASSES) {
+            for (unsigned i = 0; i < pl->nev; i++)
+                if (pl->ev[i].available && pl->ev[i].kind == MP__KIND_CORE &&
+                    pl->ev[i].pass < 0) {
+                    pl->ev[i].available = 0;
+                    snprintf(pl->ev[i].reason, sizeof pl->ev[i].reason, "counter budget: "
+                             "does not fit in %d passes of %u counters", MP__MAX_PASSES,
+                             general + fixed);
+                }
+            break;
+        }
+        g = &pl->pass[pi].g[0];
+        g->kind = MP__KIND_CORE;
+        for (unsigned i = 0; i < pl->nev; i++) {
+            mp__event *ev = &pl->ev[i];
+            if (!ev->available || ev->kind != MP__KIND_CORE || ev->pass >= 0) continue;
+            if (g->nev >= MP_PMU_MAX_COUNTERS) break;
+            if (ev->fixed && used_f < fixed) used_f++;
+            else if (used_g < general) used_g++;
+            else continue;
+            ev->pass = (int)pi;
+            ev->group = 0;
+            g->ev[g->nev++] = i;
+            placed++;
+        }
+        if (!placed)
+            return mp_errf(err, -EIO, "internal: could not place core events in a pass");
+        pl->pass[pi].ngroups = 1;
+        pl->npasses++;
+    }
+    return 0;
+}
+
+/* ---- entry points ----------------------------------------------------- */
+
+int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
+{
+    mp_pmu_plan *pl;
+    char (*toks)[192];
+    unsigned ntok = 0, model = 0;
+    int r, none = 0, have_model = 0;
+
+    *out = NULL;
+    if (!spec) spec = "cache";
+    pl = calloc(1, sizeof *pl);
+    toks = calloc(MP__MAX_EVENTS, 192);
+    if (!pl || !toks) {
+        free(pl);
+        free(toks);
+        return mp_errf(err, -ENOMEM, "out of memory building the counter plan");
+    }
+    snprintf(pl->spec, sizeof pl->spec, "%s", spec);
+    mp_pmu_host_probe(&pl->host);
+    if ((r = split_spec(spec, toks, MP__MAX_EVENTS, &ntok, err))) goto fail;
+
+    for (unsigned t = 0; t < ntok; t++)
+        if (!strcmp(toks[t], "none")) none = 1;
+    if (none) {
+        if (ntok > 1) {
+            r = mp_errf(err, MP_EUSAGE, "--events '%s': 'none' (no counters) cannot be "
+                        "combined with other items", spec);
+            goto fail;
+        }
+        snprintf(pl->preset, sizeof pl->preset, "none");
+        snprintf(pl->scope_note, sizeof pl->scope_note, "no counters requested");
+        free(toks);
+        *out = pl;
+        return 0;
+    }
+    snprintf(pl->preset, sizeof pl->preset, "%s",
+             ntok == 1 && is_preset(toks[0]) ? toks[0] : "list");
+
+    mp__pfm_init(NULL); /* failure shows up per libpfm4 event */
+    mp_pmu_libpfm_core(pl->libpfm_pmu, sizeof pl->libpfm_pmu, NULL, NULL);
+    model = choose_model(pl->libpfm_pmu);
+    have_model = mp__n_preset_files > 0;
+    if (have_model) {
+        const char *fn = mp__preset_files[model].name;
+        size_t l = strcspn(fn, ".");
+        snprintf(pl->model, sizeof pl->model, "%.*s", (int)l, fn);
+        file_header(pl, mp__preset_files[model].text);
+    }
+
+    for (unsigned t = 0; t < ntok; t++) {
+        const char *tk = toks[t];
+        if (!strcmp(tk, "software")) continue; /* added below in any case */
+        if (!strcmp(tk, "cache") || !strcmp(tk, "tlb") || !strcmp(tk, "minimal")) {
+            if (!have_model) {
+                r = mp_errf(err, -EIO, "no preset data files are built in");
+                goto fail;
+            }
+            if ((r = add_preset(pl, mp__preset_files[model].text, tk, err))) goto fail;
+            continue;
+        }
+        if (!strchr(tk, ':') && !strchr(tk, '/') && !strchr(tk, '-') &&
+            islower((unsigned char)tk[0]) && !strchr(tk, '_')) {
+            /* A bare lower-case word: a preset name or a generic event. */
+            mp__event probe;
+            mp_err e2;
+            memset(&probe, 0, sizeof probe);
+            if (mp__encode(&probe, tk, &e2)) {
+                r = mp_errf(err, MP_EUSAGE, "--events: '%s' is neither a preset (cache, "
+                            "tlb, minimal, software, none) nor a known event", tk);
+                goto fail;
+            }
+        }
+        if ((r = add_event(pl, tk, tk, NULL, err))) goto fail;
+    }
+    for (unsigned i = 0; i < sizeof software_group / sizeof software_group[0]; i++)
+        if ((r = add_event(pl, software_group[i], software_group[i], NULL, err))) goto fail;
+
+    probe_scope(pl);
+    for (unsigned i = 0; i < pl->nev; i++) {
+        mp__event *ev = &pl->ev[i];
+        if (!ev->spec[0] || !strcmp(ev->spec, "-")) continue;
+        ev->attr.exclude_hv = 1;
+        if (!pl->kernel && !ev->mod_k && !ev->mod_u) ev->attr.exclude_kernel = 1;
+        if (ev->available) probe_event(pl, ev);
+    }
+    if ((r = pack(pl, err))) goto fail;
+    free(toks);
+    *out = pl;
+    return 0;
+fail:
+    free(toks);
+    free(pl);
+    return r;
+}
+
+void mp_pmu_plan_free(mp_pmu_plan *plan) { free(plan); }
+unsigned mp_pmu_plan_passes(const mp_pmu_plan *plan) { return plan ? plan->npasses : 0; }
+unsigned mp_pmu_plan_events(const mp_pmu_plan *plan) { return plan ? plan->nev : 0; }
+
+const char *mp_pmu_plan_scope(const mp_pmu_plan *plan)
+{
+    if (!plan || plan->npasses == 0) return "none";
+    return plan->kernel ? "user+kernel" : "user";
+}
+
+static const char *event_scope(const mp__event *ev)
+{
+    if (ev->attr.exclude_kernel && ev->attr.exclude_user) return "none";
+    if (ev->attr.exclude_kernel) return "user";
+    if (ev->attr.exclude_user) return "kernel";
+    return "user+kernel";
+}
+
+cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan)
+{
+    cJSON *o = cJSON_CreateObject(), *arr, *b;
+    char hex[32];
+    cJSON_AddStringToObject(o, "spec", plan->spec);
+    cJSON_AddStringToObject(o, "preset", plan->preset);
+    cJSON_AddStringToObject(o, "scope", mp_pmu_plan_scope(plan));
+    cJSON_AddStringToObject(o, "scope_note", plan->scope_note);
+    cJSON_AddNumberToObject(o, "passes", plan->npasses);
+    if (!strcmp(plan->preset, "none")) {
+        cJSON_AddItemToObject(o, "events", cJSON_CreateArray());
+        return o;
+    }
+    cJSON_AddStringToObject(o, "preset_file", plan->model);
+    cJSON_AddStringToObject(o, "preset_source", plan->model_source);
+    cJSON_AddStringToObject(o, "libpfm4_pmu", plan->libpfm_pmu[0] ? plan->libpfm_pmu : "none");
+    b = cJSON_AddObjectToObject(o, "budget");
+    cJSON_AddNumberToObject(b, "general", plan->budget_general);
+    cJSON_AddNumberToObject(b, "fixed", plan->budget_fixed);
+    cJSON_AddBoolToObject(b, "nmi_watchdog", plan->host.nmi_watchdog);
+    cJSON_AddStringToObject(b, "note", plan->budget_note);
+    arr = cJSON_AddArrayToObject(o, "events");
+    for (unsigned i = 0; i < plan->nev; i++) {
+        const mp__event *ev = &plan->ev[i];
+        cJSON *e = cJSON_CreateObject();
+        int encoded = strcmp(ev->spec, "-") != 0 && ev->encoding[0];
+        cJSON_AddStringToObject(e, "name", ev->name);
+        cJSON_AddStringToObject(e, "event", ev->spec);
+        cJSON_AddStringToObject(e, "origin", ev->origin);
+        if (encoded) {
+            cJSON_AddStringToObject(e, "pmu", ev->pmu);
+            cJSON_AddStringToObject(e, "encoding", ev->encoding);
+            cJSON_AddNumberToObject(e, "type", ev->attr.type);
+            snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)ev->attr.config);
+            cJSON_AddStringToObject(e, "config", hex);
+            if (ev->attr.config1) {
+                snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)ev->attr.config1);
+                cJSON_AddStringToObject(e, "config1", hex);
+            }
+            cJSON_AddBoolToObject(e, "exclude_user", ev->attr.exclude_user);
+            cJSON_AddBoolToObject(e, "exclude_kernel", ev->attr.exclude_kernel);
+            cJSON_AddBoolToObject(e, "exclude_hv", ev->attr.exclude_hv);
+            cJSON_AddStringToObject(e, "scope", event_scope(ev));
+        }
+        cJSON_AddStringToObject(e, "status", ev->available ? "opened" : "unavailable");
+        if (ev->available) {
+            cJSON_AddNumberToObject(e, "pass", ev->pass);
+            cJSON_AddNumberToObject(e, "group", ev->group);
+        } else {
+            cJSON_AddStringToObject(e, "reason", ev->reason);
+        }
+        cJSON_AddItemToArray(arr, e);
+    }
+    return o;
+}
