@@ -136,8 +136,8 @@ void mp_topo_print(const mp_topo *t, FILE *f)
             n.packages, n.numa_nodes, n.cores, n.pus);
     mp_topo_usable_list(t, buf, sizeof buf);
     if (n.usable_pus < n.pus)
-        fprintf(f, "  usable PUs: %s (%d of %d: cgroup cpuset or affinity)\n",
-                buf, n.usable_pus, n.pus);
+        fprintf(f, "  usable PUs: %s (%d of %d: %s)\n", buf, n.usable_pus, n.pus,
+                t->is_host ? "cgroup cpuset or affinity" : "allowed cpuset of the topology");
     else
         fprintf(f, "  usable PUs: %s (all)\n", buf);
     print_caches(t, f);
@@ -149,7 +149,8 @@ void mp_topo_print(const mp_topo *t, FILE *f)
     int np = mp_topo_offered(t, pairs, MP_TOPO_NPLACEMENTS);
     for (int i = 0; i < np; i++) {
         if (pairs[i].waiter_pu < 0)
-            fprintf(f, "    %-10s unbound     %s\n", pairs[i].requested, pairs[i].detail);
+            fprintf(f, "    %-10s unbound     %s%s\n", pairs[i].requested,
+                    strcmp(pairs[i].requested, "none") ? "-> none: " : "", pairs[i].detail);
         else
             fprintf(f, "    %-10s %3d, %-4d  %s%s%s%s\n", pairs[i].requested,
                     pairs[i].waiter_pu, pairs[i].poker_pu,
