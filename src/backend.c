@@ -1,2 +1,30 @@
-/* backend.c - being written */
-typedef int mp__placeholder_backend;
+/* backend.c - the table of compiled-in backends. */
+#include "backend.h"
+
+#include <string.h>
+
+extern const mp_backend_ops mp_backend_select;
+extern const mp_backend_ops mp_backend_poll;
+extern const mp_backend_ops mp_backend_epoll;
+extern const mp_backend_ops mp_backend_epoll_et;
+
+const mp_backend_ops *const mp_backends[] = {
+    &mp_backend_select,
+    &mp_backend_poll,
+    &mp_backend_epoll,
+    &mp_backend_epoll_et,
+    NULL,
+};
+
+const mp_backend_ops *mp_backend_find(const char *name)
+{
+    for (size_t i = 0; mp_backends[i]; i++)
+        if (!strcmp(mp_backends[i]->name, name))
+            return mp_backends[i];
+    return NULL;
+}
+
+const char *mp_backend_names(void)
+{
+    return "select, poll, epoll, epoll-et";
+}

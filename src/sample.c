@@ -1,2 +1,294 @@
-/* sample.c - being written */
-typedef int mp__placeholder_sample;
+/* sample.c - timed and counted blocks of calls; see sample.h for what one
+ * sample is in each mode.
+ *
+ * Wakeup handshake, per sample (seq increments each time):
+ *   waiter: rusage(nvcsw0); armed = seq; wait(-1)
+ *   poker:  spin until armed == seq; poll /proc/self/task/<waiter>/stat
+ *           until the waiter's state is 'S' (sleeping); t0 = now;
+ *           poked_t0 = t0; write one byte
+ *   waiter: t1 = now; rusage(nvcsw1); sample = t1 - t0 if nvcsw1 > nvcsw0
+ * The state check makes the poke wait for the sleep; the context-switch
+ * check after the fact catches a waiter that was woken before it actually
+ * switched out, and such a sample is discarded.
+ */
+#include "sample.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "clock.h"
+
+volatile int mp_sample_stop;
+
+#define POKER_SLEEP_WAIT_NS 50000000ull   /* give up waiting for 'S' after 50 ms */
+
+struct mp_poker {
+    pthread_t thread;
+    int pu;
+    int (*bind)(int pu, void *ctx);
+    void *bind_ctx;
+    int bind_rc;
+    char bind_msg[MP_ERR_MAX];
+    _Atomic uint64_t armed;      /* sample number the waiter is about to wait for */
+    _Atomic uint64_t done;       /* sample number poked */
+    _Atomic uint64_t t0;         /* poker's clock just before the write */
+    _Atomic int quit;
+    _Atomic int stat_fd;         /* /proc/self/task/<waiter tid>/stat, -1 if none */
+    const mp_fdset *_Atomic set;
+    _Atomic int write_errno;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* State letter of a task from its /proc stat line, or 0. */
+static char task_state(int fd)
+{
+    char buf[512];
+    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+    if (r <= 0)
+        return 0;
+    buf[r] = 0;
+    char *p = strrchr(buf, ')');
+    return (p && p[1] == ' ') ? p[2] : 0;
+}
+
+static void *poker_main(void *arg)
+{
+    mp_poker *p = arg;
+    uint64_t seen = 0;
+    if (p->pu >= 0 && p->bind) {
+        p->bind_rc = p->bind(p->pu, p->bind_ctx);
+    }
+    while (!atomic_load(&p->quit)) {
+        uint64_t want = atomic_load_explicit(&p->armed, memory_order_acquire);
+        if (want == seen) {
+            cpu_relax();
+            continue;
+        }
+        /* Wait until the waiter sleeps (or give up; the waiter discards). */
+        int sfd = atomic_load(&p->stat_fd);
+        uint64_t start = mp_now_ns();
+        while (sfd >= 0 && task_state(sfd) != 'S' && !atomic_load(&p->quit) &&
+               mp_now_ns() - start < POKER_SLEEP_WAIT_NS)
+            ;
+        uint64_t t0 = mp_now_ns();
+        atomic_store_explicit(&p->t0, t0, memory_order_release);
+        if (mp_fdset_poke(atomic_load(&p->set)) < 0)
+            atomic_store(&p->write_errno, errno);
+        atomic_store_explicit(&p->done, want, memory_order_release);
+        seen = want;
+    }
+    return NULL;
+}
+
+int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx), void *bind_ctx,
+                   mp_err *err)
+{
+    mp_poker *p = calloc(1, sizeof *p);
+    if (!p)
+        return mp_errf(err, -ENOMEM, "out of memory for the poker thread");
+    p->pu = pu;
+    p->bind = bind;
+    p->bind_ctx = bind_ctx;
+    atomic_init(&p->stat_fd, -1);
+    int rc = pthread_create(&p->thread, NULL, poker_main, p);
+    if (rc) {
+        free(p);
+        return mp_errf(err, -rc, "cannot start the poker thread: %s", strerror(rc));
+    }
+    *out = p;
+    return 0;
+}
+
+int mp_poker_bind_result(const mp_poker *p, mp_err *err)
+{
+    if (p->bind_rc < 0)
+        mp_errf(err, p->bind_rc, "poker thread: binding to PU %d failed", p->pu);
+    return p->bind_rc;
+}
+
+void mp_poker_stop(mp_poker *p)
+{
+    if (!p)
+        return;
+    atomic_store(&p->quit, 1);
+    pthread_join(p->thread, NULL);
+    int fd = atomic_load(&p->stat_fd);
+    if (fd >= 0)
+        close(fd);
+    free(p);
+}
+
+/* Check one call's answer: exactly one fd, the ready one. */
+static int check_answer(const mp_backend_ops *b, void *st, const mp_fdset *set, int n,
+                        mp_err *err)
+{
+    int got[4];
+    int want = set->fds[set->ready_idx];
+    if (n < 0)
+        return mp_errf(err, n, "%s failed: %s", b->name, strerror(-n));
+    if (n != 1)
+        return mp_errf(err, -EPROTO, "%s reported %d ready fds; exactly 1 (fd %d) was ready",
+                       b->name, n, want);
+    int k = b->collect(st, got, 4);
+    if (k != 1 || got[0] != want)
+        return mp_errf(err, -EPROTO, "%s reported fd %d ready; the ready fd was %d", b->name,
+                       k > 0 ? got[0] : -1, want);
+    return 0;
+}
+
+static int counter_sample(mp_pmu_pass *pass, const mp_pmu_snap *a, const mp_pmu_snap *b,
+                          mp_block *out)
+{
+    unsigned nc = mp_pmu_pass_count(pass);
+    if (mp_pmu_pass_delta(pass, a, b, out->counters + out->kept * nc) != 0) {
+        out->dropped++;
+        return 0;
+    }
+    out->kept++;
+    return 1;
+}
+
+int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int warmup,
+                    size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err)
+{
+    mp_pmu_snap sa, sb;
+    out->kept = out->discarded = out->dropped = 0;
+    for (int i = 0; i < warmup; i++) {
+        int r = b->wait(st, 0);
+        if (r != 1)
+            return check_answer(b, st, set, r, err);
+    }
+    for (size_t i = 0; i < n; i++) {
+        int r;
+        if (mp_sample_stop)
+            return -EINTR;
+        if (pass) {
+            mp_pmu_pass_read(pass, &sa);
+            r = b->wait(st, 0);
+            mp_pmu_pass_read(pass, &sb);
+        } else {
+            uint64_t t0 = mp_now_ns();
+            r = b->wait(st, 0);
+            uint64_t t1 = mp_now_ns();
+            out->wall_ns[out->kept] = (double)(t1 - t0);
+        }
+        int rc = check_answer(b, st, set, r, err);
+        if (rc < 0)
+            return rc;
+        if (pass)
+            counter_sample(pass, &sa, &sb, out);
+        else
+            out->kept++;
+    }
+    return 0;
+}
+
+static long thread_nvcsw(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_THREAD, &ru);
+    return ru.ru_nvcsw;
+}
+
+static int open_own_stat(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%ld/stat", (long)syscall(SYS_gettid));
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_poker *poker,
+                     int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err)
+{
+    mp_pmu_snap sa, sb;
+    out->kept = out->discarded = out->dropped = 0;
+    atomic_store(&poker->set, set);
+    if (atomic_load(&poker->stat_fd) < 0)
+        atomic_store(&poker->stat_fd, open_own_stat());
+
+    size_t total = (size_t)warmup + n;
+    for (size_t i = 0; i < total; i++) {
+        if (mp_sample_stop)
+            return -EINTR;
+        long cs0 = thread_nvcsw();
+        uint64_t seq = atomic_load(&poker->armed) + 1;
+        if (pass)
+            mp_pmu_pass_read(pass, &sa);
+        atomic_store_explicit(&poker->armed, seq, memory_order_release);
+        int r;
+        do
+            r = b->wait(st, -1);
+        while (r == -EINTR && !mp_sample_stop);
+        uint64_t t1 = mp_now_ns();
+        if (pass)
+            mp_pmu_pass_read(pass, &sb);
+        long cs1 = thread_nvcsw();
+        while (atomic_load_explicit(&poker->done, memory_order_acquire) != seq)
+            cpu_relax();
+        if (r == -EINTR)
+            return -EINTR;
+        int we = atomic_exchange(&poker->write_errno, 0);
+        if (we)
+            return mp_errf(err, -we, "poker: writing the ready fd failed: %s", strerror(we));
+        int rc = check_answer(b, st, set, r, err);
+        if (rc < 0)
+            return rc;
+        rc = mp_fdset_drain(set);
+        if (rc < 0)
+            return mp_errf(err, rc, "draining fd %d failed: %s", set->fds[set->ready_idx],
+                           strerror(-rc));
+        if (i < (size_t)warmup)
+            continue;
+        if (cs1 == cs0) {
+            out->discarded++;
+            continue;
+        }
+        if (pass) {
+            counter_sample(pass, &sa, &sb, out);
+        } else {
+            uint64_t t0 = atomic_load_explicit(&poker->t0, memory_order_acquire);
+            out->wall_ns[out->kept++] = t1 > t0 ? (double)(t1 - t0) : 0.0;
+        }
+    }
+    return 0;
+}
+
+int mp_sample_bare_loop(const mp_backend_ops *b, void *st, size_t n, double *ns_per_call,
+                        mp_err *err)
+{
+    int bad = 0;
+    uint64_t t0 = mp_now_ns();
+    for (size_t i = 0; i < n; i++)
+        bad |= b->wait(st, 0) != 1;
+    uint64_t t1 = mp_now_ns();
+    if (bad)
+        return mp_errf(err, -EPROTO, "%s: a bare-loop call did not report exactly one fd",
+                       b->name);
+    *ns_per_call = n ? (double)(t1 - t0) / (double)n : 0;
+    return 0;
+}
+
+void mp_sample_empty_brackets(double *out, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t t0 = mp_now_ns();
+        uint64_t t1 = mp_now_ns();
+        out[i] = (double)(t1 - t0);
+    }
+}

@@ -1,0 +1,17 @@
+/* context.h - the host context recorded in every results file: CPU,
+ * kernel, clock source, governor, perf_event_paranoid, descriptor limits,
+ * build.  Never fails: what cannot be read is recorded as "unavailable (...)". */
+#ifndef MP_CONTEXT_H
+#define MP_CONTEXT_H
+
+#include <cjson/cJSON.h>
+
+cJSON *mp_context_json(const char *command);
+
+/* Short host name for run directory names ([A-Za-z0-9._-] only). */
+void mp_context_hostname(char *buf, size_t len);
+
+/* Read the first line of a small file into buf (no newline); 0 or -errno. */
+int mp_read_line(const char *path, char *buf, size_t len);
+
+#endif

@@ -1,2 +1,0 @@
-/* plan.c - being written */
-typedef int mp__placeholder_plan;

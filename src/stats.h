@@ -1,0 +1,28 @@
+/* stats.h - summaries of per-call samples.
+ *
+ * Percentiles interpolate linearly between order statistics (Hyndman & Fan
+ * type 7, numpy's default): the p-quantile of sorted x[0..n-1] is
+ * x[h] + (h - floor h)(x[floor h + 1] - x[floor h]) with h = (n - 1) p.
+ * stddev is the sample standard deviation (divides by n - 1; 0 for n < 2).
+ */
+#ifndef MP_STATS_H
+#define MP_STATS_H
+
+#include <stddef.h>
+
+typedef struct mp_summary {
+    double p10, p50, p90, p99;
+    double mean, min, max, stddev;
+    size_t n;
+} mp_summary;
+
+/* Summarise x[0..n-1]; sorts x in place.  n == 0 gives all zeros, n = 0. */
+void mp_summarize(double *x, size_t n, mp_summary *out);
+
+/* Quantile p in [0,1] of an already sorted array (type 7). */
+double mp_quantile_sorted(const double *x, size_t n, double p);
+
+/* Median of x[0..n-1] (sorts in place). */
+double mp_median(double *x, size_t n);
+
+#endif

@@ -1,0 +1,226 @@
+/* test_run.c - the real binary end to end: a quick sweep whose results.json
+ * parses and holds every cell of the plan with its statistics and context;
+ * and a sweep interrupted by SIGINT that exits 130, marks its results
+ * "interrupted", leaves no helper process and no temporary file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+static char dir[64];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/mp-run-XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static cJSON *load_json(const char *path)
+{
+    char *text = mp_test_slurp(path);
+    if (!text)
+        fail_msg("cannot read %s", path);
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    if (!j)
+        fail_msg("%s does not parse as JSON", path);
+    return j;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (!cJSON_IsNumber(v))
+        fail_msg("field '%s' is not a number", k);
+    return v->valuedouble;
+}
+
+/* No ".*.tmp.*" file in d. */
+static void assert_no_tmp(const char *d)
+{
+    DIR *dd = opendir(d);
+    assert_non_null(dd);
+    struct dirent *e;
+    while ((e = readdir(dd)))
+        if (strstr(e->d_name, ".tmp."))
+            fail_msg("temporary file left: %s/%s", d, e->d_name);
+    closedir(dd);
+}
+
+/* Processes whose command line mentions s (the helper is a fork: same argv). */
+static int procs_mentioning(const char *s)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        char path[300], buf[4096];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < k; i++)
+            if (!buf[i])
+                buf[i] = ' ';
+        buf[k] = 0;
+        if (strstr(buf, s))
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+static void test_quick_run(void **state)
+{
+    (void)state;
+    char out[128], cmd[512], path[256];
+    snprintf(out, sizeof out, "%s/quick", dir);
+    snprintf(cmd, sizeof cmd, "%s run --quick --no-plots --quiet --out %s > %s.stdout",
+             MP_TEST_BIN, out, out);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+
+    snprintf(path, sizeof path, "%s/results.json", out);
+    cJSON *j = load_json(path);
+    assert_string_equal(str(j, "schema"), "muxprof-results/1");
+    assert_string_equal(str(j, "status"), "complete");
+    const cJSON *ctx = cJSON_GetObjectItem(j, "context");
+    for (const char *const *k = (const char *const[]){"host", "arch", "cpu_model", "kernel",
+             "governor", "clocksource", "git_describe", "command", NULL}; *k; k++)
+        if (!str(ctx, *k))
+            fail_msg("context.%s missing", *k);
+    assert_non_null(cJSON_GetObjectItem(ctx, "perf_event_paranoid"));
+    const cJSON *cal = cJSON_GetObjectItem(j, "calibration");
+    assert_non_null(str(cal, "clock"));
+    assert_true(num(cJSON_GetObjectItem(cal, "empty_bracket_ns"), "p50") > 0);
+    assert_true(cJSON_GetArraySize(cJSON_GetObjectItem(cal, "bare_loop")) > 0);
+    assert_non_null(cJSON_GetObjectItem(j, "topology"));
+    assert_non_null(cJSON_GetObjectItem(j, "counters"));
+
+    /* --quick: select,poll,epoll x 10,100,1000 x ready,wakeup = 18 cells. */
+    const cJSON *res = cJSON_GetObjectItem(j, "results");
+    assert_int_equal(cJSON_GetArraySize(res), 18);
+    const char *backends[] = {"select", "poll", "epoll"};
+    const int ns[] = {10, 100, 1000};
+    const char *modes[] = {"ready", "wakeup"};
+    for (int b = 0; b < 3; b++)
+        for (int n = 0; n < 3; n++)
+            for (int m = 0; m < 2; m++) {
+                const cJSON *c, *found = NULL;
+                cJSON_ArrayForEach(c, res)
+                    if (!strcmp(str(c, "backend"), backends[b]) && num(c, "nfds") == ns[n] &&
+                        !strcmp(str(c, "mode"), modes[m]))
+                        found = c;
+                if (!found)
+                    fail_msg("cell %s N=%d %s missing", backends[b], ns[n], modes[m]);
+                const char *status = str(found, "status");
+                if (strcmp(status, "ok"))
+                    fail_msg("cell %s N=%d %s: %s (%s)", backends[b], ns[n], modes[m], status,
+                             str(found, "reason") ? str(found, "reason") : "");
+                const cJSON *wall = cJSON_GetObjectItem(cJSON_GetObjectItem(found, "metrics"),
+                                                        "wall_ns");
+                assert_non_null(wall);
+                double p10 = num(wall, "p10"), p50 = num(wall, "p50"), p99 = num(wall, "p99");
+                assert_true(p10 <= p50 && p50 <= p99 && p50 > 0);
+                double kept = num(found, "samples_kept");
+                if (!strcmp(modes[m], "ready"))
+                    assert_true(kept == 300);   /* 100 samples x 3 repeats */
+                else
+                    assert_true(kept + num(found, "samples_discarded") == 300);
+                assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(found,
+                                 "repeat_medians_ns")), 3);
+                assert_true(num(found, "fd_hi") >= num(found, "fd_lo") + ns[n] - 1);
+            }
+    cJSON_Delete(j);
+
+    snprintf(path, sizeof path, "%s/results.csv", out);
+    char *csv = mp_test_slurp(path);
+    assert_non_null(csv);
+    assert_non_null(strstr(csv, "backend,fd_kind,mode,nfds,status,metric,p10,p50"));
+    assert_non_null(strstr(csv, "poll,pipe,wakeup,1000,ok,wall_ns,"));
+    free(csv);
+    snprintf(path, sizeof path, "%s/samples.csv", out);
+    char *sm = mp_test_slurp(path);
+    assert_non_null(sm);
+    size_t lines = 0;
+    for (char *p = sm; *p; p++)
+        lines += *p == '\n';
+    free(sm);
+    assert_true(lines > 18 * 250);
+    snprintf(path, sizeof path, "%s.stdout", out);
+    char *so = mp_test_slurp(path);
+    assert_non_null(strstr(so, "ready mode, pipe, p50 ns per call"));
+    assert_non_null(strstr(so, "poll/epoll"));
+    assert_non_null(strstr(so, "run directory:"));
+    free(so);
+    assert_no_tmp(out);
+}
+
+static void test_interrupted_run(void **state)
+{
+    (void)state;
+    char out[128], path[256];
+    snprintf(out, sizeof out, "%s/interrupted", dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(126);
+        execl(MP_TEST_BIN, MP_TEST_BIN, "run", "--mode", "wakeup", "--fds", "10,100,1000,5000",
+              "--samples", "3000", "--repeats", "5", "--quiet", "--no-plots", "--out", out,
+              (char *)NULL);
+        _exit(127);
+    }
+    struct timespec ts = {1, 0};
+    nanosleep(&ts, NULL);
+    kill(pid, SIGINT);
+    int st;
+    waitpid(pid, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 130)
+        fail_msg("interrupted run: status %d, expected exit 130", st);
+    snprintf(path, sizeof path, "%s/results.json", out);
+    cJSON *j = load_json(path);
+    assert_string_equal(str(j, "status"), "interrupted");
+    assert_non_null(str(j, "interrupted_cell"));
+    cJSON_Delete(j);
+    assert_int_equal(procs_mentioning(out), 0);
+    assert_no_tmp(out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_quick_run),
+        cmocka_unit_test(test_interrupted_run),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
