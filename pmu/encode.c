@@ -427,7 +427,7 @@ int mp__encode(mp__event *ev, const char *spec, mp_err *err)
             return 0;
         }
         /* perf's raw syntax: rHEX[:mods] */
-        if (s[0] == 'r' && s[1] && split_mods(g, &u, &k, NULL, spec) == 0) {
+        if (s[0] == 'r' && s[1] && r == 0) {
             char *end;
             errno = 0;
             config = strtoull(g + 1, &end, 16);

@@ -262,6 +262,19 @@ static void probe_event(mp_pmu_plan *pl, mp__event *ev)
     int fd;
     a.disabled = 1;
     fd = mp__perf_open(&a, -1);
+    if (fd == -EINVAL && ev->kind == MP__KIND_OTHER && !ev->mod_u && !ev->mod_k &&
+        (a.exclude_hv || a.exclude_kernel)) {
+        /* Some PMUs (msr, uncore) cannot filter by privilege level: count
+         * everything, if that is allowed, and say so. */
+        a.exclude_hv = a.exclude_kernel = 0;
+        fd = mp__perf_open(&a, -1);
+        if (fd >= 0) {
+            ev->attr.exclude_hv = ev->attr.exclude_kernel = 0;
+            snprintf(ev->encoding + strlen(ev->encoding),
+                     sizeof ev->encoding - strlen(ev->encoding),
+                     " (PMU %s cannot filter by privilege level: user+kernel)", ev->pmu);
+        }
+    }
     if (fd >= 0) {
         close(fd);
         return;

@@ -1,0 +1,19 @@
+# Tests of pmu/ (label pmu).  A test that needs what this host lacks exits 77.
+set(MP_PMU_TEST_INC ${CMAKE_SOURCE_DIR}/pmu)
+mp_add_test(test_pmu_counters SOURCES test_pmu_counters.c LABELS pmu)
+target_include_directories(test_pmu_counters PRIVATE ${MP_PMU_TEST_INC})
+mp_add_test(test_pmu_rdpmc SOURCES test_pmu_rdpmc.c LABELS pmu)
+mp_add_test(test_pmu_errors SOURCES test_pmu_errors.c LABELS pmu)
+mp_add_test(test_pmu_sysfs SOURCES test_pmu_sysfs.c LABELS pmu)
+target_include_directories(test_pmu_sysfs PRIVATE ${MP_PMU_TEST_INC})
+mp_add_test(test_pmu_hw SOURCES test_pmu_hw.c LABELS pmu)
+target_include_directories(test_pmu_hw PRIVATE ${MP_PMU_TEST_INC})
+# Encoding tables: one run per forced PMU model, plus generic names and the
+# syntax of every embedded preset data file.
+mp_add_test(test_pmu_encode SOURCES test_pmu_encode.c LABELS pmu ARGS files)
+target_include_directories(test_pmu_encode PRIVATE ${MP_PMU_TEST_INC})
+foreach(m generic skl icl spr amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_zen4)
+  add_test(NAME test_pmu_encode_${m} COMMAND test_pmu_encode ${m})
+  set_tests_properties(test_pmu_encode_${m} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
+    LABELS pmu)
+endforeach()
