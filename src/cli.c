@@ -13,7 +13,7 @@
 #define DEF_FDS "10,20,50,100,200,500,1000,2000,5000,10000"
 #define DEF_MODES "ready,wakeup"
 #define DEF_KIND "pipe"
-#define DEF_SAMPLES 300
+#define DEF_SAMPLES 200
 #define DEF_REPEATS 5
 #define DEF_WARMUP 50
 #define QUICK_FDS "10,100,1000"

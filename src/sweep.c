@@ -19,6 +19,7 @@
 #include "stats.h"
 
 #define BRACKETS 200          /* empty counter brackets per counter pass */
+#define BARE_LOOP 100         /* calls in one bare-loop interval, per repeat */
 #define PMU_FD_SLACK 40       /* counter fds, epoll fds, stdio, files being written */
 
 static void mark(mp_cell *c, mp_cell_status s, const char *fmt, ...)
@@ -218,7 +219,8 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             c->nsamples += blk.kept;
             c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : 0;
             if (mode == MP_MODE_READY &&
-                mp_sample_bare_loop(c->backend, st[b], per, &c->bare_loop[rep], &cerr) < 0)
+                mp_sample_bare_loop(c->backend, st[b], per < BARE_LOOP ? per : BARE_LOOP,
+                                    &c->bare_loop[rep], &cerr) < 0)
                 mark(c, MP_CELL_ERROR, "%s", cerr.msg);
         }
     }
