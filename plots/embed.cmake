@@ -1,0 +1,22 @@
+# embed.cmake - turn plots/*.gp into a C file, so the muxprof binary carries
+# its gnuplot scripts and finds them wherever it runs.
+# Usage: cmake -DPLOTS_DIR=<dir with .gp files> -DOUT=<file.c> -P embed.cmake
+file(GLOB scripts RELATIVE ${PLOTS_DIR} ${PLOTS_DIR}/*.gp)
+list(SORT scripts)
+set(body "/* generated from the .gp files in plots/ by plots/embed.cmake - do not edit */\n")
+string(APPEND body "#include \"plot.h\"\n\n")
+set(table "")
+set(i 0)
+foreach(s ${scripts})
+  file(READ ${PLOTS_DIR}/${s} hex HEX)
+  string(LENGTH "${hex}" hexlen)
+  math(EXPR len "${hexlen} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(REGEX REPLACE "((0x..,){16})" "\\1\n    " bytes "${bytes}")
+  string(APPEND body "static const char mp__gp${i}[] = {\n    ${bytes}0x00};\n")
+  string(APPEND table "    {\"${s}\", mp__gp${i}, ${len}},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND body "\nconst mp_plot_script mp_plot_scripts[] = {\n${table}    {0, 0, 0}\n};\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(RENAME ${OUT}.tmp ${OUT})

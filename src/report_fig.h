@@ -1,0 +1,41 @@
+/* report_fig.h - the figures of a run: data files (*.dat, one per mode, fd
+ * kind and backend, with named columns), one gnuplot wrapper per figure
+ * and the figure-kind scripts from plots/, all in DIR/figures/, then drawn
+ * through gnuplot (src/plot.h). */
+#ifndef MP_REPORT_FIG_H
+#define MP_REPORT_FIG_H
+
+#include "report_model.h"
+
+enum { MP_FIG_COST, MP_FIG_RATIO, MP_FIG_COUNTER, MP_FIG_LINES };
+
+typedef struct mp_rfig {
+    int kind;                 /* MP_FIG_* */
+    char name[160];           /* base name: NAME.gp -> NAME.png/.svg/.pdf */
+    char caption[256];
+    char mode[16];
+    char fd_kind[32];
+    char metric[MP_RM_NAME];  /* counter figures */
+    int drawn;                /* all three formats exist and are non-empty */
+    char error[MP_ERR_MAX];   /* why it was not drawn */
+} mp_rfig;
+
+typedef struct mp_rfigs {
+    mp_rfig *v;
+    size_t n;
+    int gnuplot;              /* gnuplot was found */
+    int asked;                /* figures were requested (not --no-plots) */
+    size_t failed;
+} mp_rfigs;
+
+/* Write data files, wrappers and kind scripts into figdir, and list the
+ * figures they make. */
+int mp_rfig_prepare(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_err *err);
+
+/* Draw every prepared figure (when gnuplot is installed). Failures of
+ * single figures are recorded in them and counted in f->failed. */
+void mp_rfig_draw(const char *figdir, mp_rfigs *f);
+
+void mp_rfigs_free(mp_rfigs *f);
+
+#endif

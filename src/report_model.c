@@ -1,0 +1,588 @@
+/* report_model.c - read results.json, check every field the report uses,
+ * and index its cells.  See report_model.h. */
+#include "report_model.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FILE_BYTES (512L << 20)
+#define MAX_CELLS 100000
+#define MAX_NFDS 100000000LL
+
+static int bad(mp_err *err, const mp_rmodel *m, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static int bad(mp_err *err, const mp_rmodel *m, const char *field, const char *fmt, ...)
+{
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return mp_errf(err, -EBADMSG, "%s: field %s: %s (the file does not follow "
+                   "docs/results-schema.md; rerun `muxprof run` to rewrite it)",
+                   m->path, field, what);
+}
+
+static void warn(mp_rmodel *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(mp_rmodel *m, const char *fmt, ...)
+{
+    if (m->nwarn >= MP_RM_MAX_WARN)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->warn[m->nwarn++], sizeof m->warn[0], fmt, ap);
+    va_end(ap);
+}
+
+static const char *type_name(const cJSON *j)
+{
+    if (!j) return "nothing";
+    if (cJSON_IsString(j)) return "a string";
+    if (cJSON_IsNumber(j)) return "a number";
+    if (cJSON_IsBool(j)) return "a boolean";
+    if (cJSON_IsNull(j)) return "null";
+    if (cJSON_IsArray(j)) return "an array";
+    if (cJSON_IsObject(j)) return "an object";
+    return "an invalid value";
+}
+
+/* Names used in file names and gnuplot commands: letters, digits, _ . + - */
+static int safe_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("_.+-", *s))
+            return 0;
+    return 1;
+}
+
+static int get_name(mp_rmodel *m, const cJSON *o, const char *key, const char *field,
+                    char *dst, size_t len, int required, mp_err *err)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!j && !required) {
+        snprintf(dst, len, "unknown");
+        return 0;
+    }
+    if (!cJSON_IsString(j))
+        return bad(err, m, field, "expected a string, found %s", type_name(j));
+    if (strlen(j->valuestring) >= len || !safe_name(j->valuestring))
+        return bad(err, m, field, "expected a short name of letters, digits, '_', '.', "
+                   "'+' or '-' (at most %zu characters)", len - 1);
+    snprintf(dst, len, "%s", j->valuestring);
+    return 0;
+}
+
+static int get_count(mp_rmodel *m, const cJSON *j, const char *field, long long lo,
+                     long long hi, long long *out, mp_err *err)
+{
+    if (!cJSON_IsNumber(j))
+        return bad(err, m, field, "expected a whole number, found %s", type_name(j));
+    double v = j->valuedouble;
+    if (!isfinite(v) || v != floor(v) || v < (double)lo || v > (double)hi)
+        return bad(err, m, field, "expected a whole number from %lld to %lld, found %g",
+                   lo, hi, v);
+    *out = (long long)v;
+    return 0;
+}
+
+static int get_summary(mp_rmodel *m, const cJSON *o, const char *field, mp_rsum *s,
+                       int need_p50, mp_err *err)
+{
+    static const char *keys[] = {"p10", "p50", "p90", "p99", "mean", "min", "max",
+                                 "stddev", "n"};
+    double *dst[] = {&s->p10, &s->p50, &s->p90, &s->p99, &s->mean, &s->min, &s->max,
+                     &s->stddev, &s->n};
+    char f[256];
+    if (!cJSON_IsObject(o))
+        return bad(err, m, field, "expected a summary object, found %s", type_name(o));
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, keys[i]);
+        *dst[i] = NAN;
+        snprintf(f, sizeof f, "%s.%s", field, keys[i]);
+        if (!j || cJSON_IsNull(j))
+            continue;
+        if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) || fabs(j->valuedouble) > 1e18)
+            return bad(err, m, f, "expected a finite number below 1e18, found %s",
+                       cJSON_IsNumber(j) ? "an out-of-range number" : type_name(j));
+        *dst[i] = j->valuedouble;
+    }
+    if (need_p50 && isnan(s->p50)) {
+        snprintf(f, sizeof f, "%s.p50", field);
+        return bad(err, m, f, "missing (every summary needs its median)");
+    }
+    return 0;
+}
+
+static void add_unique(char (*list)[32], size_t *n, const char *s)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(list[i], s))
+            return;
+    if (*n < MP_RM_MAX_LIST)
+        snprintf(list[(*n)++], 32, "%s", s);
+}
+
+static void add_mode(mp_rmodel *m, const char *s)
+{
+    for (size_t i = 0; i < m->nmodes; i++)
+        if (!strcmp(m->modes[i], s))
+            return;
+    if (m->nmodes < MP_RM_MAX_LIST)
+        snprintf(m->modes[m->nmodes++], sizeof m->modes[0], "%s", s);
+}
+
+static void add_metric(mp_rmodel *m, const char *s)
+{
+    for (size_t i = 0; i < m->nmetrics; i++)
+        if (!strcmp(m->metrics[i], s))
+            return;
+    if (m->nmetrics < MP_RM_MAX_LIST)
+        snprintf(m->metrics[m->nmetrics++], MP_RM_NAME, "%s", s);
+}
+
+static int check_profile(mp_rmodel *m, const cJSON *p, const char *field)
+{
+    static const char *lists[] = {"functions", "phases"};
+    static const char *names[] = {"name", "phase"};
+    if (!cJSON_IsObject(p))
+        goto drop;
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(p, "samples");
+    if (samples && (!cJSON_IsNumber(samples) || !isfinite(samples->valuedouble)))
+        goto drop;
+    for (int l = 0; l < 2; l++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, lists[l]);
+        if (!a)
+            continue;
+        if (!cJSON_IsArray(a))
+            goto drop;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, a) {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, names[l]);
+            const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "share");
+            const cJSON *ns = cJSON_GetObjectItemCaseSensitive(e, "ns_per_call");
+            if (!cJSON_IsString(nm) || !cJSON_IsNumber(sh) || !isfinite(sh->valuedouble) ||
+                (ns && !cJSON_IsNull(ns) &&
+                 (!cJSON_IsNumber(ns) || !isfinite(ns->valuedouble))))
+                goto drop;
+        }
+    }
+    return 1;
+drop:
+    warn(m, "%s ignored: it does not follow the profile schema", field);
+    return 0;
+}
+
+static int load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err *err)
+{
+    char f[256];
+    int rc;
+    c->index = i;
+    c->fd_hi = -1;
+    if (!cJSON_IsObject(o)) {
+        snprintf(f, sizeof f, "results[%zu]", i);
+        return bad(err, m, f, "expected an object, found %s", type_name(o));
+    }
+#define F(name) (snprintf(f, sizeof f, "results[%zu].%s", i, name), f)
+    if ((rc = get_name(m, o, "backend", F("backend"), c->backend, sizeof c->backend, 1, err)) ||
+        (rc = get_name(m, o, "mode", F("mode"), c->mode, sizeof c->mode, 1, err)) ||
+        (rc = get_name(m, o, "fd_kind", F("fd_kind"), c->fd_kind, sizeof c->fd_kind, 0, err)) ||
+        (rc = get_count(m, cJSON_GetObjectItemCaseSensitive(o, "nfds"), F("nfds"), 1,
+                        MAX_NFDS, &c->nfds, err)))
+        return rc;
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
+    if (!cJSON_IsString(st) || (strcmp(st->valuestring, "ok") &&
+                                strcmp(st->valuestring, "unsupported") &&
+                                strcmp(st->valuestring, "error")))
+        return bad(err, m, F("status"), "expected \"ok\", \"unsupported\" or \"error\"");
+    c->status = !strcmp(st->valuestring, "ok") ? MP_RC_OK
+              : !strcmp(st->valuestring, "unsupported") ? MP_RC_UNSUPPORTED : MP_RC_ERROR;
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "reason");
+    if (r && !cJSON_IsNull(r) && !cJSON_IsString(r))
+        return bad(err, m, F("reason"), "expected a string or null, found %s", type_name(r));
+    if (cJSON_IsString(r))
+        snprintf(c->reason, sizeof c->reason, "%s", r->valuestring);
+    const cJSON *hi = cJSON_GetObjectItemCaseSensitive(o, "fd_hi");
+    if (hi && !cJSON_IsNull(hi) &&
+        (rc = get_count(m, hi, F("fd_hi"), 0, 1LL << 31, &c->fd_hi, err)))
+        return rc;
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "profile");
+    if (p && check_profile(m, p, F("profile")))
+        c->profile = p;
+    if (c->status != MP_RC_OK)
+        return 0;
+
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+    if (!cJSON_IsObject(mt))
+        return bad(err, m, F("metrics"), "expected an object (an \"ok\" cell has metrics), "
+                   "found %s", type_name(mt));
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(mt, "wall_ns");
+    if (!w)
+        return bad(err, m, F("metrics.wall_ns"), "missing (every \"ok\" cell has it)");
+    if ((rc = get_summary(m, w, F("metrics.wall_ns"), &c->wall, 1, err)))
+        return rc;
+    int nm = cJSON_GetArraySize(mt);
+    c->counters = calloc(nm > 0 ? (size_t)nm : 1, sizeof *c->counters);
+    if (!c->counters)
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", m->path);
+    const cJSON *e;
+    cJSON_ArrayForEach(e, mt) {
+        if (!strcmp(e->string, "wall_ns") || !strcmp(e->string, "wall_raw_ns"))
+            continue;
+        snprintf(f, sizeof f, "results[%zu].metrics.%.60s", i, e->string);
+        if (strlen(e->string) >= MP_RM_NAME || !*e->string)
+            return bad(err, m, f, "metric name is empty or longer than %d characters",
+                       MP_RM_NAME - 1);
+        for (const char *s = e->string; *s; s++)
+            if ((unsigned char)*s <= ' ' || strchr("\"'`\\|", *s))
+                return bad(err, m, f, "metric name has a space, quote, '|' or control "
+                           "character");
+        mp_rmetric *x = &c->counters[c->ncounters];
+        if ((rc = get_summary(m, e, f, &x->s, 1, err)))
+            return rc;
+        snprintf(x->name, sizeof x->name, "%s", e->string);
+        c->ncounters++;
+        add_metric(m, e->string);
+    }
+#undef F
+    return 0;
+}
+
+static void load_topology(mp_rmodel *m)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m->root, "topology");
+    m->line_bytes = 64;
+    if (!t)
+        return;
+    if (!cJSON_IsObject(t)) {
+        warn(m, "topology ignored: expected an object");
+        return;
+    }
+    const cJSON *lb = cJSON_GetObjectItemCaseSensitive(t, "line_bytes");
+    if (cJSON_IsNumber(lb) && lb->valuedouble >= 8 && lb->valuedouble <= 4096 &&
+        lb->valuedouble == floor(lb->valuedouble)) {
+        m->line_bytes = (unsigned)lb->valuedouble;
+        m->line_known = 1;
+    } else if (lb && !cJSON_IsNull(lb)) {
+        warn(m, "topology.line_bytes ignored: not a whole number from 8 to 4096; "
+             "64-byte lines assumed");
+    }
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(t, "caches");
+    if (!cs)
+        return;
+    if (!cJSON_IsArray(cs)) {
+        warn(m, "topology.caches ignored: expected an array");
+        return;
+    }
+    const cJSON *c;
+    size_t i = 0;
+    cJSON_ArrayForEach(c, cs) {
+        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(c, "level");
+        const cJSON *sz = cJSON_GetObjectItemCaseSensitive(c, "size_bytes");
+        if (!sz)
+            sz = cJSON_GetObjectItemCaseSensitive(c, "size");
+        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(c, "type");
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(c, "name");
+        i++;
+        if (!cJSON_IsNumber(lv) || lv->valuedouble < 1 || lv->valuedouble > 5 ||
+            !cJSON_IsNumber(sz) || !(sz->valuedouble >= 64) || sz->valuedouble > 1e13) {
+            warn(m, "topology.caches[%zu] ignored: needs a level 1..5 and a size in bytes",
+                 i - 1);
+            continue;
+        }
+        if (cJSON_IsString(ty) && (strstr(ty->valuestring, "instr") ||
+                                   !strcmp(ty->valuestring, "i")))
+            continue;
+        int level = (int)lv->valuedouble;
+        int dup = 0;
+        for (size_t k = 0; k < m->ncaches; k++)
+            dup |= m->caches[k].level == level;
+        if (dup || m->ncaches >= MP_RM_MAX_CACHES)
+            continue;
+        mp_rcache *d = &m->caches[m->ncaches++];
+        d->level = level;
+        d->bytes = (unsigned long long)sz->valuedouble;
+        if (cJSON_IsString(nm) && strlen(nm->valuestring) < sizeof d->name &&
+            safe_name(nm->valuestring))
+            snprintf(d->name, sizeof d->name, "%s", nm->valuestring);
+        else
+            snprintf(d->name, sizeof d->name, "L%d%s", level, level == 1 ? "d" : "");
+    }
+    /* sort by level */
+    for (size_t a = 1; a < m->ncaches; a++)
+        for (size_t b = a; b > 0 && m->caches[b].level < m->caches[b - 1].level; b--) {
+            mp_rcache tmp = m->caches[b];
+            m->caches[b] = m->caches[b - 1];
+            m->caches[b - 1] = tmp;
+        }
+}
+
+static void str_field(const cJSON *o, const char *key, char *dst, size_t len)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (cJSON_IsString(j))
+        snprintf(dst, len, "%s", j->valuestring);
+}
+
+static void load_counters(mp_rmodel *m)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
+    if (!c)
+        return;
+    if (!cJSON_IsObject(c)) {
+        warn(m, "counters ignored: expected an object");
+        return;
+    }
+    m->has_counters = 1;
+    str_field(c, "preset", m->counters_preset, sizeof m->counters_preset);
+    str_field(c, "scope", m->counters_scope, sizeof m->counters_scope);
+    str_field(c, "note", m->counters_note, sizeof m->counters_note);
+    if (!m->counters_note[0])
+        str_field(c, "reason", m->counters_note, sizeof m->counters_note);
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(c, "events");
+    if (!ev)
+        return;
+    if (!cJSON_IsArray(ev)) {
+        warn(m, "counters.events ignored: expected an array");
+        return;
+    }
+    int n = cJSON_GetArraySize(ev);
+    m->counters = calloc(n > 0 ? (size_t)n : 1, sizeof *m->counters);
+    if (!m->counters)
+        return;
+    const cJSON *e;
+    size_t i = 0;
+    cJSON_ArrayForEach(e, ev) {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+        const cJSON *av = cJSON_GetObjectItemCaseSensitive(e, "available");
+        i++;
+        if (!cJSON_IsString(nm)) {
+            warn(m, "counters.events[%zu] ignored: no \"name\" string", i - 1);
+            continue;
+        }
+        mp_rcounter *d = &m->counters[m->ncounters++];
+        snprintf(d->name, sizeof d->name, "%s", nm->valuestring);
+        d->opened = cJSON_IsString(st) ? !strcmp(st->valuestring, "opened")
+                  : cJSON_IsBool(av) ? cJSON_IsTrue(av) : 0;
+        str_field(e, "reason", d->reason, sizeof d->reason);
+    }
+}
+
+static void load_lists(mp_rmodel *m)
+{
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(cfg, "backends");
+    const cJSON *md = cJSON_GetObjectItemCaseSensitive(cfg, "modes");
+    const cJSON *e;
+    if (!cJSON_IsArray(b))
+        b = NULL;
+    if (!cJSON_IsArray(md))
+        md = NULL;
+    /* config order first, but only for values that have cells */
+    cJSON_ArrayForEach(e, b)
+        if (cJSON_IsString(e))
+            for (size_t i = 0; i < m->ncells; i++)
+                if (!strcmp(m->cells[i].backend, e->valuestring)) {
+                    add_unique(m->backends, &m->nbackends, e->valuestring);
+                    break;
+                }
+    cJSON_ArrayForEach(e, md)
+        if (cJSON_IsString(e))
+            for (size_t i = 0; i < m->ncells; i++)
+                if (!strcmp(m->cells[i].mode, e->valuestring)) {
+                    add_mode(m, e->valuestring);
+                    break;
+                }
+    for (size_t i = 0; i < m->ncells; i++) {
+        add_unique(m->backends, &m->nbackends, m->cells[i].backend);
+        add_mode(m, m->cells[i].mode);
+        add_unique(m->kinds, &m->nkinds, m->cells[i].fd_kind);
+    }
+}
+
+static int read_all(const char *path, char **out, size_t *len, mp_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        return mp_errf(err, -e, "cannot open %s: %s (is this a muxprof run directory?)",
+                       path, strerror(e));
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
+        fclose(f);
+        return mp_errf(err, -EBADMSG, "%s: not a regular file of at most %ld MiB", path,
+                       MAX_FILE_BYTES >> 20);
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        fclose(f);
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
+    }
+    size_t n = fread(buf, 1, (size_t)st.st_size, f);
+    int e = ferror(f);
+    fclose(f);
+    if (e) {
+        free(buf);
+        return mp_errf(err, -EIO, "cannot read %s", path);
+    }
+    buf[n] = 0;
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    m->line_bytes = 64;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = read_all(path, &buf, &len, err);
+    if (rc)
+        return rc;
+    const char *end = NULL;
+    m->root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+    if (!m->root) {
+        size_t line = 1, off = end && end >= buf ? (size_t)(end - buf) : 0;
+        for (size_t i = 0; i < off && i < len; i++)
+            line += buf[i] == '\n';
+        free(buf);
+        return mp_errf(err, -EBADMSG, "%s: not valid JSON near line %zu (byte %zu); "
+                       "NaN and Infinity are not JSON", path, line, off);
+    }
+    free(buf);
+    if (!cJSON_IsObject(m->root))
+        return bad(err, m, "(top level)", "expected an object, found %s", type_name(m->root));
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(m->root, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "muxprof-results/1"))
+        return bad(err, m, "schema", "expected \"muxprof-results/1\", found %s",
+                   cJSON_IsString(schema) ? "another version" : type_name(schema));
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(ctx, "arch");
+    if (ctx && !cJSON_IsObject(ctx))
+        return bad(err, m, "context", "expected an object, found %s", type_name(ctx));
+    snprintf(m->arch, sizeof m->arch, "%s",
+             cJSON_IsString(arch) ? arch->valuestring : "unknown");
+    m->abi = mp_abi_from_arch(m->arch);
+
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
+    if (!cJSON_IsArray(res))
+        return bad(err, m, "results", "expected an array of cells, found %s", type_name(res));
+    int n = cJSON_GetArraySize(res);
+    if (n > MAX_CELLS)
+        return bad(err, m, "results", "%d cells, more than the %d a report can hold", n,
+                   MAX_CELLS);
+    m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
+    if (!m->cells)
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, res) {
+        if ((rc = load_cell(m, c, m->ncells, &m->cells[m->ncells], err))) {
+            m->ncells++;   /* so mp_rm_free releases its counters */
+            return rc;
+        }
+        m->ncells++;
+    }
+    load_topology(m);
+    load_counters(m);
+    load_lists(m);
+    return 0;
+}
+
+void mp_rm_free(mp_rmodel *m)
+{
+    for (size_t i = 0; i < m->ncells; i++)
+        free(m->cells[i].counters);
+    free(m->cells);
+    free(m->counters);
+    cJSON_Delete(m->root);
+    memset(m, 0, sizeof *m);
+}
+
+size_t mp_rm_series(const mp_rmodel *m, const char *mode, const char *kind,
+                    const char *backend, const mp_rcell **out, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (strcmp(c->mode, mode) || strcmp(c->fd_kind, kind) || strcmp(c->backend, backend))
+            continue;
+        int dup = 0;   /* a repeated nfds keeps its first cell */
+        for (size_t j = 0; j < k && j < max; j++)
+            dup |= out[j]->nfds == c->nfds;
+        if (dup)
+            continue;
+        if (k < max) {
+            size_t j = k;
+            while (j > 0 && out[j - 1]->nfds > c->nfds) {
+                out[j] = out[j - 1];
+                j--;
+            }
+            out[j] = c;
+        }
+        k++;
+    }
+    return k;
+}
+
+const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kind,
+                           const char *backend, long long nfds)
+{
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (c->status == MP_RC_OK && c->nfds == nfds && !strcmp(c->mode, mode) &&
+            !strcmp(c->fd_kind, kind) && !strcmp(c->backend, backend))
+            return c;
+    }
+    return NULL;
+}
+
+double mp_rm_p50(const mp_rcell *c, const char *name)
+{
+    if (!c || c->status != MP_RC_OK)
+        return NAN;
+    if (!strcmp(name, "wall_ns"))
+        return c->wall.p50;
+    for (size_t i = 0; i < c->ncounters; i++)
+        if (!strcmp(c->counters[i].name, name))
+            return c->counters[i].s.p50;
+    return NAN;
+}
+
+const char *mp_rm_text(const mp_rmodel *m, const char *dotted, char *buf, size_t len)
+{
+    const cJSON *j = m->root;
+    char key[128];
+    const char *p = dotted;
+    while (j && *p) {
+        size_t k = strcspn(p, ".");
+        if (k >= sizeof key)
+            return NULL;
+        memcpy(key, p, k);
+        key[k] = 0;
+        j = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, key) : NULL;
+        p += k + (p[k] == '.');
+    }
+    if (!j)
+        return NULL;
+    if (cJSON_IsString(j))
+        snprintf(buf, len, "%s", j->valuestring);
+    else if (cJSON_IsNumber(j) && isfinite(j->valuedouble))
+        snprintf(buf, len, "%.15g", j->valuedouble);
+    else if (cJSON_IsBool(j))
+        snprintf(buf, len, "%s", cJSON_IsTrue(j) ? "yes" : "no");
+    else
+        return NULL;
+    return buf;
+}

@@ -1,0 +1,105 @@
+/* report_model.h - results.json read into checked C structs for the
+ * report writers.  The file is treated as hostile: every field the report
+ * needs is type- and range-checked, and a failure names the file and the
+ * field.  Optional decoration (topology, counters, profile) that does not
+ * fit the schema is dropped with a warning instead of failing the report.
+ */
+#ifndef MP_REPORT_MODEL_H
+#define MP_REPORT_MODEL_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "analysis.h"
+#include "mp_err.h"
+
+#define MP_RM_NAME 96
+#define MP_RM_MAX_LIST 32
+#define MP_RM_MAX_CACHES 8
+#define MP_RM_MAX_WARN 16
+
+/* A <summary> from the schema; fields absent from the file are NaN. */
+typedef struct mp_rsum {
+    double p10, p50, p90, p99, mean, min, max, stddev, n;
+} mp_rsum;
+
+typedef struct mp_rmetric {
+    char name[MP_RM_NAME];
+    mp_rsum s;
+} mp_rmetric;
+
+enum { MP_RC_OK, MP_RC_UNSUPPORTED, MP_RC_ERROR };
+
+typedef struct mp_rcell {
+    size_t index;                 /* position in results[] */
+    char backend[32], fd_kind[32], mode[16];
+    long long nfds;
+    int status;                   /* MP_RC_* */
+    char reason[256];             /* empty when none */
+    long long fd_hi;              /* -1 when absent */
+    mp_rsum wall;                 /* metrics.wall_ns (ok cells) */
+    mp_rmetric *counters;         /* metrics other than wall_ns/wall_raw_ns */
+    size_t ncounters;
+    const cJSON *profile;         /* checked "profile" object, or NULL */
+} mp_rcell;
+
+typedef struct mp_rcache {
+    int level;                    /* 1, 2, 3, ... */
+    char name[16];                /* "L1d", "L2", "L3" */
+    unsigned long long bytes;
+} mp_rcache;
+
+typedef struct mp_rcounter {
+    char name[MP_RM_NAME];
+    int opened;                   /* 1 opened, 0 unavailable */
+    char reason[256];
+} mp_rcounter;
+
+typedef struct mp_rmodel {
+    char path[4096];              /* the results.json read */
+    cJSON *root;
+    char arch[32];
+    mp_abi abi;
+    unsigned line_bytes;
+    int line_known;               /* 0: 64 assumed */
+    mp_rcache caches[MP_RM_MAX_CACHES];
+    size_t ncaches;
+    mp_rcounter *counters;        /* from the "counters" object */
+    size_t ncounters;
+    char counters_preset[64], counters_scope[32], counters_note[256];
+    int has_counters;
+    mp_rcell *cells;
+    size_t ncells;
+    /* distinct values, in config order where config lists them */
+    char backends[MP_RM_MAX_LIST][32];
+    size_t nbackends;
+    char modes[MP_RM_MAX_LIST][16];
+    size_t nmodes;
+    char kinds[MP_RM_MAX_LIST][32];
+    size_t nkinds;
+    char metrics[MP_RM_MAX_LIST][MP_RM_NAME];   /* counter metric names seen */
+    size_t nmetrics;
+    char warn[MP_RM_MAX_WARN][256];
+    size_t nwarn;
+} mp_rmodel;
+
+/* Read and check PATH.  -ENOENT when absent, -EBADMSG for a bad file. */
+int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err);
+void mp_rm_free(mp_rmodel *m);
+
+/* Cells of one series (mode, fd kind, backend), sorted by nfds. Returns
+ * how many were found; at most max are written. */
+size_t mp_rm_series(const mp_rmodel *m, const char *mode, const char *kind,
+                    const char *backend, const mp_rcell **out, size_t max);
+
+/* The ok cell for (mode, kind, backend, nfds), or NULL. */
+const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kind,
+                           const char *backend, long long nfds);
+
+/* The p50 of metric NAME in an ok cell ("wall_ns" included), NaN if none. */
+double mp_rm_p50(const mp_rcell *c, const char *name);
+
+/* Scalar from the JSON tree by dotted path ("context.host") as text, or
+ * NULL; numbers and booleans are formatted into buf. */
+const char *mp_rm_text(const mp_rmodel *m, const char *dotted, char *buf, size_t len);
+
+#endif

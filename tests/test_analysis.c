@@ -1,0 +1,165 @@
+/* test_analysis.c - fits, fit validity, knees and the bytes/lines ABI
+ * model (src/analysis.c) against synthetic data with known answers and
+ * hand-computed values for x86_64 and arm64. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "analysis.h"
+
+#define NEAR(a, b, tol) do { double a_ = (a), b_ = (b); \
+    if (!(fabs(a_ - b_) <= (tol))) fail_msg("%s = %.10g, expected %.10g (+-%g)", #a, a_, b_, \
+                                            (double)(tol)); } while (0)
+
+static void fit_exact_line(void **st)
+{
+    (void)st;
+    double x[] = {10, 100, 1000, 10000}, y[4];
+    for (int i = 0; i < 4; i++)
+        y[i] = 50 + 20 * x[i];           /* poll-like: 50 ns + 20 ns per fd */
+    mp_fit f = mp_fit_linear(x, y, 4);
+    assert_true(f.ok);
+    NEAR(f.slope, 20, 1e-9);
+    NEAR(f.intercept, 50, 1e-6);
+    NEAR(f.r2, 1, 1e-12);
+}
+
+static void fit_flat_and_noisy(void **st)
+{
+    (void)st;
+    double x[] = {10, 100, 1000, 10000}, flat[] = {300, 300, 300, 300};
+    mp_fit f = mp_fit_linear(x, flat, 4);
+    assert_true(f.ok);
+    NEAR(f.slope, 0, 1e-12);
+    NEAR(f.r2, 1, 0);
+    /* y = 2x + noise: r2 below 1, slope close to 2; computed by hand (sums of squares) */
+    double xs[] = {1, 2, 3, 4, 5}, ys[] = {2.1, 3.9, 6.2, 7.8, 10.1};
+    f = mp_fit_linear(xs, ys, 5);
+    NEAR(f.slope, 1.99, 1e-9);
+    NEAR(f.intercept, 0.05, 1e-9);
+    NEAR(f.r2, 0.9973053289, 1e-9);
+    /* degenerate inputs */
+    assert_false(mp_fit_linear(xs, ys, 1).ok);
+    double same[] = {3, 3, 3};
+    assert_false(mp_fit_linear(same, ys, 3).ok);
+}
+
+static void fit_stops_holding(void **st)
+{
+    (void)st;
+    /* misses = 5 + 1 per line up to 5 points, then a jump at the sixth */
+    double x[] = {2, 13, 125, 250, 625, 1250}, y[6];
+    for (int i = 0; i < 6; i++)
+        y[i] = 5 + x[i];
+    y[5] += 2000;
+    mp_fit f;
+    size_t k = mp_fit_holds(x, y, 6, 0.95, 0.25, &f);
+    assert_int_equal(k, 5);               /* holds through x[4]; stops at x[5] */
+    NEAR(f.slope, 1, 1e-9);
+    NEAR(f.intercept, 5, 1e-6);
+    y[5] -= 2000;                         /* now it holds everywhere */
+    assert_int_equal(mp_fit_holds(x, y, 6, 0.95, 0.25, &f), 6);
+    double z[] = {100, 1, 500, 3};        /* nothing linear at all */
+    assert_int_equal(mp_fit_holds(x, z, 4, 0.95, 0.25, &f), 0);
+    assert_int_equal(mp_fit_holds(x, y, 2, 0.95, 0.25, &f), 0);   /* too few points */
+}
+
+static void knees_found_where_built(void **st)
+{
+    (void)st;
+    /* linear up to 2000, then three times steeper: knee in (2000, 5000] */
+    double x[] = {10, 100, 1000, 2000, 5000, 10000}, y[6];
+    for (int i = 0; i < 6; i++)
+        y[i] = x[i] <= 2000 ? 2000 + 60 * x[i] : 2000 + 180 * x[i];
+    mp_knee k[4];
+    size_t n = mp_find_knees(x, y, 6, MP_KNEE_SLOPE, k, 4);
+    assert_int_equal(n, 1);
+    NEAR(k[0].x0, 2000, 0);
+    NEAR(k[0].x1, 5000, 0);
+    /* slope = ln(902000/122000) / ln(2.5) */
+    NEAR(k[0].slope, log(902000.0 / 122000.0) / log(2.5), 1e-12);
+    /* a pure power law y = x^1.5 is one long knee; y = x is none */
+    double p[6], lin[6];
+    for (int i = 0; i < 6; i++) {
+        p[i] = pow(x[i], 1.5);
+        lin[i] = 7 * x[i];
+    }
+    assert_int_equal(mp_find_knees(x, p, 6, MP_KNEE_SLOPE, k, 4), 5);
+    assert_int_equal(mp_find_knees(x, lin, 6, MP_KNEE_SLOPE, k, 4), 0);
+    NEAR(mp_loglog_slope(10, 100, 100, 1000), 1, 1e-12);
+    assert_true(isnan(mp_loglog_slope(10, 0, 100, 5)));   /* non-positive: no slope */
+}
+
+static void abi_bytes_and_lines(void **st)
+{
+    (void)st;
+    assert_int_equal(mp_abi_from_arch("x86_64"), MP_ABI_X86_64);
+    assert_int_equal(mp_abi_from_arch("aarch64"), MP_ABI_ARM64);
+    assert_int_equal(mp_abi_from_arch("arm64"), MP_ABI_ARM64);
+    assert_int_equal(mp_abi_from_arch(NULL), MP_ABI_OTHER);
+    assert_int_equal(mp_abi_epoll_event_bytes(MP_ABI_X86_64), 12);
+    assert_int_equal(mp_abi_epoll_event_bytes(MP_ABI_ARM64), 16);
+
+    /* seed 000: 10,000 fds = 80,000 bytes; 20,000 fds = 160,000 bytes = 2,500 lines */
+    mp_move p = mp_move_poll(10000, 64);
+    assert_int_equal(p.bytes_in, 80000);
+    assert_int_equal(p.bytes_out, 80000);
+    assert_int_equal(p.lines_in, 1250);
+    p = mp_move_poll(20000, 64);
+    assert_int_equal(p.bytes_in, 160000);
+    assert_int_equal(p.lines_in, 2500);
+    p = mp_move_poll(20000, 128);         /* arm64 hosts with 128-byte lines */
+    assert_int_equal(p.lines_in, 1250);
+    p = mp_move_poll(10, 64);             /* 80 bytes span 2 lines */
+    assert_int_equal(p.lines_in, 2);
+
+    /* select, read set only: maxfd 1023 -> 16 words = 128 bytes = 2 lines */
+    mp_move s = mp_move_select(1023, 1, 64);
+    assert_int_equal(s.bytes_in, 128);
+    assert_int_equal(s.lines_in, 2);
+    s = mp_move_select(12, 1, 64);        /* fds 0..12: one word */
+    assert_int_equal(s.bytes_in, 8);
+    assert_int_equal(s.lines_out, 1);
+    s = mp_move_select(1023, 3, 64);      /* all three sets: 384 bytes, 6 lines */
+    assert_int_equal(s.bytes_in, 384);
+    assert_int_equal(s.lines_in, 6);
+
+    /* seed 000's "384 bytes for 3 ready events": really 36 (x86_64), 48 (arm64) */
+    mp_move e = mp_move_epoll(3, MP_ABI_X86_64, 64);
+    assert_int_equal(e.bytes_in, 0);
+    assert_int_equal(e.bytes_out, 36);
+    assert_int_equal(e.lines_out, 1);
+    e = mp_move_epoll(3, MP_ABI_ARM64, 64);
+    assert_int_equal(e.bytes_out, 48);
+    e = mp_move_epoll(6, MP_ABI_X86_64, 64);   /* 72 bytes: 2 lines */
+    assert_int_equal(e.lines_out, 2);
+}
+
+static void cache_crossings(void **st)
+{
+    (void)st;
+    /* a 48 KiB L1d holds the pollfd array up to 6144 fds */
+    NEAR(mp_cross_nfds(49152, MP_POLLFD_BYTES), 6144, 0);
+    assert_int_equal(mp_kernel_bytes_per_fd(0), 136);
+    assert_int_equal(mp_kernel_bytes_per_fd(1), 264);
+    NEAR(mp_cross_nfds(1048576, 8 + 136), 1048576.0 / 144, 1e-9);
+    assert_true(isnan(mp_cross_nfds(100, 0)));
+    assert_int_equal(mp_lines(0, 64), 0);
+    assert_int_equal(mp_lines(65, 0), 2);   /* 0 = unknown: 64 assumed */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fit_exact_line),
+        cmocka_unit_test(fit_flat_and_noisy),
+        cmocka_unit_test(fit_stops_holding),
+        cmocka_unit_test(knees_found_where_built),
+        cmocka_unit_test(abi_bytes_and_lines),
+        cmocka_unit_test(cache_crossings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

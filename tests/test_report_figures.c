@@ -1,0 +1,133 @@
+/* test_report_figures.c - figures through gnuplot: every figure of the
+ * synthetic fixture comes out as non-empty PNG, SVG and PDF with the right
+ * magic bytes, report.md embeds them, a figure's .gp redraws it from the
+ * figures directory alone, and a failing script is reported.  Skips (77)
+ * when gnuplot is not installed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plot.h"
+#include "report.h"
+
+static char dir[64];
+
+static void check_file(const char *name, const char *ext, const char *magic, size_t at_most)
+{
+    char p[600], buf[4096];
+    snprintf(p, sizeof p, "%s/figures/%s.%s", dir, name, ext);
+    FILE *f = fopen(p, "rb");
+    if (!f)
+        fail_msg("%s was not written", p);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    if (n < 100)
+        fail_msg("%s is only %zu bytes", p, n);
+    int found = 0;
+    for (size_t i = 0; i + strlen(magic) <= n && i <= at_most; i++)
+        found |= !memcmp(buf + i, magic, strlen(magic));
+    if (!found)
+        fail_msg("%s does not start like a .%s file", p, ext);
+}
+
+static void all_formats(const char *name)
+{
+    check_file(name, "png", "\x89PNG", 0);
+    check_file(name, "pdf", "%PDF", 0);
+    check_file(name, "svg", "<svg", 400);
+}
+
+static void embedded_scripts(void **st)
+{
+    (void)st;
+    static const char *need[] = {"style.gp", "render.gp", "cost.gp", "ratio.gp",
+                                 "counter.gp", "lines.gp"};
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
+        const mp_plot_script *s = mp_plot_find(need[i]);
+        if (!s || s->len < 100 || strlen(s->text) != s->len)
+            fail_msg("%s is not embedded in the binary", need[i]);
+    }
+    assert_null(mp_plot_find("nope.gp"));
+}
+
+static void figures_drawn(void **st)
+{
+    (void)st;
+    snprintf(dir, sizeof dir, "/tmp/mp_test_fig.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "cp '%s/report/synthetic/results.json' '%s/'", MP_TEST_FIXTURES,
+             dir);
+    assert_int_equal(system(cmd), 0);
+    mp_err err;
+    mp_err_clear(&err);
+    int rc = mp_report_build(dir, 1, &err);
+    if (rc)
+        fail_msg("mp_report_build: %d: %s", rc, err.msg);
+    static const char *figs[] = {
+        "cost_ready_pipe", "cost_wakeup_pipe", "ratio_ready_pipe", "ratio_wakeup_pipe",
+        "counter_ready_pipe_L1-dcache-load-misses", "counter_wakeup_pipe_LLC-load-misses",
+        "lines_ready_pipe_L1-dcache-load-misses", "lines_wakeup_pipe_LLC-load-misses"};
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        all_formats(figs[i]);
+    char p[600];
+    snprintf(p, sizeof p, "%s/report.md", dir);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    char line[1024];
+    int embedded = 0;
+    while (fgets(line, sizeof line, f))
+        embedded += !strncmp(line, "![", 2) && strstr(line, "(figures/cost_ready_pipe.png)");
+    fclose(f);
+    assert_int_equal(embedded, 1);
+    /* an author redraws one figure from the figures directory alone */
+    snprintf(p, sizeof p, "%s/figures/cost_ready_pipe.png", dir);
+    assert_int_equal(unlink(p), 0);
+    snprintf(cmd, sizeof cmd, "cd '%s/figures' && gnuplot cost_ready_pipe.gp", dir);
+    assert_int_equal(system(cmd), 0);
+    check_file("cost_ready_pipe", "png", "\x89PNG", 0);
+}
+
+static void failing_script_reported(void **st)
+{
+    (void)st;
+    char p[600];
+    snprintf(p, sizeof p, "%s/figures/broken.gp", dir);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("plot 'no-such-file.dat' using 1:2\n", f);
+    fclose(f);
+    mp_err err;
+    mp_err_clear(&err);
+    char fd[600];
+    snprintf(fd, sizeof fd, "%s/figures", dir);
+    int rc = mp_plot_run(fd, "broken.gp", &err);
+    assert_int_not_equal(rc, 0);
+    if (!strstr(err.msg, "broken.gp") || !strstr(err.msg, "failed"))
+        fail_msg("unhelpful message: %s", err.msg);
+    snprintf(p, sizeof p, "rm -rf '%s'", dir);
+    assert_int_equal(system(p), 0);
+}
+
+int main(void)
+{
+    if (!mp_plot_gnuplot_found(NULL, 0)) {
+        fprintf(stderr, "SKIP: gnuplot is not installed (apt-get install gnuplot-nox)\n");
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(embedded_scripts),
+        cmocka_unit_test(figures_drawn),
+        cmocka_unit_test(failing_script_reported),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
