@@ -125,8 +125,16 @@ static void file_header(mp_pmu_plan *pl, const char *text)
     const char *p = text;
     while ((p = next_line(p, line, sizeof line))) {
         char *s = trim(line);
-        if (!strncmp(s, "# source:", 9) && !pl->model_source[0])
+        if (!strncmp(s, "# source:", 9) && !pl->model_source[0]) {
             snprintf(pl->model_source, sizeof pl->model_source, "%s", trim(s + 9));
+            /* Continuation lines: "#   more". */
+            while (p && !strncmp(p, "#   ", 4)) {
+                size_t have = strlen(pl->model_source);
+                p = next_line(p, line, sizeof line);
+                snprintf(pl->model_source + have, sizeof pl->model_source - have, " %s",
+                         trim(line + 1));
+            }
+        }
         else if (!strncmp(s, "budget ", 7)) {
             const char *g = strstr(s, "general="), *f = strstr(s, "fixed=");
             if (g) pl->budget_general = (unsigned)strtoul(g + 8, NULL, 10);

@@ -52,7 +52,7 @@ struct mp_pmu_plan {
     char spec[256];
     char preset[64];          /* preset name, or "list" */
     char model[64];           /* preset data file chosen ("skl", "generic", ...) */
-    char model_source[256];   /* its "# source:" header line */
+    char model_source[512];   /* its "# source:" header line */
     char libpfm_pmu[64];      /* core PMU libpfm4 detected, "" when none */
     unsigned budget_general, budget_fixed;
     char budget_note[256];
