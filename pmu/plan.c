@@ -322,7 +322,7 @@ static void probe_scope(mp_pmu_plan *pl)
 
 /* ---- packing into passes ---------------------------------------------- */
 
-static int pack(mp_pmu_plan *pl, mp_err *err)
+int mp__plan_pack(mp_pmu_plan *pl, mp_err *err)
 {
     unsigned general = pl->budget_general, fixed = pl->budget_fixed;
     mp__passdef *p0;
@@ -402,6 +402,73 @@ static int pack(mp_pmu_plan *pl, mp_err *err)
             return mp_errf(err, -EIO, "internal: could not place core events in a pass");
         pl->pass[pi].ngroups = 1;
         pl->npasses++;
+    }
+    return 0;
+}
+
+/* ---- does each core pass really schedule? ------------------------------ */
+
+/* 0: the pass ran; 1: it opened but never ran; <0: it did not open. */
+static int try_pass(const mp_pmu_plan *pl, unsigned pi)
+{
+    mp_pmu_pass *p;
+    mp_pmu_snap a, b;
+    volatile unsigned long sink = 0;
+    int r;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    if ((r = mp_pmu_pass_open(&p, pl, pi, NULL))) return r;
+    r = mp_pmu_pass_read(p, &a);
+    for (unsigned long i = 0; i < 20000 && !r; i++) sink += i;
+    if (!r) r = mp_pmu_pass_read(p, &b);
+    mp_pmu_pass_close(p);
+    if (r) return r;
+    for (unsigned g = 0; g < pl->pass[pi].ngroups; g++)
+        if (b.enabled_ns[g] > a.enabled_ns[g] && b.running_ns[g] == a.running_ns[g]) return 1;
+    return 0;
+}
+
+static int core_pass(const mp_pmu_plan *pl, unsigned pi)
+{
+    return pl->pass[pi].ngroups && pl->pass[pi].g[0].kind == MP__KIND_CORE;
+}
+
+/* A group larger than the free counters opens but never runs (or gives
+ * EINVAL): shrink the budget and re-pack; at one counter, give up on the
+ * pass's events and say why. */
+static int verify_passes(mp_pmu_plan *pl, mp_err *err)
+{
+    unsigned file_budget = pl->budget_general;
+    for (int attempt = 0; attempt < 16; attempt++) {
+        int bad = -1, r = 0;
+        for (unsigned pi = 0; pi < pl->npasses && bad < 0; pi++)
+            if (core_pass(pl, pi) && (r = try_pass(pl, pi)) != 0) bad = (int)pi;
+        if (bad < 0) {
+            if (pl->budget_general < file_budget) {
+                size_t l = strlen(pl->budget_note);
+                snprintf(pl->budget_note + l, sizeof pl->budget_note - l, "; reduced from "
+                         "%u: a larger group did not schedule", file_budget);
+            }
+            return 0;
+        }
+        if (pl->budget_general > 1 && pl->pass[bad].g[0].nev > 1) {
+            pl->budget_general--;
+        } else {
+            const mp__group *g = &pl->pass[bad].g[0];
+            for (unsigned k = 0; k < g->nev; k++) {
+                mp__event *ev = &pl->ev[g->ev[k]];
+                ev->available = 0;
+                if (r == 1)
+                    snprintf(ev->reason, sizeof ev->reason, "counter budget: the group "
+                             "opened but never ran (time_running stayed 0): no free "
+                             "counter (the NMI watchdog or another perf user holds them)");
+                else
+                    mp_pmu_classify(-r, &pl->host, 1, !ev->attr.exclude_kernel,
+                                    ev->reason, sizeof ev->reason);
+            }
+        }
+        for (unsigned i = 0; i < pl->nev; i++) pl->ev[i].pass = pl->ev[i].group = -1;
+        if ((r = mp__plan_pack(pl, err))) return r;
     }
     return 0;
 }
@@ -492,7 +559,8 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
         if (!pl->kernel && !ev->mod_k && !ev->mod_u) ev->attr.exclude_kernel = 1;
         if (ev->available) probe_event(pl, ev);
     }
-    if ((r = pack(pl, err))) goto fail;
+    if ((r = mp__plan_pack(pl, err))) goto fail;
+    if ((r = verify_passes(pl, err))) goto fail;
     free(toks);
     *out = pl;
     return 0;

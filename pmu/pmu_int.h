@@ -78,6 +78,10 @@ extern const mp__preset_file mp__preset_files[];
 extern const unsigned mp__n_preset_files;
 
 
+/* plan.c: place the available events into passes within the budget
+ * (pass 0: software and other-PMU groups; then one core group per pass). */
+int mp__plan_pack(mp_pmu_plan *pl, mp_err *err);
+
 /* counters.c */
 int mp__perf_open(struct perf_event_attr *attr, int group_fd);
 

@@ -17,3 +17,5 @@ foreach(m generic skl icl spr amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_z
   set_tests_properties(test_pmu_encode_${m} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
     LABELS pmu)
 endforeach()
+mp_add_test(test_pmu_pack SOURCES test_pmu_pack.c LABELS pmu)
+target_include_directories(test_pmu_pack PRIVATE ${MP_PMU_TEST_INC})
