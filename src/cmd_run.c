@@ -194,6 +194,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     /* Placement: the waiter is this thread, the poker its own thread. */
     r.topology = mp_topo_json(topo);
     cJSON_AddStringToObject(r.topology, "placement", pair->placement);
+    cJSON_AddStringToObject(r.topology, "placement_requested", pair->requested);
+    cJSON_AddStringToObject(r.topology, "placement_detail", pair->detail);
     cJSON_AddNumberToObject(r.topology, "waiter_pu", pair->waiter_pu);
     cJSON_AddNumberToObject(r.topology, "poker_pu", pair->poker_pu);
     int bound = 1;
