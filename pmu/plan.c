@@ -421,6 +421,7 @@ static int try_pass(const mp_pmu_plan *pl, unsigned pi)
     r = mp_pmu_pass_read(p, &a);
     for (unsigned long i = 0; i < 20000 && !r; i++) sink += i;
     if (!r) r = mp_pmu_pass_read(p, &b);
+    (void)sink;
     mp_pmu_pass_close(p);
     if (r) return r;
     for (unsigned g = 0; g < pl->pass[pi].ngroups; g++)

@@ -152,8 +152,8 @@ static void check_perm(const mp_pmu_host *h)
 
 static void check_user_read(const mp_pmu_host *h)
 {
-    char v[128];
 #if defined(__x86_64__) || defined(__i386__)
+    char v[128];
     if (h->rdpmc_sysfs < 0)
         line("INFO", "rdpmc (sysfs)", "no /sys/bus/event_source/devices/cpu/rdpmc (no CPU "
              "PMU)", "counters would be read with read(); nothing to change until a PMU exists");
