@@ -137,7 +137,9 @@ int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, 
         if (p->g[gi].user) {
             for (unsigned k = 0; k < p->g[gi].n; k++) {
                 const struct perf_event_mmap_page *pc = p->g[gi].page[k];
-                if (!pc || !pc->cap_user_rdpmc) p->g[gi].user = 0;
+                /* cap_user_time too: the times of a user-space snapshot must be
+                 * complete so they compare with a read() snapshot's. */
+                if (!pc || !pc->cap_user_rdpmc || !pc->cap_user_time) p->g[gi].user = 0;
             }
         }
         if (p->g[gi].user) users++;
