@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_pmu_util.h"
@@ -207,6 +208,42 @@ static void host_cannot_count(void **state)
     mp_pmu_plan_free(pl);
 }
 
+/* Without privilege (paranoid >= 2, no capability) the scope drops to user
+ * and the plan says so loudly.  Needs root to become nobody in a child. */
+static void user_only_when_refused(void **state)
+{
+    mp_pmu_host h;
+    pid_t pid;
+    int st = 0;
+    (void)state;
+    mp_pmu_host_probe(&h);
+    if (geteuid() != 0 || h.paranoid < 2) {
+        print_message("skipped: needs root and perf_event_paranoid >= 2 (have uid %u, "
+                      "paranoid %d)\n", (unsigned)geteuid(), h.paranoid);
+        return;
+    }
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        mp_pmu_plan *pl;
+        mp_err err;
+        cJSON *j;
+        const char *note;
+        if (setgid(65534) || setuid(65534)) _exit(10);
+        if (mp_pmu_plan_new(&pl, "software", &err)) _exit(11);
+        if (strcmp(mp_pmu_plan_scope(pl), "user")) _exit(12);
+        j = mp_pmu_plan_json(pl);
+        note = cJSON_GetObjectItem(j, "scope_note")->valuestring;
+        if (!strstr(note, "USER-ONLY") || !strstr(note, "perf_event_paranoid")) _exit(13);
+        if (!tp_find(pl, "task-clock")->attr.exclude_kernel) _exit(14);
+        if (mp_pmu_plan_passes(pl) != 1) _exit(15);
+        _exit(0);
+    }
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st)) fail_msg("unprivileged child: check %d failed", WEXITSTATUS(st));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +253,7 @@ int main(void)
         cmocka_unit_test(none_and_scope),
         cmocka_unit_test(bad_specs),
         cmocka_unit_test(host_cannot_count),
+        cmocka_unit_test(user_only_when_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
