@@ -1,14 +1,17 @@
 # lines.gp - a counter per call against the cache lines of the pollfd array
 # (ceil(8 N / line) lines) for each backend, with the least-squares line
 # fitted to poll's points and markers where the array fills each cache.
-# Set by the per-figure wrapper: mode, kind, backends, counter, out, ttl;
+# Set by the per-figure wrapper: mode, kind, backends, counter, out, ttl,
+# logy (0: linear y axis, some values are 0), unit ("events" or "ns");
 # optionally fit_a (intercept), fit_b (events per line), fit_lo, fit_hi
 # (x range of the fit) and markers ("L1d 512 L2 8192 ...": name, lines).
 load "style.gp"
-set logscale xy 10
+set logscale x 10
+if (!exists("logy") || logy) { set logscale y 10; set format y "10^{%T}" }  # logy = 0: some are 0
+if (!exists("unit")) { unit = "events" }
 set format x "10^{%T}"
 set xlabel "pollfd array size (cache lines per call)"
-set ylabel sprintf("%s per call (events, median)", counter) noenhanced
+set ylabel sprintf("%s per call (%s, median)", counter, unit) noenhanced
 set title ttl noenhanced
 datafile(b) = sprintf("data_%s_%s_%s.dat", mode, kind, b)
 nb = words(backends)
@@ -25,6 +28,6 @@ plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'pollfd_lines':cou
 if (exists("fit_b")) {
     fitf(x) = (x >= fit_lo && x <= fit_hi) ? fit_a + fit_b * x : NaN
     set samples 400
-    plotcmd = plotcmd . ", fitf(x) with lines ls 20 title sprintf('fit: %.3g + %.3g/line', fit_a, fit_b)"
+    plotcmd = plotcmd . ", fitf(x) with lines ls 20 title sprintf('fit: %.3g/line', fit_b)"
 }
 load "render.gp"

@@ -10,5 +10,6 @@ set title ttl noenhanced
 datafile(b) = sprintf("data_%s_%s_%s.dat", mode, kind, b)
 nb = words(backends)
 plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'nfds':'ratio_epoll' " . \
-          "with linespoints ls i title word(backends,i) . ' / epoll'"
+          "with linespoints ls i title (word(backends,i) eq 'epoll' ? " . \
+          "'epoll (parity)' : word(backends,i) . ' / epoll')"
 load "render.gp"

@@ -95,6 +95,8 @@ void mp_rmd_correlation(FILE *f, const mp_rmodel *m)
         for (size_t k = 0; k < m->nkinds; k++)
             for (size_t c0 = 0; c0 <= m->nmetrics; c0++) {
                 const char *metric = c0 < m->nmetrics ? m->metrics[c0] : "wall_ns";
+                if (mp_rc_all_zero(m, m->modes[i], m->kinds[k], metric))
+                    continue;   /* never ticked: listed under Figures */
                 for (size_t be = 0; be < m->nbackends; be++) {
                     mp_rlinefit lf;
                     if (!strcmp(metric, "wall_ns") && strcmp(m->backends[be], "poll"))

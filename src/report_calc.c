@@ -89,3 +89,17 @@ int mp_rc_has_backend(const mp_rmodel *m, const char *name)
             return 1;
     return 0;
 }
+
+int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
+                   const char *metric)
+{
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (strcmp(c->mode, mode) || strcmp(c->fd_kind, kind))
+            continue;
+        double v = mp_rm_p50(c, metric);
+        if (isfinite(v) && v != 0)
+            return 0;
+    }
+    return 1;
+}

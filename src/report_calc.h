@@ -47,6 +47,11 @@ int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
 mp_fit mp_rc_slope(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *backend, const char *metric, size_t *npts);
 
+/* 1 when metric's median is 0 in every ok cell of (mode, kind) that has it
+ * (a counter that never ticked: fits and figures of it say nothing). */
+int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
+                   const char *metric);
+
 /* 1 when the run has a backend named so. */
 int mp_rc_has_backend(const mp_rmodel *m, const char *name);
 

@@ -4,6 +4,7 @@
 #include "report_fig.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -127,7 +128,7 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
     buf[0] = 0;
     if (!mp_rc_linefit(m, g->mode, g->fd_kind, "poll", g->metric, &lf))
         return 0;
-    if (lf.held.ok && lf.held.n >= 2)
+    if (lf.k >= 3 && lf.held.ok)   /* draw only a fit that holds somewhere */
         o += (size_t)snprintf(buf + o, len - o,
                               "# least-squares fit to poll over %zu points (R^2 %.4f)\n"
                               "fit_a = %.10g\nfit_b = %.10g\nfit_lo = %.10g\n"
@@ -191,16 +192,31 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
             return rc;
     }
     for (size_t c = 0; c < m->nmetrics; c++) {
-        size_t pts = 0, poll_pts = 0;
+        size_t pts = 0, poll_pts = 0, nonzero = 0;
+        int positive = 1;   /* log y only when every median is above 0 */
         for (size_t b = 0; b < m->nbackends; b++) {
             size_t k = mp_rc_points(m, mode, kind, m->backends[b], m->metrics[c], nn, yy,
                                     MP_RC_MAXPTS);
             pts += k;
+            for (size_t i = 0; i < k; i++) {
+                nonzero += yy[i] != 0;
+                positive &= yy[i] > 0;
+            }
             if (!strcmp(m->backends[b], "poll"))
                 poll_pts = k;
         }
         if (!pts)
             continue;
+        if (!nonzero) {
+            if (o->nzero < MP_RM_MAX_LIST)
+                snprintf(o->zero[o->nzero++], sizeof o->zero[0], "%s (%s mode, %s fds)",
+                         m->metrics[c], mode, kind);
+            continue;
+        }
+        char logy[128];
+        int ns = !strcmp(m->metrics[c], "task-clock") || !strcmp(m->metrics[c], "cpu-clock");
+        snprintf(logy, sizeof logy, "unit = \"%s\"\n%s", ns ? "ns" : "events",
+                 positive ? "logy = 1\n" : "logy = 0   # some medians are 0\n");
         g = add_fig(o, MP_FIG_COUNTER, mode, kind, m->metrics[c], err);
         if (!g)
             return -ENOMEM;
@@ -208,7 +224,7 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
                  "%s mode, %s fds (median, log-log)", m->metrics[c], mode, kind);
         snprintf(title, sizeof title, "%s mode, %s fds: %s per call", mode, kind,
                  m->metrics[c]);
-        if ((rc = write_wrapper(m, dir, g, title, NULL, err)))
+        if ((rc = write_wrapper(m, dir, g, title, logy, err)))
             return rc;
         if (poll_pts < 2)
             continue;
@@ -220,11 +236,39 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
                  m->metrics[c], m->line_bytes, mode, kind);
         snprintf(title, sizeof title, "%s mode, %s fds: %s vs pollfd lines", mode, kind,
                  m->metrics[c]);
-        lines_extra(m, g, extra, sizeof extra);
+        size_t el = strlen(logy);
+        memcpy(extra, logy, el + 1);
+        lines_extra(m, g, extra + el, sizeof extra - el);
         if ((rc = write_wrapper(m, dir, g, title, extra, err)))
             return rc;
     }
     return 0;
+}
+
+/* Remove what an earlier report wrote here (only names this writer makes),
+ * so figures of counters or modes no longer in results.json do not linger. */
+static void remove_old(const char *figdir)
+{
+    static const char *pre[] = {"cost_", "ratio_", "counter_", "lines_", "data_"};
+    static const char *ext[] = {".png", ".svg", ".pdf", ".gp", ".dat"};
+    DIR *d = opendir(figdir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        int p = 0, x = 0;
+        for (size_t i = 0; i < 5; i++) {
+            p |= !strncmp(e->d_name, pre[i], strlen(pre[i]));
+            x |= n > strlen(ext[i]) && !strcmp(e->d_name + n - strlen(ext[i]), ext[i]);
+        }
+        if (p && x) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", figdir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
 }
 
 int mp_rfig_prepare(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_err *err)
@@ -233,6 +277,7 @@ int mp_rfig_prepare(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_er
     int rc = mp_mkdir(figdir, err);
     if (rc)
         return rc;
+    remove_old(figdir);
     if ((rc = mp_plot_install(figdir, err)))
         return rc;
     for (size_t i = 0; i < m->nmodes; i++)

@@ -26,6 +26,9 @@ typedef struct mp_rfigs {
     int gnuplot;              /* gnuplot was found */
     int asked;                /* figures were requested (not --no-plots) */
     size_t failed;
+    /* counters left without figures because every median was 0 */
+    char zero[MP_RM_MAX_LIST][MP_RM_NAME + 32];
+    size_t nzero;
 } mp_rfigs;
 
 /* Write data files, wrappers and kind scripts into figdir, and list the

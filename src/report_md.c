@@ -228,7 +228,8 @@ static void table_slopes(FILE *f, const mp_rmodel *m, const char *mode, const ch
     fputc('\n', f);
     int any = 0;
     for (size_t c = 0; c < m->nmetrics; c++)
-        for (size_t k = 0; k < m->nbackends; k++) {
+        for (size_t k = 0; k < m->nbackends && !mp_rc_all_zero(m, mode, kind, m->metrics[c]);
+             k++) {
             size_t np;
             mp_fit ft = mp_rc_slope(m, mode, kind, m->backends[k], m->metrics[c], &np);
             if (np < 2)
@@ -275,6 +276,12 @@ static void table_ratios(FILE *f, const mp_rmodel *m, const char *mode, const ch
 static void section_figures(FILE *f, const mp_rfigs *g)
 {
     fprintf(f, "## Figures\n\n");
+    if (g->nzero) {
+        fprintf(f, "No figure for counters whose median was 0 in every cell:");
+        for (size_t i = 0; i < g->nzero; i++)
+            fprintf(f, "%s %s", i ? "," : "", g->zero[i]);
+        fprintf(f, ".\n\n");
+    }
     if (!g->n) {
         fprintf(f, "No figures: no cell of this run has a measured time.\n\n");
         return;

@@ -242,9 +242,9 @@ static int load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
             return bad(err, m, f, "metric name is empty or longer than %d characters",
                        MP_RM_NAME - 1);
         for (const char *s = e->string; *s; s++)
-            if ((unsigned char)*s <= ' ' || strchr("\"'`\\|", *s))
-                return bad(err, m, f, "metric name has a space, quote, '|' or control "
-                           "character");
+            if ((unsigned char)*s <= ' ' || strchr("\"'`\\|#", *s))
+                return bad(err, m, f, "metric name has a space, quote, '|', '#' or "
+                           "control character");
         mp_rmetric *x = &c->counters[c->ncounters];
         if ((rc = get_summary(m, e, f, &x->s, 1, err)))
             return rc;

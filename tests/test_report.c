@@ -190,6 +190,21 @@ static void odd_optional_objects(void **st)
     rm_rf(dir);
 }
 
+static void empty_interrupted(void **st)
+{
+    (void)st;
+    char dir[64];
+    run_dir_with(dir, sizeof dir, "empty/results.json");
+    char *md = build_report(dir, 1);
+    HAS(md, "> **This run is interrupted**: some cells were not measured.");
+    HAS(md, "  - not measured: results.json has no cells\n");
+    HAS(md, "**FD_SETSIZE cliff** (seeds 001, 002: select cannot watch fd numbers >= 1024): "
+            "not tested (no select cells).");
+    HAS(md, "No figures: no cell of this run has a measured time.");
+    free(md);
+    rm_rf(dir);
+}
+
 static void expect_error(const char *fixture, int code, const char *fragment)
 {
     char dir[64];
@@ -295,6 +310,7 @@ int main(void)
         cmocka_unit_test(golden_synthetic),
         cmocka_unit_test(degraded_arm64),
         cmocka_unit_test(odd_optional_objects),
+        cmocka_unit_test(empty_interrupted),
         cmocka_unit_test(malformed_inputs),
         cmocka_unit_test(without_gnuplot),
         cmocka_unit_test(command_line),
