@@ -38,6 +38,16 @@ static int show(const char *spec)
         if (b) printf("  budget: %s\n", str(b, "note"));
     }
     printf("  passes per cell: %u\n", mp_pmu_plan_passes(plan));
+    for (unsigned pi = 0; pi < mp_pmu_plan_passes(plan); pi++) {
+        mp_pmu_pass *p;
+        if (mp_pmu_pass_open(&p, plan, pi, &err)) {
+            printf("    pass %u: does not open now: %s\n", pi, err.msg);
+            continue;
+        }
+        printf("    pass %u: %u counter%s, read path %s\n", pi, mp_pmu_pass_count(p),
+               mp_pmu_pass_count(p) == 1 ? "" : "s", mp_pmu_pass_read_path(p));
+        mp_pmu_pass_close(p);
+    }
     evs = cJSON_GetObjectItemCaseSensitive(j, "events");
     if (cJSON_GetArraySize(evs))
         printf("  %-24s %-11s %-4s %-5s %-12s %-11s %s\n", "metric", "status", "pass", "type",
