@@ -7,12 +7,18 @@ extern const mp_backend_ops mp_backend_select;
 extern const mp_backend_ops mp_backend_poll;
 extern const mp_backend_ops mp_backend_epoll;
 extern const mp_backend_ops mp_backend_epoll_et;
+extern const mp_backend_ops mp_backend_ppoll;
+extern const mp_backend_ops mp_backend_epoll_pwait2;
+extern const mp_backend_ops mp_backend_io_uring;
 
 const mp_backend_ops *const mp_backends[] = {
     &mp_backend_select,
     &mp_backend_poll,
     &mp_backend_epoll,
     &mp_backend_epoll_et,
+    &mp_backend_ppoll,
+    &mp_backend_epoll_pwait2,
+    &mp_backend_io_uring,
     NULL,
 };
 
@@ -26,5 +32,5 @@ const mp_backend_ops *mp_backend_find(const char *name)
 
 const char *mp_backend_names(void)
 {
-    return "select, poll, epoll, epoll-et";
+    return "select, poll, epoll, epoll-et, ppoll, epoll-pwait2, io_uring";
 }

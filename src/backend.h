@@ -35,10 +35,10 @@ typedef struct mp_backend_ops {
 /* All backends, in the default order; NULL-terminated. */
 extern const mp_backend_ops *const mp_backends[];
 
-/* By name ("select", "poll", "epoll", "epoll-et"), or NULL. */
+/* By name ("select", "poll", "epoll", ...), or NULL. */
 const mp_backend_ops *mp_backend_find(const char *name);
 
-/* "select, poll, epoll, epoll-et" for messages. */
+/* "select, poll, ..." for messages. */
 const char *mp_backend_names(void);
 
 #endif

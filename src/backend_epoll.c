@@ -2,8 +2,10 @@
  * edge-triggered ("epoll-et").
  *
  * The two differ by one flag at registration, so they share this file and
- * expose two ops tables.  Registration (epoll_ctl ADD per fd) is done once
- * and is not part of a measured call; each call asks for up to 64 events.
+ * expose two ops tables (epoll_pwait2 reuses the set: backend_epoll_pwait2.c).
+ * Registration (epoll_ctl ADD per fd) is done once and is not part of a
+ * measured call; each call asks for as many events as fds are watched, so
+ * any number of ready fds is reported by one call.
  *
  * epoll-et in ready mode: an edge-triggered item is queued when the fd
  * becomes readable and reported once; a fd that simply stays readable is
@@ -11,30 +13,28 @@
  * an empty ready list, not "one ready fd".  It is therefore unsupported in
  * ready mode; in wakeup mode every poke is a new edge and ET is measured.
  */
-#include "backend.h"
+#include "backend_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
-#define EP_MAX_EVENTS 64
+typedef mp__ep_state ep_state;
 
-typedef struct {
-    int epfd;
-    unsigned flags;
-    int last_n;
-    struct epoll_event ev[EP_MAX_EVENTS];
-} ep_state;
-
-static int ep_open_flags(void **state, unsigned flags, mp_err *err)
+int mp__ep_open(void **state, int max_fds, unsigned flags, mp_err *err)
 {
     ep_state *s = calloc(1, sizeof *s);
-    if (!s)
+    if (s)
+        s->ev = calloc((size_t)(max_fds > 0 ? max_fds : 1), sizeof *s->ev);
+    if (!s || !s->ev) {
+        free(s);
         return mp_errf(err, -ENOMEM, "epoll: out of memory");
+    }
+    s->max_events = max_fds > 0 ? max_fds : 1;
     s->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (s->epfd < 0) {
         int e = errno;
+        free(s->ev);
         free(s);
         return mp_errf(err, -e, "epoll_create1: %s", strerror(e));
     }
@@ -45,17 +45,15 @@ static int ep_open_flags(void **state, unsigned flags, mp_err *err)
 
 static int ep_open_lt(void **state, int max_fds, mp_err *err)
 {
-    (void)max_fds;
-    return ep_open_flags(state, 0, err);
+    return mp__ep_open(state, max_fds, 0, err);
 }
 
 static int ep_open_et(void **state, int max_fds, mp_err *err)
 {
-    (void)max_fds;
-    return ep_open_flags(state, EPOLLET, err);
+    return mp__ep_open(state, max_fds, EPOLLET, err);
 }
 
-static int ep_add(void *state, int fd, mp_err *err)
+int mp__ep_add(void *state, int fd, mp_err *err)
 {
     ep_state *s = state;
     struct epoll_event ev;
@@ -72,14 +70,14 @@ static int ep_add(void *state, int fd, mp_err *err)
 static int ep_wait(void *state, int timeout_ms)
 {
     ep_state *s = state;
-    int n = epoll_wait(s->epfd, s->ev, EP_MAX_EVENTS, timeout_ms);
+    int n = epoll_wait(s->epfd, s->ev, s->max_events, timeout_ms);
     if (n < 0)
         return -errno;
     s->last_n = n;
     return n;
 }
 
-static int ep_collect(void *state, int *fds, int max)
+int mp__ep_collect(void *state, int *fds, int max)
 {
     ep_state *s = state;
     int k = 0;
@@ -88,11 +86,13 @@ static int ep_collect(void *state, int *fds, int max)
     return k;
 }
 
-static void ep_close(void *state)
+void mp__ep_close(void *state)
 {
     ep_state *s = state;
     if (s && s->epfd >= 0)
         close(s->epfd);
+    if (s)
+        free(s->ev);
     free(s);
 }
 
@@ -107,21 +107,21 @@ static const char *ep_et_unsupported_mode(const char *mode)
 
 const mp_backend_ops mp_backend_epoll = {
     .name = "epoll",
-    .summary = "epoll_wait(2), level-triggered, up to 64 events per call",
+    .summary = "epoll_wait(2), level-triggered",
     .open = ep_open_lt,
-    .add = ep_add,
+    .add = mp__ep_add,
     .wait = ep_wait,
-    .collect = ep_collect,
-    .close = ep_close,
+    .collect = mp__ep_collect,
+    .close = mp__ep_close,
 };
 
 const mp_backend_ops mp_backend_epoll_et = {
     .name = "epoll-et",
-    .summary = "epoll_wait(2), edge-triggered (EPOLLET), up to 64 events per call",
+    .summary = "epoll_wait(2), edge-triggered (EPOLLET)",
     .unsupported_mode = ep_et_unsupported_mode,
     .open = ep_open_et,
-    .add = ep_add,
+    .add = mp__ep_add,
     .wait = ep_wait,
-    .collect = ep_collect,
-    .close = ep_close,
+    .collect = mp__ep_collect,
+    .close = mp__ep_close,
 };

@@ -3,17 +3,13 @@
  * The array is built once; the kernel copies it in on every call and
  * writes every revents back, so nothing is reset between calls.
  */
-#include "backend.h"
+#include "backend_impl.h"
 
-#include <poll.h>
 #include <stdlib.h>
 
-typedef struct {
-    struct pollfd *pfd;
-    int n;
-} poll_state;
+typedef mp__poll_state poll_state;
 
-static int poll_open(void **state, int max_fds, mp_err *err)
+int mp__poll_open(void **state, int max_fds, mp_err *err)
 {
     poll_state *s = calloc(1, sizeof *s);
     if (s)
@@ -26,7 +22,7 @@ static int poll_open(void **state, int max_fds, mp_err *err)
     return 0;
 }
 
-static int poll_add(void *state, int fd, mp_err *err)
+int mp__poll_add(void *state, int fd, mp_err *err)
 {
     (void)err;
     poll_state *s = state;
@@ -44,7 +40,7 @@ static int poll_wait(void *state, int timeout_ms)
     return n < 0 ? -errno : n;
 }
 
-static int poll_collect(void *state, int *fds, int max)
+int mp__poll_collect(void *state, int *fds, int max)
 {
     poll_state *s = state;
     int k = 0;
@@ -54,7 +50,7 @@ static int poll_collect(void *state, int *fds, int max)
     return k;
 }
 
-static void poll_close(void *state)
+void mp__poll_close(void *state)
 {
     poll_state *s = state;
     if (s)
@@ -65,9 +61,9 @@ static void poll_close(void *state)
 const mp_backend_ops mp_backend_poll = {
     .name = "poll",
     .summary = "poll(2), POLLIN on every fd, array built once",
-    .open = poll_open,
-    .add = poll_add,
+    .open = mp__poll_open,
+    .add = mp__poll_add,
     .wait = poll_wait,
-    .collect = poll_collect,
-    .close = poll_close,
+    .collect = mp__poll_collect,
+    .close = mp__poll_close,
 };

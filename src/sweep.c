@@ -311,6 +311,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
             mp_cell *c = &r->cells[cell_index(cfg, k, ni, m, b)];
             if (u)
                 mark(c, MP_CELL_UNSUPPORTED, "%s", u);
+            else if (brc == -ENOSYS || brc == -EOPNOTSUPP || brc == -EPERM)
+                mark(c, MP_CELL_UNSUPPORTED, "%s", berr.msg);   /* the host lacks the API */
             else if (brc < 0)
                 mark(c, MP_CELL_ERROR, "%s", berr.msg);
         }
