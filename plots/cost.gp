@@ -3,6 +3,7 @@
 # Set by the per-figure wrapper: mode, kind, backends (space separated),
 # out (output base name), ttl (title).
 load "style.gp"
+set offsets 0, 0, graph 0.04, graph 0.04   # keep flat lines off the frame
 set logscale xy 10
 set format x "10^{%T}"
 set format y "10^{%T}"

@@ -2,10 +2,12 @@
 # same N, log-log; epoll itself is the line at 1.
 # Set by the per-figure wrapper: mode, kind, backends, out, ttl.
 load "style.gp"
+set offsets 0, 0, graph 0.04, graph 0.04   # keep flat lines off the frame
 set logscale xy 10
 set format x "10^{%T}"
 set xlabel "watched descriptors N"
 set ylabel "time per call / epoll's (median ratio)"
+set format y "10^{%T}"
 set title ttl noenhanced
 datafile(b) = sprintf("data_%s_%s_%s.dat", mode, kind, b)
 nb = words(backends)
