@@ -40,6 +40,8 @@ size_t mp_ksyms_count(const mp_ksyms *k);
 /* The function containing ip (the symbol with the largest address <= ip),
  * or NULL.  *index (may be NULL) gets its index, stable for this table. */
 const char *mp_ksyms_lookup(const mp_ksyms *k, uint64_t ip, size_t *index);
+/* Name of the symbol at an index from mp_ksyms_lookup. */
+const char *mp_ksyms_name(const mp_ksyms *k, size_t index);
 /* Address of a symbol by name (linear search; tests and tools). */
 int mp_ksyms_addr(const mp_ksyms *k, const char *name, uint64_t *addr);
 
@@ -87,6 +89,7 @@ typedef struct mp_profile_info {
     double ns_per_call;       /* the cell's wall p50: shares are turned into ns with it */
     const char *scope;        /* "user+kernel" or "user" */
     const char *note;         /* NULL or a sentence */
+    const char *symbols_error;/* why there is no symbol table, when k is NULL */
 } mp_profile_info;
 
 /* The "profile" object: event, samples, lost, symbols, user_share,

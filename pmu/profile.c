@@ -1,0 +1,214 @@
+/* profile.c - the live sampler of `muxprof run --profile`: one sampling
+ * event for the calling thread, its mmap ring buffer read by muxprof.
+ *
+ * Event: cycles when the CPU PMU offers them (period 100,000 cycles), else
+ * the cpu-clock software event (period 20 us of the thread's on-CPU time:
+ * 2,000 samples take 40 ms of CPU).  Samples carry the IP, pid/tid and the
+ * kernel callchain (up to 32 frames; user chains are excluded, the report
+ * wants kernel attribution only).  Kernel samples need
+ * perf_event_paranoid <= 1 or CAP_PERFMON/CAP_SYS_ADMIN; when refused the
+ * event is reopened user-only and the profile says so.
+ *
+ * Ring protocol (linux/perf_event.h, "perf_event_mmap_page"): the kernel
+ * writes records and then publishes data_head; the reader loads data_head
+ * with acquire ordering (the smp_rmb() the header asks for), reads the
+ * records, and stores data_tail with release ordering (the smp_mb()
+ * before the store) so the kernel never overwrites unread bytes.  In this
+ * non-overwrite mode a full ring drops samples and reports how many in a
+ * PERF_RECORD_LOST record; the caller drains between blocks of calls so
+ * that stays rare, and the count goes into the profile.
+ */
+#include "profile.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ringbuf.h"
+
+#define CPU_CLOCK_PERIOD_NS 20000ull
+#define CYCLES_PERIOD 100000ull
+#define MAX_STACK 32
+
+struct mp_profile {
+    int fd;
+    void *map;
+    size_t map_len;
+    unsigned char *data;
+    uint64_t data_size;
+    uint64_t tail;
+    uint64_t sample_type;
+    const char *event;
+    uint64_t period;
+    int user_only;
+    char note[256];
+    mp_profile_agg *agg;
+    mp_rb_stats st;
+    const mp_ksyms *k;
+};
+
+static int open_event(int cycles, int user_only)
+{
+    struct perf_event_attr a;
+    memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    if (cycles) {
+        a.type = PERF_TYPE_HARDWARE;
+        a.config = PERF_COUNT_HW_CPU_CYCLES;
+        a.sample_period = CYCLES_PERIOD;
+    } else {
+        a.type = PERF_TYPE_SOFTWARE;
+        a.config = PERF_COUNT_SW_CPU_CLOCK;
+        a.sample_period = CPU_CLOCK_PERIOD_NS;
+    }
+    a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+    a.disabled = 1;
+    a.exclude_hv = 1;
+    a.exclude_kernel = (unsigned)user_only;
+    a.exclude_callchain_user = 1;
+    a.sample_max_stack = MAX_STACK;
+    int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+    return fd < 0 ? -errno : fd;
+}
+
+static int no_such_event(int e)
+{
+    return e == -ENOENT || e == -ENODEV || e == -EOPNOTSUPP || e == -ENXIO || e == -EINVAL;
+}
+
+static void on_sample(const mp_rb_sample *s, void *ctx)
+{
+    mp_profile *p = ctx;
+    int user = (s->misc & MP_RB_MISC_CPUMODE_MASK) == MP_RB_MISC_USER;
+    mp_profile_agg_add(p->agg, user, s->ip, s->chain, (size_t)s->nchain);
+}
+
+int mp_profile_open(mp_profile **out, const mp_ksyms *k, const mp_phases *ph, mp_err *err)
+{
+    static const struct { int cycles, user_only; } tries[] = {{1, 0}, {0, 0}, {1, 1}, {0, 1}};
+    int fd = -1, first_err = 0, kernel_err = 0;
+    size_t t;
+    *out = NULL;
+    for (t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        fd = open_event(tries[t].cycles, tries[t].user_only);
+        if (fd >= 0)
+            break;
+        if (!first_err)
+            first_err = fd;
+        if (!tries[t].user_only && (fd == -EACCES || fd == -EPERM))
+            kernel_err = fd;
+        if (!no_such_event(fd) && fd != -EACCES && fd != -EPERM)
+            break;
+    }
+    if (fd < 0)
+        return mp_errf(err, fd, "cannot open a sampling event for this thread: %s%s",
+                       strerror(-fd), fd == -ENOSYS ? " (no perf_event_open: kernel built "
+                       "without perf events, or running under qemu-user)" : fd == -EACCES ||
+                       fd == -EPERM ? " (raise privilege: CAP_PERFMON, or sysctl "
+                       "kernel.perf_event_paranoid=1)" : "");
+    mp_profile *p = calloc(1, sizeof *p);
+    if (!p) {
+        close(fd);
+        return mp_errf(err, -ENOMEM, "out of memory");
+    }
+    p->fd = fd;
+    p->k = k;
+    p->event = tries[t].cycles ? "cycles" : "cpu-clock";
+    p->period = tries[t].cycles ? CYCLES_PERIOD : CPU_CLOCK_PERIOD_NS;
+    p->user_only = tries[t].user_only;
+    p->sample_type = MP_RB_SAMPLE_IP | MP_RB_SAMPLE_TID | MP_RB_SAMPLE_CALLCHAIN;
+    if (p->user_only)
+        snprintf(p->note, sizeof p->note, "kernel samples refused (%s): user time only; "
+                 "grant CAP_PERFMON or set kernel.perf_event_paranoid=1",
+                 strerror(-kernel_err));
+
+    long page = sysconf(_SC_PAGESIZE);
+    for (size_t pages = 256; pages >= 8; pages /= 4) {
+        p->map_len = (size_t)page * (pages + 1);
+        p->map = mmap(NULL, p->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (p->map != MAP_FAILED)
+            break;
+        p->map = NULL;
+    }
+    if (!p->map) {
+        int e = errno;
+        close(fd);
+        free(p);
+        return mp_errf(err, -e, "cannot map the sampling ring buffer: %s (perf_event_mlock_kb "
+                       "limits unprivileged users)", strerror(e));
+    }
+    struct perf_event_mmap_page *meta = p->map;
+    uint64_t off = meta->data_offset ? meta->data_offset : (uint64_t)page;
+    p->data_size = meta->data_size ? meta->data_size : p->map_len - (size_t)page;
+    p->data = (unsigned char *)p->map + off;
+    p->tail = __atomic_load_n(&meta->data_tail, __ATOMIC_RELAXED);
+    p->agg = mp_profile_agg_new(k, ph);
+    if (!p->agg) {
+        mp_profile_close(p);
+        return mp_errf(err, -ENOMEM, "out of memory");
+    }
+    *out = p;
+    return 0;
+}
+
+int mp_profile_enable(mp_profile *p)
+{
+    return ioctl(p->fd, PERF_EVENT_IOC_ENABLE, 0) < 0 ? -errno : 0;
+}
+
+int mp_profile_disable(mp_profile *p)
+{
+    return ioctl(p->fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
+}
+
+void mp_profile_drain(mp_profile *p)
+{
+    struct perf_event_mmap_page *meta = p->map;
+    uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+    p->tail = mp_rb_parse(p->data, p->data_size, p->tail, head, p->sample_type, on_sample, p,
+                          &p->st);
+    __atomic_store_n(&meta->data_tail, p->tail, __ATOMIC_RELEASE);
+}
+
+uint64_t mp_profile_samples(const mp_profile *p)
+{
+    return mp_profile_agg_samples(p->agg);
+}
+
+const char *mp_profile_event(const mp_profile *p)
+{
+    return p->event;
+}
+
+cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call)
+{
+    mp_profile_drain(p);
+    mp_profile_info in = {
+        .event = p->event, .period = p->period, .lost = p->st.lost,
+        .truncated = p->st.truncated, .calls = calls, .ns_per_call = ns_per_call,
+        .scope = p->user_only ? "user" : "user+kernel", .note = p->note[0] ? p->note : NULL,
+        .symbols_error = "kernel symbols were not loaded",
+    };
+    cJSON *o = mp_profile_agg_json(p->agg, &in);
+    if (o && p->st.throttled)
+        cJSON_AddNumberToObject(o, "throttled", (double)p->st.throttled);
+    return o;
+}
+
+void mp_profile_close(mp_profile *p)
+{
+    if (!p)
+        return;
+    if (p->map)
+        munmap(p->map, p->map_len);
+    if (p->fd >= 0)
+        close(p->fd);
+    mp_profile_agg_free(p->agg);
+    free(p);
+}
