@@ -102,6 +102,8 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
         }
         cJSON_AddItemToObject(m, mt->name, s);
     }
+    if (c->profile)
+        cJSON_AddItemToObject(o, "profile", cJSON_Duplicate(c->profile, 1));
     return o;
 }
 

@@ -40,6 +40,7 @@ void mp_results_free(mp_results *r)
         free(c->samples);
         free(c->sample_repeat);
         free(c->metrics);
+        cJSON_Delete(c->profile);
     }
     free(r->cells);
     cJSON_Delete(r->context);

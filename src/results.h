@@ -40,6 +40,7 @@ typedef struct mp_cell {
     size_t nsamples;
     mp_metric *metrics;
     size_t nmetrics;
+    cJSON *profile;           /* owned: the "profile" object of --profile, or NULL */
 } mp_cell;
 
 typedef struct mp_results {
