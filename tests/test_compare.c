@@ -1,0 +1,405 @@
+/* test_compare.c - `muxprof compare` (src/compare*.c, src/cmd_compare.c):
+ * two fixture hosts with partly overlapping cells, each reference dataset
+ * against the figures printed in its article, malformed / truncated /
+ * mismatched inputs (exit 2, file and field named), and a compare against
+ * a reference by name from an unrelated directory.
+ *
+ * The verb is called in-process (mp_cmd_compare) with stdout/stderr sent
+ * to files, so the test also runs under qemu-user; one test also runs the
+ * real binary from a temporary directory and skips where the host cannot
+ * start it (qemu-user without binfmt_misc). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "compare.h"
+#include "compare_ref.h"
+
+#define FIX MP_TEST_FIXTURES "/compare"
+
+static char tmpdir[256];
+static char out_text[65536], err_text[65536];
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+/* Run mp_cmd_compare(argv) with stdout/stderr captured; returns its status. */
+static int compare(const char *first, ...)
+{
+    char *argv[32];
+    int argc = 0;
+    argv[argc++] = (char *)"compare";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    argv[argc] = NULL;
+    char o[512], e[512];
+    snprintf(o, sizeof o, "%s/out.txt", tmpdir);
+    snprintf(e, sizeof e, "%s/err.txt", tmpdir);
+    fflush(stdout);
+    fflush(stderr);
+    int so = dup(1), se = dup(2);
+    int fo = open(o, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int fe = open(e, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(so >= 0 && se >= 0 && fo >= 0 && fe >= 0);
+    dup2(fo, 1);
+    dup2(fe, 2);
+    int rc = mp_cmd_compare(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(so, 1);
+    dup2(se, 2);
+    close(so); close(se); close(fo); close(fe);
+    slurp(o, out_text, sizeof out_text);
+    slurp(e, err_text, sizeof err_text);
+    return rc;
+}
+
+#define HAS(hay, needle) do { if (!strstr((hay), (needle))) \
+    fail_msg("expected to find \"%s\" in:\n%s", (needle), (hay)); } while (0)
+#define HASNT(hay, needle) do { if (strstr((hay), (needle))) \
+    fail_msg("did not expect \"%s\" in:\n%s", (needle), (hay)); } while (0)
+
+static int setup(void **st)
+{
+    (void)st;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mp-test-compare.XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **st)
+{
+    (void)st;
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- two hosts, partly overlapping ------------------------------------ */
+
+static void two_hosts_shared_and_listed(void **st)
+{
+    (void)st;
+    char out[512], md[200000];
+    snprintf(out, sizeof out, "%s/ab", tmpdir);
+    int rc = compare(FIX "/hostA", FIX "/hostB/results.json", "--out", out, "--no-plots",
+                     NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/report.md", out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(md, 1, sizeof md - 1, f);
+    md[n] = 0;
+    fclose(f);
+    /* hosts by CPU model and arch, not by file name */
+    HAS(md, "| N | AMD EPYC 7763 64-Core Processor (x86_64) | Neoverse-N1 (aarch64) |");
+    /* the shared cells: ready/pipe poll and epoll at 100 and 1000 */
+    HAS(md, "## ready mode, pipe descriptors");
+    HAS(md, "### poll: time per call (ns, median)");
+    HAS(md, "| 100 | 650 | 2150 |");
+    HAS(md, "| 1000 | 2900 | 20,150 |");
+    HAS(md, "| 1000 | 7.25 | 134 |");                         /* poll / epoll */
+    HAS(md, "| poll, ns | 2.5 ns/fd (N 100..1000, 2 pts");
+    HAS(md, "| poll, cycles | 7.5 cycles/fd (N 100..1000, 2 pts");
+    HAS(md, "40 cycles/fd");                                   /* arm_n1::CPU_CYCLES */
+    /* counters side by side, marked where the other host lacks them */
+    HAS(md, "| cycles | 8500 | **not counted here** (different PMU");
+    HAS(md, "40,500 (user-only scope");
+    /* N = 10 is hostA's alone, so it is not in a compared table */
+    HASNT(md, "\n| 10 | ");
+    HASNT(md, "## wakeup mode");
+    HASNT(md, "### select");
+    /* the rest listed */
+    HAS(md, "- AMD EPYC 7763 64-Core Processor (x86_64): ready mode, pipe fds, select at "
+            "N = 10, 100, 1000");
+    HAS(md, "- AMD EPYC 7763 64-Core Processor (x86_64): wakeup mode, pipe fds, poll at N = "
+            "10, 100, 1000");
+    HAS(md, "- Neoverse-N1 (aarch64): ready mode, pipe fds, poll at N = 10000");
+    /* figures: data and wrappers even without drawing */
+    snprintf(path, sizeof path, "%s/figures/cmp_cost_ready_pipe_poll.gp", out);
+    assert_int_equal(access(path, R_OK), 0);
+    snprintf(path, sizeof path, "%s/figures/cmp_ready_pipe_poll_h2.dat", out);
+    assert_int_equal(access(path, R_OK), 0);
+}
+
+static void shared_n_api(void **st)
+{
+    (void)st;
+    mp_cmp_host h[2];
+    mp_err err;
+    assert_int_equal(mp_cmp_host_open(&h[0], FIX "/hostA", &err), 0);
+    assert_int_equal(mp_cmp_host_open(&h[1], FIX "/hostB", &err), 0);
+    mp_cmp c = {h, 2};
+    assert_int_equal(mp_cmp_prepare(&c, &err), 0);
+    mp_cmp_group g = {"ready", "pipe"};
+    long long n[8];
+    assert_int_equal(mp_cmp_shared_n(&c, &g, "poll", n, 8), 2);
+    assert_int_equal(n[0], 100);
+    assert_int_equal(n[1], 1000);
+    assert_int_equal(mp_cmp_shared_n(&c, &g, "select", n, 8), 0);
+    assert_string_equal(h[0].cycles, "cycles");
+    assert_string_equal(h[1].cycles, "arm_n1::CPU_CYCLES");
+    assert_true(h[1].user_only);
+    assert_false(h[0].user_only);
+    mp_cmp_host_free(&h[0]);
+    mp_cmp_host_free(&h[1]);
+}
+
+/* ---- reference datasets, against their articles ---------------------- */
+
+typedef struct want { const char *backend, *kind, *mode; long long nfds; double p50; } want;
+
+static void check_ref(const char *name, const char *seed_file, const want *w, size_t nw,
+                      size_t ncells)
+{
+    const mp_cmp_ref *r = mp_cmp_ref_find(name);
+    if (!r)
+        fail_msg("reference %s is not embedded", name);
+    mp_rmodel m;
+    mp_err err;
+    mp_err_clear(&err);
+    if (mp_cmp_ref_load(&m, r, &err))
+        fail_msg("reference %s: %s", name, err.msg);
+    assert_int_equal(m.ncells, ncells);
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(m.root, "source");
+    assert_true(cJSON_IsString(src));
+    HAS(src->valuestring, seed_file);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m.root, "reference")));
+    for (size_t i = 0; i < nw; i++) {
+        const mp_rcell *c = mp_rm_find(&m, w[i].mode, w[i].kind, w[i].backend, w[i].nfds);
+        if (!c)
+            fail_msg("%s: no ok cell %s %s %s N=%lld", name, w[i].mode, w[i].kind,
+                     w[i].backend, w[i].nfds);
+        if (c->wall.p50 != w[i].p50)
+            fail_msg("%s: %s N=%lld p50 = %.10g, the article says %.10g", name,
+                     w[i].backend, w[i].nfds, c->wall.p50, w[i].p50);
+        /* only the median is published: nothing else may be invented */
+        assert_true(isnan(c->wall.p90) && isnan(c->wall.p10) && isnan(c->wall.p99) &&
+                    isnan(c->wall.mean) && isnan(c->wall.stddev) && isnan(c->wall.n));
+        assert_int_equal(c->ncounters, 0);
+    }
+    mp_rm_free(&m);
+}
+
+static void ref_epyc_9354p(void **st)
+{
+    (void)st;
+    /* seed 000, "Measured on our own hardware": ns per wakeup */
+    static const want w[] = {
+        {"poll", "unknown", "wakeup", 10, 3160}, {"poll", "unknown", "wakeup", 100, 11355},
+        {"poll", "unknown", "wakeup", 1000, 96158}, {"poll", "unknown", "wakeup", 10000, 656745},
+        {"epoll", "unknown", "wakeup", 10, 2473}, {"epoll", "unknown", "wakeup", 100, 2359},
+        {"epoll", "unknown", "wakeup", 1000, 2379}, {"epoll", "unknown", "wakeup", 10000, 2728},
+    };
+    check_ref("epyc-9354p", "000_c047c8ac8c26e237.txt", w, sizeof w / sizeof w[0], 8);
+    mp_rmodel m;
+    mp_err err;
+    assert_int_equal(mp_cmp_ref_load(&m, mp_cmp_ref_find("epyc-9354p"), &err), 0);
+    char buf[128];
+    assert_string_equal(mp_rm_text(&m, "context.cpu_model", buf, sizeof buf),
+                        "AMD EPYC 9354P 32-Core Processor");
+    assert_string_equal(mp_rm_text(&m, "context.kernel", buf, sizeof buf), "6.8.0-147-generic");
+    assert_string_equal(mp_rm_text(&m, "context.nr_cpus", buf, sizeof buf), "8");
+    /* the article's "epoll speedup at largest 240.75" */
+    double ratio = mp_rm_find(&m, "wakeup", "unknown", "poll", 10000)->wall.p50 /
+                   mp_rm_find(&m, "wakeup", "unknown", "epoll", 10000)->wall.p50;
+    assert_true(fabs(ratio - 240.742) < 0.001);   /* 656745 / 2728 */
+    const cJSON *claims = cJSON_GetObjectItemCaseSensitive(m.root, "source_claims");
+    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(claims, "poll_over_epoll_at_10000");
+    assert_true(cJSON_IsNumber(sp));
+    assert_true(sp->valuedouble == 240.75);             /* as printed; rounding differs */
+    assert_true(fabs(ratio - sp->valuedouble) < 0.01);
+    mp_rm_free(&m);
+}
+
+static void ref_aarch64_gcc13_pipe(void **st)
+{
+    (void)st;
+    /* seed 002's table, dots as thousands separators: 1.814 ns = 1814 ns */
+    static const want w[] = {
+        {"select", "pipe", "ready", 100, 1814}, {"select", "pipe", "ready", 1000, 23174},
+        {"poll", "pipe", "ready", 100, 1919}, {"poll", "pipe", "ready", 1000, 22263},
+        {"poll", "pipe", "ready", 10000, 203307},
+        {"epoll", "pipe", "ready", 100, 132}, {"epoll", "pipe", "ready", 1000, 125},
+        {"epoll", "pipe", "ready", 10000, 132},
+    };
+    check_ref("aarch64-gcc13-pipe", "002_db76a6c07fd10c2a.txt", w, sizeof w / sizeof w[0], 9);
+    mp_rmodel m;
+    mp_err err;
+    assert_int_equal(mp_cmp_ref_load(&m, mp_cmp_ref_find("aarch64-gcc13-pipe.json"), &err), 0);
+    assert_string_equal(m.arch, "aarch64");
+    assert_int_equal(m.abi, MP_ABI_ARM64);
+    /* select at 10000: "(>1024)", not possible */
+    assert_null(mp_rm_find(&m, "ready", "pipe", "select", 10000));
+    int found = 0;
+    for (size_t i = 0; i < m.ncells; i++)
+        if (!strcmp(m.cells[i].backend, "select") && m.cells[i].nfds == 10000) {
+            assert_int_equal(m.cells[i].status, MP_RC_UNSUPPORTED);
+            HAS(m.cells[i].reason, "FD_SETSIZE");
+            found = 1;
+        }
+    assert_true(found);
+    /* "1.540 lan": poll / epoll at 10000 */
+    assert_true(fabs(203307.0 / 132.0 - 1540) < 1);
+    mp_rm_free(&m);
+}
+
+static void ref_python_selectors_tcp(void **st)
+{
+    (void)st;
+    /* seed 001: select 4.6 -> 16.9 us (8 -> 256), poll 3.6 -> 32.5 us (8 -> 900),
+     * epoll ~3.5 us flat 8..900 */
+    static const want w[] = {
+        {"select", "tcp", "wakeup", 8, 4600}, {"select", "tcp", "wakeup", 256, 16900},
+        {"poll", "tcp", "wakeup", 8, 3600}, {"poll", "tcp", "wakeup", 900, 32500},
+        {"epoll", "tcp", "wakeup", 8, 3500}, {"epoll", "tcp", "wakeup", 900, 3500},
+    };
+    check_ref("python-selectors-tcp", "001_01762ae71b8a0812.txt", w, sizeof w / sizeof w[0],
+              6);
+}
+
+
+static void references_listed(void **st)
+{
+    (void)st;
+    assert_int_equal(compare("--list-references", NULL), 0);
+    size_t n = 0;
+    for (const mp_cmp_ref *r = mp_cmp_refs; r->name; r++, n++)
+        HAS(out_text, r->name);
+    assert_int_equal(n, 3);
+    HAS(out_text, "AMD EPYC 9354P 32-Core Processor (x86_64)");
+    HASNT(out_text, "unreadable");
+}
+
+/* ---- bad inputs: exit 2, the file and the field named ----------------- */
+
+static void bad_input(const char *file, const char *field)
+{
+    char in[PATH_MAX], out[512];
+    snprintf(in, sizeof in, "%s/%s", FIX, file);
+    snprintf(out, sizeof out, "%s/bad", tmpdir);
+    int rc = compare(in, FIX "/hostB", "--out", out, NULL);
+    if (rc != 2)
+        fail_msg("%s: exit %d, expected 2; stderr: %s", file, rc, err_text);
+    HAS(err_text, in);
+    HAS(err_text, field);
+}
+
+static void malformed_inputs(void **st)
+{
+    (void)st;
+    bad_input("bad_nfds.json", "field results[4].nfds");
+    bad_input("bad_p50.json", "field results[2].metrics.wall_ns.p50");
+    bad_input("bad_schema.json", "field schema");
+    bad_input("bad_reference.json", "field reference");
+    bad_input("ref_no_source.json", "field source");
+    bad_input("bad_cpu_model.json", "field context.cpu_model");
+}
+
+static void truncated_input(void **st)
+{
+    (void)st;
+    bad_input("truncated.json", "not valid JSON near line");
+}
+
+static void mismatched_inputs(void **st)
+{
+    (void)st;
+    char out[512];
+    snprintf(out, sizeof out, "%s/mm", tmpdir);
+    int rc = compare(FIX "/eventfd_only", FIX "/hostB", "--out", out, NULL);
+    assert_int_equal(rc, 2);
+    HAS(err_text, "share no measured cell");
+    HAS(err_text, "field results");
+    HAS(err_text, FIX "/eventfd_only/results.json has wakeup mode, eventfd fds");
+    HAS(err_text, FIX "/hostB/results.json has ready mode, pipe fds");
+    /* a missing input, and usage errors */
+    assert_int_equal(compare(FIX "/nope", "epyc-9354p", "--out", out, NULL), 2);
+    HAS(err_text, FIX "/nope: no such run directory, results.json or reference");
+    assert_int_equal(compare(FIX "/hostA", "--out", out, NULL), 2);
+    assert_int_equal(compare(FIX "/hostA", "epyc-9354p", NULL), 2);
+    HAS(err_text, "--out DIR is required");
+    assert_int_equal(compare("--help", NULL), 0);
+    HAS(out_text, "usage: muxprof compare");
+}
+
+/* ---- a reference by name from any directory ---------------------------- */
+
+static void reference_from_any_directory(void **st)
+{
+    (void)st;
+    char cwd[PATH_MAX], here[512], md[65536], path[PATH_MAX + 32];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(here, sizeof here, "%s/elsewhere", tmpdir);
+    assert_int_equal(mkdir(here, 0755), 0);
+    assert_int_equal(chdir(here), 0);
+    int rc = compare(FIX "/hostA", "epyc-9354p", "--out", "rel-out", "--no-plots", NULL);
+    assert_int_equal(chdir(cwd), 0);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    snprintf(path, sizeof path, "%s/rel-out/report.md", here);
+    slurp(path, md, sizeof md);
+    HAS(md, "| AMD EPYC 9354P 32-Core Processor (x86_64) |");
+    HAS(md, "does not say which fd kind it measured; it is compared here as if it were pipe");
+    HAS(md, "| 1000 | 5500 | 96,158 |");
+    HAS(md, "median only (no spread known)");
+    HAS(md, "- AMD EPYC 9354P 32-Core Processor (x86_64): wakeup mode, unknown fds, poll at "
+            "N = 10000");
+
+    /* the installed binary too, when this host can start it */
+    snprintf(path, sizeof path, "cd '%s' && '%s' --help >/dev/null 2>&1", here, MP_TEST_BIN);
+    int st0 = system(path);
+    if (st0 == -1 || !WIFEXITED(st0) || WEXITSTATUS(st0) != 0) {
+        print_message("cannot start %s here (qemu-user without binfmt_misc?): "
+                      "binary part skipped\n", MP_TEST_BIN);
+        return;
+    }
+    snprintf(path, sizeof path, "cd '%s' && '%s' compare '%s/hostA' epyc-9354p --out bin-out "
+             "--no-plots >/dev/null 2>&1", here, MP_TEST_BIN, FIX);
+    assert_int_equal(system(path), 0);
+    snprintf(path, sizeof path, "%s/bin-out/report.md", here);
+    slurp(path, md, sizeof md);
+    HAS(md, "| 1000 | 5500 | 96,158 |");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(two_hosts_shared_and_listed),
+        cmocka_unit_test(shared_n_api),
+        cmocka_unit_test(ref_epyc_9354p),
+        cmocka_unit_test(ref_aarch64_gcc13_pipe),
+        cmocka_unit_test(ref_python_selectors_tcp),
+        cmocka_unit_test(references_listed),
+        cmocka_unit_test(malformed_inputs),
+        cmocka_unit_test(truncated_input),
+        cmocka_unit_test(mismatched_inputs),
+        cmocka_unit_test(reference_from_any_directory),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
