@@ -84,6 +84,31 @@ static void bench_spec(const char *label, const char *spec, const char *force_re
         }
         snprintf(name, sizeof name, "%s pass %u", label, pass);
         report(name, mp_pmu_pass_read_path(p), mp_pmu_pass_count(p), per, drops);
+        /* What each counter sees of an empty bracket: the sampler's
+         * calibration should subtract this from per-call counts. */
+        {
+            unsigned nc = mp_pmu_pass_count(p), ns = blocks < 1000 ? 1000 : blocks;
+            int64_t *all = malloc(sizeof *all * ns * nc);
+            unsigned kept = 0;
+            if (all) {
+                for (unsigned i = 0; i < ns; i++) {
+                    mp_pmu_pass_read(p, &a);
+                    mp_pmu_pass_read(p, &b);
+                    if (mp_pmu_pass_delta(p, &a, &b, all + (size_t)kept * nc) == 0) kept++;
+                }
+                printf("  %-38s", "empty-bracket delta p50:");
+                for (unsigned c = 0; c < nc && kept; c++) {
+                    double *v = malloc(sizeof *v * kept);
+                    if (!v) break;
+                    for (unsigned i = 0; i < kept; i++) v[i] = (double)all[(size_t)i * nc + c];
+                    qsort(v, kept, sizeof *v, cmp_d);
+                    printf(" %s=%.0f", mp_pmu_pass_name(p, c), v[kept / 2]);
+                    free(v);
+                }
+                printf("\n");
+                free(all);
+            }
+        }
         mp_pmu_pass_close(p);
     }
     if (mp_pmu_plan_passes(plan) == 0) printf("%-40s no pass opened on this host\n", label);
