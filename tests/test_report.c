@@ -1,7 +1,7 @@
 /* test_report.c - report.md from fixture results.json files (golden
  * sections and lines, not whole-file equality), malformed input rejected
- * with the file and field named, odd optional objects tolerated, the
- * no-gnuplot path, and the `muxprof report` command line. */
+ * with the file and field named (also after random damage), odd optional
+ * objects tolerated, the no-gnuplot path, and the `muxprof report` command line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <cjson/cJSON.h>
 
 #include "report.h"
 
@@ -242,6 +244,77 @@ static void malformed_inputs(void **st)
     rm_rf(dir);
 }
 
+/* Replace one value somewhere in the document with a value of a random
+ * type; the report must then either be written or refused with a message
+ * naming results.json, never crash. */
+static void mutate(cJSON *doc, unsigned *seed)
+{
+    cJSON *node = doc;
+    for (int depth = 0; depth < 6; depth++) {
+        int n = cJSON_GetArraySize(node);
+        if (n <= 0 || !(cJSON_IsObject(node) || cJSON_IsArray(node)))
+            break;
+        cJSON *child = cJSON_GetArrayItem(node, (int)(rand_r(seed) % (unsigned)n));
+        if (!(cJSON_IsObject(child) || cJSON_IsArray(child)) || rand_r(seed) % 4 == 0) {
+            cJSON *v;
+            switch (rand_r(seed) % 7) {
+            case 0: v = cJSON_CreateString("x y|z"); break;
+            case 1: v = cJSON_CreateNumber(1e300); break;
+            case 2: v = cJSON_CreateNumber(-5); break;
+            case 3: v = cJSON_CreateNull(); break;
+            case 4: v = cJSON_CreateArray(); break;
+            case 5: v = cJSON_CreateObject(); break;
+            default: v = cJSON_CreateNumber(0.5); break;
+            }
+            if (cJSON_IsArray(node))
+                cJSON_ReplaceItemInArray(node, (int)(rand_r(seed) % (unsigned)n), v);
+            else
+                cJSON_ReplaceItemInObjectCaseSensitive(node, child->string, v);
+            return;
+        }
+        node = child;
+    }
+}
+
+static void random_damage(void **st)
+{
+    (void)st;
+    char *text = slurp(FIX "synthetic/results.json");
+    assert_non_null(text);
+    unsigned seed = 12345;
+    char dir[64] = "/tmp/mp_test_report.XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    int refused = 0, written = 0;
+    for (int i = 0; i < 150; i++) {
+        cJSON *doc = cJSON_Parse(text);
+        assert_non_null(doc);
+        for (int k = 0; k < 1 + i % 3; k++)
+            mutate(doc, &seed);
+        char *out = cJSON_PrintUnformatted(doc);
+        char p[600];
+        snprintf(p, sizeof p, "%s/results.json", dir);
+        FILE *f = fopen(p, "w");
+        assert_non_null(f);
+        fputs(out, f);
+        fclose(f);
+        mp_err err;
+        mp_err_clear(&err);
+        int rc = mp_report_build(dir, 0, &err);
+        if (rc == 0)
+            written++;
+        else if (rc == -EBADMSG && strstr(err.msg, "results.json: field "))
+            refused++;
+        else
+            fail_msg("mutation %d: rc %d, message \"%s\"", i, rc, err.msg);
+        free(out);
+        cJSON_Delete(doc);
+    }
+    assert_true(refused > 10);   /* the mutations do reach checked fields */
+    assert_true(written > 10);   /* and reach tolerated ones */
+    free(text);
+    rm_rf(dir);
+}
+
 static void without_gnuplot(void **st)
 {
     (void)st;
@@ -312,6 +385,7 @@ int main(void)
         cmocka_unit_test(odd_optional_objects),
         cmocka_unit_test(empty_interrupted),
         cmocka_unit_test(malformed_inputs),
+        cmocka_unit_test(random_damage),
         cmocka_unit_test(without_gnuplot),
         cmocka_unit_test(command_line),
     };
