@@ -346,6 +346,8 @@ static void load_counters(mp_rmodel *m)
     str_field(c, "scope", m->counters_scope, sizeof m->counters_scope);
     str_field(c, "note", m->counters_note, sizeof m->counters_note);
     if (!m->counters_note[0])
+        str_field(c, "scope_note", m->counters_note, sizeof m->counters_note);
+    if (!m->counters_note[0])
         str_field(c, "reason", m->counters_note, sizeof m->counters_note);
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(c, "events");
     if (!ev)

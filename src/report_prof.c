@@ -100,9 +100,12 @@ static void top_functions(FILE *f, const mp_rcell *c)
         }
         pick[j] = e;
     }
-    if (!n)
-        return;
     char a[32], b[32], cell[200];
+    if (!n) {
+        fprintf(f, "No function attribution for %s at N=%lld: %s.\n\n", c->backend, c->nfds,
+                mp_md_cell(cell, sizeof cell, str(c->profile, "symbols", "no symbols")));
+        return;
+    }
     fprintf(f, "Top kernel functions, %s at N=%lld:\n\n| function | share | ns per call |\n"
                "|---|---:|---:|\n", c->backend, c->nfds);
     for (size_t i = 0; i < n; i++) {
