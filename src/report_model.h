@@ -102,4 +102,13 @@ double mp_rm_p50(const mp_rcell *c, const char *name);
  * NULL; numbers and booleans are formatted into buf. */
 const char *mp_rm_text(const mp_rmodel *m, const char *dotted, char *buf, size_t len);
 
+/* Internal to report_model.c and report_opt.c. */
+void mp__rm_warn(mp_rmodel *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Names used in file names and gnuplot commands: letters, digits, _ . + - */
+int mp__rm_safe_name(const char *s);
+/* 1 when p follows the profile schema, else 0 after a warning naming field. */
+int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field);
+void mp__rm_load_topology(mp_rmodel *m);
+void mp__rm_load_counters(mp_rmodel *m);
+
 #endif
