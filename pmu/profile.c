@@ -2,8 +2,9 @@
  * event for the calling thread, its mmap ring buffer read by muxprof.
  *
  * Event: cycles when the CPU PMU offers them (period 100,000 cycles), else
- * the cpu-clock software event (period 20 us of the thread's on-CPU time:
- * 2,000 samples take 40 ms of CPU).  Samples carry the IP, pid/tid and the
+ * the cpu-clock software event (period 50 us of the thread's on-CPU time:
+ * 2,000 samples take 100 ms of CPU; shorter periods distort the profile
+ * in a VM, see docs/profile.md).  Samples carry the IP, pid/tid and the
  * kernel callchain (up to 32 frames; user chains are excluded, the report
  * wants kernel attribution only).  Kernel samples need
  * perf_event_paranoid <= 1 or CAP_PERFMON/CAP_SYS_ADMIN; when refused the
@@ -32,7 +33,7 @@
 
 #include "ringbuf.h"
 
-#define CPU_CLOCK_PERIOD_NS 20000ull
+#define CPU_CLOCK_PERIOD_NS 50000ull
 #define CYCLES_PERIOD 100000ull
 #define MAX_STACK 32
 

@@ -16,7 +16,7 @@ int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_en
                     int warmup, mp_err *err);
 
 /* Kernel symbols and phases are loaded once per process, on first use. */
-#define MP_PROFILE_TARGET 4000
+#define MP_PROFILE_TARGET 3000
 #define MP_PROFILE_BUDGET_NS 500000000ull
 
 #endif

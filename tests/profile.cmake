@@ -1,0 +1,3 @@
+# Tests of kernel attribution (`muxprof run --profile`, issue 9).
+mp_add_test(test_profile_ringbuf SOURCES test_profile_ringbuf.c LABELS profile)
+mp_add_test(test_profile_symbols SOURCES test_profile_symbols.c LABELS profile)

@@ -1,0 +1,315 @@
+/* test_profile_symbols.c - kernel symbol resolution against fixture
+ * kallsyms files, the phase file (the built-in one and hand-written ones),
+ * and the phase mapping of fixture profiles: hand-written stacks
+ * (wakeup.stacks) and rings recorded on the development VM. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "profile.h"
+#include "ringbuf.h"
+#include "test_util.h"
+
+static mp_ksyms *load(const char *name)
+{
+    char path[512];
+    mp_err err;
+    mp_ksyms *k = NULL;
+    snprintf(path, sizeof path, "%s/profile/%s", MP_TEST_FIXTURES, name);
+    int rc = mp_ksyms_load(&k, path, &err);
+    if (rc < 0)
+        fail_msg("%s", err.msg);
+    return k;
+}
+
+static void test_lookup(void **state)
+{
+    (void)state;
+    mp_ksyms *k = load("kallsyms");
+    assert_null(mp_ksyms_hidden(k));
+    assert_int_equal(mp_ksyms_count(k), 27);   /* text only: D, b and junk skipped */
+    assert_string_equal(mp_ksyms_lookup(k, 0xffffffff81000500, NULL), "do_sys_poll");
+    assert_string_equal(mp_ksyms_lookup(k, 0xffffffff810008ff, NULL), "do_sys_poll");
+    assert_string_equal(mp_ksyms_lookup(k, 0xffffffff81000900, NULL), "fdget");
+    assert_string_equal(mp_ksyms_lookup(k, 0xffffffff81001234, NULL), "ep_item_poll.isra.0");
+    /* Two names at one address: the later line wins, consistently. */
+    assert_string_equal(mp_ksyms_lookup(k, 0xffffffff81000010, NULL), "_text");
+    /* Data symbols do not end a function: the IP stays in the text symbol before. */
+    assert_string_equal(mp_ksyms_lookup(k, 0xffffffff81002050, NULL),
+                        "some_unclassified_function");
+    assert_string_equal(mp_ksyms_lookup(k, 0xffffffffc0001050, NULL), "mod_poll_helper");
+    assert_null(mp_ksyms_lookup(k, 0xffffffff80ffffff, NULL));   /* before the first */
+    assert_null(mp_ksyms_lookup(k, 0x401000, NULL));              /* a user address */
+    assert_null(mp_ksyms_lookup(k, 0xffffffffc0001100 + (2u << 20), NULL));  /* too far */
+    size_t i;
+    assert_non_null(mp_ksyms_lookup(k, 0xffffffff81000b10, &i));
+    assert_string_equal(mp_ksyms_name(k, i), "eventfd_poll");
+    uint64_t a;
+    assert_int_equal(mp_ksyms_addr(k, "__pollwait", &a), 0);
+    assert_int_equal(a, 0xffffffff81000c00);
+    assert_int_equal(mp_ksyms_addr(k, "no_such", &a), -ENOENT);
+    mp_ksyms_free(k);
+}
+
+static void test_hidden(void **state)
+{
+    (void)state;
+    mp_ksyms *k = load("kallsyms-hidden");
+    const char *why = mp_ksyms_hidden(k);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "all zero"));
+    assert_non_null(strstr(why, "kptr_restrict"));
+    assert_null(mp_ksyms_lookup(k, 0, NULL));
+    assert_null(mp_ksyms_lookup(k, 0xffffffff81000500, NULL));
+    mp_ksyms_free(k);
+
+    mp_err err;
+    assert_true(mp_ksyms_load(&k, MP_TEST_FIXTURES "/profile/no-such-file", &err) < 0);
+    assert_non_null(strstr(err.msg, "no-such-file"));
+}
+
+static void test_builtin_phases(void **state)
+{
+    (void)state;
+    mp_phases *p;
+    mp_err err;
+    if (mp_phases_builtin(&p, &err) < 0)
+        fail_msg("%s", err.msg);
+    static const char *want[] = {"syscall-entry-exit", "copy-in-out", "fd-lookup",
+                                 "file-poll", "wait-queue", "sched-sleep-wake",
+                                 "epoll-ready-list", "other"};
+    assert_int_equal(mp_phases_count(p), 8);
+    for (unsigned i = 0; i < 8; i++)
+        assert_string_equal(mp_phases_name(p, i), want[i]);
+#define PH(fn) mp_phases_name(p, (unsigned)mp_phases_match(p, fn))
+    assert_string_equal(PH("fdget"), "fd-lookup");
+    assert_string_equal(PH("eventfd_poll"), "file-poll");
+    assert_string_equal(PH("do_sys_poll"), "file-poll");
+    assert_string_equal(PH("__pollwait"), "wait-queue");
+    assert_string_equal(PH("ep_item_poll.isra.0"), "epoll-ready-list");
+    assert_string_equal(PH("finish_task_switch.isra.0"), "sched-sleep-wake");
+    assert_string_equal(PH("entry_SYSCALL_64_after_hwframe"), "syscall-entry-exit");
+    assert_string_equal(PH("__put_user_nocheck_4"), "copy-in-out");
+    assert_string_equal(PH("schedule_hrtimeout_range_clock"), "sched-sleep-wake");
+    assert_int_equal(mp_phases_match(p, "_raw_spin_lock_irqsave"), MP_PHASE_CALLER);
+    assert_int_equal(mp_phases_match(p, "srso_alias_return_thunk"), MP_PHASE_CALLER);
+    assert_int_equal(mp_phases_match(p, "handle_softirqs"), -1);
+#undef PH
+    mp_phases_free(p);
+}
+
+static void test_phase_file_rules(void **state)
+{
+    (void)state;
+    mp_phases *p;
+    mp_err err;
+    const char *text = "# comment\n[other]\nx_*\n[b]\nfoo foo_bar_* # trailing\n"
+                       "[a]\nfoo_* foo_bar_baz\n[=caller]\nlock*\n";
+    if (mp_phases_parse(&p, text, "t", &err) < 0)
+        fail_msg("%s", err.msg);
+    /* "other" is moved last; groups keep file order otherwise. */
+    assert_int_equal(mp_phases_count(p), 3);
+    assert_string_equal(mp_phases_name(p, 0), "b");
+    assert_string_equal(mp_phases_name(p, 1), "a");
+    assert_string_equal(mp_phases_name(p, 2), "other");
+    assert_int_equal(mp_phases_match(p, "foo"), 0);            /* exact */
+    assert_int_equal(mp_phases_match(p, "foo_x"), 1);          /* prefix foo_ */
+    assert_int_equal(mp_phases_match(p, "foo_bar_x"), 0);      /* longer prefix wins */
+    assert_int_equal(mp_phases_match(p, "foo_bar_baz"), 1);    /* exact beats prefix */
+    assert_int_equal(mp_phases_match(p, "foo.isra.0"), 0);     /* suffix stripped */
+    assert_int_equal(mp_phases_match(p, "x_y"), 2);
+    assert_int_equal(mp_phases_match(p, "lock_it"), MP_PHASE_CALLER);
+    assert_int_equal(mp_phases_match(p, "bar"), -1);
+    mp_phases_free(p);
+
+    assert_int_equal(mp_phases_parse(&p, "foo\n[a]\n", "t", &err), MP_EUSAGE);
+    assert_non_null(strstr(err.msg, "t:1"));
+    assert_int_equal(mp_phases_parse(&p, "[a]\n*\n", "t", &err), MP_EUSAGE);
+    assert_int_equal(mp_phases_parse(&p, "[a\nfoo\n", "t", &err), MP_EUSAGE);
+}
+
+/* Feed "COUNT LEAF CALLER..." lines; IPs are symbol + 8, return addresses symbol + 16. */
+static void feed_stacks(mp_profile_agg *a, const mp_ksyms *k, const char *path)
+{
+    char *text = mp_test_slurp(path), *save = NULL;
+    assert_non_null(text);
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#')
+            continue;
+        char *s2 = NULL, *w = strtok_r(line, " ", &s2);
+        long count = strtol(w, NULL, 10);
+        uint64_t chain[16] = {MP_RB_CONTEXT_KERNEL}, ip = 0;
+        size_t n = 1;
+        int user = 0;
+        for (w = strtok_r(NULL, " ", &s2); w; w = strtok_r(NULL, " ", &s2)) {
+            uint64_t addr;
+            if (!strcmp(w, "[user]")) {
+                user = 1;
+                ip = 0x401000;
+                break;
+            }
+            if (mp_ksyms_addr(k, w, &addr) < 0)
+                fail_msg("%s: no symbol %s in the fixture kallsyms", path, w);
+            chain[n] = addr + (n == 1 ? 8 : 16);
+            if (n == 1)
+                ip = chain[1];
+            n++;
+        }
+        for (long i = 0; i < count; i++)
+            mp_profile_agg_add(a, user, ip, chain, n);
+    }
+    free(text);
+}
+
+static double phase_share(const cJSON *prof, const char *phase)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(prof, "phases"))
+        if (!strcmp(cJSON_GetObjectItemCaseSensitive(e, "phase")->valuestring, phase))
+            return cJSON_GetObjectItemCaseSensitive(e, "share")->valuedouble;
+    return NAN;
+}
+
+static void test_fixture_stacks(void **state)
+{
+    (void)state;
+    mp_ksyms *k = load("kallsyms");
+    mp_phases *p;
+    mp_err err;
+    assert_int_equal(mp_phases_builtin(&p, &err), 0);
+    mp_profile_agg *a = mp_profile_agg_new(k, p);
+    feed_stacks(a, k, MP_TEST_FIXTURES "/profile/wakeup.stacks");
+    assert_int_equal(mp_profile_agg_samples(a), 100);
+    mp_profile_info in = {.event = "cpu-clock", .period = 50000, .calls = 10,
+                          .ns_per_call = 1000.0};
+    cJSON *j = mp_profile_agg_json(a, &in);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(j, "symbols")->valuestring, "kallsyms");
+    assert_float_equal(cJSON_GetObjectItemCaseSensitive(j, "user_share")->valuedouble, 0.10,
+                       1e-9);
+    /* Hand-counted from wakeup.stacks (see the comments there). */
+    static const struct { const char *phase; double share; } want[] = {
+        {"file-poll", 0.25}, {"fd-lookup", 0.15}, {"wait-queue", 0.20},
+        {"epoll-ready-list", 0.06}, {"sched-sleep-wake", 0.11}, {"other", 0.07},
+        {"copy-in-out", 0.04}, {"syscall-entry-exit", 0.02},
+    };
+    double sum = 0;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        double s = phase_share(j, want[i].phase);
+        if (fabs(s - want[i].share) > 1e-9)
+            fail_msg("phase %s: share %.4f, want %.4f", want[i].phase, s, want[i].share);
+        sum += s;
+    }
+    assert_float_equal(sum + 0.10, 1.0, 1e-9);
+    /* ns per call = share x the given p50; functions sorted by share. */
+    const cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "functions"), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f0, "name")->valuestring,
+                        "eventfd_poll");
+    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f0, "share")->valuedouble, 0.20, 1e-9);
+    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f0, "ns_per_call")->valuedouble, 200.0,
+                       1e-6);
+    assert_float_equal(cJSON_GetObjectItemCaseSensitive(j, "on_cpu_ns_per_call")->valuedouble,
+                       100 * 50000.0 / 10, 1e-6);
+    cJSON_Delete(j);
+
+    /* The same samples with hidden symbols: no functions, no phases, a reason. */
+    mp_ksyms *h = load("kallsyms-hidden");
+    mp_profile_agg *b = mp_profile_agg_new(h, p);
+    mp_profile_agg_add(b, 0, 0xffffffff81000508, NULL, 0);
+    mp_profile_agg_add(b, 1, 0x401000, NULL, 0);
+    j = mp_profile_agg_json(b, &in);
+    const char *sym = cJSON_GetObjectItemCaseSensitive(j, "symbols")->valuestring;
+    assert_true(!strncmp(sym, "hidden: ", 8));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "functions")), 0);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "phases")), 0);
+    assert_float_equal(cJSON_GetObjectItemCaseSensitive(j, "user_share")->valuedouble, 0.5,
+                       1e-9);
+    cJSON_Delete(j);
+    mp_profile_agg_free(b);
+    mp_ksyms_free(h);
+    mp_profile_agg_free(a);
+    mp_phases_free(p);
+    mp_ksyms_free(k);
+}
+
+typedef struct ring_ctx {
+    mp_profile_agg *a;
+} ring_ctx;
+
+static void on_sample(const mp_rb_sample *s, void *ctx)
+{
+    ring_ctx *c = ctx;
+    mp_profile_agg_add(c->a, (s->misc & MP_RB_MISC_CPUMODE_MASK) == MP_RB_MISC_USER, s->ip,
+                       s->chain, (size_t)s->nchain);
+}
+
+/* A recorded ring, mapped with the symbols of the host it was recorded on. */
+static cJSON *profile_of_recording(const char *name, mp_ksyms *k, mp_phases *p)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/profile/%s", MP_TEST_FIXTURES, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static uint64_t ring[1 << 14];   /* 128 KiB */
+    size_t len = fread(ring, 1, sizeof ring, f);
+    fclose(f);
+    ring_ctx c = {mp_profile_agg_new(k, p)};
+    mp_rb_stats st = {0};
+    mp_rb_parse(ring, sizeof ring, 0, len, MP_RB_SAMPLE_IP | MP_RB_SAMPLE_TID |
+                MP_RB_SAMPLE_CALLCHAIN, on_sample, &c, &st);
+    mp_profile_info in = {.event = "cpu-clock", .period = 50000, .lost = st.lost,
+                          .calls = 1, .ns_per_call = 1.0};
+    cJSON *j = mp_profile_agg_json(c.a, &in);
+    mp_profile_agg_free(c.a);
+    return j;
+}
+
+static void test_recorded_profiles(void **state)
+{
+    (void)state;
+    mp_ksyms *k = load("rec-kallsyms");
+    mp_phases *p;
+    mp_err err;
+    assert_int_equal(mp_phases_builtin(&p, &err), 0);
+
+    /* poll() on 10,000 eventfds, ready mode: the lookup and the poll method dominate. */
+    cJSON *j = profile_of_recording("poll-10k.ring", k, p);
+    double look = phase_share(j, "fd-lookup"), fp = phase_share(j, "file-poll");
+    double oth = phase_share(j, "other");
+    if (!(look > 0.2 && fp > 0.5 && look + fp > 0.85 && oth < 0.05))
+        fail_msg("poll 10k: fd-lookup %.3f file-poll %.3f other %.3f", look, fp, oth);
+    const cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "functions"), 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f0, "name")->valuestring,
+                        "eventfd_poll");
+    cJSON_Delete(j);
+
+    /* epoll_wait on the same: neither phase carries the call. */
+    j = profile_of_recording("epoll-10k.ring", k, p);
+    look = phase_share(j, "fd-lookup");
+    fp = phase_share(j, "file-poll");
+    double er = phase_share(j, "epoll-ready-list"), sc = phase_share(j, "syscall-entry-exit");
+    if (!(look < 0.2 && fp < 0.2 && er > 0.2 && sc > 0.05))
+        fail_msg("epoll 10k: fd-lookup %.3f file-poll %.3f epoll-ready-list %.3f "
+                 "syscall %.3f", look, fp, er, sc);
+    cJSON_Delete(j);
+    mp_phases_free(p);
+    mp_ksyms_free(k);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lookup),
+        cmocka_unit_test(test_hidden),
+        cmocka_unit_test(test_builtin_phases),
+        cmocka_unit_test(test_phase_file_rules),
+        cmocka_unit_test(test_fixture_stacks),
+        cmocka_unit_test(test_recorded_profiles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
