@@ -212,6 +212,22 @@ static void claim_384(FILE *f, const mp_rmodel *m)
             mp_move_epoll(1, m->abi, m->line_bytes).lines_out);
 }
 
+/* This run's median for a cell, or why there is none. */
+static const char *run_p50(const mp_rmodel *m, const char *mode, const char *kind,
+                           const char *backend, long long n, char *buf, size_t len)
+{
+    const mp_rcell *c = mp_rm_find(m, mode, kind, backend, n);
+    if (c)
+        return mp_fmt_num(buf, len, c->wall.p50);
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *x = &m->cells[i];
+        if (x->nfds == n && !strcmp(x->mode, mode) && !strcmp(x->fd_kind, kind) &&
+            !strcmp(x->backend, backend))
+            return x->status == MP_RC_UNSUPPORTED ? "unsupported" : "error";
+    }
+    return "not run";
+}
+
 static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
 {
     char a[32], b[32], c[32], d[32];
@@ -222,11 +238,9 @@ static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
     for (size_t i = 0; i < sizeof seed000 / sizeof seed000[0]; i++)
         fprintf(f, "| %lld | %s | %s | %s | %s |\n", seed000[i].n,
                 mp_fmt_num(a, sizeof a, seed000[i].poll),
-                mp_fmt_num(b, sizeof b, mp_rm_p50(mp_rm_find(m, "wakeup", kind, "poll",
-                                                             seed000[i].n), "wall_ns")),
+                run_p50(m, "wakeup", kind, "poll", seed000[i].n, b, sizeof b),
                 mp_fmt_num(c, sizeof c, seed000[i].epoll),
-                mp_fmt_num(d, sizeof d, mp_rm_p50(mp_rm_find(m, "wakeup", kind, "epoll",
-                                                             seed000[i].n), "wall_ns")));
+                run_p50(m, "wakeup", kind, "epoll", seed000[i].n, d, sizeof d));
     fprintf(f, "\n| N | seed 002 select (ready) | this run | seed 002 poll (ready) | this run "
                "| seed 002 epoll (ready) | this run |\n|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < sizeof seed002 / sizeof seed002[0]; i++) {
@@ -235,14 +249,11 @@ static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
         fprintf(f, "| %lld | %s | %s | %s | %s | %s | %s |\n", n,
                 isfinite(seed002[i].select) ? mp_fmt_num(a, sizeof a, seed002[i].select)
                                             : "not possible",
-                mp_fmt_num(b, sizeof b, mp_rm_p50(mp_rm_find(m, "ready", kind, "select", n),
-                                                  "wall_ns")),
+                run_p50(m, "ready", kind, "select", n, b, sizeof b),
                 mp_fmt_num(c, sizeof c, seed002[i].poll),
-                mp_fmt_num(d, sizeof d, mp_rm_p50(mp_rm_find(m, "ready", kind, "poll", n),
-                                                  "wall_ns")),
+                run_p50(m, "ready", kind, "poll", n, d, sizeof d),
                 mp_fmt_num(e, sizeof e, seed002[i].epoll),
-                mp_fmt_num(g, sizeof g, mp_rm_p50(mp_rm_find(m, "ready", kind, "epoll", n),
-                                                  "wall_ns")));
+                run_p50(m, "ready", kind, "epoll", n, g, sizeof g));
     }
     fputc('\n', f);
 }

@@ -133,6 +133,7 @@ static void golden_synthetic(void **st)
     HAS(md, "(seed 000): **does not hold**: `struct epoll_event` is 12 bytes on x86_64 and 16 "
             "on arm64, so 3 events are 36 or 48 bytes");
     HAS(md, "| 10000 | 656,745 | 1,802,000 | 2728 | 2500 |\n");
+    HAS(md, "| 10000 | not possible | unsupported | 203,307 | 200,050 | 132 | 300 |\n");
     /* profile, figures (turned off), counters */
     HAS(md, "## Where the time goes in the kernel (sampled profile)\n");
     HAS(md, "| `do_poll` | 55.0% | 110,000 |\n");
