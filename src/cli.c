@@ -21,11 +21,13 @@
 #define QUICK_REPEATS 3
 
 enum { O_BACKENDS = 256, O_FDS, O_MODE, O_KIND, O_SAMPLES, O_REPEATS, O_WARMUP, O_EVENTS,
-       O_PLACEMENT, O_OUT, O_FORCE, O_QUICK, O_NOPLOTS, O_QUIET, O_READYPOS, O_HELP };
+       O_PLACEMENT, O_OUT, O_FORCE, O_QUICK, O_NOPLOTS, O_QUIET, O_READYPOS, O_ACTIVE,
+       O_HELP };
 
 static const struct option opts[] = {
     {"backends", required_argument, 0, O_BACKENDS},
     {"fds", required_argument, 0, O_FDS},
+    {"active", required_argument, 0, O_ACTIVE},
     {"mode", required_argument, 0, O_MODE},
     {"fd-kind", required_argument, 0, O_KIND},
     {"samples", required_argument, 0, O_SAMPLES},
@@ -55,6 +57,7 @@ void mp_cli_run_usage(FILE *f)
 "  --backends LIST   select,poll,epoll,epoll-et            [" DEF_BACKENDS "]\n"
 "  --fds LIST        watched descriptor counts, 1..%d\n"
 "                    [" DEF_FDS "]\n"
+"  --active LIST     K of the N fds ready at once (ready mode; wakeup uses 1) [1]\n"
 "  --mode LIST       ready (fd already readable, timeout 0: the scan cost),\n"
 "                    wakeup (waiter asleep, a poker thread writes one byte)  [" DEF_MODES "]\n"
 "  --fd-kind LIST    pipe, socketpair, tcp, eventfd              [" DEF_KIND "]\n"
@@ -84,9 +87,11 @@ const char *mp_ready_pos_name(mp_ready_pos p)
     return p == MP_POS_FIRST ? "first" : p == MP_POS_MIDDLE ? "middle" : "last";
 }
 
-int mp_ready_index(mp_ready_pos p, int n)
+int mp_ready_first(mp_ready_pos p, int n, int k)
 {
-    return p == MP_POS_FIRST ? 0 : p == MP_POS_MIDDLE ? n / 2 : n - 1;
+    if (k > n)
+        k = n;
+    return p == MP_POS_FIRST ? 0 : p == MP_POS_MIDDLE ? (n - k + 1) / 2 : n - k;
 }
 
 int mp_exit_status(int code)
@@ -155,25 +160,31 @@ static int parse_backends(char *s, mp_run_config *c, mp_err *err)
     return 0;
 }
 
-static int parse_fds(char *s, mp_run_config *c, mp_err *err)
+/* A list of counts in 1..MP_FDS_MAX, sorted, no duplicates. */
+static int parse_counts(const char *opt, char *s, int *out, int *nout, mp_err *err)
 {
     char *it[MP_MAX_COUNTS];
-    int n = split_list("--fds", s, it, MP_MAX_COUNTS, err);
+    int n = split_list(opt, s, it, MP_MAX_COUNTS, err);
     if (n < 0)
         return n;
     for (int i = 0; i < n; i++) {
         long v;
-        int rc = parse_count("--fds", it[i], 1, MP_FDS_MAX, &v, err);
+        int rc = parse_count(opt, it[i], 1, MP_FDS_MAX, &v, err);
         if (rc < 0)
             return rc;
-        c->fds[i] = (int)v;
+        out[i] = (int)v;
     }
-    qsort(c->fds, (size_t)n, sizeof c->fds[0], cmp_int);
+    qsort(out, (size_t)n, sizeof out[0], cmp_int);
     for (int i = 1; i < n; i++)
-        if (c->fds[i] == c->fds[i - 1])
-            return mp_errf(err, MP_EUSAGE, "--fds: %d is given twice", c->fds[i]);
-    c->ncounts = n;
+        if (out[i] == out[i - 1])
+            return mp_errf(err, MP_EUSAGE, "%s: %d is given twice", opt, out[i]);
+    *nout = n;
     return 0;
+}
+
+static int parse_fds(char *s, mp_run_config *c, mp_err *err)
+{
+    return parse_counts("--fds", s, c->fds, &c->ncounts, err);
 }
 
 static int parse_modes(char *s, mp_run_config *c, mp_err *err)
@@ -249,6 +260,7 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
         case O_HELP: return 1;
         case O_BACKENDS: rc = parse_backends(buf, c, err); break;
         case O_FDS: rc = parse_fds(buf, c, err); have_fds = 1; break;
+        case O_ACTIVE: rc = parse_counts("--active", buf, c->actives, &c->nactives, err); break;
         case O_MODE: rc = parse_modes(buf, c, err); break;
         case O_KIND: rc = parse_kinds(buf, c, err); break;
         case O_SAMPLES:
@@ -293,6 +305,7 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
     if (!c->nmodes) { strcpy(buf, DEF_MODES); parse_modes(buf, c, err); }
     if (!c->nkinds) { strcpy(buf, DEF_KIND); parse_kinds(buf, c, err); }
     if (!have_fds) { strcpy(buf, c->quick ? QUICK_FDS : DEF_FDS); parse_fds(buf, c, err); }
+    if (!c->nactives) { c->actives[0] = 1; c->nactives = 1; }
     if (c->quick && !have_samples) c->samples = QUICK_SAMPLES;
     if (c->quick && !have_repeats) c->repeats = QUICK_REPEATS;
     mp_err_clear(err);

@@ -26,6 +26,8 @@ typedef struct mp_run_config {
     int nbackends;
     int fds[MP_MAX_COUNTS];        /* ascending */
     int ncounts;
+    int actives[MP_MAX_COUNTS];    /* K ready fds at once (ready mode), ascending */
+    int nactives;
     mp_mode modes[2];
     int nmodes;
     mp_fd_kind kinds[MP_MAX_KINDS];
@@ -48,7 +50,8 @@ void mp_cli_run_usage(FILE *f);
 
 const char *mp_mode_name(mp_mode m);
 const char *mp_ready_pos_name(mp_ready_pos p);
-/* Index of the ready fd in a set of n for a position. */
-int mp_ready_index(mp_ready_pos p, int n);
+/* Index of the first of k ready fds in a set of n for a position (the k
+ * ready fds are consecutive). */
+int mp_ready_first(mp_ready_pos p, int n, int k);
 
 #endif

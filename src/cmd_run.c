@@ -259,6 +259,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
             fprintf(stderr, "muxprof: report not written: %s\n", rerr.msg);
     }
     mp_print_tables(&r, stdout);
+    mp_print_counters(r.counters, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
     if (r.interrupted)
         printf("(interrupted: results.json holds the cells finished so far)\n");

@@ -40,10 +40,10 @@ int mp_fd_kind_parse(const char *s, mp_fd_kind *out)
     return MP_EUSAGE;
 }
 
-int mp_fdset_fds_needed(mp_fd_kind kind, int n)
+int mp_fdset_fds_needed(mp_fd_kind kind, int n, int nready)
 {
-    /* watched, then (above a gap of 64) a batch of far ends incl. the poke end */
-    return n + (kind == MP_FD_EVENTFD ? 0 : 64 + MP_FDSET_BATCH) + 8;
+    /* watched, then (above a gap of 64) a batch of far ends and the poke ends */
+    return n + (kind == MP_FD_EVENTFD ? 0 : 64 + MP_FDSET_BATCH + nready) + 8;
 }
 
 /* Listening socket on 127.0.0.1, ephemeral port. */
@@ -113,18 +113,25 @@ static void close_all(int *fds, int n)
             close(fds[i]);
 }
 
-int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int ready_idx, mp_peer *peer,
-                    mp_err *err)
+int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int first_ready, int nready,
+                    mp_peer *peer, mp_err *err)
 {
     memset(s, 0, sizeof *s);
     s->kind = kind;
-    s->poke_fd = -1;
-    s->ready_idx = ready_idx;
-    if (n < 1 || ready_idx < 0 || ready_idx >= n)
-        return mp_errf(err, -EINVAL, "fdset: bad size %d / ready index %d", n, ready_idx);
+    s->first_ready = first_ready;
+    s->active = 1;
+    if (n < 1 || nready < 1 || first_ready < 0 || first_ready + nready > n)
+        return mp_errf(err, -EINVAL, "fdset: bad size %d / ready fds %d..%d", n, first_ready,
+                       first_ready + nready - 1);
     s->fds = malloc(sizeof *s->fds * (size_t)n);
-    if (!s->fds)
+    s->poke_fds = malloc(sizeof *s->poke_fds * (size_t)nready);
+    if (!s->fds || !s->poke_fds) {
+        free(s->fds);
+        free(s->poke_fds);
+        s->fds = NULL;
+        s->poke_fds = NULL;
         return mp_errf(err, -ENOMEM, "fdset: out of memory for %d fds", n);
+    }
 
     int rc = 0, listener = -1;
     int far[MP_FDSET_BATCH], nfar = 0;
@@ -171,8 +178,9 @@ int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int ready_idx, mp_peer 
         close(p[1]);
         p[1] = moved;
         s->fds[s->n] = p[0];
-        if (s->n == ready_idx) {
-            s->poke_fd = p[1];   /* keep the ready fd's far end: the poker writes it */
+        if (s->n >= first_ready && s->n < first_ready + nready) {
+            /* keep a ready fd's far end: the poker writes it */
+            s->poke_fds[s->nready++] = p[1];
             continue;
         }
         far[nfar++] = p[1];
@@ -194,7 +202,8 @@ int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int ready_idx, mp_peer 
     if (listener >= 0)
         close(listener);
     if (kind == MP_FD_EVENTFD)
-        s->poke_fd = s->fds[ready_idx];
+        for (s->nready = 0; s->nready < nready; s->nready++)
+            s->poke_fds[s->nready] = s->fds[first_ready + s->nready];
     s->fd_lo = s->fd_hi = s->fds[0];
     for (int i = 1; i < n; i++) {
         if (s->fds[i] < s->fd_lo)
@@ -213,7 +222,7 @@ fail:
         snprintf(why, sizeof why, "%s", err->msg);
         mp_errf(err, rc, "%s (while creating %d %s fds; the process holds about N + %d "
                 "descriptors, raise RLIMIT_NOFILE with ulimit -n)", why, n,
-                mp_fd_kind_name(kind), mp_fdset_fds_needed(kind, 0));
+                mp_fd_kind_name(kind), mp_fdset_fds_needed(kind, 0, nready));
     }
     mp_fdset_destroy(s, peer);
     return rc;
@@ -221,20 +230,21 @@ fail:
 
 int mp_fdset_poke(const mp_fdset *s)
 {
-    ssize_t r;
-    if (s->kind == MP_FD_EVENTFD) {
-        uint64_t one = 1;
-        r = write(s->poke_fd, &one, sizeof one);
-        return r == (ssize_t)sizeof one ? 0 : -errno;
-    }
+    uint64_t one = 1;
     char b = 'x';
-    r = write(s->poke_fd, &b, 1);
-    return r == 1 ? 0 : -errno;
+    for (int i = 0; i < s->active; i++) {
+        ssize_t want = s->kind == MP_FD_EVENTFD ? (ssize_t)sizeof one : 1;
+        ssize_t r = s->kind == MP_FD_EVENTFD
+                        ? write(s->poke_fds[s->active_off + i], &one, sizeof one)
+                        : write(s->poke_fds[s->active_off + i], &b, 1);
+        if (r != want)
+            return r < 0 ? -errno : -EIO;
+    }
+    return 0;
 }
 
-int mp_fdset_drain(const mp_fdset *s)
+static int drain_one(const mp_fdset *s, int fd)
 {
-    int fd = s->fds[s->ready_idx];
     if (s->kind == MP_FD_EVENTFD) {
         uint64_t v;
         return read(fd, &v, sizeof v) == (ssize_t)sizeof v ? 0 : -errno;
@@ -242,6 +252,48 @@ int mp_fdset_drain(const mp_fdset *s)
     char buf[64];
     ssize_t r = read(fd, buf, sizeof buf);
     return r > 0 ? 0 : r == 0 ? -EPIPE : -errno;
+}
+
+int mp_fdset_drain(const mp_fdset *s)
+{
+    int drained = 0, rc = 0;
+    for (int i = 0; i < s->active; i++) {
+        int r = drain_one(s, s->fds[s->first_ready + s->active_off + i]);
+        if (r == 0)
+            drained++;
+        else if (r != -EAGAIN)
+            rc = r;
+    }
+    if (rc < 0)
+        return rc;
+    return drained == s->active ? 0 : drained == 0 ? -EAGAIN : -EIO;
+}
+
+void mp_fdset_activate(mp_fdset *s, int k, int off)
+{
+    s->active = k < 1 ? 1 : k > s->nready ? s->nready : k;
+    s->active_off = off < 0 ? 0 : off > s->nready - s->active ? s->nready - s->active : off;
+}
+
+int mp_fdset_ready_fd(const mp_fdset *s)
+{
+    return s->fds[s->first_ready + s->active_off];
+}
+
+int mp_fdset_is_active(const mp_fdset *s, int fd)
+{
+    /* fds ascend, so the active ones are a sorted run: binary search it. */
+    int lo = s->first_ready + s->active_off, hi = lo + s->active - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (s->fds[mid] == fd)
+            return 1;
+        if (s->fds[mid] < fd)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return 0;
 }
 
 void mp_fdset_destroy(mp_fdset *s, mp_peer *peer)
@@ -256,14 +308,16 @@ void mp_fdset_destroy(mp_fdset *s, mp_peer *peer)
             close(s->fds[i]);
         }
     }
-    if (s->poke_fd >= 0 && s->kind != MP_FD_EVENTFD)
-        close(s->poke_fd);
+    if (s->poke_fds && s->kind != MP_FD_EVENTFD)
+        for (int i = 0; i < s->nready; i++)
+            close(s->poke_fds[i]);
     if (s->kind != MP_FD_EVENTFD && peer && peer->sock >= 0) {
         mp_err ignored;
         mp_peer_release(peer, &ignored);
     }
     free(s->fds);
+    free(s->poke_fds);
     s->fds = NULL;
-    s->n = 0;
-    s->poke_fd = -1;
+    s->poke_fds = NULL;
+    s->n = s->nready = 0;
 }

@@ -55,19 +55,19 @@ static int sb_write(sbuf *b, const char *dir, const char *name, mp_err *err)
 int mp_write_csv(const mp_results *r, const char *dir, mp_err *err)
 {
     sbuf b = {0};
-    sb_printf(&b, "backend,fd_kind,mode,nfds,status,metric,p10,p50,p90,p99,mean,min,max,stddev,n\n");
+    sb_printf(&b, "backend,fd_kind,mode,nfds,active,status,metric,p10,p50,p90,p99,mean,min,max,stddev,n\n");
     for (size_t i = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
         if (c->status != MP_CELL_OK) {
-            sb_printf(&b, "%s,%s,%s,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
-                      mp_mode_name(c->mode), c->nfds, mp_cell_status_name(c->status));
+            sb_printf(&b, "%s,%s,%s,%d,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
+                      mp_mode_name(c->mode), c->nfds, c->active, mp_cell_status_name(c->status));
             sb_printf(&b, ",,,,,,,,,\n");
             continue;
         }
         for (size_t k = 0; k < c->nmetrics; k++) {
             const mp_summary *s = &c->metrics[k].s;
-            sb_printf(&b, "%s,%s,%s,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
-                      mp_mode_name(c->mode), c->nfds, mp_cell_status_name(c->status));
+            sb_printf(&b, "%s,%s,%s,%d,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
+                      mp_mode_name(c->mode), c->nfds, c->active, mp_cell_status_name(c->status));
             sb_printf(&b, "%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%zu\n",
                       c->metrics[k].name, s->p10, s->p50, s->p90, s->p99, s->mean, s->min,
                       s->max, s->stddev, s->n);

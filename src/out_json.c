@@ -30,6 +30,9 @@ static cJSON *config_json(const mp_run_config *c)
     a = cJSON_AddArrayToObject(o, "fds");
     for (int i = 0; i < c->ncounts; i++)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(c->fds[i]));
+    a = cJSON_AddArrayToObject(o, "active");
+    for (int i = 0; i < c->nactives; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->actives[i]));
     a = cJSON_AddArrayToObject(o, "modes");
     for (int i = 0; i < c->nmodes; i++)
         cJSON_AddItemToArray(a, cJSON_CreateString(mp_mode_name(c->modes[i])));
@@ -54,6 +57,7 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
     cJSON_AddStringToObject(o, "fd_kind", mp_fd_kind_name(c->kind));
     cJSON_AddStringToObject(o, "mode", mp_mode_name(c->mode));
     cJSON_AddNumberToObject(o, "nfds", c->nfds);
+    cJSON_AddNumberToObject(o, "active", c->active);
     cJSON_AddStringToObject(o, "status", mp_cell_status_name(c->status));
     if (c->reason[0])
         cJSON_AddStringToObject(o, "reason", c->reason);

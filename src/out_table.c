@@ -1,15 +1,18 @@
 /* out_table.c - the tables `muxprof run` prints: per fd kind and mode, one
  * row per N, p50 wall ns per backend, then poll/epoll. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "results.h"
 
-static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, int n, const char *b)
+static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, int n, int a,
+                           const char *b)
 {
     for (size_t i = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
-        if (c->kind == k && c->mode == m && c->nfds == n && !strcmp(c->backend->name, b))
+        if (c->kind == k && c->mode == m && c->nfds == n && c->active == a &&
+            !strcmp(c->backend->name, b))
             return c;
     }
     return NULL;
@@ -25,12 +28,19 @@ void mp_print_tables(const mp_results *r, FILE *f)
 {
     const mp_run_config *cfg = r->cfg;
     for (int k = 0; k < cfg->nkinds; k++)
+        for (int ai = 0; ai < cfg->nactives; ai++)
         for (int m = 0; m < cfg->nmodes; m++) {
             mp_mode mode = cfg->modes[m];
+            int a = cfg->actives[ai];
+            if (mode == MP_MODE_WAKEUP && a > 1)
+                continue;   /* wakeup pokes one fd */
+            char what[64];
+            if (a > 1)
+                snprintf(what, sizeof what, "timeout 0, %d fds readable", a);
             fprintf(f, "\n%s mode, %s, p50 ns per call (%s)\n", mp_mode_name(mode),
                     mp_fd_kind_name(cfg->kinds[k]),
-                    mode == MP_MODE_READY ? "timeout 0, one fd readable"
-                                          : "poker write -> waiter return");
+                    mode == MP_MODE_WAKEUP ? "poker write -> waiter return"
+                    : a > 1 ? what : "timeout 0, one fd readable");
             fprintf(f, "%8s", "N");
             for (int b = 0; b < cfg->nbackends; b++)
                 fprintf(f, " %12s", cfg->backends[b]->name);
@@ -38,7 +48,7 @@ void mp_print_tables(const mp_results *r, FILE *f)
             for (int n = 0; n < cfg->ncounts; n++) {
                 fprintf(f, "%8d", cfg->fds[n]);
                 for (int b = 0; b < cfg->nbackends; b++) {
-                    const mp_cell *c = find(r, cfg->kinds[k], mode, cfg->fds[n],
+                    const mp_cell *c = find(r, cfg->kinds[k], mode, cfg->fds[n], a,
                                             cfg->backends[b]->name);
                     double v = p50(c);
                     if (v >= 0)
@@ -48,12 +58,73 @@ void mp_print_tables(const mp_results *r, FILE *f)
                                                  : c->status == MP_CELL_ERROR ? "error" : "-")
                                               : "-");
                 }
-                double pp = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], "poll"));
-                double pe = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], "epoll"));
+                double pp = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], a, "poll"));
+                double pe = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], a, "epoll"));
                 if (pp > 0 && pe > 0)
                     fprintf(f, " %11.2f\n", pp / pe);
                 else
                     fprintf(f, " %11s\n", "-");
             }
         }
+}
+
+/* Which counters were measured and which not, grouped by reason, so a run
+ * never leaves a reader guessing why a figure is missing. */
+void mp_print_counters(const cJSON *counters, FILE *f)
+{
+    const cJSON *events = cJSON_GetObjectItemCaseSensitive(counters, "events");
+    const cJSON *scope = cJSON_GetObjectItemCaseSensitive(counters, "scope");
+    const cJSON *preset = cJSON_GetObjectItemCaseSensitive(counters, "preset");
+    const cJSON *note = cJSON_GetObjectItemCaseSensitive(counters, "scope_note");
+    if (!cJSON_IsArray(events) || cJSON_GetArraySize(events) == 0) {
+        fprintf(f, "\ncounters: none (--events %s)\n",
+                cJSON_IsString(preset) ? preset->valuestring : "none");
+        return;
+    }
+    fprintf(f, "\ncounters (--events %s, scope %s):\n",
+            cJSON_IsString(preset) ? preset->valuestring : "?",
+            cJSON_IsString(scope) ? scope->valuestring : "?");
+    if (cJSON_IsString(scope) && strcmp(scope->valuestring, "user+kernel") &&
+        cJSON_IsString(note))
+        fprintf(f, "  NOTE: %s\n", note->valuestring);
+    int n = cJSON_GetArraySize(events);
+    char *done = calloc((size_t)n, 1);
+    fprintf(f, "  measured:");
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        const cJSON *e = cJSON_GetArrayItem(events, i);
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+        if (cJSON_IsString(st) && !strcmp(st->valuestring, "opened") && cJSON_IsString(nm)) {
+            fprintf(f, "%s %s", any ? "," : "", nm->valuestring);
+            any = 1;
+            if (done)
+                done[i] = 1;
+        }
+    }
+    fprintf(f, "%s\n", any ? "" : " nothing");
+    /* Unavailable ones, one line per distinct reason. */
+    for (int i = 0; done && i < n; i++) {
+        if (done[i])
+            continue;
+        const cJSON *ri = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(events, i),
+                                                           "reason");
+        const char *why = cJSON_IsString(ri) ? ri->valuestring : "no reason recorded";
+        fprintf(f, "  not available:");
+        for (int j = i, first = 1; j < n; j++) {
+            if (done[j])
+                continue;
+            const cJSON *e = cJSON_GetArrayItem(events, j);
+            const cJSON *rj = cJSON_GetObjectItemCaseSensitive(e, "reason");
+            const char *wj = cJSON_IsString(rj) ? rj->valuestring : "no reason recorded";
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+            if (strcmp(wj, why))
+                continue;
+            fprintf(f, "%s %s", first ? "" : ",", cJSON_IsString(nm) ? nm->valuestring : "?");
+            first = 0;
+            done[j] = 1;
+        }
+        fprintf(f, "\n    because: %s\n", why);
+    }
+    free(done);
 }

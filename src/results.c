@@ -11,23 +11,25 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
     memset(r, 0, sizeof *r);
     r->cfg = cfg;
     r->interrupted_cell = -1;
-    r->ncells = (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nmodes *
-                (size_t)cfg->nbackends;
+    r->ncells = (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nactives *
+                (size_t)cfg->nmodes * (size_t)cfg->nbackends;
     r->cells = calloc(r->ncells, sizeof *r->cells);
     if (!r->cells)
         return mp_errf(err, -ENOMEM, "out of memory for %zu cells", r->ncells);
     size_t i = 0;
     for (int k = 0; k < cfg->nkinds; k++)
         for (int n = 0; n < cfg->ncounts; n++)
-            for (int m = 0; m < cfg->nmodes; m++)
-                for (int b = 0; b < cfg->nbackends; b++) {
-                    mp_cell *c = &r->cells[i++];
-                    c->backend = cfg->backends[b];
-                    c->kind = cfg->kinds[k];
-                    c->mode = cfg->modes[m];
-                    c->nfds = cfg->fds[n];
-                    c->fd_lo = c->fd_hi = c->ready_fd = -1;
-                }
+            for (int a = 0; a < cfg->nactives; a++)
+                for (int m = 0; m < cfg->nmodes; m++)
+                    for (int b = 0; b < cfg->nbackends; b++) {
+                        mp_cell *c = &r->cells[i++];
+                        c->backend = cfg->backends[b];
+                        c->kind = cfg->kinds[k];
+                        c->mode = cfg->modes[m];
+                        c->nfds = cfg->fds[n];
+                        c->active = cfg->actives[a];
+                        c->fd_lo = c->fd_hi = c->ready_fd = -1;
+                    }
     return 0;
 }
 

@@ -17,7 +17,7 @@ typedef struct mp_metric {
     int is_counter;
     char scope[16];        /* counters: "user+kernel", "user" */
     int pass;              /* counters: 1-based pass that measured it */
-    char read_path[8];     /* counters: "rdpmc", "mrs", "read" */
+    char read_path[16];    /* counters: "rdpmc", "mrs", "read", "rdpmc+read" */
     double bracket;        /* counters: empty-bracket count subtracted */
     size_t dropped;        /* counters: samples refused (group did not run throughout) */
 } mp_metric;
@@ -27,6 +27,7 @@ typedef struct mp_cell {
     mp_fd_kind kind;
     mp_mode mode;
     int nfds;
+    int active;               /* ready fds at once (1 unless --active) */
     mp_cell_status status;
     char reason[512];
     int fd_lo, fd_hi, ready_fd;
@@ -56,7 +57,7 @@ typedef struct mp_results {
     size_t ncells;
 } mp_results;
 
-/* Cells in sweep order: kind, N, mode, backend. */
+/* Cells in sweep order: kind, N, active, mode, backend. */
 int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err);
 void mp_results_free(mp_results *r);
 
@@ -71,6 +72,8 @@ int mp_write_csv(const mp_results *r, const char *dir, mp_err *err);
 int mp_write_samples(const mp_results *r, const char *dir, mp_err *err);
 /* Per mode: rows N, columns p50 per backend, last column poll/epoll. */
 void mp_print_tables(const mp_results *r, FILE *f);
+/* Counters measured, and those not with the reason (from the "counters" JSON). */
+void mp_print_counters(const cJSON *counters, FILE *f);
 
 /* Write data to dir/name atomically (tmp + fsync-free rename). */
 int mp_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,

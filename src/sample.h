@@ -1,14 +1,14 @@
 /* sample.h - timed blocks of calls of one backend on one descriptor set.
  *
  * One "call" is one backend wait():
- *  - ready mode: timeout 0 while fds[ready_idx] stays readable; the sample
- *    is the time between two clock reads around the call;
+ *  - ready mode: timeout 0 while the set's `active` ready fds stay
+ *    readable; the sample is the time between two clock reads around the call;
  *  - wakeup mode: the waiter (calling thread) blocks with no timeout; the
  *    poker thread waits until the waiter sleeps, reads the clock, writes
  *    one byte; the sample is poker's clock read to waiter's return.  A
  *    sample in which the waiter never went to sleep (no voluntary context
  *    switch during the call) is discarded and counted.
- * Every call's answer is checked: exactly one fd, the ready one.
+ * Every call's answer is checked: exactly the active ready fds (wakeup: one).
  * Error convention: mp_err.h.
  */
 #ifndef MP_SAMPLE_H

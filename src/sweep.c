@@ -141,8 +141,13 @@ static int summarize_cell(mp_cell *c, const mp_results *r, mp_err *err)
 /* Block until the set's ready fd is readable (TCP delivery is not instant). */
 static int wait_readable(const mp_fdset *set)
 {
-    struct pollfd p = {.fd = set->fds[set->ready_idx], .events = POLLIN};
-    return poll(&p, 1, 2000) == 1 ? 0 : -ETIMEDOUT;
+    for (int i = 0; i < set->active; i++) {
+        struct pollfd p = {.fd = set->fds[set->first_ready + set->active_off + i],
+                           .events = POLLIN};
+        if (poll(&p, 1, 2000) != 1)
+            return -ETIMEDOUT;
+    }
+    return 0;
 }
 
 static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *set,
@@ -164,6 +169,9 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             mark(c, MP_CELL_UNSUPPORTED, "%s", why);
         if (mode == MP_MODE_WAKEUP && !env->poker)
             mark(c, MP_CELL_ERROR, "internal: no poker thread");
+        if (mode == MP_MODE_WAKEUP && c->active > 1)
+            mark(c, MP_CELL_UNSUPPORTED, "wakeup mode pokes one fd; %d ready fds at once "
+                 "(--active) is measured in ready mode", c->active);
         if (!active(c))
             continue;
         c->samples = malloc(sizeof *c->samples * per * (size_t)cfg->repeats);
@@ -179,7 +187,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (mp_fdset_poke(set) < 0 || wait_readable(set) < 0) {
             for (int b = 0; b < nb; b++)
                 mark(&cells[b], MP_CELL_ERROR, "could not make fd %d readable",
-                     set->fds[set->ready_idx]);
+                     mp_fdset_ready_fd(set));
             goto out;
         }
     }
@@ -191,8 +199,9 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
                 continue;
             if (env->progress) {
                 char label[128];
-                snprintf(label, sizeof label, "%s %s N=%d %s repeat %d/%d",
+                snprintf(label, sizeof label, "%s %s N=%d%s%.0d %s repeat %d/%d",
                          c->backend->name, mp_fd_kind_name(c->kind), c->nfds,
+                         c->active > 1 ? " K=" : "", c->active > 1 ? c->active : 0,
                          mp_mode_name(mode), rep + 1, cfg->repeats);
                 env->progress(first + (size_t)b, r->ncells, label, env->progress_ctx);
             }
@@ -251,10 +260,12 @@ out:
     return rc;
 }
 
-static size_t cell_index(const mp_run_config *cfg, int k, int n, int m, int b)
+static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, int b)
 {
-    return (((size_t)k * (size_t)cfg->ncounts + (size_t)n) * (size_t)cfg->nmodes + (size_t)m) *
-               (size_t)cfg->nbackends + (size_t)b;
+    size_t i = (size_t)k * (size_t)cfg->ncounts + (size_t)n;
+    i = i * (size_t)cfg->nactives + (size_t)a;
+    i = i * (size_t)cfg->nmodes + (size_t)m;
+    return i * (size_t)cfg->nbackends + (size_t)b;
 }
 
 static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_err *err)
@@ -262,14 +273,18 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     const mp_run_config *cfg = r->cfg;
     mp_fd_kind kind = cfg->kinds[k];
     int N = cfg->fds[ni], nb = cfg->nbackends, rc = 0;
-    mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0)];
-    size_t ng = (size_t)cfg->nmodes * (size_t)nb;
+    mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0)];
+    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)nb;
+    int kmax = 1;   /* largest K that fits in N */
+    for (int a = 0; a < cfg->nactives; a++)
+        if (cfg->actives[a] <= N && cfg->actives[a] > kmax)
+            kmax = cfg->actives[a];
 
     for (size_t i = 0; i < ng; i++) {
         group[i].rl_soft = env->rl_soft;
         group[i].rl_hard = env->rl_hard;
     }
-    long need = mp_fdset_fds_needed(kind, N) + env->base_fds + nb + PMU_FD_SLACK;
+    long need = mp_fdset_fds_needed(kind, N, kmax) + env->base_fds + nb + PMU_FD_SLACK;
     if (need > env->rl_hard) {
         for (size_t i = 0; i < ng; i++)
             mark(&group[i], MP_CELL_UNSUPPORTED,
@@ -282,7 +297,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
 
     mp_fdset set;
     mp_err ferr;
-    int frc = mp_fdset_create(&set, kind, N, mp_ready_index(cfg->ready_pos, N), env->peer, &ferr);
+    int frc = mp_fdset_create(&set, kind, N, mp_ready_first(cfg->ready_pos, N, kmax), kmax,
+                              env->peer, &ferr);
     if (frc < 0) {
         for (size_t i = 0; i < ng; i++)
             mark(&group[i], MP_CELL_ERROR, "%s", ferr.msg);
@@ -291,7 +307,9 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     for (size_t i = 0; i < ng; i++) {
         group[i].fd_lo = set.fd_lo;
         group[i].fd_hi = set.fd_hi;
-        group[i].ready_fd = set.fds[set.ready_idx];
+        if (group[i].active > N)
+            mark(&group[i], MP_CELL_UNSUPPORTED, "%d ready fds asked for (--active) but only "
+                 "%d are watched", group[i].active, N);
     }
 
     void *st[MP_MAX_BACKENDS] = {0};
@@ -307,8 +325,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
             for (int i = 0; brc == 0 && i < N; i++)
                 brc = ops->add(st[b], set.fds[i], &berr);
         }
-        for (int m = 0; m < cfg->nmodes; m++) {
-            mp_cell *c = &r->cells[cell_index(cfg, k, ni, m, b)];
+        for (size_t i = 0; i < (size_t)cfg->nactives * (size_t)cfg->nmodes; i++) {
+            mp_cell *c = &group[i * (size_t)nb + (size_t)b];
             if (u)
                 mark(c, MP_CELL_UNSUPPORTED, "%s", u);
             else if (brc == -ENOSYS || brc == -EOPNOTSUPP || brc == -EPERM)
@@ -318,9 +336,18 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
         }
     }
 
-    for (int m = 0; m < cfg->nmodes && rc == 0; m++) {
-        size_t first = cell_index(cfg, k, ni, m, 0);
-        rc = run_mode(r, &r->cells[first], st, &set, env, first, err);
+    for (int a = 0; a < cfg->nactives && rc == 0; a++) {
+        int K = cfg->actives[a];
+        if (K > N)
+            continue;
+        /* The K active fds sit where --ready-pos says within the ready range. */
+        mp_fdset_activate(&set, K, mp_ready_first(cfg->ready_pos, kmax, K));
+        for (int m = 0; m < cfg->nmodes && rc == 0; m++) {
+            size_t first = cell_index(cfg, k, ni, a, m, 0);
+            for (int b = 0; b < nb; b++)
+                r->cells[first + (size_t)b].ready_fd = mp_fdset_ready_fd(&set);
+            rc = run_mode(r, &r->cells[first], st, &set, env, first, err);
+        }
     }
 
     for (int b = 0; b < nb; b++)
@@ -336,7 +363,7 @@ int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
     for (int k = 0; k < cfg->nkinds; k++)
         for (int n = 0; n < cfg->ncounts; n++) {
             if (mp_sample_stop) {
-                r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0);
+                r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0);
                 return -EINTR;
             }
             int rc = run_group(r, env, k, n, err);

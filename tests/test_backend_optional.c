@@ -24,7 +24,7 @@ static void test_ready_fd(void **state)
     mp_err e;
     assert_int_equal(mp_peer_start(&peer, &e), 0);
     mp_fdset set;
-    assert_int_equal(mp_fdset_create(&set, MP_FD_PIPE, 500, 250, &peer, &e), 0);
+    assert_int_equal(mp_fdset_create(&set, MP_FD_PIPE, 500, 250, 1, &peer, &e), 0);
     void *st;
     assert_int_equal(b->open(&st, 500, &e), 0);
     for (int i = 0; i < 500; i++)

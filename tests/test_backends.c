@@ -41,7 +41,7 @@ static void check_one(const mp_backend_ops *b, mp_fd_kind kind, int n, int ready
     mp_fdset set;
     mp_err e;
     void *st;
-    if (mp_fdset_create(&set, kind, n, ready_idx, &peer, &e) < 0)
+    if (mp_fdset_create(&set, kind, n, ready_idx, 1, &peer, &e) < 0)
         fail_msg("%s: %s", mp_fd_kind_name(kind), e.msg);
     int orc = b->open(&st, n, &e);
     if (orc == -ENOSYS || orc == -EOPNOTSUPP || orc == -EPERM) {
@@ -88,6 +88,51 @@ static void test_every_backend_every_kind(void **state)
         }
 }
 
+/* K of N ready at once: every backend that supports ready mode reports
+ * exactly the K active fds, for K = 1, 7 and 64 of 200, at each position. */
+static void test_k_of_n(void **state)
+{
+    (void)state;
+    for (size_t b = 0; mp_backends[b]; b++) {
+        const mp_backend_ops *ops = mp_backends[b];
+        if (ops->unsupported_mode && ops->unsupported_mode("ready"))
+            continue;
+        mp_fdset set;
+        mp_err e;
+        void *st;
+        if (mp_fdset_create(&set, MP_FD_PIPE, 200, 100, 64, &peer, &e) < 0)
+            fail_msg("%s", e.msg);
+        if (ops->open(&st, 200, &e) < 0) {
+            mp_fdset_destroy(&set, &peer);
+            continue;
+        }
+        for (int i = 0; i < 200; i++)
+            assert_int_equal(ops->add(st, set.fds[i], &e), 0);
+        const int ks[] = {1, 7, 64};
+        for (int ki = 0; ki < 3; ki++)
+            for (int off = 0; off <= 64 - ks[ki]; off += 64 - ks[ki] > 0 ? 64 - ks[ki] : 1) {
+                mp_fdset_activate(&set, ks[ki], off);
+                assert_int_equal(mp_fdset_poke(&set), 0);
+                int n = ops->wait(st, 0), got[80];
+                int k = n > 0 ? ops->collect(st, got, 80) : 0;
+                if (n != ks[ki] || k != ks[ki])
+                    fail_msg("%s K=%d off=%d: wait %d collect %d", ops->name, ks[ki], off, n, k);
+                for (int i = 0; i < k; i++)
+                    if (!mp_fdset_is_active(&set, got[i]))
+                        fail_msg("%s K=%d: fd %d reported, not active", ops->name, ks[ki],
+                                 got[i]);
+                /* an fd outside the active run is not active */
+                assert_false(mp_fdset_is_active(&set, set.fds[0]));
+                assert_int_equal(mp_fdset_drain(&set), 0);
+                assert_int_equal(ops->wait(st, 0), 0);
+                if (64 - ks[ki] == 0)
+                    break;
+            }
+        ops->close(st);
+        mp_fdset_destroy(&set, &peer);
+    }
+}
+
 static void test_select_fd_setsize(void **state)
 {
     (void)state;
@@ -117,10 +162,10 @@ static void test_descriptor_census(void **state)
         mp_fdset set;
         mp_err e;
         int n = 2000;
-        if (mp_fdset_create(&set, (mp_fd_kind)k, n, n - 1, &peer, &e) < 0)
+        if (mp_fdset_create(&set, (mp_fd_kind)k, n, n - 1, 1, &peer, &e) < 0)
             fail_msg("%s: %s", mp_fd_kind_name((mp_fd_kind)k), e.msg);
         int during = mp_test_open_fds();
-        /* n watched + the poke end */
+        /* n watched + the one poke end */
         if (during - before > n + 1 || during - before < n)
             fail_msg("%s: %d descriptors open with %d watched (before: %d)",
                      mp_fd_kind_name((mp_fd_kind)k), during, n, before);
@@ -137,6 +182,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_backend_every_kind),
+        cmocka_unit_test(test_k_of_n),
         cmocka_unit_test(test_select_fd_setsize),
         cmocka_unit_test(test_descriptor_census),
     };

@@ -61,7 +61,14 @@ static void test_lists_and_quick(void **state)
     assert_int_equal(c.nkinds, 2);
     assert_int_equal(c.kinds[1], MP_FD_EVENTFD);
     assert_int_equal(c.samples, 7);
-    assert_int_equal(mp_ready_index(c.ready_pos, 9), 4);
+    assert_int_equal(mp_ready_first(c.ready_pos, 9, 1), 4);
+    assert_int_equal(mp_ready_first(MP_POS_LAST, 9, 3), 6);
+    assert_int_equal(mp_ready_first(MP_POS_FIRST, 9, 3), 0);
+    assert_int_equal(c.nactives, 1);
+    assert_int_equal(c.actives[0], 1);
+    assert_int_equal(parse(&c, &e, "--active 64,1,8"), 0);
+    assert_int_equal(c.nactives, 3);
+    assert_int_equal(c.actives[2], 64);
     assert_int_equal(parse(&c, &e, "--quick"), 0);
     assert_int_equal(c.ncounts, 3);
     assert_int_equal(c.samples, 100);
@@ -99,6 +106,9 @@ static const struct {
     {__LINE__, "--repeats 5000", "out of range"},
     {__LINE__, "--warmup x", "not a whole number"},
     {__LINE__, "--ready-pos end", "unknown position 'end'"},
+    {__LINE__, "--active 0", "--active: 0 is out of range"},
+    {__LINE__, "--active 2,2", "--active: '2' is given twice"},
+    {__LINE__, "--active 2,02", "--active: 2 is given twice"},
     {__LINE__, "--frobnicate", "unknown option '--frobnicate'"},
     {__LINE__, "--samples", "--samples needs a value"},
     {__LINE__, "stray", "unexpected argument 'stray'"},

@@ -166,8 +166,8 @@ static void test_quick_run(void **state)
     snprintf(path, sizeof path, "%s/results.csv", out);
     char *csv = mp_test_slurp(path);
     assert_non_null(csv);
-    assert_non_null(strstr(csv, "backend,fd_kind,mode,nfds,status,metric,p10,p50"));
-    assert_non_null(strstr(csv, "poll,pipe,wakeup,1000,ok,wall_ns,"));
+    assert_non_null(strstr(csv, "backend,fd_kind,mode,nfds,active,status,metric,p10,p50"));
+    assert_non_null(strstr(csv, "poll,pipe,wakeup,1000,1,ok,wall_ns,"));
     free(csv);
     snprintf(path, sizeof path, "%s/samples.csv", out);
     char *sm = mp_test_slurp(path);
