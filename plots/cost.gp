@@ -3,7 +3,8 @@
 # Set by the per-figure wrapper: mode, kind, backends (space separated),
 # out (output base name), ttl (title).
 load "style.gp"
-set offsets 0, 0, graph 0.04, graph 0.04   # keep flat lines off the frame
+set autoscale fix
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
 set logscale xy 10
 set format x "10^{%T}"
 set format y "10^{%T}"

@@ -4,7 +4,8 @@
 # name in the data files), out, ttl; logy = 0 for a linear y axis;
 # unit ("events", or "ns" for task-clock).
 load "style.gp"
-set offsets 0, 0, graph 0.04, graph 0.04   # keep flat lines off the frame
+set autoscale fix
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
 set logscale x 10
 if (!exists("logy") || logy) { set logscale y 10; set format y "10^{%T}" }  # logy = 0: some are 0
 if (!exists("unit")) { unit = "events" }

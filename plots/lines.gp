@@ -6,7 +6,8 @@
 # optionally fit_a (intercept), fit_b (events per line), fit_lo, fit_hi
 # (x range of the fit) and markers ("L1d 512 L2 8192 ...": name, lines).
 load "style.gp"
-set offsets 0, 0, graph 0.04, graph 0.04   # keep flat lines off the frame
+set autoscale fix
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
 set logscale x 10
 if (!exists("logy") || logy) { set logscale y 10; set format y "10^{%T}" }  # logy = 0: some are 0
 if (!exists("unit")) { unit = "events" }

@@ -2,7 +2,8 @@
 # same N, log-log; epoll itself is the line at 1.
 # Set by the per-figure wrapper: mode, kind, backends, out, ttl.
 load "style.gp"
-set offsets 0, 0, graph 0.04, graph 0.04   # keep flat lines off the frame
+set autoscale fix
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
 set logscale xy 10
 set format x "10^{%T}"
 set xlabel "watched descriptors N"
