@@ -22,7 +22,7 @@
 
 enum { O_BACKENDS = 256, O_FDS, O_MODE, O_KIND, O_SAMPLES, O_REPEATS, O_WARMUP, O_EVENTS,
        O_PLACEMENT, O_OUT, O_FORCE, O_QUICK, O_NOPLOTS, O_QUIET, O_READYPOS, O_ACTIVE,
-       O_HELP };
+       O_PROFILE, O_HELP };
 
 static const struct option opts[] = {
     {"backends", required_argument, 0, O_BACKENDS},
@@ -41,6 +41,7 @@ static const struct option opts[] = {
     {"quick", no_argument, 0, O_QUICK},
     {"no-plots", no_argument, 0, O_NOPLOTS},
     {"quiet", no_argument, 0, O_QUIET},
+    {"profile", no_argument, 0, O_PROFILE},
     {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0},
 };
@@ -72,6 +73,9 @@ void mp_cli_run_usage(FILE *f)
 "  --quick           small sweep for smoke tests (fds " QUICK_FDS ", %d samples x %d)\n"
 "  --no-plots        write the report without figures\n"
 "  --quiet           no progress on stderr\n"
+"  --profile         after each cell's timing and counters, sample the waiter's\n"
+"                    kernel functions (perf_event_open, /proc/kallsyms) and group\n"
+"                    them into phases (docs/profile.md)\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
             MP_FDS_MAX, DEF_SAMPLES, DEF_REPEATS, DEF_WARMUP, QUICK_SAMPLES, QUICK_REPEATS);
@@ -287,6 +291,7 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
         case O_QUICK: c->quick = 1; break;
         case O_NOPLOTS: c->no_plots = 1; break;
         case O_QUIET: c->quiet = 1; break;
+        case O_PROFILE: c->profile = 1; break;
         case ':':
             return mp_errf(err, MP_EUSAGE, "%s needs a value; see muxprof run --help",
                            argv[optind - 1]);

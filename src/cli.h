@@ -38,6 +38,7 @@ typedef struct mp_run_config {
     char placement[32];
     char out_dir[PATH_MAX];        /* empty: reports/runs/<host>-<stamp> */
     int force, quick, no_plots, quiet;
+    int profile;                   /* --profile: a kernel sampling pass per ok cell */
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
 
