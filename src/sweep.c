@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "profile_pass.h"
 #include "stats.h"
 
 #define BRACKETS 200          /* empty counter brackets per counter pass */
@@ -251,6 +252,17 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         }
         if (prc < 0)
             snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
+        if (cfg->profile) {
+            prc = mp_profile_pass(c, st[b], set, env, cfg->warmup, &cerr);
+            if (prc == -EINTR) {
+                r->interrupted_cell = (int)(first + (size_t)b);
+                rc = -EINTR;
+                goto out;
+            }
+            if (prc < 0)
+                snprintf(c->reason, sizeof c->reason, "profile not measured: %.400s",
+                         cerr.msg);
+        }
     }
 out:
     if (mode == MP_MODE_READY)
