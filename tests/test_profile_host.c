@@ -1,0 +1,171 @@
+/* test_profile_host.c - `muxprof run --profile` on this host: poll and
+ * epoll in ready mode at 10,000 eventfds.  poll's call is the scan, so its
+ * two largest phases must be descriptor lookup and the files' poll
+ * methods; epoll_wait looks at the ready list only, so neither may carry a
+ * significant share (< 20%).  Skips (77) where the kernel cannot be
+ * sampled, kallsyms hides addresses, or RLIMIT_NOFILE is too low. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "profile.h"
+#include "test_util.h"
+
+#define NFDS 10000
+
+static char dir[256];
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+static double share_of(const cJSON *prof, const char *phase)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, get(prof, "phases"))
+        if (cJSON_IsString(get(e, "phase")) && !strcmp(get(e, "phase")->valuestring, phase))
+            return get(e, "share")->valuedouble;
+    return NAN;
+}
+
+static void print_profile(const char *backend, const cJSON *prof)
+{
+    const cJSON *e;
+    fprintf(stderr, "%s: %g samples, %g lost, user %.3f\n", backend,
+            get(prof, "samples")->valuedouble, get(prof, "lost")->valuedouble,
+            cJSON_IsNumber(get(prof, "user_share")) ? get(prof, "user_share")->valuedouble : -1);
+    cJSON_ArrayForEach(e, get(prof, "phases"))
+        fprintf(stderr, "  phase %-20s %6.3f %10.1f ns/call\n", get(e, "phase")->valuestring,
+                get(e, "share")->valuedouble, cJSON_IsNumber(get(e, "ns_per_call"))
+                ? get(e, "ns_per_call")->valuedouble : NAN);
+    int n = 0;
+    cJSON_ArrayForEach(e, get(prof, "functions"))
+        if (n++ < 6)
+            fprintf(stderr, "  fn    %-28s %6.3f\n", get(e, "name")->valuestring,
+                    get(e, "share")->valuedouble);
+}
+
+static const cJSON *cell_profile(const cJSON *root, const char *backend)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, get(root, "results"))
+        if (!strcmp(get(c, "backend")->valuestring, backend)) {
+            if (strcmp(get(c, "status")->valuestring, "ok"))
+                fail_msg("%s cell not ok: %s", backend, cJSON_IsString(get(c, "reason"))
+                         ? get(c, "reason")->valuestring : "?");
+            const cJSON *p = get(c, "profile");
+            if (!p)
+                fail_msg("%s cell has no profile", backend);
+            if (!cJSON_IsString(get(p, "symbols")) ||
+                strcmp(get(p, "symbols")->valuestring, "kallsyms"))
+                fail_msg("%s: symbols %s", backend, cJSON_IsString(get(p, "symbols"))
+                         ? get(p, "symbols")->valuestring : "missing");
+            if (get(p, "samples")->valuedouble < 500)
+                fail_msg("%s: only %g samples", backend, get(p, "samples")->valuedouble);
+            print_profile(backend, p);
+            return p;
+        }
+    fail_msg("no %s cell", backend);
+    return NULL;
+}
+
+static void test_poll_and_epoll_10k(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "%s run --backends poll,epoll --fds %d --mode ready --fd-kind eventfd "
+             "--samples 20 --repeats 1 --warmup 5 --events none --no-plots --quiet "
+             "--profile --force --out %s >%s.log 2>&1", MP_TEST_BIN, NFDS, dir, dir);
+    int rc = system(cmd);
+    if (rc != 0) {
+        snprintf(cmd, sizeof cmd, "cat %s.log >&2", dir);
+        (void)!system(cmd);
+        fail_msg("muxprof run --profile failed (status %d)", rc);
+    }
+    char path[512];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    char *text = mp_test_slurp(path);
+    assert_non_null(text);
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    assert_non_null(root);
+
+    const cJSON *poll = cell_profile(root, "poll");
+    /* The two largest phases of poll are lookup and the poll methods. */
+    double best = -1, second = -1;
+    const char *bn = "", *sn = "";
+    const cJSON *e;
+    cJSON_ArrayForEach(e, get(poll, "phases")) {
+        double s = get(e, "share")->valuedouble;
+        if (s > best) {
+            second = best, sn = bn;
+            best = s, bn = get(e, "phase")->valuestring;
+        } else if (s > second) {
+            second = s, sn = get(e, "phase")->valuestring;
+        }
+    }
+    if (!((!strcmp(bn, "fd-lookup") && !strcmp(sn, "file-poll")) ||
+          (!strcmp(bn, "file-poll") && !strcmp(sn, "fd-lookup"))))
+        fail_msg("poll at %d fds: top phases %s %.3f, %s %.3f; want fd-lookup and file-poll",
+                 NFDS, bn, best, sn, second);
+    if (!(best + second > 0.6))
+        fail_msg("poll at %d fds: lookup + poll methods only %.3f of samples", NFDS,
+                 best + second);
+
+    const cJSON *ep = cell_profile(root, "epoll");
+    double look = share_of(ep, "fd-lookup"), fp = share_of(ep, "file-poll");
+    if (!(look < 0.2 && fp < 0.2))
+        fail_msg("epoll at %d fds: fd-lookup %.3f, file-poll %.3f; want both < 0.2", NFDS,
+                 look, fp);
+    cJSON_Delete(root);
+}
+
+int main(void)
+{
+    struct rlimit rl;
+    mp_ksyms *k;
+    mp_profile *p;
+    mp_err err;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_max != RLIM_INFINITY &&
+        rl.rlim_max < NFDS + 200) {
+        printf("skip: RLIMIT_NOFILE hard limit %llu is below %d descriptors\n",
+               (unsigned long long)rl.rlim_max, NFDS + 200);
+        return 77;
+    }
+    if (mp_ksyms_load(&k, NULL, &err) < 0) {
+        printf("skip: %s\n", err.msg);
+        return 77;
+    }
+    if (mp_ksyms_hidden(k)) {
+        printf("skip: kernel symbols hidden: %s\n", mp_ksyms_hidden(k));
+        mp_ksyms_free(k);
+        return 77;
+    }
+    if (mp_profile_open(&p, k, NULL, &err) < 0) {
+        printf("skip: %s\n", err.msg);
+        mp_ksyms_free(k);
+        return 77;
+    }
+    mp_profile_close(p);
+    mp_ksyms_free(k);
+    snprintf(dir, sizeof dir, "/tmp/muxprof-profile-test.%d", (int)getpid());
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_poll_and_epoll_10k),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s.log", dir, dir);
+    if (rc == 0)
+        (void)!system(cmd);
+    return rc;
+}
