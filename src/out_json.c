@@ -47,6 +47,7 @@ static cJSON *config_json(const mp_run_config *c)
     cJSON_AddStringToObject(o, "events", c->events);
     cJSON_AddStringToObject(o, "placement", c->placement);
     cJSON_AddBoolToObject(o, "quick", c->quick);
+    cJSON_AddBoolToObject(o, "profile", c->profile);
     return o;
 }
 
