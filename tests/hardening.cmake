@@ -1,0 +1,27 @@
+# Hardening (issue 7): descriptor/process census, hostile results.json,
+# replay of the fuzz corpora and regression inputs.  Label: hardening.
+# The libFuzzer binaries themselves are built only with clang and
+# -DMUXPROF_FUZZ=ON (scripts/ci-hardening.sh does that in build-fuzz).
+# test_census: added with tests/test_census.c
+mp_add_test(test_hostile SOURCES test_hostile.c LABELS hardening TIMEOUT 300)
+
+set(MP_FUZZ_DIR ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
+mp_add_test(test_fuzz_json_replay SOURCES fuzz/fuzz_json.c fuzz/replay_main.c
+  LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_json ${MP_FUZZ_DIR}/regress/json)
+mp_add_test(test_fuzz_cli_replay SOURCES fuzz/fuzz_cli.c fuzz/replay_main.c
+  LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_cli ${MP_FUZZ_DIR}/regress/cli)
+
+option(MUXPROF_FUZZ "Build the libFuzzer targets (clang only)" OFF)
+if(MUXPROF_FUZZ)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "MUXPROF_FUZZ needs clang (CC=clang), not ${CMAKE_C_COMPILER_ID}")
+  endif()
+  # The whole tree is compiled with -fsanitize=fuzzer-no-link (CMAKE_C_FLAGS,
+  # see scripts/ci-hardening.sh); only these two link the libFuzzer main.
+  foreach(t json cli)
+    add_executable(fuzz_${t} fuzz/fuzz_${t}.c)
+    target_link_libraries(fuzz_${t} PRIVATE mp_core)
+    target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
+    set_target_properties(fuzz_${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+  endforeach()
+endif()
