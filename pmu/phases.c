@@ -16,6 +16,7 @@ typedef struct pat {
     size_t len;
     int prefix;
     int phase;       /* index or MP_PHASE_CALLER */
+    int caller;      /* -1, or "helper@[phase]": applies when the caller is in that phase */
 } pat;
 
 struct mp_phases {
@@ -107,8 +108,24 @@ int mp_phases_parse(mp_phases **out, const char *text, const char *origin, mp_er
                 p->pats = np;
                 p->cap = cap;
             }
-            size_t wl = strlen(w);
             pat *q = &p->pats[p->npats];
+            q->caller = -1;
+            char *at = strchr(w, '@');
+            if (at) {
+                size_t cl = strlen(at + 1);
+                if (cl < 3 || at[1] != '[' || at[cl] != ']' || cur == MP_PHASE_CALLER) {
+                    rc = mp_errf(err, MP_EUSAGE, "%s:%d: '%s': a caller qualifier is written "
+                                 "helper@[phase], inside a phase group", origin, lineno, w);
+                    break;
+                }
+                q->caller = phase_index(p, at + 2, cl - 2);
+                if (q->caller < 0) {
+                    rc = mp_errf(err, MP_EUSAGE, "%s:%d: too many phases", origin, lineno);
+                    break;
+                }
+                *at = 0;
+            }
+            size_t wl = strlen(w);
             q->prefix = w[wl - 1] == '*';
             q->len = wl - (size_t)q->prefix;
             q->text = strndup(w, q->len);
@@ -133,11 +150,14 @@ int mp_phases_parse(mp_phases **out, const char *text, const char *origin, mp_er
             memcpy(tmp, p->names[o], sizeof tmp);
             memmove(p->names[o], p->names[o + 1], sizeof p->names[0] * (p->n - 1 - (unsigned)o));
             memcpy(p->names[p->n - 1], tmp, sizeof tmp);
-            for (size_t i = 0; i < p->npats; i++)
-                if (p->pats[i].phase == o)
-                    p->pats[i].phase = (int)p->n - 1;
-                else if (p->pats[i].phase > o)
-                    p->pats[i].phase--;
+            for (size_t i = 0; i < p->npats; i++) {
+                int *f[2] = {&p->pats[i].phase, &p->pats[i].caller};
+                for (int j = 0; j < 2; j++)
+                    if (*f[j] == o)
+                        *f[j] = (int)p->n - 1;
+                    else if (*f[j] > o)
+                        *f[j] = *f[j] - 1;
+            }
         }
     }
     if (rc < 0) {
@@ -173,7 +193,7 @@ const char *mp_phases_name(const mp_phases *p, unsigned i)
     return i < p->n ? p->names[i] : NULL;
 }
 
-int mp_phases_match(const mp_phases *p, const char *function)
+static int match_in(const mp_phases *p, const char *function, int caller)
 {
     /* Drop compiler clone suffixes: "finish_task_switch.isra.0". */
     size_t len = strcspn(function, ".");
@@ -181,6 +201,8 @@ int mp_phases_match(const mp_phases *p, const char *function)
     size_t best_len = 0;
     for (size_t i = 0; i < p->npats; i++) {
         const pat *q = &p->pats[i];
+        if (q->caller != caller)
+            continue;
         if (!q->prefix) {
             if (q->len == len && !strncmp(q->text, function, len))
                 return q->phase;
@@ -190,4 +212,16 @@ int mp_phases_match(const mp_phases *p, const char *function)
         }
     }
     return best;
+}
+
+int mp_phases_match(const mp_phases *p, const char *function)
+{
+    return match_in(p, function, -1);
+}
+
+int mp_phases_match_under(const mp_phases *p, const char *helper, int caller_phase)
+{
+    if (caller_phase < 0)
+        return -1;
+    return match_in(p, helper, caller_phase);
 }

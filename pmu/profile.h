@@ -50,9 +50,11 @@ typedef struct mp_phases mp_phases;
 
 #define MP_PHASE_CALLER (-2)   /* generic helper: charge the nearest classified caller */
 
-/* Parse a phase file: lines "PATTERN PHASE", '#' comments; a pattern is a
- * function name, or a prefix ending in '*'; PHASE "=caller" marks generic
- * helpers.  origin names the text in messages. */
+/* Parse a phase file (format in pmu/phases.txt): "[phase]" groups of
+ * function names or prefixes ending in '*'; the group "[=caller]" marks
+ * generic helpers; "helper@[phase]" charges a helper called from a
+ * function of that phase to the group's phase.  origin names the text in
+ * messages. */
 int mp_phases_parse(mp_phases **out, const char *text, const char *origin, mp_err *err);
 /* The phase file embedded in the binary. */
 int mp_phases_builtin(mp_phases **out, mp_err *err);
@@ -64,6 +66,11 @@ const char *mp_phases_name(const mp_phases *p, unsigned i);
 /* Phase index of a function (compiler suffixes such as .isra.0 and .cold
  * are ignored), MP_PHASE_CALLER, or -1 when no pattern matches. */
 int mp_phases_match(const mp_phases *p, const char *function);
+/* The phase of a helper by its caller's phase ("helper@[phase]" entries:
+ * a lock taken straight from a file's poll method is poll_wait's
+ * wait-queue insertion, its __pollwait/add_wait_queue frames lost to tail
+ * calls), or -1 when no such entry applies. */
+int mp_phases_match_under(const mp_phases *p, const char *helper, int caller_phase);
 
 /* ---- Aggregation of samples into a cell's "profile" object ---- */
 typedef struct mp_profile_agg mp_profile_agg;

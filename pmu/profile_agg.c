@@ -133,7 +133,8 @@ void mp_profile_agg_add(mp_profile_agg *a, int user, uint64_t ip, const uint64_t
             int q = phase_of(a, mp_ksyms_lookup(a->k, e - 1, NULL));
             if (q == MP_PHASE_CALLER)
                 continue;
-            p = q;
+            int o = mp_phases_match_under(a->ph, fn, q);
+            p = o >= 0 ? o : q;
             break;
         }
     }

@@ -54,6 +54,18 @@ static cJSON *unavailable(const char *why)
     return o;
 }
 
+/* Each phase's ns per call spread over the watched descriptors: as N grows
+ * this says which phase carries the per-descriptor cost (and its knee). */
+static void add_per_fd(cJSON *prof, int nfds)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(prof, "phases")) {
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(e, "ns_per_call");
+        if (cJSON_IsNumber(ns) && nfds > 0)
+            cJSON_AddNumberToObject((cJSON *)e, "ns_per_fd", ns->valuedouble / nfds);
+    }
+}
+
 int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
                     int warmup, mp_err *err)
 {
@@ -108,6 +120,7 @@ int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_en
     if (rc == 0) {
         cJSON_Delete(c->profile);
         c->profile = mp_profile_collect(p, calls, p50);
+        add_per_fd(c->profile, c->nfds);
         if (!ksyms && c->profile) {
             char why[MP_ERR_MAX + 16];
             snprintf(why, sizeof why, "hidden: %s",

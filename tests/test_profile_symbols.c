@@ -100,6 +100,11 @@ static void test_builtin_phases(void **state)
     assert_int_equal(mp_phases_match(p, "_raw_spin_lock_irqsave"), MP_PHASE_CALLER);
     assert_int_equal(mp_phases_match(p, "srso_alias_return_thunk"), MP_PHASE_CALLER);
     assert_int_equal(mp_phases_match(p, "handle_softirqs"), -1);
+    int fp = mp_phases_match(p, "eventfd_poll");
+    assert_string_equal(mp_phases_name(p, (unsigned)mp_phases_match_under(
+                            p, "_raw_spin_unlock_irqrestore", fp)), "wait-queue");
+    assert_int_equal(mp_phases_match_under(p, "_raw_spin_unlock_irqrestore",
+                                           mp_phases_match(p, "__schedule")), -1);
 #undef PH
     mp_phases_free(p);
 }
@@ -127,6 +132,19 @@ static void test_phase_file_rules(void **state)
     assert_int_equal(mp_phases_match(p, "lock_it"), MP_PHASE_CALLER);
     assert_int_equal(mp_phases_match(p, "bar"), -1);
     mp_phases_free(p);
+
+    /* helper@[phase]: a helper under a caller of that phase goes to the group. */
+    if (mp_phases_parse(&p, "[a]\nfoo\n[w]\nlock*@[a]\n[=caller]\nlock*\n", "t", &err) < 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(mp_phases_match(p, "lock_x"), MP_PHASE_CALLER);
+    assert_string_equal(mp_phases_name(p, (unsigned)mp_phases_match_under(p, "lock_x", 0)),
+                        "w");
+    assert_int_equal(mp_phases_match_under(p, "lock_x", 1), -1);
+    assert_int_equal(mp_phases_match_under(p, "unlock", 0), -1);
+    assert_int_equal(mp_phases_match(p, "foo"), 0);
+    mp_phases_free(p);
+    assert_int_equal(mp_phases_parse(&p, "[a]\nlock@a\n", "t", &err), MP_EUSAGE);
+    assert_int_equal(mp_phases_parse(&p, "[=caller]\nlock@[a]\n", "t", &err), MP_EUSAGE);
 
     assert_int_equal(mp_phases_parse(&p, "foo\n[a]\n", "t", &err), MP_EUSAGE);
     assert_non_null(strstr(err.msg, "t:1"));
@@ -207,11 +225,17 @@ static void test_fixture_stacks(void **state)
     }
     assert_float_equal(sum + 0.10, 1.0, 1e-9);
     /* ns per call = share x the given p50; functions sorted by share. */
-    const cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "functions"), 0);
+    /* Functions are self time: the lock's 21 samples are one function whatever
+     * their phases. */
+    const cJSON *fns = cJSON_GetObjectItemCaseSensitive(j, "functions");
+    const cJSON *f0 = cJSON_GetArrayItem(fns, 0), *f1 = cJSON_GetArrayItem(fns, 1);
     assert_string_equal(cJSON_GetObjectItemCaseSensitive(f0, "name")->valuestring,
+                        "_raw_spin_lock_irqsave");
+    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f0, "share")->valuedouble, 0.21, 1e-9);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f0, "phase")->valuestring, "=caller");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f1, "name")->valuestring,
                         "eventfd_poll");
-    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f0, "share")->valuedouble, 0.20, 1e-9);
-    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f0, "ns_per_call")->valuedouble, 200.0,
+    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f1, "ns_per_call")->valuedouble, 200.0,
                        1e-6);
     assert_float_equal(cJSON_GetObjectItemCaseSensitive(j, "on_cpu_ns_per_call")->valuedouble,
                        100 * 50000.0 / 10, 1e-6);
