@@ -7,7 +7,9 @@
  * with the event disabled, so the samples see the calls and the sampler's
  * own harness (clock reads; in wakeup mode the poker handshake, getrusage
  * and the drain of the ready fd), never the decoding.  The pass stops at
- * MP_PROFILE_TARGET samples or after MP_PROFILE_BUDGET_NS.
+ * MP_PROFILE_TARGET samples, after MP_PROFILE_BUDGET_NS once it holds
+ * MP_PROFILE_MIN_SAMPLES, and after MP_PROFILE_MAX_NS in any case (a
+ * wakeup cell at 10,000 fds spends most of its wall time asleep).
  *
  * What it does not measure: the poker thread (only the waiter is
  * sampled), and time the waiter spends asleep (cpu-clock ticks only while
@@ -113,8 +115,9 @@ int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_en
         if (rc < 0)
             break;
         calls += chunk;
-        if (mp_profile_samples(p) >= MP_PROFILE_TARGET ||
-            mp_now_ns() - t0 >= MP_PROFILE_BUDGET_NS)
+        uint64_t got = mp_profile_samples(p), spent = mp_now_ns() - t0;
+        if (got >= MP_PROFILE_TARGET || spent >= MP_PROFILE_MAX_NS ||
+            (spent >= MP_PROFILE_BUDGET_NS && got >= MP_PROFILE_MIN_SAMPLES))
             break;
     }
     if (rc == 0) {

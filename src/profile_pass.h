@@ -7,8 +7,9 @@
 
 #include "sweep.h"
 
-/* Sample the cell's calls until MP_PROFILE_TARGET samples or about
- * MP_PROFILE_BUDGET_NS of wall time, and set c->profile.  A sampler that
+/* Sample the cell's calls until MP_PROFILE_TARGET samples, or about
+ * MP_PROFILE_BUDGET_NS of wall time once MP_PROFILE_MIN_SAMPLES are in
+ * (MP_PROFILE_MAX_NS at most), and set c->profile.  A sampler that
  * cannot open is not an error of the cell: the profile object then has
  * "samples": 0 and a "reason".  Returns 0, -EINTR when interrupted, or
  * the error of a call that went wrong (message in err). */
@@ -17,6 +18,8 @@ int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_en
 
 /* Kernel symbols and phases are loaded once per process, on first use. */
 #define MP_PROFILE_TARGET 3000
+#define MP_PROFILE_MIN_SAMPLES 2000
 #define MP_PROFILE_BUDGET_NS 500000000ull
+#define MP_PROFILE_MAX_NS 2000000000ull
 
 #endif
