@@ -22,12 +22,14 @@
 
 enum { O_BACKENDS = 256, O_FDS, O_MODE, O_KIND, O_SAMPLES, O_REPEATS, O_WARMUP, O_EVENTS,
        O_PLACEMENT, O_OUT, O_FORCE, O_QUICK, O_NOPLOTS, O_QUIET, O_READYPOS, O_ACTIVE,
-       O_PROFILE, O_HELP };
+       O_PROFILE, O_EXPERIMENT, O_WAITERS, O_HELP };
 
 static const struct option opts[] = {
     {"backends", required_argument, 0, O_BACKENDS},
     {"fds", required_argument, 0, O_FDS},
     {"active", required_argument, 0, O_ACTIVE},
+    {"experiment", required_argument, 0, O_EXPERIMENT},
+    {"waiters", required_argument, 0, O_WAITERS},
     {"mode", required_argument, 0, O_MODE},
     {"fd-kind", required_argument, 0, O_KIND},
     {"samples", required_argument, 0, O_SAMPLES},
@@ -66,6 +68,9 @@ void mp_cli_run_usage(FILE *f)
 "  --repeats R       repeats (backends interleaved in each)      [%d]\n"
 "  --warmup N        untimed calls before each block             [%d]\n"
 "  --ready-pos P     where the ready fd sits: first, middle, last [last]\n"
+"  --experiment LIST calls (the per-call sweep), register (cost of adding N fds),\n"
+"                    herd (M waiters on one fd), ltet (LT vs ET, partial reads) [calls]\n"
+"  --waiters M       herd: waiting threads, 1..%d                [4]\n"
 "  --events SPEC     counter preset or event list (muxprof events) [cache]\n"
 "  --placement KIND  auto, smt, same-l2, same-l3, cross-l3, cross-numa, none [auto]\n"
 "  --out DIR         run directory [reports/runs/<host>-<UTC stamp>]\n"
@@ -78,7 +83,8 @@ void mp_cli_run_usage(FILE *f)
 "                    them into phases (docs/profile.md)\n"
 "\n"
 "Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
-            MP_FDS_MAX, DEF_SAMPLES, DEF_REPEATS, DEF_WARMUP, QUICK_SAMPLES, QUICK_REPEATS);
+            MP_FDS_MAX, DEF_SAMPLES, DEF_REPEATS, DEF_WARMUP, MP_WAITERS_MAX, QUICK_SAMPLES,
+            QUICK_REPEATS);
 }
 
 const char *mp_mode_name(mp_mode m)
@@ -225,6 +231,29 @@ static int parse_kinds(char *s, mp_run_config *c, mp_err *err)
     return 0;
 }
 
+static int parse_experiments(char *s, mp_run_config *c, mp_err *err)
+{
+    static const struct { const char *name; unsigned bit; } names[] = {
+        {"calls", MP_EXP_CALLS}, {"register", MP_EXP_REGISTER}, {"herd", MP_EXP_HERD},
+        {"ltet", MP_EXP_LTET}};
+    char *it[4];
+    int n = split_list("--experiment", s, it, 4, err);
+    if (n < 0)
+        return n;
+    c->experiments = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned bit = 0;
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (!strcmp(it[i], names[k].name))
+                bit = names[k].bit;
+        if (!bit)
+            return mp_errf(err, MP_EUSAGE, "--experiment: unknown experiment '%s'; expected "
+                           "calls, register, herd, ltet", it[i]);
+        c->experiments |= bit;
+    }
+    return 0;
+}
+
 static int parse_word(const char *opt, const char *s, char *dst, size_t len, mp_err *err)
 {
     if (!*s || strlen(s) >= len)
@@ -245,6 +274,8 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
     c->repeats = DEF_REPEATS;
     c->warmup = DEF_WARMUP;
     c->ready_pos = MP_POS_LAST;
+    c->experiments = MP_EXP_CALLS;
+    c->waiters = 4;
     strcpy(c->events, "cache");
     strcpy(c->placement, "auto");
     for (int i = 0, off = 0; i < argc && off < (int)sizeof c->command - 1; i++)
@@ -265,6 +296,10 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
         case O_BACKENDS: rc = parse_backends(buf, c, err); break;
         case O_FDS: rc = parse_fds(buf, c, err); have_fds = 1; break;
         case O_ACTIVE: rc = parse_counts("--active", buf, c->actives, &c->nactives, err); break;
+        case O_EXPERIMENT: rc = parse_experiments(buf, c, err); break;
+        case O_WAITERS:
+            rc = parse_count("--waiters", buf, 1, MP_WAITERS_MAX, &v, err);
+            c->waiters = (int)v; break;
         case O_MODE: rc = parse_modes(buf, c, err); break;
         case O_KIND: rc = parse_kinds(buf, c, err); break;
         case O_SAMPLES:

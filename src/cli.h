@@ -21,6 +21,15 @@
 typedef enum { MP_MODE_READY, MP_MODE_WAKEUP } mp_mode;
 typedef enum { MP_POS_FIRST, MP_POS_MIDDLE, MP_POS_LAST } mp_ready_pos;
 
+/* What a run measures (--experiment): bits. */
+enum {
+    MP_EXP_CALLS = 1,      /* the per-call sweep (default) */
+    MP_EXP_REGISTER = 2,   /* cost of registering N fds */
+    MP_EXP_HERD = 4,       /* M waiters on one fd */
+    MP_EXP_LTET = 8,       /* level- vs edge-triggered, partial reads */
+};
+#define MP_WAITERS_MAX 64
+
 typedef struct mp_run_config {
     const mp_backend_ops *backends[MP_MAX_BACKENDS];
     int nbackends;
@@ -33,6 +42,8 @@ typedef struct mp_run_config {
     mp_fd_kind kinds[MP_MAX_KINDS];
     int nkinds;
     int samples, repeats, warmup;
+    unsigned experiments;          /* MP_EXP_* bits */
+    int waiters;                   /* herd: M */
     mp_ready_pos ready_pos;
     char events[256];
     char placement[32];

@@ -18,6 +18,7 @@
 #include "cli.h"
 #include "cmds.h"
 #include "context.h"
+#include "experiment.h"
 #include "peer.h"
 #include "pmu.h"
 #include "progress.h"
@@ -224,7 +225,39 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     env.base_fds = open_fd_count();
 
     mp_progress_init(&prog, cfg->quiet);
-    rc = mp_sweep(&r, &env, err);
+    rc = 0;
+    if (cfg->experiments & MP_EXP_CALLS)
+        rc = mp_sweep(&r, &env, err);
+    if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
+        mp_exp_env xenv = {.cfg = cfg, .peer = &peer, .plan = plan, .bind = bind_cb,
+                           .bind_ctx = &bctx, .waiter_pu = pair->waiter_pu,
+                           .poker_pu = pair->poker_pu};
+        static const struct {
+            unsigned bit;
+            const char *name;
+            int (*fn)(const mp_exp_env *, cJSON **, mp_err *);
+        } exps[] = {{MP_EXP_REGISTER, "register", mp_exp_register},
+                    {MP_EXP_HERD, "herd", mp_exp_herd},
+                    {MP_EXP_LTET, "ltet", mp_exp_ltet}};
+        r.experiments = cJSON_CreateObject();
+        for (size_t i = 0; i < sizeof exps / sizeof exps[0] && !mp_sample_stop; i++) {
+            if (!(cfg->experiments & exps[i].bit))
+                continue;
+            cJSON *o = NULL;
+            mp_err xerr;
+            if (!cfg->quiet)
+                fprintf(stderr, "experiment %s...\n", exps[i].name);
+            if (exps[i].fn(&xenv, &o, &xerr) < 0) {
+                o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "status", "error");
+                cJSON_AddStringToObject(o, "reason", xerr.msg);
+                fprintf(stderr, "muxprof: experiment %s: %s\n", exps[i].name, xerr.msg);
+            }
+            cJSON_AddItemToObject(r.experiments, exps[i].name, o);
+        }
+        if (mp_sample_stop)
+            rc = -EINTR;
+    }
     if (poker) {
         mp_err perr;
         if (mp_poker_bind_result(poker, &perr) < 0) {
@@ -256,9 +289,12 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         mp_err rerr;
         mp_err_clear(&rerr);
         if (mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) < 0)
-            fprintf(stderr, "muxprof: report not written: %s\n", rerr.msg);
+            fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
     }
-    mp_print_tables(&r, stdout);
+    if (cfg->experiments & MP_EXP_CALLS)
+        mp_print_tables(&r, stdout);
+    if (r.experiments)
+        mp_print_experiments(r.experiments, stdout);
     mp_print_counters(r.counters, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
     if (r.interrupted)

@@ -47,6 +47,12 @@ static cJSON *config_json(const mp_run_config *c)
     cJSON_AddStringToObject(o, "events", c->events);
     cJSON_AddStringToObject(o, "placement", c->placement);
     cJSON_AddBoolToObject(o, "quick", c->quick);
+    a = cJSON_AddArrayToObject(o, "experiments");
+    const char *en[] = {"calls", "register", "herd", "ltet"};
+    for (int i = 0; i < 4; i++)
+        if (c->experiments & (1u << i))
+            cJSON_AddItemToArray(a, cJSON_CreateString(en[i]));
+    cJSON_AddNumberToObject(o, "waiters", c->waiters);
     cJSON_AddBoolToObject(o, "profile", c->profile);
     return o;
 }
@@ -164,6 +170,8 @@ int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
                           r->counters ? cJSON_Duplicate(r->counters, 1) : cJSON_CreateObject());
     cJSON_AddItemToObject(root, "config", config_json(r->cfg));
     cJSON_AddItemToObject(root, "calibration", calibration_json(r));
+    if (r->experiments)
+        cJSON_AddItemToObject(root, "experiments", cJSON_Duplicate(r->experiments, 1));
     cJSON *a = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < r->ncells; i++)
         cJSON_AddItemToArray(a, cell_json(&r->cells[i], r->cfg->repeats));

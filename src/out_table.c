@@ -128,3 +128,80 @@ void mp_print_counters(const cJSON *counters, FILE *f)
     }
     free(done);
 }
+
+static double jnum(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+static void print_register(const cJSON *reg, FILE *f)
+{
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(reg, "cells"), *c;
+    fprintf(f, "\nregister: ns per fd to build the watched set (p50 of whole registrations / N)\n");
+    fprintf(f, "%-10s %-8s %8s %14s %10s\n", "backend", "kind", "N", "total p50 ns", "ns/fd");
+    cJSON_ArrayForEach(c, cells) {
+        if (strcmp(jstr(c, "status"), "ok")) {
+            fprintf(f, "%-10s %-8s %8.0f %14s %10s\n", jstr(c, "backend"), jstr(c, "fd_kind"),
+                    jnum(c, "nfds"), jstr(c, "status"), "-");
+            continue;
+        }
+        fprintf(f, "%-10s %-8s %8.0f %14.0f %10.1f\n", jstr(c, "backend"), jstr(c, "fd_kind"),
+                jnum(c, "nfds"), jnum(cJSON_GetObjectItemCaseSensitive(c, "total_ns"), "p50"),
+                jnum(c, "ns_per_fd"));
+    }
+}
+
+static void print_herd(const cJSON *herd, FILE *f)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(herd, "arrangements"), *a;
+    fprintf(f, "\nherd: per written byte, M waiters on one pipe (mean over rounds)\n");
+    fprintf(f, "%-20s %3s %7s %8s %9s %8s %14s\n", "arrangement", "M", "rounds", "woken",
+            "returned", "wasted", "first p50 ns");
+    cJSON_ArrayForEach(a, arr) {
+        if (!cJSON_GetObjectItemCaseSensitive(a, "woken_per_event")) {
+            fprintf(f, "%-20s %s\n", jstr(a, "arrangement"), jstr(a, "reason"));
+            continue;
+        }
+        fprintf(f, "%-20s %3.0f %7.0f %8.2f %9.2f %8.2f %14.0f\n", jstr(a, "arrangement"),
+                jnum(a, "waiters"), jnum(a, "rounds"),
+                jnum(cJSON_GetObjectItemCaseSensitive(a, "woken_per_event"), "mean"),
+                jnum(cJSON_GetObjectItemCaseSensitive(a, "returned_per_event"), "mean"),
+                jnum(cJSON_GetObjectItemCaseSensitive(a, "wasted_per_event"), "mean"),
+                jnum(cJSON_GetObjectItemCaseSensitive(a, "first_wakeup_ns"), "p50"));
+    }
+}
+
+static void print_ltet(const cJSON *lt, FILE *f)
+{
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(lt, "cells"), *c;
+    fprintf(f, "\nltet: one %0.f-byte write consumed in chunks (epoll LT vs ET)\n",
+            jnum(lt, "event_bytes"));
+    fprintf(f, "%-6s %6s %10s %12s %12s\n", "mode", "chunk", "syscalls", "ns/event", "ns/syscall");
+    cJSON_ArrayForEach(c, cells) {
+        if (strcmp(jstr(c, "status"), "ok")) {
+            fprintf(f, "%-6s %6.0f %s\n", jstr(c, "trigger"), jnum(c, "chunk"), jstr(c, "reason"));
+            continue;
+        }
+        fprintf(f, "%-6s %6.0f %10.0f %12.0f %12.0f\n", jstr(c, "trigger"), jnum(c, "chunk"),
+                jnum(c, "syscalls_per_event"), jnum(c, "ns_per_event_p50"),
+                jnum(c, "ns_per_syscall_p50"));
+    }
+}
+
+void mp_print_experiments(const cJSON *experiments, FILE *f)
+{
+    const cJSON *e;
+    if ((e = cJSON_GetObjectItemCaseSensitive(experiments, "register")))
+        print_register(e, f);
+    if ((e = cJSON_GetObjectItemCaseSensitive(experiments, "herd")))
+        print_herd(e, f);
+    if ((e = cJSON_GetObjectItemCaseSensitive(experiments, "ltet")))
+        print_ltet(e, f);
+}

@@ -11,13 +11,15 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
     memset(r, 0, sizeof *r);
     r->cfg = cfg;
     r->interrupted_cell = -1;
-    r->ncells = (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nactives *
-                (size_t)cfg->nmodes * (size_t)cfg->nbackends;
-    r->cells = calloc(r->ncells, sizeof *r->cells);
+    r->ncells = (cfg->experiments & MP_EXP_CALLS)
+                    ? (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nactives *
+                          (size_t)cfg->nmodes * (size_t)cfg->nbackends
+                    : 0;
+    r->cells = calloc(r->ncells ? r->ncells : 1, sizeof *r->cells);
     if (!r->cells)
         return mp_errf(err, -ENOMEM, "out of memory for %zu cells", r->ncells);
     size_t i = 0;
-    for (int k = 0; k < cfg->nkinds; k++)
+    for (int k = 0; r->ncells && k < cfg->nkinds; k++)
         for (int n = 0; n < cfg->ncounts; n++)
             for (int a = 0; a < cfg->nactives; a++)
                 for (int m = 0; m < cfg->nmodes; m++)
@@ -48,6 +50,7 @@ void mp_results_free(mp_results *r)
     cJSON_Delete(r->context);
     cJSON_Delete(r->topology);
     cJSON_Delete(r->counters);
+    cJSON_Delete(r->experiments);
     memset(r, 0, sizeof *r);
 }
 

@@ -52,6 +52,7 @@ typedef struct mp_results {
     cJSON *context;           /* owned */
     cJSON *topology;          /* owned */
     cJSON *counters;          /* owned */
+    cJSON *experiments;       /* owned: register/herd/ltet objects, NULL if none ran */
     mp_summary empty_bracket; /* ns, two clock reads back to back */
     mp_cell *cells;
     size_t ncells;
@@ -74,6 +75,8 @@ int mp_write_samples(const mp_results *r, const char *dir, mp_err *err);
 void mp_print_tables(const mp_results *r, FILE *f);
 /* Counters measured, and those not with the reason (from the "counters" JSON). */
 void mp_print_counters(const cJSON *counters, FILE *f);
+/* One table per experiment that ran. */
+void mp_print_experiments(const cJSON *experiments, FILE *f);
 
 /* Write data to dir/name atomically (tmp + fsync-free rename). */
 int mp_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,

@@ -1,0 +1,154 @@
+/* test_experiments.c - the experiments against cases whose answer is known:
+ * herd with one waiter (one woken, none wasted, every round), herd with
+ * EPOLLEXCLUSIVE and 4 waiters (exactly one woken per event), LT/ET system
+ * call counts for each chunk size (deterministic), and registration cells
+ * for every backend (select refused past FD_SETSIZE). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "experiment.h"
+
+static double get(const cJSON *o, const char *obj, const char *k)
+{
+    const cJSON *x = obj ? cJSON_GetObjectItemCaseSensitive(o, obj) : o;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(x, k);
+    if (!cJSON_IsNumber(v))
+        fail_msg("%s.%s missing", obj ? obj : "", k);
+    return v->valuedouble;
+}
+
+static void test_herd_one_waiter(void **state)
+{
+    (void)state;
+    const char *arr[] = {"own-sets", "own-sets-exclusive", "shared-set", "shared-set-oneshot"};
+    for (int i = 0; i < 4; i++) {
+        cJSON *o;
+        mp_err e;
+        if (mp_exp_herd_one(arr[i], 1, 40, &o, &e) < 0)
+            fail_msg("%s: %s", arr[i], e.msg);
+        if (get(o, NULL, "rounds") < 30)
+            fail_msg("%s: only %.0f rounds", arr[i], get(o, NULL, "rounds"));
+        if (get(o, "woken_per_event", "min") != 1 || get(o, "woken_per_event", "max") != 1 ||
+            get(o, "wasted_per_event", "max") != 0 || get(o, "returned_per_event", "min") != 1)
+            fail_msg("%s M=1: woken %g..%g, wasted max %g", arr[i],
+                     get(o, "woken_per_event", "min"), get(o, "woken_per_event", "max"),
+                     get(o, "wasted_per_event", "max"));
+        assert_true(get(o, "first_wakeup_ns", "p50") > 0);
+        cJSON_Delete(o);
+    }
+}
+
+static void test_herd_exclusive(void **state)
+{
+    (void)state;
+    cJSON *o;
+    mp_err e;
+    if (mp_exp_herd_one("own-sets-exclusive", 4, 60, &o, &e) < 0)
+        fail_msg("%s", e.msg);
+    /* EPOLLEXCLUSIVE: the pipe's wait queue wakes one exclusive waiter. */
+    if (get(o, "woken_per_event", "max") != 1 || get(o, "wasted_per_event", "max") != 0)
+        fail_msg("exclusive M=4: woken max %g, wasted max %g",
+                 get(o, "woken_per_event", "max"), get(o, "wasted_per_event", "max"));
+    cJSON_Delete(o);
+    /* Without it, every waiter of its own LT set runs for each event. */
+    if (mp_exp_herd_one("own-sets", 4, 60, &o, &e) < 0)
+        fail_msg("%s", e.msg);
+    if (get(o, "woken_per_event", "p50") != 4 || get(o, "returned_per_event", "p50") != 1)
+        fail_msg("own-sets M=4: woken p50 %g (want 4), returned p50 %g (want 1)",
+                 get(o, "woken_per_event", "p50"), get(o, "returned_per_event", "p50"));
+    cJSON_Delete(o);
+    assert_int_equal(mp_exp_herd_one("own-sets", 0, 10, &o, &e), MP_EUSAGE);
+    assert_int_equal(mp_exp_herd_one("nonsense", 2, 10, &o, &e), MP_EUSAGE);
+}
+
+static void test_ltet_syscalls(void **state)
+{
+    (void)state;
+    mp_run_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.samples = 20;
+    mp_exp_env env = {.cfg = &cfg};
+    cJSON *o;
+    mp_err e;
+    assert_int_equal(mp_exp_ltet(&env, &o, &e), 0);
+    /* LT: (epoll_wait + read) per chunk; ET: 1 epoll_wait + chunks + 1 EAGAIN read. */
+    const struct { const char *trig; int chunk, calls; } want[] = {
+        {"level", 64, 128}, {"level", 256, 32}, {"level", 1024, 8}, {"level", 4096, 2},
+        {"edge", 64, 66},   {"edge", 256, 18},  {"edge", 1024, 6},  {"edge", 4096, 3}};
+    const cJSON *c;
+    int seen = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(o, "cells")) {
+        const char *t = cJSON_GetObjectItem(c, "trigger")->valuestring;
+        int chunk = (int)get(c, NULL, "chunk");
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+            if (!strcmp(want[i].trig, t) && want[i].chunk == chunk) {
+                if (get(c, NULL, "syscalls_per_event") != want[i].calls)
+                    fail_msg("%s chunk %d: %g syscalls, want %d", t, chunk,
+                             get(c, NULL, "syscalls_per_event"), want[i].calls);
+                seen++;
+            }
+    }
+    assert_int_equal(seen, 8);
+    cJSON_Delete(o);
+}
+
+static void test_register(void **state)
+{
+    (void)state;
+    mp_run_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.samples = 5;
+    cfg.repeats = 2;
+    cfg.nkinds = 1;
+    cfg.kinds[0] = MP_FD_PIPE;
+    cfg.ncounts = 2;
+    cfg.fds[0] = 100;
+    cfg.fds[1] = 1500;
+    mp_peer peer;
+    mp_err e;
+    assert_int_equal(mp_peer_start(&peer, &e), 0);
+    mp_pmu_plan *plan;
+    assert_int_equal(mp_pmu_plan_new(&plan, "none", &e), 0);
+    mp_exp_env env = {.cfg = &cfg, .peer = &peer, .plan = plan};
+    cJSON *o;
+    assert_int_equal(mp_exp_register(&env, &o, &e), 0);
+    const cJSON *c;
+    int ok = 0, unsup = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(o, "cells")) {
+        const char *b = cJSON_GetObjectItem(c, "backend")->valuestring;
+        const char *st = cJSON_GetObjectItem(c, "status")->valuestring;
+        int n = (int)get(c, NULL, "nfds");
+        if (!strcmp(st, "ok")) {
+            ok++;
+            assert_true(get(c, NULL, "ns_per_fd") > 0);
+            assert_true(get(c, "total_ns", "p50") >= get(c, "total_ns", "min"));
+        } else if (!strcmp(b, "select") && n == 1500 && !strcmp(st, "unsupported")) {
+            unsup++;
+        } else if (!strcmp(b, "io_uring") && !strcmp(st, "unsupported")) {
+            /* a host without io_uring */
+        } else {
+            fail_msg("%s N=%d: %s", b, n, st);
+        }
+    }
+    assert_int_equal(unsup, 1);
+    assert_true(ok >= 5);
+    cJSON_Delete(o);
+    mp_pmu_plan_free(plan);
+    mp_peer_stop(&peer);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_herd_one_waiter),
+        cmocka_unit_test(test_herd_exclusive),
+        cmocka_unit_test(test_ltet_syscalls),
+        cmocka_unit_test(test_register),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
