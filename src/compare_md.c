@@ -67,13 +67,22 @@ static void table_head(wctx *w, const mp_cmp_group *g, const char *first)
     fputc('\n', w->f);
 }
 
-static void cell_text(char *buf, size_t len, const mp_rcell *x)
+/* "approximate": true on a cell of a reference: the article gives "~N" */
+static int approximate(const mp_cmp_host *h, const mp_rcell *x)
 {
-    char r[160];
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h->m.root, "results"),
+                                        (int)x->index);
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "approximate"));
+}
+
+static void cell_text(char *buf, size_t len, const mp_cmp_host *h, const mp_rcell *x)
+{
+    char r[160], v[48];
     if (!x)
         snprintf(buf, len, "not measured");
     else if (x->status == MP_RC_OK)
-        mp_fmt_num(buf, len, x->wall.p50);
+        snprintf(buf, len, "%s%s", approximate(h, x) ? "~" : "", mp_fmt_num(v, sizeof v,
+                 x->wall.p50));
     else
         snprintf(buf, len, "%s%s%.100s", x->status == MP_RC_UNSUPPORTED ? "unsupported"
                  : "error", x->reason[0] ? ": " : "", mp_md_cell(r, sizeof r, x->reason));
@@ -346,7 +355,8 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
                 if (!mp_cmp_kind(&c->h[h], g->kind))
                     continue;
                 char t[200];
-                cell_text(t, sizeof t, mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], sh[i]));
+                cell_text(t, sizeof t, &c->h[h],
+                          mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], sh[i]));
                 fprintf(w->f, " %s |", t);
             }
             fputc('\n', w->f);
@@ -466,7 +476,11 @@ static void hosts(wctx *w)
             fprintf(w->f, "published figures, median only (no spread known); source: %s",
                     mp_md_cell(s, sizeof s, h->source));
         if (h->emulated)
-            fputs("**emulated CPU: timings mean nothing**", w->f);
+            fputs("**emulated CPU: timings mean nothing** ", w->f);
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(h->m.root, "status");
+        if (cJSON_IsString(st) && strcmp(st->valuestring, "complete"))
+            fprintf(w->f, "**run %s**: cells after the interruption are missing",
+                    mp_md_cell(s, sizeof s, st->valuestring));
         fputs(" |\n", w->f);
     }
     fputc('\n', w->f);

@@ -348,6 +348,32 @@ static void mismatched_inputs(void **st)
     HAS(out_text, "usage: muxprof compare");
 }
 
+/* A reference whose article gives "~3.5 us" is shown as approximate; an
+ * interrupted run is flagged; two references that share nothing are refused. */
+static void approximate_and_interrupted(void **st)
+{
+    (void)st;
+    char out[512], path[600], md[65536];
+    snprintf(out, sizeof out, "%s/tcp", tmpdir);
+    int rc = compare(FIX "/tcp_interrupted", "python-selectors-tcp", "--out", out,
+                     "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    slurp(path, md, sizeof md);
+    HAS(md, "## wakeup mode, tcp descriptors");
+    HAS(md, "| 900 | 3000 | ~3500 |");                  /* epoll */
+    HAS(md, "| 256 | 3512 | 16,900 |");                 /* select */
+    HAS(md, "| 900 | 5250 | 32,500 |");                 /* poll */
+    HAS(md, "**run interrupted**");
+    HAS(md, "unknown CPU (not given) (unknown)");
+    HAS(md, "- AMD EPYC 7763 64-Core Processor (x86_64): wakeup mode, tcp fds, select at N = 900");
+    /* seed 001 (wakeup, tcp, N 8..900) and seed 002 (ready, pipe): nothing shared */
+    assert_int_equal(compare("python-selectors-tcp", "aarch64-gcc13-pipe", "--out", out, NULL), 2);
+    HAS(err_text, "reference python-selectors-tcp (reports/reference/python-selectors-tcp.json)"
+                  " has wakeup mode, tcp fds");
+}
+
 /* ---- a reference by name from any directory ---------------------------- */
 
 static void reference_from_any_directory(void **st)
@@ -399,6 +425,7 @@ int main(void)
         cmocka_unit_test(malformed_inputs),
         cmocka_unit_test(truncated_input),
         cmocka_unit_test(mismatched_inputs),
+        cmocka_unit_test(approximate_and_interrupted),
         cmocka_unit_test(reference_from_any_directory),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
