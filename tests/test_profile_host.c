@@ -12,7 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -130,6 +133,60 @@ static void test_poll_and_epoll_10k(void **state)
     cJSON_Delete(root);
 }
 
+/* The live ring: enough samples to go round the 1 MiB ring more than
+ * once (about 80 bytes a sample), drained between blocks; none may be
+ * lost or malformed, and the profile must still be poll's. */
+static void test_live_ring_wraps(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    struct pollfd *pf = calloc(N, sizeof *pf);
+    mp_ksyms *k;
+    mp_phases *ph;
+    mp_profile *p;
+    mp_err err;
+    assert_non_null(pf);
+    for (int i = 0; i < N; i++) {
+        pf[i].fd = eventfd(i == N - 1, EFD_NONBLOCK);
+        pf[i].events = POLLIN;
+        assert_true(pf[i].fd >= 0);
+    }
+    assert_int_equal(mp_ksyms_load(&k, NULL, &err), 0);
+    assert_int_equal(mp_phases_builtin(&ph, &err), 0);
+    if (mp_profile_open(&p, k, ph, &err) < 0)
+        fail_msg("%s", err.msg);
+    uint64_t calls = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        assert_int_equal(mp_profile_enable(p), 0);
+        for (int i = 0; i < 200; i++, calls++)
+            assert_int_equal(poll(pf, N, 0), 1);
+        assert_int_equal(mp_profile_disable(p), 0);
+        mp_profile_drain(p);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+    } while (mp_profile_samples(p) < 16000 && t1.tv_sec - t0.tv_sec < 20);
+    cJSON *j = mp_profile_collect(p, calls, 1000.0);
+    double samples = get(j, "samples")->valuedouble;
+    fprintf(stderr, "live ring: %.0f samples, %g lost, %.1f s\n", samples,
+            get(j, "lost")->valuedouble,
+            (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+    if (samples < 16000)
+        fail_msg("only %.0f samples in 20 s", samples);
+    assert_int_equal((int)get(j, "lost")->valuedouble, 0);
+    assert_null(get(j, "truncated"));
+    double lf = share_of(j, "fd-lookup") + share_of(j, "file-poll");
+    if (!(lf > 0.5))
+        fail_msg("poll at %d fds: fd-lookup + file-poll %.3f", N, lf);
+    cJSON_Delete(j);
+    mp_profile_close(p);
+    mp_phases_free(ph);
+    mp_ksyms_free(k);
+    for (int i = 0; i < N; i++)
+        close(pf[i].fd);
+    free(pf);
+}
+
 int main(void)
 {
     struct rlimit rl;
@@ -161,6 +218,7 @@ int main(void)
     snprintf(dir, sizeof dir, "/tmp/muxprof-profile-test.%d", (int)getpid());
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_poll_and_epoll_10k),
+        cmocka_unit_test(test_live_ring_wraps),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[1024];
