@@ -41,6 +41,7 @@ struct mp_poker {
     _Atomic uint64_t done;       /* sample number poked */
     _Atomic uint64_t t0;         /* poker's clock just before the write */
     _Atomic int quit;
+    _Atomic int busy;            /* a wakeup block is running: spin, else nap */
     _Atomic int stat_fd;         /* /proc/self/task/<waiter tid>/stat, -1 if none */
     const mp_fdset *_Atomic set;
     _Atomic int write_errno;
@@ -77,7 +78,13 @@ static void *poker_main(void *arg)
     while (!atomic_load(&p->quit)) {
         uint64_t want = atomic_load_explicit(&p->armed, memory_order_acquire);
         if (want == seen) {
-            cpu_relax();
+            if (atomic_load_explicit(&p->busy, memory_order_relaxed)) {
+                cpu_relax();
+            } else {
+                /* No wakeup block running: leave the CPU to ready-mode work. */
+                struct timespec nap = {0, 200000};
+                nanosleep(&nap, NULL);
+            }
             continue;
         }
         /* Wait until the waiter sleeps (or give up; the waiter discards). */
@@ -225,10 +232,13 @@ static int open_own_stat(void)
     return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
+                        mp_poker *poker, int warmup, size_t n, mp_pmu_pass *pass, mp_block *out,
+                        int *got, mp_err *err);
+
 int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_poker *poker,
                      int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err)
 {
-    mp_pmu_snap sa, sb;
     int got[2];
     if (set->active != 1)
         return mp_errf(err, -EINVAL, "wakeup mode pokes one fd; %d active asked for",
@@ -241,7 +251,17 @@ int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_
     atomic_store(&poker->set, set);
     if (atomic_load(&poker->stat_fd) < 0)
         atomic_store(&poker->stat_fd, open_own_stat());
+    atomic_store(&poker->busy, 1);
+    int rc = wakeup_block(b, st, set, poker, warmup, n, pass, out, got, err);
+    atomic_store(&poker->busy, 0);
+    return rc;
+}
 
+static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
+                        mp_poker *poker, int warmup, size_t n, mp_pmu_pass *pass, mp_block *out,
+                        int *got, mp_err *err)
+{
+    mp_pmu_snap sa, sb;
     size_t total = (size_t)warmup + n;
     for (size_t i = 0; i < total; i++) {
         if (mp_sample_stop)
@@ -263,10 +283,10 @@ int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_
             cpu_relax();
         if (r == -EINTR)
             return -EINTR;
-        int we = atomic_exchange(&poker->write_errno, 0);
+        int rc, we = atomic_exchange(&poker->write_errno, 0);
         if (we)
             return mp_errf(err, -we, "poker: writing the ready fd failed: %s", strerror(we));
-        int rc = check_answer(b, st, set, r, got, err);
+        rc = check_answer(b, st, set, r, got, err);
         if (rc < 0)
             return rc;
         rc = mp_fdset_drain(set);
