@@ -17,7 +17,7 @@ set style line 21 lc rgb "#555555" lw 1 dt 3
 set grid xtics ytics mxtics mytics lc rgb "#dddddd" lw 1 dt 1
 set border 3
 set tics nomirror out
-set key outside right top spacing 1.3 samplen 3 noautotitle
+set key outside right top spacing 1.3 samplen 3 noautotitle noenhanced   # io_uring: no subscript
 set datafile columnheaders
 set datafile missing "?"
 set datafile commentschars "#"

@@ -164,3 +164,24 @@ double mp_cross_nfds(unsigned long long cache_bytes, double bytes_per_fd)
         return NAN;
     return (double)cache_bytes / bytes_per_fd;
 }
+
+int mp_crossing(const double *x, const double *a, const double *b, size_t n, double *at)
+{
+    if (n == 0)
+        return MP_CROSS_NODATA;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]) || !isfinite(a[i]) || !isfinite(b[i]))
+            return MP_CROSS_NODATA;
+    if (a[0] >= b[0]) {
+        *at = x[0];
+        return MP_CROSS_BEFORE;
+    }
+    for (size_t i = 1; i < n; i++) {
+        double d0 = a[i - 1] - b[i - 1], d1 = a[i] - b[i];
+        if (d1 >= 0) {
+            *at = x[i - 1] + (x[i] - x[i - 1]) * (-d0) / (d1 - d0);
+            return MP_CROSS_AT;
+        }
+    }
+    return MP_CROSS_NONE;
+}

@@ -89,4 +89,14 @@ unsigned mp_kernel_bytes_per_fd(int wakeup);
 /* N at which a per-descriptor footprint of bytes_per_fd fills cache_bytes. */
 double mp_cross_nfds(unsigned long long cache_bytes, double bytes_per_fd);
 
+/* Where curve a (say epoll's median against K) first reaches curve b
+ * (poll's) over the shared points x[0..n-1], x increasing: between the
+ * first x[i-1] with a < b and x[i] with a >= b, interpolated linearly in x
+ * on the difference a - b (exact when both are straight lines in x).
+ * Returns MP_CROSS_AT (and *at), MP_CROSS_BEFORE when a >= b already at
+ * x[0] (*at = x[0]), MP_CROSS_NONE when a < b at every point, and
+ * MP_CROSS_NODATA when n == 0 or a value is not finite. */
+enum { MP_CROSS_AT, MP_CROSS_BEFORE, MP_CROSS_NONE, MP_CROSS_NODATA };
+int mp_crossing(const double *x, const double *a, const double *b, size_t n, double *at);
+
 #endif

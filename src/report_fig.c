@@ -24,7 +24,8 @@ static void file_token(char *dst, size_t len, const char *s)
     dst[o] = 0;
 }
 
-static void put_num(FILE *f, double v)
+#define put_num mp__rfig_num
+void mp__rfig_num(FILE *f, double v)
 {
     if (isfinite(v))
         fprintf(f, " %.10g", v);
@@ -72,8 +73,7 @@ static int write_data(const mp_rmodel *m, const char *dir, const char *mode,
     return mp_afile_commit(&a, err);
 }
 
-static mp_rfig *add_fig(mp_rfigs *o, int kind, const char *mode, const char *fd_kind,
-                        const char *metric, mp_err *err)
+mp_rfig *mp__rfig_add(mp_rfigs *o, int kind, const char *name, mp_err *err)
 {
     mp_rfig *v = realloc(o->v, (o->n + 1) * sizeof *v);
     if (!v) {
@@ -84,6 +84,40 @@ static mp_rfig *add_fig(mp_rfigs *o, int kind, const char *mode, const char *fd_
     mp_rfig *g = &v[o->n++];
     memset(g, 0, sizeof *g);
     g->kind = kind;
+    snprintf(g->name, sizeof g->name, "%s", name);
+    return g;
+}
+
+const mp_rfig *mp_rfig_find(const mp_rfigs *f, const char *name)
+{
+    for (size_t i = 0; i < f->n; i++)
+        if (!strcmp(f->v[i].name, name))
+            return &f->v[i];
+    return NULL;
+}
+
+int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
+                     mp_err *err)
+{
+    char name[200];
+    snprintf(name, sizeof name, "%s.gp", g->name);
+    mp_afile a;
+    int rc = mp_afile_open(&a, dir, name, err);
+    if (rc)
+        return rc;
+    fprintf(a.f, "# %s.gp - %s\n# Redraw %s.png/.svg/.pdf here with: gnuplot %s.gp\n"
+                 "# (restyle all figures in style.gp, this kind in %s)\n",
+            g->name, g->caption, g->name, g->name, script);
+    fprintf(a.f, "%sout = \"%s\"\nload \"%s\"\n", vars, g->name, script);
+    return mp_afile_commit(&a, err);
+}
+
+static mp_rfig *add_fig(mp_rfigs *o, int kind, const char *mode, const char *fd_kind,
+                        const char *metric, mp_err *err)
+{
+    mp_rfig *g = mp__rfig_add(o, kind, "", err);
+    if (!g)
+        return NULL;
     snprintf(g->mode, sizeof g->mode, "%s", mode);
     snprintf(g->fd_kind, sizeof g->fd_kind, "%s", fd_kind);
     snprintf(g->metric, sizeof g->metric, "%s", metric ? metric : "");
@@ -249,7 +283,8 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
  * so figures of counters or modes no longer in results.json do not linger. */
 static void remove_old(const char *figdir)
 {
-    static const char *pre[] = {"cost_", "ratio_", "counter_", "lines_", "data_"};
+    static const char *pre[] = {"cost_", "ratio_", "counter_", "lines_", "data_", "kofn_",
+                                "register_", "herd_", "ltet_"};
     static const char *ext[] = {".png", ".svg", ".pdf", ".gp", ".dat"};
     DIR *d = opendir(figdir);
     if (!d)
@@ -258,10 +293,10 @@ static void remove_old(const char *figdir)
     while ((e = readdir(d))) {
         size_t n = strlen(e->d_name);
         int p = 0, x = 0;
-        for (size_t i = 0; i < 5; i++) {
+        for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
             p |= !strncmp(e->d_name, pre[i], strlen(pre[i]));
+        for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
             x |= n > strlen(ext[i]) && !strcmp(e->d_name + n - strlen(ext[i]), ext[i]);
-        }
         if (p && x) {
             char path[4096];
             snprintf(path, sizeof path, "%s/%s", figdir, e->d_name);
@@ -284,7 +319,9 @@ int mp_rfig_prepare(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_er
         for (size_t k = 0; k < m->nkinds; k++)
             if ((rc = prepare_mode(m, figdir, m->modes[i], m->kinds[k], out, err)))
                 return rc;
-    return 0;
+    if ((rc = mp__rfig_kofn(m, figdir, out, err)))
+        return rc;
+    return mp__rfig_exps(m, figdir, out, err);
 }
 
 static int nonempty(const char *dir, const char *name, const char *ext)

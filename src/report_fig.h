@@ -5,9 +5,14 @@
 #ifndef MP_REPORT_FIG_H
 #define MP_REPORT_FIG_H
 
+#include <stdio.h>
 #include "report_model.h"
 
-enum { MP_FIG_COST, MP_FIG_RATIO, MP_FIG_COUNTER, MP_FIG_LINES };
+/* Per-call figures (the "Figures" section), then those embedded in their
+ * own sections: cost vs K (report_kofn.c) and the experiments
+ * (report_exp_md.c). */
+enum { MP_FIG_COST, MP_FIG_RATIO, MP_FIG_COUNTER, MP_FIG_LINES, MP_FIG_KOFN,
+       MP_FIG_REGISTER, MP_FIG_HERD, MP_FIG_LTET };
 
 typedef struct mp_rfig {
     int kind;                 /* MP_FIG_* */
@@ -40,5 +45,20 @@ int mp_rfig_prepare(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_er
 void mp_rfig_draw(const char *figdir, mp_rfigs *f);
 
 void mp_rfigs_free(mp_rfigs *f);
+
+/* The prepared figure NAME, or NULL. */
+const mp_rfig *mp_rfig_find(const mp_rfigs *f, const char *name);
+
+/* Internal to the figure writers. */
+/* Append a figure of KIND called NAME (a file-safe base name). */
+mp_rfig *mp__rfig_add(mp_rfigs *o, int kind, const char *name, mp_err *err);
+/* NAME.gp: a comment, VARS (gnuplot assignments), out = NAME, load SCRIPT. */
+int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
+                     mp_err *err);
+/* " %.10g", or " ?" for a missing value. */
+void mp__rfig_num(FILE *f, double v);
+/* Data and wrappers of the K-of-N and experiment figures. */
+int mp__rfig_kofn(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
+int mp__rfig_exps(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
 
 #endif

@@ -117,7 +117,9 @@ static void section_method(FILE *f, const mp_rmodel *m)
     }
     fprintf(f,
         "One *call* is one `select()`, `poll()` or `epoll_wait()` on N watched descriptors of "
-        "which exactly one is readable.\n\n"
+        "which exactly one is readable (K of them in the \"K of N ready\" section, when the "
+        "run has `--active` values above 1; every other table, fit, figure and claim uses "
+        "K = 1 only).\n\n"
         "- **ready** mode: timeout 0 and the descriptor is already readable; the time is one "
         "call bracketed by two clock reads, minus the median of an empty bracket.\n"
         "- **wakeup** mode: the call blocks; another thread writes one byte; the time runs from "
@@ -273,8 +275,31 @@ static void table_ratios(FILE *f, const mp_rmodel *m, const char *mode, const ch
     fputc('\n', f);
 }
 
-static void section_figures(FILE *f, const mp_rfigs *g)
+void mp_rmd_figure(FILE *f, const mp_rfigs *figs, const char *name)
 {
+    const mp_rfig *x = mp_rfig_find(figs, name);
+    char e[400];
+    if (!x)
+        return;
+    if (x->drawn)
+        fprintf(f, "![%s](figures/%s.png)\n\n*%s* ([SVG](figures/%s.svg), "
+                   "[PDF](figures/%s.pdf), [script](figures/%s.gp))\n\n",
+                x->caption, x->name, x->caption, x->name, x->name, x->name);
+    else if (!figs->asked || !figs->gnuplot)
+        fprintf(f, "Figure not drawn (%s): `figures/%s.gp`, %s.\n\n",
+                figs->asked ? "gnuplot is not installed" : "--no-plots", x->name, x->caption);
+    else
+        fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, x->caption,
+                mp_md_cell(e, sizeof e, x->error));
+}
+
+static void section_figures(FILE *f, const mp_rfigs *all)
+{
+    /* the per-call figures; the others sit in their own sections */
+    mp_rfigs sub = *all, *g = &sub;
+    sub.n = 0;
+    while (sub.n < all->n && all->v[sub.n].kind <= MP_FIG_LINES)
+        sub.n++;
     fprintf(f, "## Figures\n\n");
     if (g->nzero) {
         fprintf(f, "No figure for counters whose median was 0 in every cell:");
@@ -283,7 +308,9 @@ static void section_figures(FILE *f, const mp_rfigs *g)
         fprintf(f, ".\n\n");
     }
     if (!g->n) {
-        fprintf(f, "No figures: no cell of this run has a measured time.\n\n");
+        fprintf(f, "No figures: no cell of this run has a measured time.%s\n\n",
+                all->n ? " The figures of the K-of-N and experiment sections are in those "
+                "sections." : "");
         return;
     }
     if (!g->asked || !g->gnuplot) {
@@ -370,6 +397,24 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
                "rebuild with `muxprof report %s`.\n\n", run_dir);
+    int exps = m->exp.has_register || m->exp.has_herd || m->exp.has_ltet;
+    if (!m->ncells && !m->nkcells && exps) {
+        /* `--experiment` without `calls`: no per-call sweep to analyse */
+        section_context(f, m);
+        fprintf(f, "## What was measured and how\n\n");
+        const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
+        if (cJSON_IsObject(cfg)) {
+            fprintf(f, "| setting | value |\n|---|---|\n");
+            scalar_rows(f, cfg, "");
+            fputc('\n', f);
+        }
+        fprintf(f, "This run holds experiments only (no `calls` in `--experiment`), so it has "
+                   "no per-call tables, fits, cache-line analysis or claims; each experiment "
+                   "below has its table and figure (method: docs/experiments.md).\n\n");
+        mp_rmd_experiments(f, m, figs);
+        section_counters(f, m);
+        return mp_afile_commit(&a, err);
+    }
     section_context(f, m);
     section_method(f, m);
     for (size_t i = 0; i < m->nmodes; i++)
@@ -384,10 +429,12 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
             table_ratios(f, m, m->modes[i], m->kinds[k], ns, n);
             mp_rmd_knees(f, m, m->modes[i], m->kinds[k]);
         }
+    mp_rmd_kofn(f, m, figs);
     mp_rmd_cache_model(f, m);
     mp_rmd_correlation(f, m);
     mp_rmd_claims(f, m);
     mp_rmd_profile(f, m);
+    mp_rmd_experiments(f, m, figs);
     section_figures(f, figs);
     section_counters(f, m);
     return mp_afile_commit(&a, err);

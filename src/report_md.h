@@ -19,5 +19,12 @@ void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kin
 void mp_rmd_claims(FILE *f, const mp_rmodel *m);
 /* Nothing is written when no cell carries a profile. */
 void mp_rmd_profile(FILE *f, const mp_rmodel *m);
+/* "K of N ready" (report_kofn.c); nothing when no cell has active > 1. */
+void mp_rmd_kofn(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
+/* One section per experiment present (report_exp_md.c). */
+void mp_rmd_experiments(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
+/* Embed the prepared figure NAME (or say why it was not drawn); nothing
+ * when no such figure was prepared. */
+void mp_rmd_figure(FILE *f, const mp_rfigs *figs, const char *name);
 
 #endif

@@ -176,6 +176,22 @@ static int load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
         return bad(err, m, F("reason"), "expected a string or null, found %s", type_name(r));
     if (cJSON_IsString(r))
         snprintf(c->reason, sizeof c->reason, "%s", r->valuestring);
+    /* "active" (K ready at once) came after the first files: absent or null
+     * means 1.  A value that is not a whole number >= 1 leaves the cell out
+     * (active = 0) with a warning rather than refusing the file. */
+    const cJSON *ac = cJSON_GetObjectItemCaseSensitive(o, "active");
+    c->active = 1;
+    if (ac && !cJSON_IsNull(ac)) {
+        double v = cJSON_IsNumber(ac) ? ac->valuedouble : NAN;
+        if (!isfinite(v) || v != floor(v) || v < 1 || v > (double)MAX_NFDS) {
+            mp__rm_warn(m, "results[%zu] left out: active is %s, not a whole number of "
+                        "ready fds from 1 to %lld", i, cJSON_IsNumber(ac) ? "out of range" :
+                        type_name(ac), MAX_NFDS);
+            c->active = 0;
+            return 0;
+        }
+        c->active = (long long)v;
+    }
     const cJSON *hi = cJSON_GetObjectItemCaseSensitive(o, "fd_hi");
     if (hi && !cJSON_IsNull(hi) &&
         (rc = get_count(m, hi, F("fd_hi"), 0, 1LL << 31, &c->fd_hi, err)))
@@ -329,19 +345,31 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
         return bad(err, m, "results", "%d cells, more than the %d a report can hold", n,
                    MAX_CELLS);
     m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
-    if (!m->cells)
+    m->kcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->kcells);
+    if (!m->cells || !m->kcells)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     const cJSON *c;
+    size_t idx = 0;
     cJSON_ArrayForEach(c, res) {
-        if ((rc = load_cell(m, c, m->ncells, &m->cells[m->ncells], err))) {
+        mp_rcell *x = &m->cells[m->ncells];
+        if ((rc = load_cell(m, c, idx++, x, err))) {
             m->ncells++;   /* so mp_rm_free releases its counters */
             return rc;
         }
-        m->ncells++;
+        if (x->active == 1) {
+            m->ncells++;
+            continue;
+        }
+        if (x->active > 1)   /* K of N: kept apart so per-call analyses never see it */
+            m->kcells[m->nkcells++] = *x;
+        else
+            free(x->counters);
+        memset(x, 0, sizeof *x);
     }
     mp__rm_load_topology(m);
     mp__rm_load_counters(m);
     load_lists(m);
+    mp__rm_load_experiments(m);
     return 0;
 }
 
@@ -350,6 +378,10 @@ void mp_rm_free(mp_rmodel *m)
     for (size_t i = 0; i < m->ncells; i++)
         free(m->cells[i].counters);
     free(m->cells);
+    for (size_t i = 0; i < m->nkcells; i++)
+        free(m->kcells[i].counters);
+    free(m->kcells);
+    mp__rm_free_experiments(m);
     free(m->counters);
     cJSON_Delete(m->root);
     memset(m, 0, sizeof *m);

@@ -15,7 +15,11 @@
 #define MP_RM_NAME 96
 #define MP_RM_MAX_LIST 32
 #define MP_RM_MAX_CACHES 8
-#define MP_RM_MAX_WARN 16
+#define MP_RM_MAX_WARN 32
+#define MP_RM_MAX_HERD 16
+#define MP_RM_MAX_LTET 32
+#define MP_RM_MAX_REG 1024
+#define MP_RM_MAX_CPF 8
 
 /* A <summary> from the schema; fields absent from the file are NaN. */
 typedef struct mp_rsum {
@@ -33,6 +37,7 @@ typedef struct mp_rcell {
     size_t index;                 /* position in results[] */
     char backend[32], fd_kind[32], mode[16];
     long long nfds;
+    long long active;             /* K ready at once; 1 when the file has no "active" */
     int status;                   /* MP_RC_* */
     char reason[256];             /* empty when none */
     long long fd_hi;              /* -1 when absent */
@@ -54,6 +59,49 @@ typedef struct mp_rcounter {
     char reason[256];
 } mp_rcounter;
 
+/* experiments.register.cells[] (docs/experiments.md) */
+typedef struct mp_rreg {
+    char backend[32], fd_kind[32];
+    long long nfds;
+    int status;                   /* MP_RC_* */
+    char reason[256];
+    mp_rsum total;                /* total_ns: p10 p50 p90 min max n (ok cells) */
+    double ns_per_fd;             /* NaN when absent */
+    mp_rmetric cpf[MP_RM_MAX_CPF];   /* counters_per_fd: name, value in s.p50 */
+    size_t ncpf;
+} mp_rreg;
+
+/* experiments.herd.arrangements[]: each per-event value a summary
+ * (p50 p90 mean min max n). */
+typedef struct mp_rherd {
+    char name[48];
+    int status;                   /* MP_RC_OK or MP_RC_ERROR (with reason) */
+    char reason[256];
+    double waiters, rounds, rounds_lost;   /* NaN when absent */
+    mp_rsum woken, returned, wasted, first_ns, csw;
+    int has_events;               /* the summaries are there (rounds > 0) */
+} mp_rherd;
+
+/* experiments.ltet.cells[] */
+typedef struct mp_rltet {
+    int edge;                     /* 0 level, 1 edge */
+    long long chunk;
+    int status;
+    char reason[256];
+    double syscalls, ns_p50, ns_p90, ns_per_syscall, n;   /* NaN when absent */
+} mp_rltet;
+
+typedef struct mp_rexps {
+    int has_register, has_herd, has_ltet;   /* the object was there and usable */
+    mp_rreg *reg;
+    size_t nreg;
+    mp_rherd herd[MP_RM_MAX_HERD];
+    size_t nherd;
+    mp_rltet ltet[MP_RM_MAX_LTET];
+    size_t nltet;
+    double event_bytes;           /* ltet; NaN when absent */
+} mp_rexps;
+
 typedef struct mp_rmodel {
     char path[4096];              /* the results.json read */
     cJSON *root;
@@ -67,8 +115,11 @@ typedef struct mp_rmodel {
     size_t ncounters;
     char counters_preset[64], counters_scope[32], counters_note[256];
     int has_counters;
-    mp_rcell *cells;
-    size_t ncells;
+    mp_rcell *cells;              /* cells with active == 1 only: every per-call table, */
+    size_t ncells;                /* fit, figure and claim reads these */
+    mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
+    size_t nkcells;
+    mp_rexps exp;                 /* "experiments" (report_exp.c) */
     /* distinct values, in config order where config lists them */
     char backends[MP_RM_MAX_LIST][32];
     size_t nbackends;
@@ -110,5 +161,9 @@ int mp__rm_safe_name(const char *s);
 int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field);
 void mp__rm_load_topology(mp_rmodel *m);
 void mp__rm_load_counters(mp_rmodel *m);
+/* "experiments": what fits the schema into m->exp, the rest left out with
+ * a warning (report_exp.c). */
+void mp__rm_load_experiments(mp_rmodel *m);
+void mp__rm_free_experiments(mp_rmodel *m);
 
 #endif

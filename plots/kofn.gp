@@ -1,0 +1,31 @@
+# kofn.gp - time per call against K, the number of watched descriptors
+# ready at once, at one fixed N; one line per backend (median) with a
+# p10..p90 band, log-log.  poll and select scan all N whatever K is;
+# epoll_wait's work grows with K.  A dotted vertical line marks where
+# epoll's median reaches poll's (cross_k) when that happens between two
+# measured K.
+# Set by the per-figure wrapper: kind, nfds, backends (space separated),
+# styles (each backend's line style, so a backend keeps its look in every
+# N's figure), out (output base name), ttl (title), optionally cross_k.
+load "style.gp"
+set autoscale fix
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
+set logscale x 2
+set logscale y 10
+set format x "%g"
+set format y "10^{%T}"
+set xlabel "descriptors ready at once K (of N watched)"
+set ylabel "time per call (ns), median and p10..p90"
+set title ttl noenhanced
+datafile(b) = sprintf("data_kofn_%s_N%d_%s.dat", kind, nfds, b)
+nb = words(backends)
+if (exists("cross_k")) {
+    set arrow 1 from cross_k, graph 0 to cross_k, graph 1 nohead ls 21
+    set label 1 sprintf("epoll = poll\nat K = %.3g", cross_k) at cross_k, graph 0.06 \
+        offset -0.5, 0 right font ",10" noenhanced
+}
+plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'active':'p10':'p90' " . \
+          "with filledcurves fs transparent solid 0.12 noborder ls int(word(styles,i)) notitle, " . \
+          "for [i=1:nb] datafile(word(backends,i)) using 'active':'p50' " . \
+          "with linespoints ls int(word(styles,i)) title word(backends,i)"
+load "render.gp"
