@@ -631,8 +631,11 @@ static void test_junk(void **state)
     memcpy(buf + bl, "\0garbage\xff", 9);
     try_input("NUL and junk after a valid file", buf, bl + 9, ANY);
     memcpy(buf, base_text, bl);
-    buf[bl / 2] = 0;
-    try_input("NUL in the middle", buf, bl, REJECT);
+    buf[strstr(base_text, "results/1") - base_text] = 0;
+    try_input("NUL inside the schema string", buf, bl, REJECT);
+    memcpy(buf, base_text, bl);
+    buf[strchr(base_text, '\n') - base_text] = 0;   /* cJSON skips it as whitespace */
+    try_input("NUL in place of a newline", buf, bl, ANY);
     for (size_t i = 0; i < bl; i++) {   /* UTF-16LE */
         buf[2 * i] = base_text[i];
         buf[2 * i + 1] = 0;
@@ -739,18 +742,28 @@ static void special(const char *name, int kind)
     } else {
         assert_int_equal(mkfifo(path, 0644), 0);
     }
-    outcome o;
-    char *argv[] = {MP_TEST_BIN, "report", dir, "--no-plots", NULL};
-    run_bin(argv, errp, kind == 3 ? 3000 : TIMEOUT_MS, &o);
-    if (kind == 3 && o.timed_out) {
-        print_message("FINDING: `muxprof report DIR` blocks forever when DIR/results.json is a "
-                      "FIFO (the reader opens the file before checking its type); skipped "
-                      "until fixed\n");
-        skip();
+    char out[192];
+    snprintf(out, sizeof out, "%s.cmp", dir);
+    char *rargv[] = {MP_TEST_BIN, "report", dir, "--no-plots", NULL};
+    char *cargv[] = {MP_TEST_BIN, "compare", dir, good_dir, "--out", out, "--no-plots", NULL};
+    int hung = 0;
+    for (int v = 0; v < 1 + have_compare; v++) {
+        outcome o;
+        const char *verb = v ? "compare" : "report";
+        run_bin(v ? cargv : rargv, errp, kind == 3 ? 3000 : TIMEOUT_MS, &o);
+        if (kind == 3 && o.timed_out) {
+            print_message("FINDING: `muxprof %s` blocks forever when results.json is a FIFO "
+                          "(the reader opens the file before checking its type)\n", verb);
+            hung++;
+            continue;
+        }
+        if (judge(verb, name, REJECT, &o))
+            nfail++;
+        if (!v)
+            o.code ? nrejected++ : naccepted++;
     }
-    if (judge("report", name, REJECT, &o))
-        nfail++;
-    o.code ? nrejected++ : naccepted++;
+    if (hung)
+        skip();   /* until fixed: the FIFO test then passes */
 }
 
 static void test_special_files(void **state)
@@ -776,6 +789,10 @@ static void test_fifo(void **state)
 static int setup(void **state)
 {
     (void)state;
+    if (access(MP_TEST_BIN, X_OK) != 0) {
+        print_error("%s is missing or not executable: build the muxprof target\n", MP_TEST_BIN);
+        return -1;
+    }
     snprintf(root, sizeof root, "/tmp/mp-hostile-XXXXXX");
     if (!mkdtemp(root))
         return -1;
