@@ -187,7 +187,8 @@ static void table_backend(FILE *f, const mp_rmodel *m, const kofn *q, const char
     fputc('\n', f);
 }
 
-/* Reasons of cells that did not run (other than K > N), each once. */
+/* Reasons of cells that did not run, each once, except K > N and cells
+ * whose K = 1 cell did not run either (the per-call section says why). */
 static void reasons(FILE *f, const mp_rmodel *m, const kofn *q)
 {
     const char *seen[8];
@@ -197,6 +198,9 @@ static void reasons(FILE *f, const mp_rmodel *m, const kofn *q)
         if (c->status == MP_RC_OK || strcmp(c->mode, "ready") || strcmp(c->fd_kind, q->kind) ||
             c->active > c->nfds)
             continue;
+        const mp_rcell *one = kcell(m, q->kind, c->backend, c->nfds, 1);
+        if (one && one->status != MP_RC_OK)
+            continue;   /* K = 1 did not run either: its reason is in the per-call section */
         size_t j = 0;
         while (j < ns && strcmp(seen[j], c->reason))
             j++;

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_FILE_BYTES (512L << 20)
 #define MAX_CELLS 100000
@@ -219,7 +221,12 @@ static int load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
     cJSON_ArrayForEach(e, mt) {
         if (!strcmp(e->string, "wall_ns") || !strcmp(e->string, "wall_raw_ns"))
             continue;
-        snprintf(f, sizeof f, "results[%zu].metrics.%.60s", i, e->string);
+        char shown[64];   /* the name as read, control characters shown as '?' */
+        snprintf(shown, sizeof shown, "%.60s", e->string);
+        for (char *q = shown; *q; q++)
+            if ((unsigned char)*q < ' ' || *q == 0x7f)
+                *q = '?';
+        snprintf(f, sizeof f, "results[%zu].metrics.%s", i, shown);
         if (strlen(e->string) >= MP_RM_NAME || !*e->string)
             return bad(err, m, f, "metric name is empty or longer than %d characters",
                        MP_RM_NAME - 1);
@@ -272,15 +279,18 @@ static void load_lists(mp_rmodel *m)
 
 static int read_all(const char *path, char **out, size_t *len, mp_err *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    /* O_NONBLOCK: a FIFO planted as results.json must not block the open */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         int e = errno;
         return mp_errf(err, -e, "cannot open %s: %s (is this a muxprof run directory?)",
                        path, strerror(e));
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES) {
-        fclose(f);
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES ||
+        fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "rb"))) {
+        close(fd);
         return mp_errf(err, -EBADMSG, "%s: not a regular file of at most %ld MiB", path,
                        MAX_FILE_BYTES >> 20);
     }
@@ -297,6 +307,14 @@ static int read_all(const char *path, char **out, size_t *len, mp_err *err)
         return mp_errf(err, -EIO, "cannot read %s", path);
     }
     buf[n] = 0;
+    /* JSON text has no raw NUL (cJSON would keep one inside a string and
+     * cut the string there, hiding what followed) */
+    const char *nul = memchr(buf, 0, n);
+    if (nul) {
+        size_t at = (size_t)(nul - buf);
+        free(buf);
+        return mp_errf(err, -EBADMSG, "%s: not valid JSON: a NUL byte at byte %zu", path, at);
+    }
     *out = buf;
     *len = n;
     return 0;

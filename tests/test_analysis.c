@@ -151,6 +151,34 @@ static void cache_crossings(void **st)
     assert_int_equal(mp_lines(65, 0), 2);   /* 0 = unknown: 64 assumed */
 }
 
+/* epoll = 300 + 200 (K-1) against poll = 2050 + 10 (K-1): equal at
+ * K = 1 + 1750/190, found between the measured K = 4 and 16. */
+static void crossing_of_two_lines(void **st)
+{
+    (void)st;
+    double k[] = {1, 4, 16, 64}, e[4], p[4], at = 0;
+    for (int i = 0; i < 4; i++) {
+        e[i] = 300 + 200 * (k[i] - 1);
+        p[i] = 2050 + 10 * (k[i] - 1);
+    }
+    assert_int_equal(mp_crossing(k, e, p, 4, &at), MP_CROSS_AT);
+    assert_true(fabs(at - (1 + 1750.0 / 190)) < 1e-9);
+    /* already above at the first point */
+    double p2[] = {250, 280, 400, 900};
+    assert_int_equal(mp_crossing(k, e, p2, 4, &at), MP_CROSS_BEFORE);
+    assert_true(at == 1);
+    /* never reached */
+    double p3[] = {1e6, 1e6, 1e6, 1e6};
+    assert_int_equal(mp_crossing(k, e, p3, 4, &at), MP_CROSS_NONE);
+    /* equal at a measured point counts as reached there */
+    double p4[] = {2000, 2000, 3300, 5000};
+    assert_int_equal(mp_crossing(k, e, p4, 4, &at), MP_CROSS_AT);
+    assert_true(at == 16);
+    double bad[] = {1, NAN, 3, 4};
+    assert_int_equal(mp_crossing(k, e, bad, 4, &at), MP_CROSS_NODATA);
+    assert_int_equal(mp_crossing(k, e, p, 0, &at), MP_CROSS_NODATA);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +188,7 @@ int main(void)
         cmocka_unit_test(knees_found_where_built),
         cmocka_unit_test(abi_bytes_and_lines),
         cmocka_unit_test(cache_crossings),
+        cmocka_unit_test(crossing_of_two_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

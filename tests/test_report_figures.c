@@ -50,7 +50,8 @@ static void embedded_scripts(void **st)
 {
     (void)st;
     static const char *need[] = {"style.gp", "render.gp", "cost.gp", "ratio.gp",
-                                 "counter.gp", "lines.gp"};
+                                 "counter.gp", "lines.gp", "kofn.gp", "register.gp",
+                                 "herd.gp", "ltet.gp"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         const mp_plot_script *s = mp_plot_find(need[i]);
         if (!s || s->len < 100 || strlen(s->text) != s->len)
@@ -76,25 +77,64 @@ static void figures_drawn(void **st)
     static const char *figs[] = {
         "cost_ready_pipe", "cost_wakeup_pipe", "ratio_ready_pipe", "ratio_wakeup_pipe",
         "counter_ready_pipe_L1-dcache-load-misses", "counter_wakeup_pipe_LLC-load-misses",
-        "lines_ready_pipe_L1-dcache-load-misses", "lines_wakeup_pipe_LLC-load-misses"};
+        "lines_ready_pipe_L1-dcache-load-misses", "lines_wakeup_pipe_LLC-load-misses",
+        "kofn_pipe_N10", "kofn_pipe_N100", "kofn_pipe_N10000", "register_pipe",
+        "herd_per_event", "ltet_chunks"};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         all_formats(figs[i]);
     char p[600];
     snprintf(p, sizeof p, "%s/report.md", dir);
     FILE *f = fopen(p, "r");
     assert_non_null(f);
-    char line[1024];
-    int embedded = 0;
-    while (fgets(line, sizeof line, f))
-        embedded += !strncmp(line, "![", 2) && strstr(line, "(figures/cost_ready_pipe.png)");
+    char line[1024], section[1024] = "";
+    int embedded = 0, kofn = 0, herd = 0, ltet = 0, reg = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "## ", 3))
+            snprintf(section, sizeof section, "%s", line);
+        if (strncmp(line, "![", 2))
+            continue;
+        embedded += !!strstr(line, "(figures/cost_ready_pipe.png)");
+        /* the K and experiment figures sit in their own sections */
+        kofn += strstr(line, "(figures/kofn_pipe_N") && strstr(section, "## K of N ready");
+        reg += strstr(line, "(figures/register_pipe.png)") && strstr(section, "(register)");
+        herd += strstr(line, "(figures/herd_per_event.png)") && strstr(section, "(herd)");
+        ltet += strstr(line, "(figures/ltet_chunks.png)") && strstr(section, "(ltet)");
+    }
     fclose(f);
     assert_int_equal(embedded, 1);
+    assert_int_equal(kofn, 6);
+    assert_int_equal(reg, 1);
+    assert_int_equal(herd, 1);
+    assert_int_equal(ltet, 1);
     /* an author redraws one figure from the figures directory alone */
     snprintf(p, sizeof p, "%s/figures/cost_ready_pipe.png", dir);
     assert_int_equal(unlink(p), 0);
     snprintf(cmd, sizeof cmd, "cd '%s/figures' && gnuplot cost_ready_pipe.gp", dir);
     assert_int_equal(system(cmd), 0);
     check_file("cost_ready_pipe", "png", "\x89PNG", 0);
+}
+
+/* `--experiment herd` alone: its figure is drawn, and nothing else fails. */
+static void experiments_only_drawn(void **st)
+{
+    (void)st;
+    char d[64] = "/tmp/mp_test_fig.XXXXXX", cmd[700];
+    assert_non_null(mkdtemp(d));
+    snprintf(cmd, sizeof cmd, "cp '%s/report/experiments_only/results.json' '%s/'",
+             MP_TEST_FIXTURES, d);
+    assert_int_equal(system(cmd), 0);
+    mp_err err;
+    mp_err_clear(&err);
+    int rc = mp_report_build(d, 1, &err);
+    if (rc)
+        fail_msg("mp_report_build: %d: %s", rc, err.msg);
+    char save[64];
+    memcpy(save, dir, sizeof save);
+    memcpy(dir, d, sizeof dir);
+    all_formats("herd_per_event");
+    memcpy(dir, save, sizeof dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void failing_script_reported(void **st)
@@ -127,6 +167,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(embedded_scripts),
         cmocka_unit_test(figures_drawn),
+        cmocka_unit_test(experiments_only_drawn),
         cmocka_unit_test(failing_script_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
