@@ -283,7 +283,9 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
         off += snprintf(c->command + off, sizeof c->command - (size_t)off, "%s%s",
                         i ? " " : "muxprof ", argv[i]);
 
-    optind = 1;
+    /* 0, not 1: glibc then also drops what an earlier call left half read
+     * (the "y" of a refused "-xy"), which it would otherwise parse next */
+    optind = 0;
     opterr = 0;
     int o;
     while ((o = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
@@ -332,6 +334,9 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
             return mp_errf(err, MP_EUSAGE, "%s needs a value; see muxprof run --help",
                            argv[optind - 1]);
         default:
+            if (optopt > ' ' && optopt < 127)   /* a short one, maybe inside "-xy" */
+                return mp_errf(err, MP_EUSAGE, "unknown option '-%c'; see muxprof run --help",
+                               optopt);
             return mp_errf(err, MP_EUSAGE, "unknown option '%s'; see muxprof run --help",
                            argv[optind - 1]);
         }
