@@ -519,10 +519,10 @@ static int fig_herd(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
         const mp_rherd *h = &m->exp.herd[i];
         if (h->status != MP_RC_OK || !h->has_events)
             continue;
-        fprintf(a.f, "%s", h->name);
-        mp__rfig_num(a.f, h->woken.mean);
-        mp__rfig_num(a.f, h->returned.mean);
-        mp__rfig_num(a.f, h->wasted.mean);
+        fprintf(a.f, "%s", h->name);   /* the mean, or the median where it is missing */
+        mp__rfig_num(a.f, isfinite(h->woken.mean) ? h->woken.mean : h->woken.p50);
+        mp__rfig_num(a.f, isfinite(h->returned.mean) ? h->returned.mean : h->returned.p50);
+        mp__rfig_num(a.f, isfinite(h->wasted.mean) ? h->wasted.mean : h->wasted.p50);
         mp__rfig_num(a.f, h->woken.p50);
         mp__rfig_num(a.f, h->returned.p50);
         mp__rfig_num(a.f, h->wasted.p50);
