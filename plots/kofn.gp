@@ -13,9 +13,14 @@ set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + marg
 set logscale x 2
 set logscale y 10
 set format x "%g"
-set format y "10^{%T}"
+# ticks at 1, 2 and 5 per decade with SI prefixes (500, 1k, 2k, 5k, ...), so a
+# range narrower than a decade still has labels
+set format y "%.0s%c"
+do for [e=0:12] {
+    set ytics add (gprintf("%.0s%c", 2*10.0**e) 2*10.0**e, gprintf("%.0s%c", 5*10.0**e) 5*10.0**e)
+}
 set xlabel "descriptors ready at once K (of N watched)"
-set ylabel "time per call (ns), median and p10..p90"
+set ylabel "time per call (ns), median and p10..p90"   # 1k = 1000 ns
 set title ttl noenhanced
 datafile(b) = sprintf("data_kofn_%s_N%d_%s.dat", kind, nfds, b)
 nb = words(backends)
