@@ -7,7 +7,10 @@
 #
 # Usage: scripts/cross-aarch64.sh [extra ctest arguments, e.g. -L compare]
 # Environment: BUILD_DIR (default build-aarch64), JOBS (default: nproc),
-#              CTEST_JOBS (default 4: most qemu time is waiting, not CPU),
+#              CTEST_JOBS (default 6: most qemu time is waiting, not CPU),
+#              CTEST_BUDGET seconds for the whole ctest (default 300): tests that
+#              hang under qemu are stopped by then (ctest --stop-time) and count
+#              as timeouts, so the step has a bounded run time,
 #              NO_INSTALL=1 to never call apt-get.
 # Exit status: ctest's (0 when every test passed or skipped), or 1 when the
 # toolchain cannot be installed or the build fails.  Timings under qemu mean
@@ -18,7 +21,8 @@ set -eu
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build-aarch64}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-CTEST_JOBS=${CTEST_JOBS:-4}
+CTEST_JOBS=${CTEST_JOBS:-6}
+CTEST_BUDGET=${CTEST_BUDGET:-300}
 TRIPLE=aarch64-linux-gnu
 
 say() { printf 'cross-aarch64: %s\n' "$*"; }
@@ -59,5 +63,6 @@ say "building with $JOBS jobs"
 cmake --build "$BUILD_DIR" -j "$JOBS"
 file "$BUILD_DIR/bin/muxprof" 2>/dev/null | grep -q 'ARM aarch64' ||
     say "warning: $BUILD_DIR/bin/muxprof does not look like an aarch64 program"
-say "running ctest under qemu-aarch64"
-ctest --test-dir "$BUILD_DIR" -j "$CTEST_JOBS" --output-on-failure "$@"
+stop=$(date -d "@$(( $(date +%s) + CTEST_BUDGET ))" +%H:%M:%S)
+say "running ctest under qemu-aarch64 ($CTEST_JOBS at a time, all stopped at $stop)"
+ctest --test-dir "$BUILD_DIR" -j "$CTEST_JOBS" --stop-time "$stop" --output-on-failure "$@"
