@@ -3,4 +3,5 @@
 # thread on this host and skips (77) where binding is impossible.
 mp_add_test(test_topology SOURCES test_topology.c LABELS topology)
 mp_add_test(test_topology_bind SOURCES test_topology_bind.c LIBS Threads::Threads
-            LABELS topology TIMEOUT 30)
+            LABELS topology TIMEOUT 30
+  NATIVE_ONLY "thread binding and sched_getcpu of an emulated thread are not checkable")
