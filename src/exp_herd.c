@@ -243,8 +243,10 @@ static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
     for (int r = 0; woke && empty && lat && csw && ret && done < rounds && r < rounds + 50;
          r++) {
         uint64_t t_start = mp_now_ns();
-        while (!all_asleep(h) && mp_now_ns() - t_start < ROUND_LIMIT_NS)
-            ;
+        while (!all_asleep(h) && mp_now_ns() - t_start < ROUND_LIMIT_NS) {
+            struct timespec nap = {0, 20000};
+            nanosleep(&nap, NULL);
+        }
         uint64_t ret0 = 0, emp0 = 0;
         long vcs0[HERD_MAX_WAITERS];
         for (int i = 0; i < m; i++) {
@@ -273,6 +275,10 @@ static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
                 break;
             if (now - t0 > ROUND_LIMIT_NS)
                 break;
+            /* Nap rather than spin: with M waiters on few CPUs a spinning
+             * coordinator would delay the very wakeups it times. */
+            struct timespec nap = {0, 20000};
+            nanosleep(&nap, NULL);
         }
         uint64_t emp1 = 0;
         long ran = 0, switches = 0;

@@ -5,7 +5,8 @@
  * (the same thread, so no wakeup is timed) then consumes them in reads of
  * `chunk` bytes:
  *   LT: epoll_wait, one read, back to epoll_wait (it reports the fd again
- *       while data is left), until all 4096 bytes are read;
+ *       while data is left), until all 4096 bytes are read; the reader's
+ *       next epoll_wait, which would block, belongs to the next event;
  *   ET: epoll_wait once, then read until EAGAIN, as edge-triggered
  *       readers must (the last read is the one that returns EAGAIN).
  * Per event: system calls (epoll_wait + read, counted by the loop) and ns
@@ -78,8 +79,10 @@ static int ltet_event(const ltet_pipe *lp, int et, int chunk, int *syscalls, dou
         for (;;) {
             ssize_t r = read(p[0], buf, (size_t)chunk);
             calls++;
+            if (r < 0 && errno == EAGAIN)
+                break;   /* drained: the edge-triggered reader's last call */
             if (r <= 0)
-                break;
+                return r < 0 ? -errno : -EPIPE;
             got += (int)r;
         }
     } else {

@@ -139,14 +139,14 @@ int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err)
                     continue;
                 }
                 int reps = reps_for(cfg, n);
-                double *x = malloc(sizeof *x * (size_t)reps);
+                double *x = malloc(sizeof *x * (size_t)reps), warm;
                 mp_err e;
-                int rc = 0, m = 0;
-                mp_errf(&e, 0, "out of memory");
-                register_once(ops, &set, &x[0], &e);   /* warm-up, untimed */
-                for (; x && m < reps && rc == 0; m++)
+                int m = 0;
+                mp_errf(&e, -ENOMEM, "out of memory for %d samples", reps);
+                int rc = x ? register_once(ops, &set, &warm, &e) : -ENOMEM;   /* warm-up */
+                for (; rc == 0 && m < reps; m++)
                     rc = register_once(ops, &set, &x[m], &e);
-                if (!x || rc < 0) {
+                if (rc < 0) {
                     int unsup = rc == -ENOSYS || rc == -EOPNOTSUPP || rc == -EPERM;
                     cJSON_AddStringToObject(c, "status", unsup ? "unsupported" : "error");
                     cJSON_AddStringToObject(c, "reason", e.msg);

@@ -58,6 +58,8 @@ int mp_write_csv(const mp_results *r, const char *dir, mp_err *err)
     sb_printf(&b, "backend,fd_kind,mode,nfds,active,status,metric,p10,p50,p90,p99,mean,min,max,stddev,n\n");
     for (size_t i = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
+        if (c->status == MP_CELL_PENDING)
+            continue;   /* never reached: not in results.json either */
         if (c->status != MP_CELL_OK) {
             sb_printf(&b, "%s,%s,%s,%d,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
                       mp_mode_name(c->mode), c->nfds, c->active, mp_cell_status_name(c->status));
@@ -80,12 +82,15 @@ int mp_write_samples(const mp_results *r, const char *dir, mp_err *err)
 {
     sbuf b = {0};
     sb_printf(&b, "cell,repeat,wall_ns\n");
-    for (size_t i = 0; i < r->ncells; i++) {
+    /* `cell` indexes results[] in results.json, which leaves out cells never reached. */
+    for (size_t i = 0, j = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
-        if (c->status != MP_CELL_OK)
+        if (c->status == MP_CELL_PENDING)
             continue;
-        for (size_t k = 0; k < c->nsamples; k++)
-            sb_printf(&b, "%zu,%d,%.0f\n", i, c->sample_repeat[k], c->samples[k]);
+        if (c->status == MP_CELL_OK)
+            for (size_t k = 0; k < c->nsamples; k++)
+                sb_printf(&b, "%zu,%d,%.0f\n", j, c->sample_repeat[k], c->samples[k]);
+        j++;
     }
     return sb_write(&b, dir, "samples.csv", err);
 }

@@ -172,9 +172,12 @@ int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
     cJSON_AddItemToObject(root, "calibration", calibration_json(r));
     if (r->experiments)
         cJSON_AddItemToObject(root, "experiments", cJSON_Duplicate(r->experiments, 1));
+    /* Cells never reached (an interrupted run) are left out: results[] holds
+     * what was measured, "interrupted_cell" names where it stopped. */
     cJSON *a = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < r->ncells; i++)
-        cJSON_AddItemToArray(a, cell_json(&r->cells[i], r->cfg->repeats));
+        if (r->cells[i].status != MP_CELL_PENDING)
+            cJSON_AddItemToArray(a, cell_json(&r->cells[i], r->cfg->repeats));
 
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

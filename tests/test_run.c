@@ -211,7 +211,20 @@ static void test_interrupted_run(void **state)
     cJSON *j = load_json(path);
     assert_string_equal(str(j, "status"), "interrupted");
     assert_non_null(str(j, "interrupted_cell"));
+    /* Only cells that were reached are written, each with a final status. */
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "results")) {
+        const char *s = str(c, "status");
+        if (strcmp(s, "ok") && strcmp(s, "unsupported") && strcmp(s, "error"))
+            fail_msg("interrupted run wrote a cell with status '%s'", s);
+    }
     cJSON_Delete(j);
+    /* The report and compare verbs read an interrupted run like any other. */
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s report --no-plots %s >/dev/null 2>&1", MP_TEST_BIN, out);
+    int rst = system(cmd);
+    if (!WIFEXITED(rst) || WEXITSTATUS(rst) != 0)
+        fail_msg("muxprof report on the interrupted run: status %d", rst);
     assert_int_equal(procs_mentioning(out), 0);
     assert_no_tmp(out);
 }
