@@ -11,7 +11,9 @@
  *   - in the process itself (mp_cmd_run called in a forked child): the same
  *     descriptors open after the run as before, one thread, no child left.
  * A run under a hard RLIMIT_NOFILE of 600 with --fds 10,1000 records the
- * 1000 cell "unsupported" with the numbers and exits 0.
+ * 1000 cell "unsupported" with the numbers and exits 0; a run whose helper
+ * is killed mid-sweep ends by itself (exit 0 or 1), the cells it could not
+ * measure "error" with a reason.
  *
  * The delays are drawn from a seeded generator; the seed is printed, and
  * MP_CENSUS_SEED=S reproduces a run (MP_CENSUS_TRIALS=N changes the count).
@@ -384,6 +386,94 @@ static void test_rlimit_mid_sweep(void **state)
     assert_int_equal(ok10, total - uns1000);
 }
 
+/* The helper process dies (SIGKILL) in the middle of a sweep: the run must
+ * still end by itself, record what it could not measure as "error" with a
+ * reason, and write complete files. */
+static pid_t child_of(pid_t parent)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    while (d && (e = readdir(d)) && !found) {
+        char path[300], buf[512];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        buf[k] = 0;
+        const char *rp = strrchr(buf, ')');   /* comm may hold spaces */
+        int ppid = 0;
+        char state;
+        if (rp && sscanf(rp + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+            found = (pid_t)atoi(e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+static void test_helper_killed(void **state)
+{
+    (void)state;
+    char out[128], how[64], path[192];
+    snprintf(out, sizeof out, "%s/helper-killed", root);
+    static const char *const args[] = {"run", "--fds", "10,100,1000,2000", "--samples", "400",
+                                       "--repeats", "3", "--no-plots", "--quiet", NULL};
+    pid_t pid = start_run(out, 0, args);
+    long delay = rand_between(100, 1000);
+    pid_t helper = 0;
+    for (long t = 0; t < delay || !helper; t += 10) {
+        helper = child_of(pid);
+        if (t > 10000)
+            break;
+        sleep_ms(10);
+    }
+    if (!helper) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        fail_msg("no helper process of muxprof (pid %d) found", (int)pid);
+    }
+    kill(helper, SIGKILL);
+    int st = wait_run(pid, RUN_TIMEOUT_MS);
+    describe(st, how, sizeof how);
+    print_message("  helper (pid %d) killed after %ld ms: muxprof %s\n", (int)helper, delay, how);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) > 1)
+        fail_msg("run whose helper died: %s, expected exit 0 or 1", how);
+    assert_no_helper(out);
+    assert_complete_files(out, "complete", 1);
+    snprintf(path, sizeof path, "%s/results.json", out);
+    char *s = mp_test_slurp(path);
+    cJSON *j = cJSON_Parse(s);
+    free(s);
+    assert_non_null(j);
+    const cJSON *c;
+    int ok = 0, err = 0, uns = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(j, "results")) {
+        const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
+        const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "reason"));
+        assert_non_null(status);
+        if (!strcmp(status, "ok")) {
+            ok++;
+            continue;
+        }
+        if (!reason || !*reason)
+            fail_msg("a cell with status %s has no reason", status);
+        if (!strcmp(status, "error")) {
+            if (!err)
+                print_message("  first error: %.200s\n", reason);
+            err++;
+        } else {
+            uns++;
+        }
+    }
+    cJSON_Delete(j);
+    print_message("  %d cells ok, %d error, %d unsupported\n", ok, err, uns);
+}
+
 /* ---- in-process census: mp_cmd_run in a forked child ------------------------ */
 
 typedef struct {
@@ -542,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_double_sigint),
         cmocka_unit_test(test_rlimit_mid_sweep),
+        cmocka_unit_test(test_helper_killed),
         cmocka_unit_test(test_in_process_census),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
