@@ -11,6 +11,10 @@ mp_add_test(test_fuzz_json_replay SOURCES fuzz/fuzz_json.c fuzz/replay_main.c
   LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_json ${MP_FUZZ_DIR}/regress/json)
 mp_add_test(test_fuzz_cli_replay SOURCES fuzz/fuzz_cli.c fuzz/replay_main.c
   LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_cli ${MP_FUZZ_DIR}/regress/cli)
+mp_add_test(test_fuzz_compare_replay SOURCES fuzz/fuzz_compare.c fuzz/replay_main.c
+  LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_json ${MP_FUZZ_DIR}/regress/compare)
+target_compile_definitions(test_fuzz_compare_replay PRIVATE
+  MP_FUZZ_SECOND_HOST="${MP_FUZZ_DIR}/corpus_json/valid_small.json")
 
 option(MUXPROF_FUZZ "Build the libFuzzer targets (clang only)" OFF)
 if(MUXPROF_FUZZ)
@@ -19,10 +23,12 @@ if(MUXPROF_FUZZ)
   endif()
   # The whole tree is compiled with -fsanitize=fuzzer-no-link (CMAKE_C_FLAGS,
   # see scripts/ci-hardening.sh); only these two link the libFuzzer main.
-  foreach(t json cli)
+  foreach(t json cli compare)
     add_executable(fuzz_${t} fuzz/fuzz_${t}.c)
     target_link_libraries(fuzz_${t} PRIVATE mp_core)
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(fuzz_${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   endforeach()
+  target_compile_definitions(fuzz_compare PRIVATE
+    MP_FUZZ_SECOND_HOST="${MP_FUZZ_DIR}/corpus_json/valid_small.json")
 endif()
