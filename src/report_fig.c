@@ -284,7 +284,7 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
 static void remove_old(const char *figdir)
 {
     static const char *pre[] = {"cost_", "ratio_", "counter_", "lines_", "data_", "kofn_",
-                                "register_", "herd_", "ltet_"};
+                                "register_", "herd_", "ltet_", "prof_"};
     static const char *ext[] = {".png", ".svg", ".pdf", ".gp", ".dat"};
     DIR *d = opendir(figdir);
     if (!d)
@@ -320,6 +320,8 @@ int mp_rfig_prepare(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_er
             if ((rc = prepare_mode(m, figdir, m->modes[i], m->kinds[k], out, err)))
                 return rc;
     if ((rc = mp__rfig_kofn(m, figdir, out, err)))
+        return rc;
+    if ((rc = mp__rfig_prof(m, figdir, out, err)))
         return rc;
     return mp__rfig_exps(m, figdir, out, err);
 }

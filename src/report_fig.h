@@ -12,7 +12,7 @@
  * own sections: cost vs K (report_kofn.c) and the experiments
  * (report_exp_md.c). */
 enum { MP_FIG_COST, MP_FIG_RATIO, MP_FIG_COUNTER, MP_FIG_LINES, MP_FIG_KOFN,
-       MP_FIG_REGISTER, MP_FIG_HERD, MP_FIG_LTET };
+       MP_FIG_REGISTER, MP_FIG_HERD, MP_FIG_LTET, MP_FIG_PROF, MP_FIG_PROF_FD };
 
 typedef struct mp_rfig {
     int kind;                 /* MP_FIG_* */
@@ -60,5 +60,7 @@ void mp__rfig_num(FILE *f, double v);
 /* Data and wrappers of the K-of-N and experiment figures. */
 int mp__rfig_kofn(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
 int mp__rfig_exps(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
+/* Phase-share bars and per-descriptor phase lines (report_prof.c). */
+int mp__rfig_prof(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
 
 #endif

@@ -433,7 +433,7 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
     mp_rmd_cache_model(f, m);
     mp_rmd_correlation(f, m);
     mp_rmd_claims(f, m);
-    mp_rmd_profile(f, m);
+    mp_rmd_profile(f, m, figs);
     mp_rmd_experiments(f, m, figs);
     section_figures(f, figs);
     section_counters(f, m);

@@ -17,8 +17,9 @@ void mp_rmd_cache_model(FILE *f, const mp_rmodel *m);
 void mp_rmd_correlation(FILE *f, const mp_rmodel *m);
 void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind);
 void mp_rmd_claims(FILE *f, const mp_rmodel *m);
-/* Nothing is written when no cell carries a profile. */
-void mp_rmd_profile(FILE *f, const mp_rmodel *m);
+/* Nothing is written when no cell carries a profile.  Embeds the phase
+ * figures prof_MODE_KIND and prof_fd_MODE_KIND_BACKEND from figs. */
+void mp_rmd_profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
 /* "K of N ready" (report_kofn.c); nothing when no cell has active > 1. */
 void mp_rmd_kofn(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
 /* One section per experiment present (report_exp_md.c). */

@@ -162,6 +162,66 @@ static void golden_synthetic(void **st)
     rm_rf(dir);
 }
 
+/* A real --profile run (fixtures/report/profile, trimmed by
+ * trim_profile.py): the phase table, the stacked-bar and per-descriptor
+ * figures' data files and wrappers. */
+static void golden_profile(void **st)
+{
+    (void)st;
+    char dir[64];
+    run_dir_with(dir, sizeof dir, "profile/results.json");
+    char *md = build_report(dir, 0);
+    HAS(md, "| backend | N | samples | event | symbols | user share | syscall-entry-exit | "
+            "copy-in-out | fd-lookup | file-poll | wait-queue | sched-sleep-wake | "
+            "epoll-ready-list | other |\n");
+    HAS(md, "| poll | 10000 | 4791 | cpu-clock | kallsyms | 2.1% | 0.1% | 0.6% | 48.2% | "
+            "47.2% | 0.0% | 0.8% | 0.0% | 1.0% |\n");
+    HAS(md, "| epoll | 10000 | 5630 | cpu-clock | kallsyms | 21.7% | 16.6% | 6.8% | 9.2% | "
+            "3.6% | 0.0% | 0.9% | 40.1% | 1.1% |\n");
+    HAS(md, "Figure not drawn (--no-plots): `figures/prof_ready_eventfd.gp`, Phase shares of "
+            "the time per call, ready mode, eventfd fds: one bar per backend and N, stacked "
+            "by phase (% of the waiter's samples).\n");
+    HAS(md, "Figure not drawn (--no-plots): `figures/prof_fd_wakeup_eventfd_poll.gp`, poll, "
+            "wakeup mode, eventfd fds: ns per call per watched descriptor of each kernel "
+            "phase");
+    /* the figures sit in the profile section, after its phase table */
+    const char *sec = strstr(md, "## Where the time goes in the kernel");
+    assert_non_null(sec);
+    assert_true(strstr(md, "`figures/prof_ready_eventfd.gp`") > sec);
+    char p[600];
+    snprintf(p, sizeof p, "%s/figures/data_prof_ready_eventfd_poll.dat", dir);
+    char *dat = slurp(p);
+    assert_non_null(dat);
+    HAS(dat, "nfds label user share_syscall-entry-exit share_copy-in-out share_fd-lookup "
+             "share_file-poll share_wait-queue share_sched-sleep-wake share_epoll-ready-list "
+             "share_other nsfd_syscall-entry-exit nsfd_copy-in-out nsfd_fd-lookup "
+             "nsfd_file-poll nsfd_wait-queue nsfd_sched-sleep-wake nsfd_epoll-ready-list "
+             "nsfd_other wall_p50\n");
+    /* N=10: shares in %, then ns per fd ('?' for epoll's ready list: 0 in poll) */
+    HAS(dat, "\n10 10 14.87132772 10.45319973 5.39740378 26.62263721 40.42359371 ");
+    HAS(dat, " 0.5370986108 ? 1.586882259 1072\n");
+    free(dat);
+    snprintf(p, sizeof p, "%s/figures/prof_ready_eventfd.gp", dir);
+    char *gp = slurp(p);
+    assert_non_null(gp);
+    HAS(gp, "backends = \"select poll epoll\"\n");
+    HAS(gp, "phases = \"user syscall-entry-exit copy-in-out fd-lookup file-poll wait-queue "
+            "sched-sleep-wake epoll-ready-list other\"\n");
+    HAS(gp, "load \"prof.gp\"\n");
+    free(gp);
+    snprintf(p, sizeof p, "%s/figures/prof_fd_ready_eventfd_poll.gp", dir);
+    gp = slurp(p);
+    assert_non_null(gp);
+    HAS(gp, "file = \"data_prof_ready_eventfd_poll.dat\"\n");
+    /* epoll's ready list has no samples in poll: no line for it */
+    HAS(gp, "titles = \"syscall-entry-exit copy-in-out fd-lookup file-poll wait-queue "
+            "sched-sleep-wake other\"\n");
+    HAS(gp, "load \"prof_fd.gp\"\n");
+    free(gp);
+    free(md);
+    rm_rf(dir);
+}
+
 /* K of N and the experiments of the synthetic fixture (make_fixtures.py
  * says what they were built to show). */
 static void golden_kofn_experiments(void **st)
@@ -507,6 +567,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(golden_synthetic),
         cmocka_unit_test(golden_kofn_experiments),
+        cmocka_unit_test(golden_profile),
         cmocka_unit_test(experiments_only),
         cmocka_unit_test(odd_experiments),
         cmocka_unit_test(degraded_arm64),

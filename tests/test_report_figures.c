@@ -51,7 +51,7 @@ static void embedded_scripts(void **st)
     (void)st;
     static const char *need[] = {"style.gp", "render.gp", "cost.gp", "ratio.gp",
                                  "counter.gp", "lines.gp", "kofn.gp", "register.gp",
-                                 "herd.gp", "ltet.gp"};
+                                 "herd.gp", "ltet.gp", "prof.gp", "prof_fd.gp"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         const mp_plot_script *s = mp_plot_find(need[i]);
         if (!s || s->len < 100 || strlen(s->text) != s->len)
@@ -137,6 +137,51 @@ static void experiments_only_drawn(void **st)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The profile figures of a real --profile run: stacked phase bars per
+ * mode and ns per fd per phase per backend, in the profile section. */
+static void profile_drawn(void **st)
+{
+    (void)st;
+    char d[64] = "/tmp/mp_test_fig.XXXXXX", cmd[700];
+    assert_non_null(mkdtemp(d));
+    snprintf(cmd, sizeof cmd, "cp '%s/report/profile/results.json' '%s/'", MP_TEST_FIXTURES,
+             d);
+    assert_int_equal(system(cmd), 0);
+    mp_err err;
+    mp_err_clear(&err);
+    int rc = mp_report_build(d, 1, &err);
+    if (rc)
+        fail_msg("mp_report_build: %d: %s", rc, err.msg);
+    char save[64];
+    memcpy(save, dir, sizeof save);
+    memcpy(dir, d, sizeof dir);
+    static const char *figs[] = {"prof_ready_eventfd", "prof_wakeup_eventfd",
+                                 "prof_fd_ready_eventfd_select", "prof_fd_ready_eventfd_poll",
+                                 "prof_fd_ready_eventfd_epoll", "prof_fd_wakeup_eventfd_poll"};
+    for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
+        all_formats(figs[i]);
+    memcpy(dir, save, sizeof dir);
+    char p[600], line[1024], section[1024] = "";
+    snprintf(p, sizeof p, "%s/report.md", d);
+    FILE *f = fopen(p, "r");
+    assert_non_null(f);
+    int bars = 0, perfd = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strncmp(line, "## ", 3))
+            snprintf(section, sizeof section, "%s", line);
+        if (strncmp(line, "![", 2) || !strstr(section, "Where the time goes in the kernel"))
+            continue;
+        bars += strstr(line, "(figures/prof_ready_eventfd.png)") ||
+                strstr(line, "(figures/prof_wakeup_eventfd.png)");
+        perfd += !!strstr(line, "(figures/prof_fd_");
+    }
+    fclose(f);
+    assert_int_equal(bars, 2);
+    assert_int_equal(perfd, 6);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void failing_script_reported(void **st)
 {
     (void)st;
@@ -168,6 +213,7 @@ int main(void)
         cmocka_unit_test(embedded_scripts),
         cmocka_unit_test(figures_drawn),
         cmocka_unit_test(experiments_only_drawn),
+        cmocka_unit_test(profile_drawn),
         cmocka_unit_test(failing_script_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
