@@ -17,6 +17,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "mp_err.h"
 #include "report_model.h"
 
@@ -82,5 +83,11 @@ size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backe
  * figures drawn.  Failures are -errno (not usage errors). */
 int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
                  char *note, size_t note_len, mp_err *err);
+
+/* The sections after the per-call groups (compare_more.c): kernel profile
+ * phase shares per host, the shared K-of-N cells, and the experiments
+ * (register, herd, ltet); what a host lacks is marked in its column.
+ * Nothing is written for a part no input has. */
+void mp_cmp_md_more(FILE *f, const mp_cmp *c);
 
 #endif

@@ -537,6 +537,7 @@ int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
             mp_afile_abort(&a);
             return rc;
         }
+    mp_cmp_md_more(w.f, c);
     not_compared(&w);
     if (w.plot_note[0] && !no_plots)
         fprintf(w.f, "Figures: %s\n", w.plot_note);

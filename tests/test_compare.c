@@ -147,6 +147,96 @@ static void two_hosts_shared_and_listed(void **st)
     assert_int_equal(access(path, R_OK), 0);
 }
 
+static void read_md(const char *out, char *md, size_t len)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/report.md", out);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(md, 1, len - 1, f);
+    md[n] = 0;
+    fclose(f);
+}
+
+/* Profiles, K of N and experiments side by side: the report's synthetic
+ * run against profB (make_more.py: times x 2, other poll phase shares and a
+ * phase of its own, no epoll profile, no K = 64, no herd). */
+static void profiles_kofn_experiments(void **st)
+{
+    (void)st;
+    char out[512], md[200000];
+    snprintf(out, sizeof out, "%s/prof", tmpdir);
+    int rc = compare(MP_TEST_FIXTURES "/report/synthetic/results.json", FIX "/profB", "--out",
+                     out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "## Kernel profiles side by side\n");
+    HAS(md, "### poll, ready mode, pipe fds, N=10000: phase shares\n\n"
+            "| phase | Synthetic CPU (x86_64) | Other CPU (aarch64) |\n|---|---:|---:|\n"
+            "| samples (event) | 5000 (cpu-clock) | 5000 (cpu-clock) |\n"
+            "| user space | 2.0% | 2.0% |\n"
+            "| entry | 5.0% (10,000 ns) | 10.0% (40,010 ns) |\n"
+            "| copy_in | 8.0% (16,000 ns) | 20.0% (80,020 ns) |\n"
+            "| scan | 82.0% (164,000 ns) | 60.0% (240,060 ns) |\n"
+            "| copy_out | 5.0% (10,000 ns) | 5.0% (20,005 ns) |\n"
+            "| wait | - | 3.0% (12,003 ns) |\n");
+    HAS(md, "- epoll, ready mode, pipe fds, N=10000: profiled on Synthetic CPU (x86_64) only; "
+            "Other CPU (aarch64): **no profile** for this cell.\n");
+    HASNT(md, "### epoll, ready mode, pipe fds, N=10000: phase shares");
+    /* K of N: shared (N, K) with a measured cell; K = 64 is A's alone */
+    HAS(md, "## K of N ready side by side\n");
+    HAS(md, "### poll, ready mode, pipe fds: time per call (ns, median) by N and K\n\n"
+            "| N, K | Synthetic CPU (x86_64) | Other CPU (aarch64) |\n|---|---:|---:|\n"
+            "| N=10, K=4 | 280 | 560 |\n| N=100, K=4 | 2080 | 4160 |\n");
+    HAS(md, "| N=10000, K=16 | 3300 | 6600 |\n");                 /* epoll */
+    HAS(md, "- poll, ready mode, pipe fds: measured on Synthetic CPU (x86_64) only: "
+            "(N=100, K=64), (N=1000, K=64), (N=2000, K=64)");
+    HAS(md, "  Other CPU (aarch64): **not measured** there.\n");
+    HASNT(md, "| N=10, K=16 |");          /* unsupported on both: nothing to compare */
+    HASNT(md, "wakeup mode, pipe fds: time per call (ns, median) by N and K");
+    /* experiments */
+    HAS(md, "## Experiments side by side\n");
+    HAS(md, "| epoll, pipe, N=100 | 300 | 600 |\n");
+    HAS(md, "| select, pipe, N=10000 | unsupported | unsupported |\n");
+    HAS(md, "- thundering herd (herd): only Synthetic CPU (x86_64) ran it; not compared.\n");
+    HAS(md, "| LT, 64 | 128 / 64,000 | 128 / 128,000 |\n");
+    HAS(md, "| ET, 4096 | 3 / 1500 | 3 / 3000 |\n");
+    /* the new sections come before the list of what was not compared */
+    assert_true(strstr(md, "## Experiments side by side") <
+                strstr(md, "## Not compared (measured by one input only)"));
+}
+
+/* One host with profiles, K of N and experiments, the other with none of
+ * them: each part says so; and two hosts without any: no such sections. */
+static void lacking_marked(void **st)
+{
+    (void)st;
+    char out[512], md[200000];
+    snprintf(out, sizeof out, "%s/lack", tmpdir);
+    int rc = compare(MP_TEST_FIXTURES "/report/synthetic/results.json", FIX "/hostB", "--out",
+                     out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "Only Synthetic CPU (x86_64) carries kernel profiles (`muxprof run --profile`), "
+            "so there is nothing to set beside them: Neoverse-N1 (aarch64): **no profile** "
+            "(run without --profile);");
+    HAS(md, "- Neoverse-N1 (aarch64): **no K-of-N cells** (run without --active)\n");
+    HAS(md, "- registration cost (register): only Synthetic CPU (x86_64) ran it; not "
+            "compared.\n");
+    HAS(md, "- level- vs edge-triggered (ltet): only Synthetic CPU (x86_64) ran it; not "
+            "compared.\n");
+    snprintf(out, sizeof out, "%s/none", tmpdir);
+    rc = compare(FIX "/hostA", FIX "/hostB", "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HASNT(md, "## Kernel profiles");
+    HASNT(md, "## K of N ready");
+    HASNT(md, "## Experiments");
+}
+
 static void shared_n_api(void **st)
 {
     (void)st;
@@ -417,6 +507,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_hosts_shared_and_listed),
+        cmocka_unit_test(profiles_kofn_experiments),
+        cmocka_unit_test(lacking_marked),
         cmocka_unit_test(shared_n_api),
         cmocka_unit_test(ref_epyc_9354p),
         cmocka_unit_test(ref_aarch64_gcc13_pipe),
