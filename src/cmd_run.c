@@ -169,6 +169,15 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     mp_progress prog;
     int rc, exit_code = 0;
 
+    /* From here on the run directory exists: a signal must end in an
+     * "interrupted" results.json, not in the default action. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;   /* no SA_RESTART: a blocked wait returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
     rc = mp_results_init(&r, cfg, err);
     if (rc < 0)
         return 1;
@@ -184,13 +193,6 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         goto out;
     }
     env.peer = &peer;
-
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;   /* no SA_RESTART: a blocked wait returns EINTR */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
 
     /* Placement: the waiter is this thread, the poker its own thread. */
     r.topology = mp_topo_json(topo);
@@ -279,17 +281,29 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     }
     utc_now(r.finished_utc, sizeof r.finished_utc, 1);
 
+    /* Signals wait while the outputs are written (a second Ctrl-C would
+     * otherwise _exit between a temporary file and its rename). */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int wrc = 0;
     if (mp_write_json(&r, cfg->out_dir, err) < 0 || mp_write_csv(&r, cfg->out_dir, err) < 0 ||
         mp_write_samples(&r, cfg->out_dir, err) < 0) {
         fprintf(stderr, "muxprof: %s\n", err->msg);
-        exit_code = 1;
-        goto out;
+        wrc = -1;
     }
-    if (!r.interrupted) {
+    if (wrc == 0 && !r.interrupted) {
         mp_err rerr;
         mp_err_clear(&rerr);
         if (mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) < 0)
             fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (wrc < 0) {
+        exit_code = 1;
+        goto out;
     }
     if (cfg->experiments & MP_EXP_CALLS)
         mp_print_tables(&r, stdout);

@@ -8,6 +8,7 @@
 #include "peer.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -150,6 +151,28 @@ int mp_peer_release(mp_peer *p, mp_err *err)
     if (r != 1 || ack != 'r')
         return mp_errf(err, -EIO, "peer: the helper process (pid %d) did not answer; "
                        "did it die?", (int)p->pid);
+    return 0;
+}
+
+int mp_peer_alive(mp_peer *p, char *how, size_t len)
+{
+    int st;
+    if (p->pid <= 0) {
+        snprintf(how, len, "not running");
+        return 0;
+    }
+    pid_t r = waitpid(p->pid, &st, WNOHANG);
+    if (r == 0)
+        return 1;
+    if (r == p->pid) {
+        if (WIFSIGNALED(st))
+            snprintf(how, len, "killed by signal %d", WTERMSIG(st));
+        else
+            snprintf(how, len, "exit status %d", WEXITSTATUS(st));
+        p->pid = 0;
+    } else {
+        snprintf(how, len, "gone (%s)", strerror(errno));
+    }
     return 0;
 }
 

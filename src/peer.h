@@ -28,6 +28,10 @@ int mp_peer_give(mp_peer *p, const int *fds, int n, mp_err *err);
 /* Ask the helper to close everything it holds; returns once it has. */
 int mp_peer_release(mp_peer *p, mp_err *err);
 
+/* 1 while the helper runs; 0 once it has died (it is then reaped and
+ * *how says why: "exit status N" or "killed by signal N"). */
+int mp_peer_alive(mp_peer *p, char *how, size_t len);
+
 /* Stop and reap the helper; safe to call twice or when never started. */
 void mp_peer_stop(mp_peer *p);
 

@@ -37,6 +37,20 @@ static void mark(mp_cell *c, mp_cell_status s, const char *fmt, ...)
     va_end(ap);
 }
 
+/* When a cell fails, say so if the reason is that the helper holding the
+ * far ends died: all N fds then read as EOF, and the symptom (N ready fds,
+ * EPIPE) would otherwise hide the cause. */
+static void note_dead_peer(mp_cell *c, mp_peer *peer)
+{
+    char how[64];
+    if (!peer || mp_peer_alive(peer, how, sizeof how))
+        return;
+    size_t len = strlen(c->reason);
+    snprintf(c->reason + len, sizeof c->reason - len,
+             " (the descriptor helper process died: %s; its far ends closed, so every "
+             "watched fd reads as end-of-file)", how);
+}
+
 static int active(const mp_cell *c)
 {
     return c->status == MP_CELL_PENDING || c->status == MP_CELL_OK;
@@ -220,6 +234,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             }
             if (brc < 0) {
                 mark(c, MP_CELL_ERROR, "%s", cerr.msg);
+                note_dead_peer(c, env->peer);
                 continue;
             }
             c->discarded += blk.discarded;
@@ -312,8 +327,10 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     int frc = mp_fdset_create(&set, kind, N, mp_ready_first(cfg->ready_pos, N, kmax), kmax,
                               env->peer, &ferr);
     if (frc < 0) {
-        for (size_t i = 0; i < ng; i++)
+        for (size_t i = 0; i < ng; i++) {
             mark(&group[i], MP_CELL_ERROR, "%s", ferr.msg);
+            note_dead_peer(&group[i], env->peer);
+        }
         return 0;
     }
     for (size_t i = 0; i < ng; i++) {
