@@ -278,9 +278,12 @@ static void probe_event(mp_pmu_plan *pl, mp__event *ev)
         fd = mp__perf_open(&a, -1);
         if (fd >= 0) {
             ev->attr.exclude_hv = ev->attr.exclude_kernel = 0;
-            snprintf(ev->encoding + strlen(ev->encoding),
-                     sizeof ev->encoding - strlen(ev->encoding),
-                     " (PMU %s cannot filter by privilege level: user+kernel)", ev->pmu);
+            /* A copy of the PMU name: ev->pmu and ev->encoding share *ev. */
+            size_t used = strlen(ev->encoding);
+            char pmu[sizeof ev->pmu];
+            memcpy(pmu, ev->pmu, sizeof pmu);
+            snprintf(ev->encoding + used, sizeof ev->encoding - used,
+                     " (PMU %s cannot filter by privilege level: user+kernel)", pmu);
         }
     }
     if (fd >= 0) {
