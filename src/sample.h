@@ -51,7 +51,8 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
 int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_poker *poker,
                      int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err);
 
-/* ns per call of n back-to-back ready-mode calls timed as one interval. */
+/* ns per call of back-to-back ready-mode calls: n calls in 10 loops, each
+ * timed as one interval (one clock pair per loop); the median loop. */
 int mp_sample_bare_loop(const mp_backend_ops *b, void *st, size_t n, double *ns_per_call,
                         mp_err *err);
 
