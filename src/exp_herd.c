@@ -33,7 +33,9 @@
 
 #include "clock.h"
 #include "experiment.h"
+#include "results.h"
 #include "stats.h"
+#include "task.h"
 
 #define HERD_MAX_WAITERS 64
 #define SETTLE_NS 300000ull        /* quiet time after the last return */
@@ -63,27 +65,13 @@ struct herd {
     waiter w[HERD_MAX_WAITERS];
 };
 
-static char task_state(int fd)
-{
-    char buf[512];
-    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
-    if (r <= 0)
-        return 0;
-    buf[r] = 0;
-    char *p = strrchr(buf, ')');
-    return (p && p[1] == ' ') ? p[2] : 0;
-}
-
 static void *waiter_main(void *arg)
 {
     waiter *w = arg;
     herd *h = w->h;
-    char path[64];
     atomic_store(&w->tid, (int)syscall(SYS_gettid));
-    snprintf(path, sizeof path, "/proc/self/task/%d/stat", atomic_load(&w->tid));
-    atomic_store(&w->stat_fd, open(path, O_RDONLY | O_CLOEXEC));
-    snprintf(path, sizeof path, "/proc/self/task/%d/status", atomic_load(&w->tid));
-    atomic_store(&w->status_fd, open(path, O_RDONLY | O_CLOEXEC));
+    atomic_store(&w->stat_fd, mp_task_open(atomic_load(&w->tid), "stat"));
+    atomic_store(&w->status_fd, mp_task_open(atomic_load(&w->tid), "status"));
     for (;;) {
         struct epoll_event ev;
         int n = epoll_wait(w->epfd, &ev, 1, -1);
@@ -110,22 +98,10 @@ static void *waiter_main(void *arg)
     return NULL;
 }
 
-/* voluntary_ctxt_switches of a task, from its /proc status; -1 if unknown. */
-static long vol_switches(int fd)
-{
-    char buf[2048];
-    ssize_t r = fd >= 0 ? pread(fd, buf, sizeof buf - 1, 0) : -1;
-    if (r <= 0)
-        return -1;
-    buf[r] = 0;
-    char *p = strstr(buf, "\nvoluntary_ctxt_switches:");
-    return p ? strtol(p + 26, NULL, 10) : -1;
-}
-
 static int all_asleep(herd *h)
 {
     for (int i = 0; i < h->m; i++)
-        if (task_state(atomic_load(&h->w[i].stat_fd)) != 'S')
+        if (mp_task_state(atomic_load(&h->w[i].stat_fd)) != 'S')
             return 0;
     return 1;
 }
@@ -209,14 +185,7 @@ static cJSON *sum_json(double *x, size_t n)
 {
     mp_summary s;
     mp_summarize(x, n, &s);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "p50", s.p50);
-    cJSON_AddNumberToObject(o, "p90", s.p90);
-    cJSON_AddNumberToObject(o, "mean", s.mean);
-    cJSON_AddNumberToObject(o, "min", s.min);
-    cJSON_AddNumberToObject(o, "max", s.max);
-    cJSON_AddNumberToObject(o, "n", (double)s.n);
-    return o;
+    return mp_summary_json(&s);
 }
 
 /* Run `rounds` rounds of one arrangement; fill a JSON object. */
@@ -252,7 +221,7 @@ static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
         for (int i = 0; i < m; i++) {
             ret0 += atomic_load(&h->w[i].returns);
             emp0 += atomic_load(&h->w[i].empties);
-            vcs0[i] = vol_switches(atomic_load(&h->w[i].status_fd));
+            vcs0[i] = mp_task_vol_switches(atomic_load(&h->w[i].status_fd));
         }
         atomic_store(&h->first_ret_ns, 0);
         uint64_t t0 = mp_now_ns();
@@ -284,7 +253,7 @@ static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
         long ran = 0, switches = 0;
         for (int i = 0; i < m; i++) {
             emp1 += atomic_load(&h->w[i].empties);
-            long d = vol_switches(atomic_load(&h->w[i].status_fd)) - vcs0[i];
+            long d = mp_task_vol_switches(atomic_load(&h->w[i].status_fd)) - vcs0[i];
             ran += d > 0;
             switches += d > 0 ? d : 0;
         }

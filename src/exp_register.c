@@ -15,22 +15,11 @@
 #include "clock.h"
 #include "experiment.h"
 #include "fdset.h"
+#include "results.h"
 #include "stats.h"
 
 /* Backends whose registration is distinct (ppoll = poll, epoll-pwait2 = epoll). */
 static const char *const reg_backends[] = {"select", "poll", "epoll", "io_uring", NULL};
-
-static cJSON *summary(mp_summary *s)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "p10", s->p10);
-    cJSON_AddNumberToObject(o, "p50", s->p50);
-    cJSON_AddNumberToObject(o, "p90", s->p90);
-    cJSON_AddNumberToObject(o, "min", s->min);
-    cJSON_AddNumberToObject(o, "max", s->max);
-    cJSON_AddNumberToObject(o, "n", (double)s->n);
-    return o;
-}
 
 /* One registration; returns ns, or -errno (unsupported: -ENOSYS etc.). */
 static int register_once(const mp_backend_ops *b, const mp_fdset *set, double *ns,
@@ -157,7 +146,7 @@ int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err)
                 mp_summarize(x, (size_t)m, &s);
                 free(x);
                 cJSON_AddStringToObject(c, "status", "ok");
-                cJSON_AddItemToObject(c, "total_ns", summary(&s));
+                cJSON_AddItemToObject(c, "total_ns", mp_summary_json(&s));
                 cJSON_AddNumberToObject(c, "ns_per_fd", s.p50 / n);
                 counters_for(env, ops, &set, reps < 50 ? reps : 50, c);
             }

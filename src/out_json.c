@@ -6,7 +6,7 @@
 #include "clock.h"
 #include "results.h"
 
-static cJSON *summary_json(const mp_summary *s)
+cJSON *mp_summary_json(const mp_summary *s)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "p10", s->p10);
@@ -103,7 +103,7 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
     for (size_t i = 0; i < c->nmetrics; i++) {
         const mp_metric *mt = &c->metrics[i];
-        cJSON *s = summary_json(&mt->s);
+        cJSON *s = mp_summary_json(&mt->s);
         if (mt->is_counter) {
             cJSON_AddStringToObject(s, "scope", mt->scope);
             cJSON_AddNumberToObject(s, "pass", mt->pass);
@@ -122,7 +122,7 @@ static cJSON *calibration_json(const mp_results *r)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "clock", MP_CLOCK_NAME);
-    cJSON_AddItemToObject(o, "empty_bracket_ns", summary_json(&r->empty_bracket));
+    cJSON_AddItemToObject(o, "empty_bracket_ns", mp_summary_json(&r->empty_bracket));
     cJSON_AddStringToObject(o, "subtracted",
                             "ready mode: empty_bracket_ns.p50 from every wall_ns sample; "
                             "wakeup mode: nothing");

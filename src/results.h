@@ -67,6 +67,9 @@ mp_metric *mp_cell_add_metric(mp_cell *c, const char *name);
 const mp_metric *mp_cell_metric(const mp_cell *c, const char *name);
 const char *mp_cell_status_name(mp_cell_status s);
 
+/* A summary as results.json writes it: {p10, p50, ..., n}. */
+cJSON *mp_summary_json(const mp_summary *s);
+
 /* Writers.  Each writes DIR/<file> through a temporary name and rename. */
 int mp_write_json(const mp_results *r, const char *dir, mp_err *err);
 int mp_write_csv(const mp_results *r, const char *dir, mp_err *err);

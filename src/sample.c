@@ -26,6 +26,7 @@
 
 #include "clock.h"
 #include "stats.h"
+#include "task.h"
 
 volatile int mp_sample_stop;
 
@@ -57,18 +58,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* State letter of a task from its /proc stat line, or 0. */
-static char task_state(int fd)
-{
-    char buf[512];
-    ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
-    if (r <= 0)
-        return 0;
-    buf[r] = 0;
-    char *p = strrchr(buf, ')');
-    return (p && p[1] == ' ') ? p[2] : 0;
-}
-
 static void *poker_main(void *arg)
 {
     mp_poker *p = arg;
@@ -91,7 +80,7 @@ static void *poker_main(void *arg)
         /* Wait until the waiter sleeps (or give up; the waiter discards). */
         int sfd = atomic_load(&p->stat_fd);
         uint64_t start = mp_now_ns();
-        while (sfd >= 0 && task_state(sfd) != 'S' && !atomic_load(&p->quit) &&
+        while (sfd >= 0 && mp_task_state(sfd) != 'S' && !atomic_load(&p->quit) &&
                mp_now_ns() - start < POKER_SLEEP_WAIT_NS)
             ;
         uint64_t t0 = mp_now_ns();
@@ -228,9 +217,7 @@ static long thread_nvcsw(void)
 
 static int open_own_stat(void)
 {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/self/task/%ld/stat", (long)syscall(SYS_gettid));
-    return open(path, O_RDONLY | O_CLOEXEC);
+    return mp_task_open((int)syscall(SYS_gettid), "stat");
 }
 
 static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,

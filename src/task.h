@@ -1,0 +1,18 @@
+/* task.h - what /proc says about one thread of this process: its scheduler
+ * state and its voluntary context switches.  The wakeup sampler and the herd
+ * experiment use these to know a waiter is asleep and how often it ran. */
+#ifndef MP_TASK_H
+#define MP_TASK_H
+
+#include <stddef.h>
+
+/* Open /proc/self/task/<tid>/<file> ("stat" or "status"); -1 on failure. */
+int mp_task_open(int tid, const char *file);
+
+/* State letter from an open stat file ('R', 'S', 'D', ...), 0 if unreadable. */
+char mp_task_state(int stat_fd);
+
+/* voluntary_ctxt_switches from an open status file, -1 if unreadable. */
+long mp_task_vol_switches(int status_fd);
+
+#endif
