@@ -6,6 +6,7 @@
  * through temporary names, also when the sweep was interrupted.
  */
 #include <dirent.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 
 #define EMPTY_BRACKETS 20000
 #define MAX_SAMPLES_PER_CELL 20000000L
+#define MAX_SAMPLES_PER_RUN 100e6   /* 12 bytes each, plus samples.csv text */
 
 static void on_signal(int sig)
 {
@@ -144,14 +146,15 @@ typedef struct {
     const mp_topo *topo;
 } bind_ctx;
 
-static int bind_cb(int pu, void *ctx)
+static int bind_cb(int pu, void *ctx, mp_err *err)
 {
-    mp_err e;
-    return mp_topo_bind_thread(((bind_ctx *)ctx)->topo, pu, &e);
+    return mp_topo_bind_thread(((bind_ctx *)ctx)->topo, pu, err);
 }
 
 static int needs_wakeup(const mp_run_config *c)
 {
+    if (!(c->experiments & MP_EXP_CALLS))
+        return 0;
     for (int i = 0; i < c->nmodes; i++)
         if (c->modes[i] == MP_MODE_WAKEUP)
             return 1;
@@ -201,13 +204,13 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     cJSON_AddStringToObject(r.topology, "placement_detail", pair->detail);
     cJSON_AddNumberToObject(r.topology, "waiter_pu", pair->waiter_pu);
     cJSON_AddNumberToObject(r.topology, "poker_pu", pair->poker_pu);
+    /* The poker starts before this thread is pinned, so that it inherits
+     * the process's CPUs: if its own binding fails it is unpinned, not
+     * stuck on the waiter's PU.  The herd's waiters get the same CPUs. */
     int bound = 1;
-    mp_err berr;
-    if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, &berr) < 0) {
-        bound = 0;
-        fprintf(stderr, "muxprof: warning: running unpinned: %s\n", berr.msg);
-        cJSON_AddStringToObject(r.topology, "binding_warning", berr.msg);
-    }
+    cpu_set_t all_cpus;
+    CPU_ZERO(&all_cpus);
+    sched_getaffinity(0, sizeof all_cpus, &all_cpus);
     if (needs_wakeup(cfg)) {
         rc = mp_poker_start(&poker, pair->poker_pu, bind_cb, &bctx, err);
         if (rc < 0) {
@@ -215,6 +218,18 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
             goto out;
         }
         env.poker = poker;
+        mp_err perr;
+        if (mp_poker_bind_result(poker, &perr) < 0) {
+            bound = 0;
+            fprintf(stderr, "muxprof: warning: the poker thread runs unpinned: %s\n", perr.msg);
+            cJSON_AddStringToObject(r.topology, "poker_binding_warning", perr.msg);
+        }
+    }
+    mp_err berr;
+    if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, &berr) < 0) {
+        bound = 0;
+        fprintf(stderr, "muxprof: warning: the waiter runs unpinned: %s\n", berr.msg);
+        cJSON_AddStringToObject(r.topology, "binding_warning", berr.msg);
     }
 
     double *eb = malloc(sizeof *eb * EMPTY_BRACKETS);
@@ -231,9 +246,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     if (cfg->experiments & MP_EXP_CALLS)
         rc = mp_sweep(&r, &env, err);
     if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
-        mp_exp_env xenv = {.cfg = cfg, .peer = &peer, .plan = plan, .bind = bind_cb,
-                           .bind_ctx = &bctx, .waiter_pu = pair->waiter_pu,
-                           .poker_pu = pair->poker_pu};
+        mp_exp_env xenv = {.cfg = cfg, .peer = &peer, .plan = plan, .cpus = &all_cpus};
         static const struct {
             unsigned bit;
             const char *name;
@@ -249,7 +262,13 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
             mp_err xerr;
             if (!cfg->quiet)
                 fprintf(stderr, "experiment %s...\n", exps[i].name);
-            if (exps[i].fn(&xenv, &o, &xerr) < 0) {
+            int xrc = exps[i].fn(&xenv, &o, &xerr);
+            if (xrc == -EINTR) {
+                snprintf(r.interrupted_what, sizeof r.interrupted_what, "experiment %s",
+                         exps[i].name);
+                break;
+            }
+            if (xrc < 0) {
                 o = cJSON_CreateObject();
                 cJSON_AddStringToObject(o, "status", "error");
                 cJSON_AddStringToObject(o, "reason", xerr.msg);
@@ -259,14 +278,6 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         }
         if (mp_sample_stop)
             rc = -EINTR;
-    }
-    if (poker) {
-        mp_err perr;
-        if (mp_poker_bind_result(poker, &perr) < 0) {
-            bound = 0;
-            fprintf(stderr, "muxprof: warning: poker ran unpinned: %s\n", perr.msg);
-            cJSON_AddStringToObject(r.topology, "poker_binding_warning", perr.msg);
-        }
     }
     cJSON_AddBoolToObject(r.topology, "bound", bound && pair->waiter_pu >= 0);
     if (rc == -EINTR) {
@@ -333,6 +344,14 @@ int mp_cmd_run(int argc, char **argv)
     }
     if (rc < 0) {
         fprintf(stderr, "muxprof run: %s\n", err.msg);
+        return 2;
+    }
+    double run_samples = (double)cfg.samples * cfg.repeats * cfg.nkinds * cfg.ncounts *
+                         cfg.nactives * cfg.nmodes * cfg.nbackends;
+    if (run_samples > MAX_SAMPLES_PER_RUN) {
+        fprintf(stderr, "muxprof run: %.0f samples in all (samples x repeats x cells) would be "
+                "kept in memory; at most %.0f are: lower --samples or --repeats, or split the "
+                "run\n", run_samples, MAX_SAMPLES_PER_RUN);
         return 2;
     }
     if ((long)cfg.samples * cfg.repeats > MAX_SAMPLES_PER_CELL) {

@@ -34,6 +34,7 @@
 #include "clock.h"
 #include "experiment.h"
 #include "results.h"
+#include "sample.h"
 #include "stats.h"
 #include "task.h"
 
@@ -189,7 +190,8 @@ static cJSON *sum_json(double *x, size_t n)
 }
 
 /* Run `rounds` rounds of one arrangement; fill a JSON object. */
-static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
+static int herd_run(int arrange, int m, int rounds, const cpu_set_t *cpus, cJSON *o,
+                    mp_err *err)
 {
     herd *h = calloc(1, sizeof *h);
     if (!h)
@@ -200,17 +202,32 @@ static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
         return rc;
     }
     int started = 0;
-    for (; started < m; started++)
-        if (pthread_create(&h->w[started].thread, NULL, waiter_main, &h->w[started]))
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    if (cpus)   /* the process's CPUs, not the pinned main thread's one */
+        pthread_attr_setaffinity_np(&attr, sizeof *cpus, cpus);
+    for (; started < m; started++) {
+        int e = pthread_create(&h->w[started].thread, &attr, waiter_main, &h->w[started]);
+        if (e) {
+            rc = mp_errf(err, -e, "herd: starting waiter %d of %d: %s", started + 1, m,
+                         strerror(e));
             break;
+        }
+    }
+    pthread_attr_destroy(&attr);
     double *woke = malloc(sizeof *woke * (size_t)rounds);
     double *empty = malloc(sizeof *empty * (size_t)rounds);
     double *lat = malloc(sizeof *lat * (size_t)rounds);
     double *csw = malloc(sizeof *csw * (size_t)rounds);
     double *ret = malloc(sizeof *ret * (size_t)rounds);
     int done = 0, lost = 0;
-    for (int r = 0; woke && empty && lat && csw && ret && done < rounds && r < rounds + 50;
-         r++) {
+    if (rc == 0 && !(woke && empty && lat && csw && ret))
+        rc = mp_errf(err, -ENOMEM, "herd: out of memory for %d rounds", rounds);
+    for (int r = 0; rc == 0 && done < rounds && r < rounds + 50; r++) {
+        if (mp_sample_stop) {
+            rc = -EINTR;
+            break;
+        }
         uint64_t t_start = mp_now_ns();
         while (!all_asleep(h) && mp_now_ns() - t_start < ROUND_LIMIT_NS) {
             struct timespec nap = {0, 20000};
@@ -260,7 +277,8 @@ static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
         /* Leftover byte (nobody read it within the limit): drain, count the round lost. */
         char buf[64];
         uint64_t first = atomic_load(&h->first_ret_ns);
-        if (read(h->rfd, buf, sizeof buf) > 0 || !first) {
+        /* A late return from a timed-out round can predate this write. */
+        if (read(h->rfd, buf, sizeof buf) > 0 || !first || first < t0) {
             lost++;
             continue;
         }
@@ -302,7 +320,8 @@ static int herd_run(int arrange, int m, int rounds, cJSON *o, mp_err *err)
     return rc;
 }
 
-int mp_exp_herd_one(const char *arrangement, int m, int rounds, cJSON **out, mp_err *err)
+int mp_exp_herd_one(const char *arrangement, int m, int rounds, const cpu_set_t *cpus,
+                    cJSON **out, mp_err *err)
 {
     for (int a = 0; a < NARRANGE; a++)
         if (!strcmp(arrange_names[a], arrangement)) {
@@ -310,7 +329,7 @@ int mp_exp_herd_one(const char *arrangement, int m, int rounds, cJSON **out, mp_
                 return mp_errf(err, MP_EUSAGE, "--waiters: %d is out of range; expected 1..%d",
                                m, HERD_MAX_WAITERS);
             cJSON *o = cJSON_CreateObject();
-            int rc = herd_run(a, m, rounds, o, err);
+            int rc = herd_run(a, m, rounds, cpus, o, err);
             if (rc < 0) {
                 cJSON_Delete(o);
                 return rc;
@@ -329,12 +348,17 @@ int mp_exp_herd(const mp_exp_env *env, cJSON **out, mp_err *err)
     cJSON_AddStringToObject(o, "what", "M threads waiting on one pipe; per written byte: "
                             "waiters returned from epoll_wait, those that found nothing, "
                             "latency from the write to the first return");
-    cJSON_AddStringToObject(o, "binding", "waiters are not pinned: the scheduler places them");
+    cJSON_AddStringToObject(o, "binding", "waiters are not pinned: they may run on every CPU "
+                            "of the process and the scheduler places them");
     cJSON *a = cJSON_AddArrayToObject(o, "arrangements");
     for (int i = 0; i < NARRANGE; i++) {
         cJSON *one;
         mp_err e;
-        int rc = mp_exp_herd_one(arrange_names[i], cfg->waiters, rounds, &one, &e);
+        int rc = mp_exp_herd_one(arrange_names[i], cfg->waiters, rounds, env->cpus, &one, &e);
+        if (rc == -EINTR) {
+            cJSON_Delete(o);
+            return rc;
+        }
         if (rc == MP_EUSAGE) {
             cJSON_Delete(o);
             return mp_errf(err, rc, "%s", e.msg);

@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "experiment.h"
+#include "sample.h"
 #include "stats.h"
 
 #define EVENT_BYTES 4096
@@ -125,9 +126,14 @@ int mp_exp_ltet(const mp_exp_env *env, cJSON **out, mp_err *err)
             int rc = ltet_open(&lp, et);
             for (int i = 0; i < 20 && rc == 0; i++)   /* warm-up */
                 rc = ltet_event(&lp, et, chunks[c], &calls, &x[0]);
-            for (int i = 0; i < reps && rc == 0; i++)
+            for (int i = 0; i < reps && rc == 0 && !mp_sample_stop; i++)
                 rc = ltet_event(&lp, et, chunks[c], &calls, &x[i]);
             ltet_close(&lp);
+            if (mp_sample_stop) {
+                free(x);
+                cJSON_Delete(o);
+                return -EINTR;
+            }
             cJSON *cell = cJSON_CreateObject();
             cJSON_AddStringToObject(cell, "trigger", et ? "edge" : "level");
             cJSON_AddNumberToObject(cell, "chunk", chunks[c]);

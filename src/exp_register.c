@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "experiment.h"
 #include "fdset.h"
+#include "sample.h"
 #include "results.h"
 #include "stats.h"
 
@@ -133,8 +134,14 @@ int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err)
                 int m = 0;
                 mp_errf(&e, -ENOMEM, "out of memory for %d samples", reps);
                 int rc = x ? register_once(ops, &set, &warm, &e) : -ENOMEM;   /* warm-up */
-                for (; rc == 0 && m < reps; m++)
+                for (; rc == 0 && m < reps && !mp_sample_stop; m++)
                     rc = register_once(ops, &set, &x[m], &e);
+                if (mp_sample_stop) {
+                    free(x);
+                    mp_fdset_destroy(&set, env->peer);
+                    cJSON_Delete(o);
+                    return -EINTR;
+                }
                 if (rc < 0) {
                     int unsup = rc == -ENOSYS || rc == -EOPNOTSUPP || rc == -EPERM;
                     cJSON_AddStringToObject(c, "status", unsup ? "unsupported" : "error");

@@ -7,6 +7,7 @@
 #define MP_EXPERIMENT_H
 
 #include <cjson/cJSON.h>
+#include <sched.h>
 
 #include "cli.h"
 #include "peer.h"
@@ -16,11 +17,12 @@ typedef struct mp_exp_env {
     const mp_run_config *cfg;
     mp_peer *peer;
     const mp_pmu_plan *plan;     /* counters around each registration */
-    /* Binds the calling thread to a PU (poker side for herd waiters); may be NULL. */
-    int (*bind)(int pu, void *ctx);
-    void *bind_ctx;
-    int waiter_pu, poker_pu;
+    /* CPUs the herd's waiters may run on (the process's, before the main
+     * thread was pinned); NULL: inherit the caller's. */
+    const cpu_set_t *cpus;
 } mp_exp_env;
+
+/* Each returns -EINTR, having stopped early, once mp_sample_stop is set. */
 
 /* "register": per backend and N, ns to build the watched set (open + N adds). */
 int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err);
@@ -30,7 +32,8 @@ int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err);
 int mp_exp_herd(const mp_exp_env *env, cJSON **out, mp_err *err);
 /* One arrangement ("own-sets", "own-sets-exclusive", "shared-set",
  * "shared-set-oneshot") with m waiters for `rounds` rounds. */
-int mp_exp_herd_one(const char *arrangement, int m, int rounds, cJSON **out, mp_err *err);
+int mp_exp_herd_one(const char *arrangement, int m, int rounds, const cpu_set_t *cpus,
+                    cJSON **out, mp_err *err);
 
 /* "ltet": a reader consuming `chunk` bytes per read of a 4096-byte write:
  * system calls and ns per delivered write, epoll LT vs ET. */

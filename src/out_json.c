@@ -85,12 +85,17 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
     cJSON_AddNumberToObject(o, "samples_discarded", (double)c->discarded);
     cJSON *a = cJSON_AddArrayToObject(o, "repeat_medians_ns");
     double tmp[MP_REPEATS_MAX];
+    size_t nrep = 0;
     for (int i = 0; i < repeats; i++) {
+        if (isnan(c->repeat_medians[i])) {   /* no sample kept in that repeat */
+            cJSON_AddItemToArray(a, cJSON_CreateNull());
+            continue;
+        }
         cJSON_AddItemToArray(a, cJSON_CreateNumber(c->repeat_medians[i]));
-        tmp[i] = c->repeat_medians[i];
+        tmp[nrep++] = c->repeat_medians[i];
     }
     mp_summary rs;
-    mp_summarize(tmp, (size_t)repeats, &rs);
+    mp_summarize(tmp, nrep, &rs);
     cJSON *sp = cJSON_AddObjectToObject(o, "repeat_spread_ns");
     cJSON_AddNumberToObject(sp, "median", rs.p50);
     cJSON_AddNumberToObject(sp, "min", rs.min);
@@ -158,8 +163,11 @@ int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
         snprintf(buf, sizeof buf, "%s %s %s N=%d", c->backend->name, mp_fd_kind_name(c->kind),
                  mp_mode_name(c->mode), c->nfds);
         cJSON_AddStringToObject(root, "interrupted_cell", buf);
-        cJSON_AddNumberToObject(root, "interrupted_signal", r->interrupted);
+    } else if (r->interrupted && r->interrupted_what[0]) {
+        cJSON_AddStringToObject(root, "interrupted_cell", r->interrupted_what);
     }
+    if (r->interrupted)
+        cJSON_AddNumberToObject(root, "interrupted_signal", r->interrupted);
     cJSON_AddStringToObject(root, "started_utc", r->started_utc);
     cJSON_AddStringToObject(root, "finished_utc", r->finished_utc);
     cJSON_AddItemToObject(root, "context",

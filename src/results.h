@@ -49,6 +49,7 @@ typedef struct mp_results {
     char started_utc[32], finished_utc[32];
     int interrupted;          /* signal number, 0 if complete */
     int interrupted_cell;     /* index of the cell in progress, -1 */
+    char interrupted_what[64];/* or what else was running ("experiment herd") */
     cJSON *context;           /* owned */
     cJSON *topology;          /* owned */
     cJSON *counters;          /* owned */

@@ -37,8 +37,9 @@ typedef struct mp_block {
 
 /* The poker thread for wakeup mode, bound to a PU (-1: unbound). */
 typedef struct mp_poker mp_poker;
-int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx), void *bind_ctx,
-                   mp_err *err);
+/* Returns once the poker has tried to bind (see mp_poker_bind_result). */
+int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err *err),
+                   void *bind_ctx, mp_err *err);
 void mp_poker_stop(mp_poker *p);
 /* Whether the poker's binding worked (0) or -errno; message in err. */
 int mp_poker_bind_result(const mp_poker *p, mp_err *err);

@@ -9,6 +9,7 @@
  */
 #include "sweep.h"
 
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -200,6 +201,11 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
     }
     if (mode == MP_MODE_READY) {
         if (mp_fdset_poke(set) < 0 || wait_readable(set) < 0) {
+            if (mp_sample_stop) {   /* interrupted, not broken: leave the cells pending */
+                r->interrupted_cell = (int)first;
+                rc = -EINTR;
+                goto out;
+            }
             for (int b = 0; b < nb; b++)
                 mark(&cells[b], MP_CELL_ERROR, "could not make fd %d readable",
                      mp_fdset_ready_fd(set));
@@ -242,20 +248,22 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             for (size_t i = 0; i < blk.kept; i++)
                 c->sample_repeat[c->nsamples + i] = rep;
             c->nsamples += blk.kept;
-            c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : 0;
+            /* A repeat with no sample kept has no median (NaN: null in the JSON). */
+            c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : NAN;
             if (mode == MP_MODE_READY &&
-                mp_sample_bare_loop(c->backend, st[b], per < BARE_LOOP ? per : BARE_LOOP,
-                                    &c->bare_loop[rep], &cerr) < 0)
+                mp_sample_bare_loop(c->backend, st[b], BARE_LOOP, &c->bare_loop[rep], &cerr) < 0)
                 mark(c, MP_CELL_ERROR, "%s", cerr.msg);
         }
     }
+    /* Every cell's timing is summarised before any counter pass, so an
+     * interruption there leaves complete timings behind. */
     for (int b = 0; b < nb; b++) {
         mp_cell *c = &cells[b];
-        if (!active(c))
-            continue;
-        rc = summarize_cell(c, r, err);
-        if (rc < 0)
+        if (active(c) && (rc = summarize_cell(c, r, err)) < 0)
             goto out;
+    }
+    for (int b = 0; b < nb; b++) {
+        mp_cell *c = &cells[b];
         if (!active(c))
             continue;
         mp_err cerr;
@@ -326,6 +334,10 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     mp_err ferr;
     int frc = mp_fdset_create(&set, kind, N, mp_ready_first(cfg->ready_pos, N, kmax), kmax,
                               env->peer, &ferr);
+    if (frc < 0 && mp_sample_stop) {   /* interrupted while building: leave pending */
+        r->interrupted_cell = (int)cell_index(cfg, k, ni, 0, 0, 0);
+        return -EINTR;
+    }
     if (frc < 0) {
         for (size_t i = 0; i < ng; i++) {
             mark(&group[i], MP_CELL_ERROR, "%s", ferr.msg);

@@ -29,7 +29,7 @@ static void test_herd_one_waiter(void **state)
     for (int i = 0; i < 4; i++) {
         cJSON *o;
         mp_err e;
-        if (mp_exp_herd_one(arr[i], 1, 40, &o, &e) < 0)
+        if (mp_exp_herd_one(arr[i], 1, 40, NULL, &o, &e) < 0)
             fail_msg("%s: %s", arr[i], e.msg);
         if (get(o, NULL, "rounds") < 30)
             fail_msg("%s: only %.0f rounds", arr[i], get(o, NULL, "rounds"));
@@ -48,7 +48,7 @@ static void test_herd_exclusive(void **state)
     (void)state;
     cJSON *o;
     mp_err e;
-    if (mp_exp_herd_one("own-sets-exclusive", 4, 60, &o, &e) < 0)
+    if (mp_exp_herd_one("own-sets-exclusive", 4, 60, NULL, &o, &e) < 0)
         fail_msg("%s", e.msg);
     /* EPOLLEXCLUSIVE: the pipe's wait queue wakes one exclusive waiter. */
     if (get(o, "woken_per_event", "max") != 1 || get(o, "wasted_per_event", "max") != 0)
@@ -56,14 +56,14 @@ static void test_herd_exclusive(void **state)
                  get(o, "woken_per_event", "max"), get(o, "wasted_per_event", "max"));
     cJSON_Delete(o);
     /* Without it, every waiter of its own LT set runs for each event. */
-    if (mp_exp_herd_one("own-sets", 4, 60, &o, &e) < 0)
+    if (mp_exp_herd_one("own-sets", 4, 60, NULL, &o, &e) < 0)
         fail_msg("%s", e.msg);
     if (get(o, "woken_per_event", "p50") != 4 || get(o, "returned_per_event", "p50") != 1)
         fail_msg("own-sets M=4: woken p50 %g (want 4), returned p50 %g (want 1)",
                  get(o, "woken_per_event", "p50"), get(o, "returned_per_event", "p50"));
     cJSON_Delete(o);
-    assert_int_equal(mp_exp_herd_one("own-sets", 0, 10, &o, &e), MP_EUSAGE);
-    assert_int_equal(mp_exp_herd_one("nonsense", 2, 10, &o, &e), MP_EUSAGE);
+    assert_int_equal(mp_exp_herd_one("own-sets", 0, 10, NULL, &o, &e), MP_EUSAGE);
+    assert_int_equal(mp_exp_herd_one("nonsense", 2, 10, NULL, &o, &e), MP_EUSAGE);
 }
 
 static void test_ltet_syscalls(void **state)
