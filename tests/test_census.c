@@ -140,41 +140,12 @@ static void describe(int st, char *buf, size_t len)
 
 /* ---- the census ---------------------------------------------------------- */
 
-/* Live processes whose command line mentions s (zombies have none). */
-static int procs_mentioning(const char *s)
-{
-    DIR *d = opendir("/proc");
-    assert_non_null(d);
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(d))) {
-        char path[300], buf[8192];
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t k = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < k; i++)
-            if (!buf[i])
-                buf[i] = ' ';
-        buf[k] = 0;
-        if (strstr(buf, s)) {
-            print_message("  still running: pid %s: %.200s\n", e->d_name, buf);
-            n++;
-        }
-    }
-    closedir(d);
-    return n;
-}
 
 /* The helper may take a moment to see its parent gone: allow 3 s. */
 static void assert_no_helper(const char *out)
 {
     for (int i = 0; i < 300; i++) {
-        if (procs_mentioning(out) == 0)
+        if (mp_test_procs_mentioning(out) == 0)
             return;
         sleep_ms(10);
     }

@@ -73,32 +73,6 @@ static void assert_no_tmp(const char *d)
     closedir(dd);
 }
 
-/* Processes whose command line mentions s (the helper is a fork: same argv). */
-static int procs_mentioning(const char *s)
-{
-    DIR *d = opendir("/proc");
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(d))) {
-        char path[300], buf[4096];
-        if (e->d_name[0] < '0' || e->d_name[0] > '9')
-            continue;
-        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        size_t k = fread(buf, 1, sizeof buf - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < k; i++)
-            if (!buf[i])
-                buf[i] = ' ';
-        buf[k] = 0;
-        if (strstr(buf, s))
-            n++;
-    }
-    closedir(d);
-    return n;
-}
 
 static void test_quick_run(void **state)
 {
@@ -225,7 +199,7 @@ static void test_interrupted_run(void **state)
     int rst = system(cmd);
     if (!WIFEXITED(rst) || WEXITSTATUS(rst) != 0)
         fail_msg("muxprof report on the interrupted run: status %d", rst);
-    assert_int_equal(procs_mentioning(out), 0);
+    assert_int_equal(mp_test_procs_mentioning(out), 0);
     assert_no_tmp(out);
 }
 

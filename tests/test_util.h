@@ -42,4 +42,37 @@ static inline char *mp_test_slurp(const char *path)
     return b;
 }
 
+/* Live processes whose command line mentions s (zombies have none), each
+ * named on stdout.  The descriptor helper is a fork of muxprof, so its
+ * command line is the parent's: a unique --out path finds both. */
+static inline int mp_test_procs_mentioning(const char *s)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    int n = 0;
+    if (!d)
+        return -1;
+    while ((e = readdir(d))) {
+        char path[300], buf[8192];
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        size_t k = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < k; i++)
+            if (!buf[i])
+                buf[i] = ' ';
+        buf[k] = 0;
+        if (strstr(buf, s)) {
+            printf("  still running: pid %s: %.200s\n", e->d_name, buf);
+            n++;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
 #endif
