@@ -166,7 +166,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
                    const mp_pu_pair *pair, mp_err *err)
 {
     mp_results r;
-    mp_peer peer = {0, -1};
+    mp_peer peer = {.pid = 0, .sock = -1};
     mp_poker *poker = NULL;
     bind_ctx bctx = {topo};
     mp_progress prog;

@@ -85,6 +85,7 @@ int mp_peer_start(mp_peer *p, mp_err *err)
     int sv[2];
     p->pid = 0;
     p->sock = -1;
+    p->death[0] = 0;
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
         return mp_errf(err, -errno, "peer: socketpair: %s", strerror(errno));
     pid_t parent = getpid();
@@ -158,7 +159,7 @@ int mp_peer_alive(mp_peer *p, char *how, size_t len)
 {
     int st;
     if (p->pid <= 0) {
-        snprintf(how, len, "not running");
+        snprintf(how, len, "%s", p->death[0] ? p->death : "not running");
         return 0;
     }
     pid_t r = waitpid(p->pid, &st, WNOHANG);
@@ -166,13 +167,14 @@ int mp_peer_alive(mp_peer *p, char *how, size_t len)
         return 1;
     if (r == p->pid) {
         if (WIFSIGNALED(st))
-            snprintf(how, len, "killed by signal %d", WTERMSIG(st));
+            snprintf(p->death, sizeof p->death, "killed by signal %d", WTERMSIG(st));
         else
-            snprintf(how, len, "exit status %d", WEXITSTATUS(st));
+            snprintf(p->death, sizeof p->death, "exit status %d", WEXITSTATUS(st));
         p->pid = 0;
     } else {
-        snprintf(how, len, "gone (%s)", strerror(errno));
+        snprintf(p->death, sizeof p->death, "gone (%s)", strerror(errno));
     }
+    snprintf(how, len, "%s", p->death);
     return 0;
 }
 

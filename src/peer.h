@@ -16,6 +16,7 @@
 typedef struct mp_peer {
     pid_t pid;     /* 0 when not running */
     int sock;      /* our end of the socket pair, -1 when closed */
+    char death[48];/* how it ended, once mp_peer_alive() has seen it die */
 } mp_peer;
 
 /* Fork the helper.  Call before any thread exists. */

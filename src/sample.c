@@ -128,7 +128,9 @@ static void *poker_main(void *arg)
         /* Watchdog: a waiter that never returns (its fd no longer watched,
          * say) is interrupted so that the cell fails instead of hanging. */
         unsigned wspins = 0;
-        while (atomic_load_explicit(&p->returned, memory_order_acquire) != want &&
+        /* "<", not "!=": a waiter whose next call returns at once (its fds
+         * readable for another reason) may have moved past `want` already. */
+        while (atomic_load_explicit(&p->returned, memory_order_acquire) < want &&
                !atomic_load(&p->quit)) {
             if (mp_now_ns() - t0 > WATCHDOG_NS) {
                 atomic_store(&p->stuck, 1);
