@@ -129,30 +129,29 @@ static mp_rfig *add_fig(mp_rfigs *o, int kind, const char *mode, const char *fd_
     return g;
 }
 
-/* The per-figure wrapper: variables, then `load "KIND.gp"`. */
+/* The per-figure wrapper of the per-call figures: their variables, then
+ * the common header and `load "KIND.gp"` of mp__rfig_wrapper(). */
 static int write_wrapper(const mp_rmodel *m, const char *dir, const mp_rfig *g,
                          const char *title, const char *extra, mp_err *err)
 {
     static const char *script[] = {"cost.gp", "ratio.gp", "counter.gp", "lines.gp"};
-    char name[200];
-    snprintf(name, sizeof name, "%s.gp", g->name);
-    mp_afile a;
-    int rc = mp_afile_open(&a, dir, name, err);
-    if (rc)
-        return rc;
-    fprintf(a.f, "# %s.gp - %s\n# Redraw %s.png/.svg/.pdf here with: gnuplot %s.gp\n"
-                 "# (restyle all figures in style.gp, this kind in %s)\n",
-            g->name, g->caption, g->name, g->name, script[g->kind]);
-    fprintf(a.f, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"", g->mode, g->fd_kind);
+    char *vars = NULL;
+    size_t len = 0;
+    FILE *v = open_memstream(&vars, &len);
+    if (!v)
+        return mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
+    fprintf(v, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"", g->mode, g->fd_kind);
     for (size_t i = 0; i < m->nbackends; i++)
-        fprintf(a.f, "%s%s", i ? " " : "", m->backends[i]);
-    fprintf(a.f, "\"\nout = \"%s\"\nttl = \"%s\"\n", g->name, title);
+        fprintf(v, "%s%s", i ? " " : "", m->backends[i]);
+    fprintf(v, "\"\nttl = \"%s\"\n", title);
     if (g->metric[0])
-        fprintf(a.f, "counter = \"%s\"\n", g->metric);
+        fprintf(v, "counter = \"%s\"\n", g->metric);
     if (extra)
-        fputs(extra, a.f);
-    fprintf(a.f, "load \"%s\"\n", script[g->kind]);
-    return mp_afile_commit(&a, err);
+        fputs(extra, v);
+    int rc = fclose(v) == 0 ? mp__rfig_wrapper(dir, g, script[g->kind], vars, err)
+                            : mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
+    free(vars);
+    return rc;
 }
 
 static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t len)
