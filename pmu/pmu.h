@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 #include <cjson/cJSON.h>
-#include "mp_err.h"
+#include "common/mp_err.h"
 
 #define MP_PMU_MAX_COUNTERS 16
 #define MP_PMU_MAX_GROUPS 4

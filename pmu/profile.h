@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cjson/cJSON.h>
-#include "mp_err.h"
+#include "common/mp_err.h"
 
 #define MP_PROFILE_TOP 15   /* functions listed per cell */
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "cmd/cmd.h"
 
 static const struct {
     const char *name;

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "analysis.h"
+#include "report/analysis.h"
 
 #define NEAR(a, b, tol) do { double a_ = (a), b_ = (b); \
     if (!(fabs(a_ - b_) <= (tol))) fail_msg("%s = %.10g, expected %.10g (+-%g)", #a, a_, b_, \

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend.h"
-#include "fdset.h"
+#include "backends/backend.h"
+#include "run/fdset.h"
 
 static const char *name;
 

@@ -12,8 +12,8 @@
 #include <sys/resource.h>
 #include <sys/select.h>
 
-#include "backend.h"
-#include "fdset.h"
+#include "backends/backend.h"
+#include "run/fdset.h"
 #include "test_util.h"
 
 static mp_peer peer;

@@ -40,7 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmds.h"
+#include "cmd/cmd.h"
 #include "test_util.h"
 
 #define RUN_TIMEOUT_MS 120000

@@ -24,9 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cmds.h"
-#include "compare.h"
-#include "compare_ref.h"
+#include "cmd/cmd.h"
+#include "compare/compare.h"
+#include "report/reference.h"
 
 #define FIX MP_TEST_FIXTURES "/compare"
 

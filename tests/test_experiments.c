@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "experiment.h"
+#include "experiments/experiment.h"
 
 static double get(const cJSON *o, const char *obj, const char *k)
 {

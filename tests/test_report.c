@@ -18,7 +18,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "report.h"
+#include "report/report.h"
 
 #define FIX MP_TEST_FIXTURES "/report/"
 

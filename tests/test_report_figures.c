@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plot.h"
-#include "report.h"
+#include "report/plot.h"
+#include "report/report.h"
 
 static char dir[64];
 

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "common/stats.h"
 
 static void test_known_set(void **state)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "cmds.h"
+#include "cmd/cmd.h"
 #include "topology.h"
 
 #define R (-2)   /* expected pair value meaning "placement refused" */

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
-#include "mp_err.h"
+#include "common/mp_err.h"
 
 typedef struct mp_topo mp_topo;
 

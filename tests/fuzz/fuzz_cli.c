@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "run/config.h"
 
 #define MAX_ARGS 64
 

@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "compare.h"
+#include "compare/compare.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -21,10 +21,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "report_calc.h"
-#include "report_fig.h"
-#include "report_md.h"
-#include "report_model.h"
+#include "report/calc.h"
+#include "report/fig.h"
+#include "report/md.h"
+#include "report/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

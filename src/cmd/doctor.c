@@ -1,0 +1,286 @@
+/* cmd_doctor.c - `muxprof doctor`: what this host offers for measuring
+ * select/poll/epoll with counters (PMUs, CPU model, perf_event_paranoid,
+ * capabilities, rdpmc / perf_user_access, NMI watchdog, hypervisor,
+ * descriptor limits, frequency governor, SMT), each line OK or what to
+ * change.  Reports only; exits 0 even when things are missing. */
+#include "cmd/cmd.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "pmu.h"
+
+static int n_fix;
+
+static void line(const char *status, const char *what, const char *value, const char *advice)
+{
+    printf("  [%-4s] %-20s %s", status, what, value);
+    if (advice && *advice) printf("\n         %-20s -> %s", "", advice);
+    printf("\n");
+    if (!strcmp(status, "FIX")) n_fix++;
+}
+
+static int read_str(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    if (!fgets(buf, (int)n, f)) buf[0] = '\0';
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+static int cpuinfo(const char *key, char *out, size_t n)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char l[1024];
+    size_t kl = strlen(key);
+    if (!f) return -1;
+    while (fgets(l, sizeof l, f)) {
+        char *c = strchr(l, ':');
+        if (!strncmp(l, key, kl) && c && (l[kl] == '\t' || l[kl] == ' ' || l[kl] == ':')) {
+            c++;
+            while (*c == ' ') c++;
+            c[strcspn(c, "\n")] = '\0';
+            snprintf(out, n, "%s", c);
+            fclose(f);
+            return 0;
+        }
+    }
+    fclose(f);
+    return -1;
+}
+
+static unsigned long long cap_eff(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char l[256];
+    unsigned long long m = 0;
+    if (!f) return 0;
+    while (fgets(l, sizeof l, f))
+        if (!strncmp(l, "CapEff:", 7)) m = strtoull(l + 7, NULL, 16);
+    fclose(f);
+    return m;
+}
+
+static void check_pmus(const mp_pmu_host *h)
+{
+    char list[1024] = "", v[256], name[64];
+    unsigned gen = 0, fix = 0;
+    DIR *d = opendir("/sys/bus/event_source/devices");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char path[512], type[32] = "?";
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "/sys/bus/event_source/devices/%s/type", e->d_name);
+        read_str(path, type, sizeof type);
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s(%s)",
+                 list[0] ? " " : "", e->d_name, type);
+    }
+    if (d) closedir(d);
+    if (h->core_pmu) {
+        snprintf(v, sizeof v, "CPU PMU '%s' present; all: %s", h->core_pmu_name, list);
+        line("OK", "PMUs", v, NULL);
+    } else {
+        snprintf(v, sizeof v, "no CPU PMU; present: %s", list[0] ? list : "none");
+        line("FIX", "PMUs", v, h->hypervisor
+             ? "a VM without a virtual PMU: hardware counters are unavailable, software "
+               "counts still work; enable the vPMU (KVM/QEMU: -cpu host,pmu=on; VMware: "
+               "'virtualize CPU performance counters'; cloud: a bare-metal or PMU-enabled "
+               "instance type)"
+             : "the kernel registered no CPU PMU: check CONFIG_PERF_EVENTS and the CPU's "
+               "PMU driver (dmesg | grep -i perf)");
+    }
+    if (mp_pmu_libpfm_core(name, sizeof name, &gen, &fix) == 0) {
+        snprintf(v, sizeof v, "%s (%u general, %u fixed counters)%s", name, gen, fix,
+                 getenv("LIBPFM_FORCE_PMU") ? " [forced by LIBPFM_FORCE_PMU]" : "");
+        line("OK", "libpfm4 core PMU", v, NULL);
+    } else {
+        line("INFO", "libpfm4 core PMU", "none detected", "presets fall back to perf's "
+             "generic events (pmu/presets/generic.txt)");
+    }
+}
+
+static void check_cpu(void)
+{
+    char model[256] = "", vendor[64] = "", fam[32] = "", mod[32] = "", part[32] = "";
+    char v[512];
+    cpuinfo("model name", model, sizeof model);
+    cpuinfo("vendor_id", vendor, sizeof vendor);
+    cpuinfo("cpu family", fam, sizeof fam);
+    cpuinfo("model\t", mod, sizeof mod);
+    if (cpuinfo("CPU part", part, sizeof part) == 0) {
+        char impl[32] = "";
+        cpuinfo("CPU implementer", impl, sizeof impl);
+        snprintf(v, sizeof v, "Arm implementer %s part %s", impl, part);
+    } else {
+        snprintf(v, sizeof v, "%s (%s family %s model %s), %ld CPUs online",
+                 model[0] ? model : "unknown", vendor, fam, mod[0] ? mod : "?",
+                 sysconf(_SC_NPROCESSORS_ONLN));
+    }
+    line("OK", "CPU model", v, NULL);
+}
+
+static void check_perm(const mp_pmu_host *h)
+{
+    char v[256];
+    unsigned long long caps = cap_eff();
+    int admin = (caps >> 21) & 1, perfmon = (caps >> 38) & 1, sysres = (caps >> 24) & 1;
+    snprintf(v, sizeof v, "%d", h->paranoid);
+    if (h->paranoid <= 1)
+        line("OK", "perf_event_paranoid", v, NULL);
+    else if (h->cap_perfmon)
+        line("OK", "perf_event_paranoid", strcat(v, " (overridden: CAP_PERFMON/CAP_SYS_ADMIN "
+             "held, kernel counting allowed)"), NULL);
+    else
+        line("FIX", "perf_event_paranoid", v, h->paranoid >= 3
+             ? "level 3 (Debian/Ubuntu patch) forbids unprivileged perf_event_open: sysctl "
+               "-w kernel.perf_event_paranoid=1, or setcap cap_perfmon+ep muxprof"
+             : "counts would be user-only, but select/poll/epoll work is kernel-side: "
+               "sysctl -w kernel.perf_event_paranoid=1, or setcap cap_perfmon+ep muxprof");
+    snprintf(v, sizeof v, "uid %u; CAP_PERFMON %s, CAP_SYS_ADMIN %s, CAP_SYS_RESOURCE %s",
+             (unsigned)geteuid(), perfmon ? "yes" : "no", admin ? "yes" : "no",
+             sysres ? "yes" : "no");
+    line(admin || perfmon || h->paranoid <= 1 ? "OK" : "INFO", "capabilities", v,
+         admin || perfmon ? NULL : "CAP_PERFMON (Linux 5.8+) allows kernel counting "
+         "without lowering perf_event_paranoid");
+}
+
+static void check_user_read(const mp_pmu_host *h)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    char v[128];
+    if (h->rdpmc_sysfs < 0)
+        line("INFO", "rdpmc (sysfs)", "no /sys/bus/event_source/devices/cpu/rdpmc (no CPU "
+             "PMU)", "counters would be read with read(); nothing to change until a PMU exists");
+    else if (h->rdpmc_sysfs == 0)
+        line("FIX", "rdpmc (sysfs)", "0: user-space rdpmc disabled, reads cost a syscall",
+             "echo 1 > /sys/bus/event_source/devices/cpu/rdpmc");
+    else {
+        snprintf(v, sizeof v, "%d: rdpmc allowed for processes with open events",
+                 h->rdpmc_sysfs);
+        line("OK", "rdpmc (sysfs)", v, NULL);
+    }
+    line("INFO", "perf_user_access", "n/a on x86 (arm64 only)", NULL);
+#else
+    line("INFO", "rdpmc (sysfs)", "n/a (x86 only)", NULL);
+    if (h->perf_user_access < 0)
+        line("INFO", "perf_user_access", "no kernel.perf_user_access (kernel < 5.17?)",
+             "counters are read with read()");
+    else if (h->perf_user_access == 0)
+        line("FIX", "perf_user_access", "0: user-space PMEVCNTR reads disabled",
+             "sysctl -w kernel.perf_user_access=1 (reads via mrs instead of read())");
+    else
+        line("OK", "perf_user_access", "1: user-space counter reads (mrs) allowed", NULL);
+#endif
+}
+
+static void check_misc(const mp_pmu_host *h)
+{
+    char v[256], gov[64] = "", smt[32] = "", ctl[32] = "";
+    struct rlimit rl;
+    long nr_open = -1;
+    if (h->nmi_watchdog)
+        line("FIX", "NMI watchdog", "on: holds one hardware counter",
+             "sysctl -w kernel.nmi_watchdog=0 (frees a counter; fewer passes)");
+    else
+        line("OK", "NMI watchdog", "off", NULL);
+    line(h->hypervisor ? "INFO" : "OK", "hypervisor flag", h->hypervisor ? "yes (a VM)" : "no",
+         h->hypervisor ? "timings include virtualisation effects (exits, steal time); "
+                         "compare with bare-metal runs" : NULL);
+    if (read_str("/proc/sys/fs/nr_open", v, sizeof v) == 0) nr_open = atol(v);
+    getrlimit(RLIMIT_NOFILE, &rl);
+    snprintf(v, sizeof v, "soft %llu, hard %llu, fs.nr_open %ld",
+             (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max, nr_open);
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 10240)
+        line("FIX", "RLIMIT_NOFILE", v, "the default sweep watches up to 10000 fds in one "
+             "process (peers live in a helper): raise the hard limit (ulimit -Hn 65536 as root, or "
+             "/etc/security/limits.conf), within fs.nr_open");
+    else if (rl.rlim_cur < 10240)
+        line("OK", "RLIMIT_NOFILE", v, "soft limit below 10240: raise it with ulimit -n "
+             "(the hard limit allows it)");
+    else
+        line("OK", "RLIMIT_NOFILE", v, NULL);
+    if (read_str("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", gov, sizeof gov) != 0)
+        line("INFO", "CPU governor", "no cpufreq (a VM or a fixed-frequency host)",
+             "nothing to set; times may still vary with host frequency");
+    else if (!strcmp(gov, "performance"))
+        line("OK", "CPU governor", gov, NULL);
+    else
+        line("FIX", "CPU governor", gov, "cpupower frequency-set -g performance (steadier "
+             "per-call times)");
+    read_str("/sys/devices/system/cpu/smt/active", smt, sizeof smt);
+    read_str("/sys/devices/system/cpu/smt/control", ctl, sizeof ctl);
+    snprintf(v, sizeof v, "active %s, control %s", smt[0] ? smt : "?", ctl[0] ? ctl : "?");
+    if (!strcmp(smt, "1"))
+        line("INFO", "SMT", v, "a sibling thread shares caches and, on Intel before Ice "
+             "Lake, halves the counters: pin the sibling idle or echo off > "
+             "/sys/devices/system/cpu/smt/control");
+    else
+        line("OK", "SMT", v, NULL);
+}
+
+static void check_open(void)
+{
+    mp_pmu_plan *pl;
+    mp_err err;
+    char v[512];
+    if (mp_pmu_plan_new(&pl, "software", &err)) {
+        line("FIX", "perf_event_open", err.msg, NULL);
+        return;
+    }
+    if (mp_pmu_plan_passes(pl) == 0) {
+        line("FIX", "perf_event_open", "software events did not open", "see 'muxprof events "
+             "--events software' for the reason");
+    } else {
+        snprintf(v, sizeof v, "software events open; scope %s", mp_pmu_plan_scope(pl));
+        line(strcmp(mp_pmu_plan_scope(pl), "user+kernel") ? "FIX" : "OK", "perf_event_open",
+             v, strcmp(mp_pmu_plan_scope(pl), "user+kernel") ? "kernel work is not counted: "
+             "see perf_event_paranoid above" : NULL);
+    }
+    mp_pmu_plan_free(pl);
+    if (mp_pmu_plan_new(&pl, "minimal", &err) == 0) {
+        cJSON *j = mp_pmu_plan_json(pl), *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "events")) {
+            const cJSON *n = cJSON_GetObjectItem(e, "name"), *st = cJSON_GetObjectItem(e, "status"),
+                        *r = cJSON_GetObjectItem(e, "reason");
+            if (strcmp(n->valuestring, "cycles")) continue;
+            if (!strcmp(st->valuestring, "opened"))
+                line("OK", "hardware counters", "cycles opens", NULL);
+            else
+                line("FIX", "hardware counters", "cycles does not open",
+                     cJSON_IsString(r) ? r->valuestring : NULL);
+        }
+        cJSON_Delete(j);
+        mp_pmu_plan_free(pl);
+    }
+}
+
+int mp_cmd_doctor(int argc, char **argv)
+{
+    mp_pmu_host h;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: muxprof doctor\n\nChecks what this host offers for measuring "
+                   "select/poll/epoll with counters\nand says what to change; exits 0 "
+                   "even when something is missing.\n");
+            return 0;
+        }
+        fprintf(stderr, "muxprof doctor: unexpected argument '%s' (try --help)\n", argv[i]);
+        return 2;
+    }
+    mp_pmu_host_probe(&h);
+    printf("muxprof doctor: [OK] fine, [FIX] worth changing, [INFO] for the record\n");
+    check_pmus(&h);
+    check_cpu();
+    check_perm(&h);
+    check_open();
+    check_user_read(&h);
+    check_misc(&h);
+    printf("%d item%s to fix.\n", n_fix, n_fix == 1 ? "" : "s");
+    return 0;
+}

@@ -1,0 +1,384 @@
+/* cmd_run.c - `muxprof run`: validate everything, prepare the host (limits,
+ * helper process, placement, poker thread), sweep, write the run directory.
+ *
+ * Order matters: every usage error is found before anything is created;
+ * the peer helper is forked before any thread exists; outputs are written
+ * through temporary names, also when the sweep was interrupted.
+ */
+#include <dirent.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run/config.h"
+#include "cmd/cmd.h"
+#include "run/context.h"
+#include "experiments/experiment.h"
+#include "run/peer.h"
+#include "pmu.h"
+#include "run/progress.h"
+#include "report/report.h"
+#include "run/results.h"
+#include "run/sample.h"
+#include "run/sweep.h"
+#include "topology.h"
+
+#define EMPTY_BRACKETS 20000
+#define MAX_SAMPLES_PER_CELL 20000000L
+#define MAX_SAMPLES_PER_RUN 100e6   /* 12 bytes each, plus samples.csv text */
+
+static void on_signal(int sig)
+{
+    if (mp_sample_stop)   /* second signal: leave at once (outputs are tmp+rename) */
+        _exit(128 + sig);
+    mp_sample_stop = sig;
+}
+
+/* UTC now, ISO 8601 (iso != 0) or compact for directory names. */
+static void utc_now(char *buf, size_t len, int iso)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%dT%H%M%SZ", &tm);
+}
+
+static int mkdir_p(const char *path)
+{
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    for (char *p = tmp + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+                return -errno;
+            *p = '/';
+        }
+    if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+        return -errno;
+    return 0;
+}
+
+static int dir_is_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return 1;
+    struct dirent *e;
+    int empty = 1;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            empty = 0;
+            break;
+        }
+    closedir(d);
+    return empty;
+}
+
+/* Create the run directory, refusing a non-empty one without --force, and
+ * prove it is writable.  Usage errors: MP_EUSAGE. */
+static int prepare_out_dir(mp_run_config *cfg, mp_err *err)
+{
+    struct stat st;
+    if (!cfg->out_dir[0]) {
+        char host[64], stamp[32];
+        mp_context_hostname(host, sizeof host);
+        utc_now(stamp, sizeof stamp, 0);
+        snprintf(cfg->out_dir, sizeof cfg->out_dir, "reports/runs/%s-%s", host, stamp);
+    }
+    if (stat(cfg->out_dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+            return mp_errf(err, MP_EUSAGE, "--out: %s exists and is not a directory",
+                           cfg->out_dir);
+        if (!dir_is_empty(cfg->out_dir) && !cfg->force)
+            return mp_errf(err, MP_EUSAGE, "--out: %s exists and is not empty; choose another "
+                           "directory or add --force to write into it", cfg->out_dir);
+    }
+    int rc = mkdir_p(cfg->out_dir);
+    if (rc < 0)
+        return mp_errf(err, MP_EUSAGE, "--out: cannot create %s: %s", cfg->out_dir,
+                       strerror(-rc));
+    char probe[PATH_MAX + 32];
+    snprintf(probe, sizeof probe, "%s/.muxprof-probe.%d", cfg->out_dir, (int)getpid());
+    FILE *f = fopen(probe, "w");
+    if (!f)
+        return mp_errf(err, MP_EUSAGE, "--out: %s is not writable: %s", cfg->out_dir,
+                       strerror(errno));
+    fclose(f);
+    unlink(probe);
+    return 0;
+}
+
+static int raise_nofile(long *soft, long *hard)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return -errno;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+        getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    *soft = (long)rl.rlim_cur;
+    *hard = (long)rl.rlim_max;
+    return 0;
+}
+
+static int open_fd_count(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    if (!d)
+        return 16;
+    while (readdir(d))
+        n++;
+    closedir(d);
+    return n;   /* includes . and .. and the dir's own fd: a small overestimate */
+}
+
+typedef struct {
+    const mp_topo *topo;
+} bind_ctx;
+
+static int bind_cb(int pu, void *ctx, mp_err *err)
+{
+    return mp_topo_bind_thread(((bind_ctx *)ctx)->topo, pu, err);
+}
+
+static int needs_wakeup(const mp_run_config *c)
+{
+    if (!(c->experiments & MP_EXP_CALLS))
+        return 0;
+    for (int i = 0; i < c->nmodes; i++)
+        if (c->modes[i] == MP_MODE_WAKEUP)
+            return 1;
+    return 0;
+}
+
+/* Everything after the run directory exists. */
+static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
+                   const mp_pu_pair *pair, mp_err *err)
+{
+    mp_results r;
+    mp_peer peer = {.pid = 0, .sock = -1};
+    mp_poker *poker = NULL;
+    bind_ctx bctx = {topo};
+    mp_progress prog;
+    int rc, exit_code = 0;
+
+    /* From here on the run directory exists: a signal must end in an
+     * "interrupted" results.json, not in the default action. */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;   /* no SA_RESTART: a blocked wait returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    rc = mp_results_init(&r, cfg, err);
+    if (rc < 0)
+        return 1;
+    utc_now(r.started_utc, sizeof r.started_utc, 1);
+
+    mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb, .progress_ctx = &prog};
+    raise_nofile(&env.rl_soft, &env.rl_hard);
+    r.context = mp_context_json(cfg->command);
+
+    rc = mp_peer_start(&peer, err);
+    if (rc < 0) {
+        exit_code = 1;
+        goto out;
+    }
+    env.peer = &peer;
+
+    /* Placement: the waiter is this thread, the poker its own thread. */
+    r.topology = mp_topo_json(topo);
+    cJSON_AddStringToObject(r.topology, "placement", pair->placement);
+    cJSON_AddStringToObject(r.topology, "placement_requested", pair->requested);
+    cJSON_AddStringToObject(r.topology, "placement_detail", pair->detail);
+    cJSON_AddNumberToObject(r.topology, "waiter_pu", pair->waiter_pu);
+    cJSON_AddNumberToObject(r.topology, "poker_pu", pair->poker_pu);
+    /* The poker starts before this thread is pinned, so that it inherits
+     * the process's CPUs: if its own binding fails it is unpinned, not
+     * stuck on the waiter's PU.  The herd's waiters get the same CPUs. */
+    int bound = 1;
+    cpu_set_t all_cpus;
+    CPU_ZERO(&all_cpus);
+    sched_getaffinity(0, sizeof all_cpus, &all_cpus);
+    if (needs_wakeup(cfg)) {
+        rc = mp_poker_start(&poker, pair->poker_pu, bind_cb, &bctx, err);
+        if (rc < 0) {
+            exit_code = 1;
+            goto out;
+        }
+        env.poker = poker;
+        mp_err perr;
+        if (mp_poker_bind_result(poker, &perr) < 0) {
+            bound = 0;
+            fprintf(stderr, "muxprof: warning: the poker thread runs unpinned: %s\n", perr.msg);
+            cJSON_AddStringToObject(r.topology, "poker_binding_warning", perr.msg);
+        }
+    }
+    mp_err berr;
+    if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, &berr) < 0) {
+        bound = 0;
+        fprintf(stderr, "muxprof: warning: the waiter runs unpinned: %s\n", berr.msg);
+        cJSON_AddStringToObject(r.topology, "binding_warning", berr.msg);
+    }
+
+    double *eb = malloc(sizeof *eb * EMPTY_BRACKETS);
+    if (eb) {
+        mp_sample_empty_brackets(eb, EMPTY_BRACKETS);
+        mp_summarize(eb, EMPTY_BRACKETS, &r.empty_bracket);
+        free(eb);
+    }
+    r.counters = mp_pmu_plan_json(plan);
+    env.base_fds = open_fd_count();
+
+    mp_progress_init(&prog, cfg->quiet);
+    rc = 0;
+    if (cfg->experiments & MP_EXP_CALLS)
+        rc = mp_sweep(&r, &env, err);
+    if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
+        mp_exp_env xenv = {.cfg = cfg, .peer = &peer, .plan = plan, .cpus = &all_cpus};
+        static const struct {
+            unsigned bit;
+            const char *name;
+            int (*fn)(const mp_exp_env *, cJSON **, mp_err *);
+        } exps[] = {{MP_EXP_REGISTER, "register", mp_exp_register},
+                    {MP_EXP_HERD, "herd", mp_exp_herd},
+                    {MP_EXP_LTET, "ltet", mp_exp_ltet}};
+        r.experiments = cJSON_CreateObject();
+        for (size_t i = 0; i < sizeof exps / sizeof exps[0] && !mp_sample_stop; i++) {
+            if (!(cfg->experiments & exps[i].bit))
+                continue;
+            cJSON *o = NULL;
+            mp_err xerr;
+            if (!cfg->quiet)
+                fprintf(stderr, "experiment %s...\n", exps[i].name);
+            int xrc = exps[i].fn(&xenv, &o, &xerr);
+            if (xrc == -EINTR) {
+                snprintf(r.interrupted_what, sizeof r.interrupted_what, "experiment %s",
+                         exps[i].name);
+                break;
+            }
+            if (xrc < 0) {
+                o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "status", "error");
+                cJSON_AddStringToObject(o, "reason", xerr.msg);
+                fprintf(stderr, "muxprof: experiment %s: %s\n", exps[i].name, xerr.msg);
+            }
+            cJSON_AddItemToObject(r.experiments, exps[i].name, o);
+        }
+        if (mp_sample_stop)
+            rc = -EINTR;
+    }
+    cJSON_AddBoolToObject(r.topology, "bound", bound && pair->waiter_pu >= 0);
+    if (rc == -EINTR) {
+        r.interrupted = mp_sample_stop;
+        mp_progress_done(&prog, "interrupted");
+        exit_code = 128 + mp_sample_stop;
+    } else if (rc < 0) {
+        fprintf(stderr, "muxprof: %s\n", err->msg);
+        exit_code = 1;
+    } else {
+        mp_progress_done(&prog, "sweep done");
+    }
+    utc_now(r.finished_utc, sizeof r.finished_utc, 1);
+
+    /* Signals wait while the outputs are written (a second Ctrl-C would
+     * otherwise _exit between a temporary file and its rename). */
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigprocmask(SIG_BLOCK, &block, &old);
+    int wrc = 0;
+    if (mp_write_json(&r, cfg->out_dir, err) < 0 || mp_write_csv(&r, cfg->out_dir, err) < 0 ||
+        mp_write_samples(&r, cfg->out_dir, err) < 0) {
+        fprintf(stderr, "muxprof: %s\n", err->msg);
+        wrc = -1;
+    }
+    if (wrc == 0 && !r.interrupted) {
+        mp_err rerr;
+        mp_err_clear(&rerr);
+        if (mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) < 0)
+            fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (wrc < 0) {
+        exit_code = 1;
+        goto out;
+    }
+    if (cfg->experiments & MP_EXP_CALLS)
+        mp_print_tables(&r, stdout);
+    if (r.experiments)
+        mp_print_experiments(r.experiments, stdout);
+    mp_print_counters(r.counters, stdout);
+    printf("\nrun directory: %s\n", cfg->out_dir);
+    if (r.interrupted)
+        printf("(interrupted: results.json holds the cells finished so far)\n");
+out:
+    mp_poker_stop(poker);
+    mp_peer_stop(&peer);
+    mp_results_free(&r);
+    return exit_code;
+}
+
+int mp_cmd_run(int argc, char **argv)
+{
+    static mp_run_config cfg;   /* large: PATH_MAX and lists */
+    mp_err err;
+    mp_err_clear(&err);
+
+    int rc = mp_cli_parse_run(argc, argv, &cfg, &err);
+    if (rc == 1) {
+        mp_cli_run_usage(stdout);
+        return 0;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err.msg);
+        return 2;
+    }
+    double run_samples = (double)cfg.samples * cfg.repeats * cfg.nkinds * cfg.ncounts *
+                         cfg.nactives * cfg.nmodes * cfg.nbackends;
+    if (run_samples > MAX_SAMPLES_PER_RUN) {
+        fprintf(stderr, "muxprof run: %.0f samples in all (samples x repeats x cells) would be "
+                "kept in memory; at most %.0f are: lower --samples or --repeats, or split the "
+                "run\n", run_samples, MAX_SAMPLES_PER_RUN);
+        return 2;
+    }
+    if ((long)cfg.samples * cfg.repeats > MAX_SAMPLES_PER_CELL) {
+        fprintf(stderr, "muxprof run: --samples %d x --repeats %d = %ld samples per cell; at "
+                "most %ld are kept in memory\n", cfg.samples, cfg.repeats,
+                (long)cfg.samples * cfg.repeats, MAX_SAMPLES_PER_CELL);
+        return 2;
+    }
+
+    mp_pmu_plan *plan = NULL;
+    mp_topo *topo = NULL;
+    mp_pu_pair pair;
+    rc = mp_pmu_plan_new(&plan, cfg.events, &err);
+    if (rc == 0)
+        rc = mp_topo_load(&topo, NULL, &err);
+    if (rc == 0)
+        rc = mp_topo_pick(topo, cfg.placement, &pair, &err);
+    if (rc == 0)
+        rc = prepare_out_dir(&cfg, &err);
+    int code;
+    if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err.msg);
+        code = mp_exit_status(rc);
+    } else {
+        code = measure(&cfg, plan, topo, &pair, &err);
+    }
+    mp_topo_free(topo);
+    mp_pmu_plan_free(plan);
+    return code;
+}

@@ -1,0 +1,93 @@
+/* compare.h - several runs (or reference datasets) set side by side.
+ *
+ * Each input is a checked mp_rmodel (report_model.h) plus what compare
+ * needs to say about its host: a label from CPU model and arch, whether it
+ * is a published reference, whether counters were taken and at which
+ * scope.  A cell key is (mode, fd kind, backend, N); a key measured by at
+ * least two inputs is compared, the others are listed as not compared.  An
+ * input whose fd kind is "unknown" (a reference whose article does not say)
+ * is matched against any fd kind, and the report says so.
+ *
+ * Functions return 0 or a negative errno with a message in an mp_err.  A
+ * bad or incompatible input gives -EBADMSG or -ENOENT with the file and the
+ * field in the message; the verb maps those to exit status 2.
+ */
+#ifndef MP_COMPARE_H
+#define MP_COMPARE_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include "common/mp_err.h"
+#include "report/model.h"
+
+#define MP_CMP_MAX_HOSTS 8
+#define MP_CMP_MAXPTS 64
+
+typedef struct mp_cmp_host {
+    mp_rmodel m;
+    char arg[PATH_MAX];        /* the argument as given */
+    char label[192];           /* "AMD EPYC 9354P 32-Core Processor (x86_64)" */
+    int reference;             /* a published dataset, not a muxprof run */
+    char source[512];          /* reference: the article */
+    int emulated;              /* context.emulated */
+    int has_counters;          /* at least one counter metric in an ok cell */
+    int user_only;             /* counters scope is user space only */
+    char scope[32];            /* counters.scope, "" when unknown */
+    char cycles[MP_RM_NAME];   /* the metric that counts core cycles, "" if none */
+} mp_cmp_host;
+
+typedef struct mp_cmp {
+    mp_cmp_host *h;
+    size_t n;
+} mp_cmp;
+
+/* Resolve ARG (run directory, results.json, or reference name) and load
+ * it into h.  On failure h still needs mp_cmp_host_free. */
+int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err);
+void mp_cmp_host_free(mp_cmp_host *h);
+
+/* Labels made unique, and a check that the inputs share at least one
+ * measured cell (else -EBADMSG naming every file and what each measured). */
+int mp_cmp_prepare(mp_cmp *c, mp_err *err);
+
+/* The fd kind to look up in host h when comparing kind: kind itself, or
+ * "unknown" for a host that does not know its fd kind; NULL if neither. */
+const char *mp_cmp_kind(const mp_cmp_host *h, const char *kind);
+
+/* The cell of host h for a key (any status), or NULL. */
+const mp_rcell *mp_cmp_cell(const mp_cmp_host *h, const char *mode, const char *kind,
+                            const char *backend, long long nfds);
+
+/* How many hosts have a cell (any status) for this key. */
+size_t mp_cmp_nhave(const mp_cmp *c, const char *mode, const char *kind,
+                    const char *backend, long long nfds);
+
+/* The comparison groups: distinct (mode, fd kind) pairs, known kinds first
+ * ("unknown" only when no host names a kind for that mode). */
+typedef struct mp_cmp_group {
+    char mode[16], kind[32];
+} mp_cmp_group;
+size_t mp_cmp_groups(const mp_cmp *c, mp_cmp_group *out, size_t max);
+
+/* Distinct backends measured in a group (in first-seen order). */
+size_t mp_cmp_backends(const mp_cmp *c, const mp_cmp_group *g, char (*out)[32], size_t max);
+
+/* Sorted distinct N of the keys of (group, backend) that at least two
+ * hosts have; returns the count. */
+size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backend,
+                       long long *out, size_t max);
+
+/* Write DIR/report.md, DIR/figures/ (data, wrappers and, unless
+ * no_plots or gnuplot is missing, the drawings).  *drawn gets the number of
+ * figures drawn.  Failures are -errno (not usage errors). */
+int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
+                 char *note, size_t note_len, mp_err *err);
+
+/* The sections after the per-call groups (compare_more.c): kernel profile
+ * phase shares per host, the shared K-of-N cells, and the experiments
+ * (register, herd, ltet); what a host lacks is marked in its column.
+ * Nothing is written for a part no input has. */
+void mp_cmp_md_more(FILE *f, const mp_cmp *c);
+
+#endif

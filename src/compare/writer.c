@@ -1,0 +1,549 @@
+/* compare_md.c - the comparison report: DIR/report.md and DIR/figures/
+ * (data files, gnuplot wrappers, drawings).  See compare.h.  The figure
+ * kinds are plots/compare_cost.gp and plots/compare_ratio.gp, copied out of
+ * the binary with the report's shared style.gp and render.gp. */
+#include "compare/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/analysis.h"
+#include "report/plot.h"
+#include "report/util.h"
+
+#define MAXB 16
+
+typedef struct wctx {
+    const mp_cmp *c;
+    FILE *f;
+    char figdir[PATH_MAX];
+    int no_plots;
+    size_t drawn, figs;
+    char plot_note[MP_ERR_MAX];
+} wctx;
+
+static double p50_of(const mp_cmp_host *h, const mp_cmp_group *g, const char *b,
+                     long long n)
+{
+    const mp_rcell *x = mp_cmp_cell(h, g->mode, g->kind, b, n);
+    return x && x->status == MP_RC_OK ? x->wall.p50 : NAN;
+}
+
+static double ratio_of(const mp_cmp_host *h, const mp_cmp_group *g, const char *b,
+                       long long n)
+{
+    double a = p50_of(h, g, b, n), e = p50_of(h, g, "epoll", n);
+    return isfinite(a) && isfinite(e) && e > 0 ? a / e : NAN;
+}
+
+static const char *num(char *buf, size_t len, double v)
+{
+    return mp_fmt_num(buf, len, v);
+}
+
+static int in_list(char (*l)[32], size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(l[i], s))
+            return 1;
+    return 0;
+}
+
+/* | N | host1 | host2 | ... header for the hosts in a group */
+static void table_head(wctx *w, const mp_cmp_group *g, const char *first)
+{
+    const mp_cmp *c = w->c;
+    fprintf(w->f, "| %s |", first);
+    for (size_t i = 0; i < c->n; i++)
+        if (mp_cmp_kind(&c->h[i], g->kind))
+            fprintf(w->f, " %s |", c->h[i].label);
+    fprintf(w->f, "\n|---|");
+    for (size_t i = 0; i < c->n; i++)
+        if (mp_cmp_kind(&c->h[i], g->kind))
+            fputs("---:|", w->f);
+    fputc('\n', w->f);
+}
+
+/* "approximate": true on a cell of a reference: the article gives "~N" */
+static int approximate(const mp_cmp_host *h, const mp_rcell *x)
+{
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h->m.root, "results"),
+                                        (int)x->index);
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "approximate"));
+}
+
+static void cell_text(char *buf, size_t len, const mp_cmp_host *h, const mp_rcell *x)
+{
+    char r[160], v[48];
+    if (!x)
+        snprintf(buf, len, "not measured");
+    else if (x->status == MP_RC_OK)
+        snprintf(buf, len, "%s%s", approximate(h, x) ? "~" : "", mp_fmt_num(v, sizeof v,
+                 x->wall.p50));
+    else
+        snprintf(buf, len, "%s%s%.100s", x->status == MP_RC_UNSUPPORTED ? "unsupported"
+                 : "error", x->reason[0] ? ": " : "", mp_md_cell(r, sizeof r, x->reason));
+}
+
+/* data file cmp_MODE_KIND_BACKEND_hI.dat; returns the ok points written */
+static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
+                      size_t *npts, size_t *nratio, mp_err *err)
+{
+    const mp_cmp_host *h = &w->c->h[hi];
+    const char *k = mp_cmp_kind(h, g->kind);
+    char name[200];
+    snprintf(name, sizeof name, "cmp_%s_%s_%s_h%zu.dat", g->mode, g->kind, b, hi + 1);
+    mp_afile a;
+    int rc = mp_afile_open(&a, w->figdir, name, err);
+    if (rc)
+        return rc;
+    fprintf(a.f, "# muxprof compare: %s; %s mode, %s fds, backend %s\n"
+                 "# p50 = median ns per call; ratio_epoll = p50 / epoll's p50 on this "
+                 "host at the same N; '?' = not measured\nnfds p50 ratio_epoll\n",
+            h->label, g->mode, k, b);
+    const mp_rcell *cells[MP_CMP_MAXPTS];
+    size_t n = mp_rm_series(&h->m, g->mode, k, b, cells, MP_CMP_MAXPTS);
+    *npts = *nratio = 0;
+    for (size_t i = 0; i < n && i < MP_CMP_MAXPTS; i++) {
+        if (cells[i]->status != MP_RC_OK || !(cells[i]->wall.p50 > 0))
+            continue;
+        double r = ratio_of(h, g, b, cells[i]->nfds);
+        fprintf(a.f, "%lld %.10g ", cells[i]->nfds, cells[i]->wall.p50);
+        if (isfinite(r) && r > 0) {
+            fprintf(a.f, "%.10g\n", r);
+            (*nratio)++;
+        } else {
+            fputs("?\n", a.f);
+        }
+        (*npts)++;
+    }
+    return mp_afile_commit(&a, err);
+}
+
+static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
+                  const char *caption, mp_err *err)
+{
+    const mp_cmp *c = w->c;
+    char hosts[64] = "", name[200], fig[160];
+    size_t drawn_hosts = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!mp_cmp_kind(&c->h[i], g->kind))
+            continue;
+        size_t np, nr;
+        int rc = write_data(w, g, b, i, &np, &nr, err);
+        if (rc)
+            return rc;
+        if (ratio ? nr > 0 : np > 0) {
+            snprintf(hosts + strlen(hosts), sizeof hosts - strlen(hosts), "%s%zu",
+                     hosts[0] ? " " : "", i + 1);
+            drawn_hosts++;
+        }
+    }
+    if (drawn_hosts == 0)
+        return 0;
+    snprintf(fig, sizeof fig, "cmp_%s_%s_%s_%s", ratio ? "ratio" : "cost", g->mode, g->kind, b);
+    snprintf(name, sizeof name, "%s.gp", fig);
+    mp_afile a;
+    int rc = mp_afile_open(&a, w->figdir, name, err);
+    if (rc)
+        return rc;
+    fprintf(a.f, "# %s.gp - %s\n# Redraw %s.png/.svg/.pdf here with: gnuplot %s.gp\n",
+            fig, caption, fig, fig);
+    fprintf(a.f, "mode = \"%s\"\nkind = \"%s\"\nbackend = \"%s\"\nhosts = \"%s\"\n",
+            g->mode, g->kind, b, hosts);
+    for (size_t i = 0; i < c->n; i++)
+        fprintf(a.f, "t%zu = \"%s%s\"\n", i + 1, c->h[i].label,
+                c->h[i].reference ? " (published)" : "");
+    fprintf(a.f, "out = \"%s\"\nttl = \"%s\"\nload \"%s\"\n", fig, caption,
+            ratio ? "compare_ratio.gp" : "compare_cost.gp");
+    if ((rc = mp_afile_commit(&a, err)))
+        return rc;
+    w->figs++;
+    if (!w->no_plots && !w->plot_note[0]) {
+        mp_err pe;
+        mp_err_clear(&pe);
+        if (mp_plot_run(w->figdir, name, &pe) == 0)
+            w->drawn++;
+        else
+            snprintf(w->plot_note, sizeof w->plot_note, "%s", pe.msg);
+    }
+    fprintf(w->f, "\n![%s](figures/%s.png)\n\n", caption, fig);
+    return 0;
+}
+
+static void slope_text(char *buf, size_t len, const mp_cmp_host *h, const mp_cmp_group *g,
+                       const char *b, const char *metric, const long long *shared,
+                       size_t ns, const char *unit)
+{
+    double x[MP_CMP_MAXPTS], y[MP_CMP_MAXPTS];
+    size_t n = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const mp_rcell *c = mp_cmp_cell(h, g->mode, g->kind, b, shared[i]);
+        double v = mp_rm_p50(c, metric);
+        if (isfinite(v) && n < MP_CMP_MAXPTS) {
+            x[n] = (double)shared[i];
+            y[n++] = v;
+        }
+    }
+    mp_fit f = mp_fit_linear(x, y, n);
+    char s[32], r[32];
+    if (!f.ok)
+        snprintf(buf, len, "fewer than 2 shared points");
+    else
+        snprintf(buf, len, "%s %s/fd (N %.0f..%.0f, %zu pts, R² %s)", num(s, sizeof s, f.slope),
+                 unit, x[0], x[n - 1], n, num(r, sizeof r, f.r2));
+}
+
+static void slopes(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
+{
+    const mp_cmp *c = w->c;
+    fprintf(w->f, "### Per-descriptor slope (least squares of the median over the shared "
+                  "N)\n\n");
+    table_head(w, g, "backend");
+    for (size_t b = 0; b < nb; b++) {
+        long long sh[MP_CMP_MAXPTS];
+        size_t ns = mp_cmp_shared_n(c, g, be[b], sh, MP_CMP_MAXPTS);
+        if (ns == 0)
+            continue;
+        for (int cyc = 0; cyc < 2; cyc++) {
+            int any = 0;
+            for (size_t i = 0; i < c->n; i++)
+                any |= c->h[i].cycles[0] != 0 && mp_cmp_kind(&c->h[i], g->kind) != NULL;
+            if (cyc && !any)
+                break;
+            fprintf(w->f, "| %s, %s |", be[b], cyc ? "cycles" : "ns");
+            for (size_t i = 0; i < c->n; i++) {
+                const mp_cmp_host *h = &c->h[i];
+                if (!mp_cmp_kind(h, g->kind))
+                    continue;
+                char t[160];
+                if (!cyc)
+                    slope_text(t, sizeof t, h, g, be[b], "wall_ns", sh, ns, "ns");
+                else if (h->cycles[0])
+                    slope_text(t, sizeof t, h, g, be[b], h->cycles, sh, ns, "cycles");
+                else
+                    snprintf(t, sizeof t, "%s", h->reference ? "not published"
+                             : h->has_counters ? "cycles not counted (other event set)"
+                             : "no PMU data");
+                fprintf(w->f, " %s |", t);
+            }
+            fputc('\n', w->f);
+        }
+    }
+    fputc('\n', w->f);
+}
+
+/* scope of one metric of a cell, from the file ("" when not recorded) */
+static const char *metric_scope(const mp_cmp_host *h, const mp_rcell *x, const char *name)
+{
+    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h->m.root, "results"),
+                                        (int)x->index);
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(r, "metrics"), name);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(m, "scope");
+    return cJSON_IsString(s) ? s->valuestring : h->scope;
+}
+
+static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
+{
+    const mp_cmp *c = w->c;
+    int header = 0;
+    for (size_t b = 0; b < nb; b++) {
+        long long sh[MP_CMP_MAXPTS];
+        size_t ns = mp_cmp_shared_n(c, g, be[b], sh, MP_CMP_MAXPTS);
+        long long n = -1;   /* the largest N measured (ok) by at least two hosts */
+        for (size_t i = ns; i-- > 0 && n < 0;) {
+            size_t ok = 0;
+            for (size_t h = 0; h < c->n; h++)
+                ok += isfinite(p50_of(&c->h[h], g, be[b], sh[i]));
+            if (ok >= 2)
+                n = sh[i];
+        }
+        if (n < 0)
+            continue;
+        char names[MP_RM_MAX_LIST * 2][MP_RM_NAME];
+        size_t nn = 0;
+        for (size_t h = 0; h < c->n; h++) {
+            const mp_rcell *x = mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], n);
+            for (size_t k = 0; x && x->status == MP_RC_OK && k < x->ncounters; k++) {
+                int dup = 0;
+                for (size_t j = 0; j < nn; j++)
+                    dup |= !strcmp(names[j], x->counters[k].name);
+                if (!dup && nn < MP_RM_MAX_LIST * 2)
+                    snprintf(names[nn++], MP_RM_NAME, "%s", x->counters[k].name);
+            }
+        }
+        if (!header) {
+            fprintf(w->f, "### Counters per call (median events)\n\n");
+            header = 1;
+        }
+        fprintf(w->f, "%s at N = %lld:\n\n", be[b], n);
+        if (nn == 0) {
+            fprintf(w->f, "No input counted events for this cell:");
+            for (size_t h = 0; h < c->n; h++)
+                if (mp_cmp_kind(&c->h[h], g->kind))
+                    fprintf(w->f, " %s: %s;", c->h[h].label, c->h[h].reference
+                            ? "not published" : c->h[h].m.counters_note[0]
+                            ? c->h[h].m.counters_note : "no PMU data");
+            fputs("\n\n", w->f);
+            continue;
+        }
+        table_head(w, g, "counter");
+        for (size_t j = 0; j < nn; j++) {
+            fprintf(w->f, "| %s |", names[j]);
+            for (size_t h = 0; h < c->n; h++) {
+                const mp_cmp_host *ho = &c->h[h];
+                if (!mp_cmp_kind(ho, g->kind))
+                    continue;
+                const mp_rcell *x = mp_cmp_cell(ho, g->mode, g->kind, be[b], n);
+                double v = mp_rm_p50(x, names[j]);
+                char t[64];
+                if (isfinite(v)) {
+                    const char *sc = metric_scope(ho, x, names[j]);
+                    int user = sc[0] && strstr(sc, "user") && !strstr(sc, "kernel");
+                    fprintf(w->f, " %s%s |", num(t, sizeof t, v),
+                            user ? " (user-only scope: kernel work not counted)" : "");
+                } else if (!x || x->status != MP_RC_OK) {
+                    fputs(" not measured |", w->f);
+                } else if (ho->reference) {
+                    fputs(" not published |", w->f);
+                } else if (!ho->has_counters) {
+                    fputs(" **no PMU data** |", w->f);
+                } else {
+                    fputs(" **not counted here** (different PMU or event set) |", w->f);
+                }
+            }
+            fputc('\n', w->f);
+        }
+        fputc('\n', w->f);
+    }
+}
+
+static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
+{
+    const mp_cmp *c = w->c;
+    char be[MAXB][32];
+    size_t nb = mp_cmp_backends(c, g, be, MAXB);
+    if (nb > MAXB)
+        nb = MAXB;
+    size_t shared_any = 0;
+    for (size_t b = 0; b < nb; b++) {
+        long long n1;
+        shared_any += mp_cmp_shared_n(c, g, be[b], &n1, 1);
+    }
+    if (!shared_any)
+        return 0;
+    fprintf(w->f, "## %s mode, %s descriptors\n\n", g->mode, g->kind);
+    for (size_t i = 0; i < c->n; i++)
+        if (mp_cmp_kind(&c->h[i], g->kind) && strcmp(mp_cmp_kind(&c->h[i], g->kind), g->kind))
+            fprintf(w->f, "- %s does not say which fd kind it measured; it is compared "
+                          "here as if it were %s.\n", c->h[i].label, g->kind);
+    fputc('\n', w->f);
+    for (size_t b = 0; b < nb; b++) {
+        long long sh[MP_CMP_MAXPTS];
+        size_t ns = mp_cmp_shared_n(c, g, be[b], sh, MP_CMP_MAXPTS);
+        if (!ns)
+            continue;
+        fprintf(w->f, "### %s: time per call (ns, median)\n\n", be[b]);
+        table_head(w, g, "N");
+        for (size_t i = 0; i < ns; i++) {
+            fprintf(w->f, "| %lld |", sh[i]);
+            for (size_t h = 0; h < c->n; h++) {
+                if (!mp_cmp_kind(&c->h[h], g->kind))
+                    continue;
+                char t[200];
+                cell_text(t, sizeof t, &c->h[h],
+                          mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], sh[i]));
+                fprintf(w->f, " %s |", t);
+            }
+            fputc('\n', w->f);
+        }
+        char cap[200];
+        snprintf(cap, sizeof cap, "%.31s, %.15s mode, %.31s fds: time per call vs N, one line per host",
+                 be[b], g->mode, g->kind);
+        int rc = figure(w, g, be[b], 0, cap, err);
+        if (rc)
+            return rc;
+    }
+    if (in_list(be, nb, "epoll"))
+        for (int r = 0; r < 2; r++) {
+            const char *b = r ? "select" : "poll";
+            long long sh[MP_CMP_MAXPTS];
+            size_t ns = in_list(be, nb, b) ? mp_cmp_shared_n(c, g, b, sh, MP_CMP_MAXPTS) : 0;
+            if (!ns)
+                continue;
+            fprintf(w->f, "### %s / epoll (ratio of medians on the same host)\n\n", b);
+            table_head(w, g, "N");
+            for (size_t i = 0; i < ns; i++) {
+                fprintf(w->f, "| %lld |", sh[i]);
+                for (size_t h = 0; h < c->n; h++) {
+                    if (!mp_cmp_kind(&c->h[h], g->kind))
+                        continue;
+                    char t[32];
+                    fprintf(w->f, " %s |", num(t, sizeof t, ratio_of(&c->h[h], g, b, sh[i])));
+                }
+                fputc('\n', w->f);
+            }
+            char cap[200];
+            snprintf(cap, sizeof cap, "%.31s / epoll, %.15s mode, %.31s fds: ratio vs N, one line per host",
+                     b, g->mode, g->kind);
+            int rc = figure(w, g, b, 1, cap, err);
+            if (rc)
+                return rc;
+        }
+    slopes(w, g, be, nb);
+    counters(w, g, be, nb);
+    return 0;
+}
+
+/* keys that only one input measured */
+static void not_compared(wctx *w)
+{
+    const mp_cmp *c = w->c;
+    fprintf(w->f, "## Not compared (measured by one input only)\n\n");
+    int any = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        const mp_rmodel *m = &c->h[i].m;
+        for (size_t j = 0; j < m->ncells; j++) {
+            const mp_rcell *x = &m->cells[j];
+            int first = 1;   /* list each (mode, kind, backend) once */
+            for (size_t k = 0; k < j; k++)
+                first &= strcmp(m->cells[k].mode, x->mode) || strcmp(m->cells[k].fd_kind,
+                         x->fd_kind) || strcmp(m->cells[k].backend, x->backend);
+            if (!first)
+                continue;
+            char ns[512] = "";
+            for (size_t k = j; k < m->ncells; k++) {
+                const mp_rcell *y = &m->cells[k];
+                if (strcmp(y->mode, x->mode) || strcmp(y->fd_kind, x->fd_kind) ||
+                    strcmp(y->backend, x->backend))
+                    continue;
+                /* the group kind this cell is looked up under */
+                size_t have = 0;
+                for (size_t o = 0; o < c->n; o++) {
+                    if (o == i)
+                        continue;
+                    const char *gk = strcmp(y->fd_kind, "unknown") ? y->fd_kind : NULL;
+                    if (!gk) {   /* unknown kind: any kind of the other host */
+                        for (size_t q = 0; q < c->n && !have; q++)
+                            for (size_t kk = 0; q != i && kk < c->h[q].m.nkinds; kk++)
+                                have += mp_cmp_cell(&c->h[o], y->mode, c->h[q].m.kinds[kk],
+                                                    y->backend, y->nfds) != NULL;
+                    } else {
+                        have += mp_cmp_cell(&c->h[o], y->mode, gk, y->backend, y->nfds) != NULL;
+                    }
+                }
+                if (!have && strlen(ns) + 24 < sizeof ns)
+                    snprintf(ns + strlen(ns), sizeof ns - strlen(ns), "%s%lld",
+                             ns[0] ? ", " : "", y->nfds);
+            }
+            if (ns[0]) {
+                fprintf(w->f, "- %s: %s mode, %s fds, %s at N = %s\n", c->h[i].label, x->mode,
+                        x->fd_kind, x->backend, ns);
+                any = 1;
+            }
+        }
+    }
+    fprintf(w->f, "%s\n", any ? "" : "Nothing: every measured cell has a counterpart.\n");
+}
+
+static void hosts(wctx *w)
+{
+    const mp_cmp *c = w->c;
+    fprintf(w->f, "## Hosts\n\n| host (CPU model, arch) | input | kernel | CPUs | counters "
+                  "| notes |\n|---|---|---|---|---|---|\n");
+    for (size_t i = 0; i < c->n; i++) {
+        const mp_cmp_host *h = &c->h[i];
+        char k[64], n[32], p[PATH_MAX + 32], s[600];
+        const char *kernel = mp_rm_text(&h->m, "context.kernel", k, sizeof k);
+        const char *cpus = mp_rm_text(&h->m, "context.nr_cpus", n, sizeof n);
+        fprintf(w->f, "| %s | %s | %s | %s | ", h->label, mp_md_cell(p, sizeof p, h->m.path),
+                kernel ? kernel : "?", cpus ? cpus : "?");
+        if (h->reference)
+            fputs("not published", w->f);
+        else if (!h->has_counters)
+            fprintf(w->f, "no PMU data%s%s", h->m.counters_note[0] ? ": " : "",
+                    mp_md_cell(s, sizeof s, h->m.counters_note));
+        else
+            fprintf(w->f, "%s, scope %s%s", h->m.counters_preset[0] ? h->m.counters_preset
+                    : "counted", h->scope[0] ? h->scope : "unknown",
+                    h->user_only ? " (**user only**: kernel work not counted)" : "");
+        fputs(" | ", w->f);
+        if (h->reference)
+            fprintf(w->f, "published figures, median only (no spread known); source: %s",
+                    mp_md_cell(s, sizeof s, h->source));
+        if (h->emulated)
+            fputs("**emulated CPU: timings mean nothing** ", w->f);
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(h->m.root, "status");
+        if (cJSON_IsString(st) && strcmp(st->valuestring, "complete"))
+            fprintf(w->f, "**run %s**: cells after the interruption are missing",
+                    mp_md_cell(s, sizeof s, st->valuestring));
+        fputs(" |\n", w->f);
+    }
+    fputc('\n', w->f);
+    for (size_t i = 0; i < c->n; i++) {
+        const cJSON *notes = cJSON_GetObjectItemCaseSensitive(c->h[i].m.root, "notes");
+        const cJSON *e;
+        int first = 1;
+        cJSON_ArrayForEach(e, notes) {
+            if (!cJSON_IsString(e))
+                continue;
+            if (first)
+                fprintf(w->f, "Notes on %s:\n\n", c->h[i].label);
+            first = 0;
+            fprintf(w->f, "- %s\n", e->valuestring);
+        }
+        if (!first)
+            fputc('\n', w->f);
+        for (size_t k = 0; k < c->h[i].m.nwarn; k++)
+            fprintf(w->f, "- warning (%s): %s\n\n", c->h[i].label, c->h[i].m.warn[k]);
+    }
+}
+
+int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
+                 char *note, size_t note_len, mp_err *err)
+{
+    wctx w;
+    memset(&w, 0, sizeof w);
+    w.c = c;
+    w.no_plots = no_plots;
+    int rc = mp_mkdir(dir, err);
+    if (rc)
+        return rc;
+    snprintf(w.figdir, sizeof w.figdir, "%s/figures", dir);
+    if ((rc = mp_mkdir(w.figdir, err)) || (rc = mp_plot_install(w.figdir, err)))
+        return rc;
+    if (!no_plots && !mp_plot_gnuplot_found(NULL, 0))
+        snprintf(w.plot_note, sizeof w.plot_note, "gnuplot not found: figures not drawn; "
+                 MP_PLOT_INSTALL_HINT ", then run `gnuplot FIGURE.gp` in %.200s", w.figdir);
+    mp_afile a;
+    if ((rc = mp_afile_open(&a, dir, "report.md", err)))
+        return rc;
+    w.f = a.f;
+    fprintf(w.f, "# muxprof compare\n\nInputs set side by side: ");
+    for (size_t i = 0; i < c->n; i++)
+        fprintf(w.f, "%s%s", i ? "; " : "", c->h[i].label);
+    fprintf(w.f, ".  Cells (mode, fd kind, backend, N) measured by at least two inputs are "
+                 "compared; the rest are listed at the end.  Times are medians per call in "
+                 "ns.\n\n");
+    hosts(&w);
+    mp_cmp_group g[64];
+    size_t ng = mp_cmp_groups(c, g, 64);
+    for (size_t i = 0; i < ng && i < 64; i++)
+        if ((rc = group(&w, &g[i], err))) {
+            mp_afile_abort(&a);
+            return rc;
+        }
+    mp_cmp_md_more(w.f, c);
+    not_compared(&w);
+    if (w.plot_note[0] && !no_plots)
+        fprintf(w.f, "Figures: %s\n", w.plot_note);
+    if ((rc = mp_afile_commit(&a, err)))
+        return rc;
+    *drawn = w.drawn;
+    snprintf(note, note_len, "%s", no_plots ? "figures not drawn (--no-plots)" : w.plot_note);
+    return 0;
+}

@@ -1,0 +1,165 @@
+/* exp_register.c - what it costs to register N watched fds.
+ *
+ * One sample is the whole registration through the backend interface:
+ * open() then add() of each of the N fds (epoll_create1 + N epoll_ctl ADD;
+ * io_uring queue set-up + N multishot-poll submissions; for poll and
+ * select, building the pollfd array or fd_set).  Closing is not timed.
+ * Reported per backend and N: p50 ns for the whole registration, ns per
+ * fd, and, when counters were opened, counts per fd.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "common/clock.h"
+#include "experiments/experiment.h"
+#include "run/fdset.h"
+#include "run/sample.h"
+#include "run/results.h"
+#include "common/stats.h"
+
+/* Backends whose registration is distinct (ppoll = poll, epoll-pwait2 = epoll). */
+static const char *const reg_backends[] = {"select", "poll", "epoll", "io_uring", NULL};
+
+/* One registration; returns ns, or -errno (unsupported: -ENOSYS etc.). */
+static int register_once(const mp_backend_ops *b, const mp_fdset *set, double *ns,
+                         mp_err *err)
+{
+    void *st = NULL;
+    uint64_t t0 = mp_now_ns();
+    int rc = b->open(&st, set->n, err);
+    for (int i = 0; rc == 0 && i < set->n; i++)
+        rc = b->add(st, set->fds[i], err);
+    uint64_t t1 = mp_now_ns();
+    if (st)
+        b->close(st);
+    *ns = (double)(t1 - t0);
+    return rc;
+}
+
+static int reps_for(const mp_run_config *cfg, int n)
+{
+    int r = 200000 / n;   /* about 200k fd registrations per cell at most */
+    if (r > cfg->samples)
+        r = cfg->samples;
+    return r < cfg->repeats ? cfg->repeats : r;
+}
+
+static void counters_for(const mp_exp_env *env, const mp_backend_ops *b, const mp_fdset *set,
+                         int reps, cJSON *cell)
+{
+    unsigned npass = mp_pmu_plan_passes(env->plan);
+    cJSON *per_fd = NULL;
+    for (unsigned p = 0; p < npass; p++) {
+        mp_pmu_pass *pass;
+        mp_err perr;
+        if (mp_pmu_pass_open(&pass, env->plan, p, &perr) < 0)
+            continue;
+        unsigned nc = mp_pmu_pass_count(pass);
+        double *x = malloc(sizeof *x * (size_t)reps * (nc ? nc : 1));
+        size_t kept = 0;
+        for (int r = 0; x && r < reps; r++) {
+            mp_pmu_snap a, s2;
+            int64_t d[MP_PMU_MAX_COUNTERS];
+            void *st = NULL;
+            mp_err e;
+            mp_pmu_pass_read(pass, &a);
+            int rc = b->open(&st, set->n, &e);
+            for (int i = 0; rc == 0 && i < set->n; i++)
+                rc = b->add(st, set->fds[i], &e);
+            mp_pmu_pass_read(pass, &s2);
+            if (st)
+                b->close(st);
+            if (rc == 0 && mp_pmu_pass_delta(pass, &a, &s2, d) == 0) {
+                for (unsigned k = 0; k < nc; k++)
+                    x[k * (size_t)reps + kept] = (double)d[k];
+                kept++;
+            }
+        }
+        for (unsigned k = 0; x && k < nc && kept; k++) {
+            if (!per_fd)
+                per_fd = cJSON_AddObjectToObject(cell, "counters_per_fd");
+            double med = mp_median(x + k * (size_t)reps, kept);
+            cJSON_AddNumberToObject(per_fd, mp_pmu_pass_name(pass, k), med / set->n);
+        }
+        free(x);
+        mp_pmu_pass_close(pass);
+    }
+}
+
+int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err)
+{
+    const mp_run_config *cfg = env->cfg;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "what", "ns to register N fds: backend open() + N add() "
+                            "(epoll_ctl ADD, io_uring poll submission, pollfd array, fd_set)");
+    cJSON *cells = cJSON_AddArrayToObject(o, "cells");
+    for (int k = 0; k < cfg->nkinds; k++)
+        for (int ni = 0; ni < cfg->ncounts; ni++) {
+            int n = cfg->fds[ni];
+            mp_fdset set;
+            mp_err ferr;
+            if (mp_fdset_create(&set, cfg->kinds[k], n, n - 1, 1, env->peer, &ferr) < 0) {
+                for (int b = 0; reg_backends[b]; b++) {
+                    cJSON *c = cJSON_CreateObject();
+                    cJSON_AddStringToObject(c, "backend", reg_backends[b]);
+                    cJSON_AddStringToObject(c, "fd_kind", mp_fd_kind_name(cfg->kinds[k]));
+                    cJSON_AddNumberToObject(c, "nfds", n);
+                    cJSON_AddStringToObject(c, "status", "error");
+                    cJSON_AddStringToObject(c, "reason", ferr.msg);
+                    cJSON_AddItemToArray(cells, c);
+                }
+                continue;
+            }
+            for (int b = 0; reg_backends[b]; b++) {
+                const mp_backend_ops *ops = mp_backend_find(reg_backends[b]);
+                cJSON *c = cJSON_CreateObject();
+                cJSON_AddStringToObject(c, "backend", ops->name);
+                cJSON_AddStringToObject(c, "fd_kind", mp_fd_kind_name(cfg->kinds[k]));
+                cJSON_AddNumberToObject(c, "nfds", n);
+                cJSON_AddItemToArray(cells, c);
+                char why[256];
+                const char *u = ops->unsupported_fds
+                                    ? ops->unsupported_fds(set.fd_lo, set.fd_hi, why, sizeof why)
+                                    : NULL;
+                if (u) {
+                    cJSON_AddStringToObject(c, "status", "unsupported");
+                    cJSON_AddStringToObject(c, "reason", u);
+                    continue;
+                }
+                int reps = reps_for(cfg, n);
+                double *x = malloc(sizeof *x * (size_t)reps), warm;
+                mp_err e;
+                int m = 0;
+                mp_errf(&e, -ENOMEM, "out of memory for %d samples", reps);
+                int rc = x ? register_once(ops, &set, &warm, &e) : -ENOMEM;   /* warm-up */
+                for (; rc == 0 && m < reps && !mp_sample_stop; m++)
+                    rc = register_once(ops, &set, &x[m], &e);
+                if (mp_sample_stop) {
+                    free(x);
+                    mp_fdset_destroy(&set, env->peer);
+                    cJSON_Delete(o);
+                    return -EINTR;
+                }
+                if (rc < 0) {
+                    int unsup = rc == -ENOSYS || rc == -EOPNOTSUPP || rc == -EPERM;
+                    cJSON_AddStringToObject(c, "status", unsup ? "unsupported" : "error");
+                    cJSON_AddStringToObject(c, "reason", e.msg);
+                    free(x);
+                    continue;
+                }
+                mp_summary s;
+                mp_summarize(x, (size_t)m, &s);
+                free(x);
+                cJSON_AddStringToObject(c, "status", "ok");
+                cJSON_AddItemToObject(c, "total_ns", mp_summary_json(&s));
+                cJSON_AddNumberToObject(c, "ns_per_fd", s.p50 / n);
+                counters_for(env, ops, &set, reps < 50 ? reps : 50, c);
+            }
+            mp_fdset_destroy(&set, env->peer);
+        }
+    (void)err;
+    *out = o;
+    return 0;
+}

@@ -1,0 +1,187 @@
+/* analysis.c - least-squares fits, fit validity, knees, and the bytes/lines
+ * model of the select/poll/epoll_wait ABIs.  See analysis.h. */
+#include "report/analysis.h"
+
+#include <math.h>
+#include <string.h>
+
+mp_fit mp_fit_linear(const double *x, const double *y, size_t n)
+{
+    mp_fit f = {0};
+    f.n = n;
+    f.r2 = NAN;
+    f.slope = NAN;
+    f.intercept = NAN;
+    if (n < 2)
+        return f;
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= (double)n;
+    my /= (double)n;
+    double sxx = 0, sxy = 0, syy = 0;
+    for (size_t i = 0; i < n; i++) {
+        double dx = x[i] - mx, dy = y[i] - my;
+        sxx += dx * dx;
+        sxy += dx * dy;
+        syy += dy * dy;
+    }
+    if (!(sxx > 0) || !isfinite(sxx) || !isfinite(sxy))
+        return f;
+    f.slope = sxy / sxx;
+    f.intercept = my - f.slope * mx;
+    if (syy > 0) {
+        double ssr = 0;
+        for (size_t i = 0; i < n; i++) {
+            double r = y[i] - (f.intercept + f.slope * x[i]);
+            ssr += r * r;
+        }
+        f.r2 = 1.0 - ssr / syy;
+    } else {
+        f.r2 = 1.0;   /* all y equal: the flat line explains them exactly */
+    }
+    f.ok = isfinite(f.slope) && isfinite(f.intercept);
+    return f;
+}
+
+static int holds(const double *x, const double *y, size_t k, double min_r2,
+                 double max_rel, mp_fit *fit)
+{
+    *fit = mp_fit_linear(x, y, k);
+    if (!fit->ok || !(fit->r2 >= min_r2))
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        double p = fit->intercept + fit->slope * x[i];
+        double scale = fmax(fabs(y[i]), fabs(p));
+        if (scale > 0 && fabs(y[i] - p) / scale > max_rel)
+            return 0;
+    }
+    return 1;
+}
+
+size_t mp_fit_holds(const double *x, const double *y, size_t n,
+                    double min_r2, double max_rel, mp_fit *fit)
+{
+    mp_fit f;
+    for (size_t k = n; k >= 3; k--) {
+        if (holds(x, y, k, min_r2, max_rel, &f)) {
+            if (fit)
+                *fit = f;
+            return k;
+        }
+    }
+    if (fit) {
+        memset(fit, 0, sizeof *fit);
+        *fit = mp_fit_linear(x, y, n);
+    }
+    return 0;
+}
+
+double mp_loglog_slope(double x0, double y0, double x1, double y1)
+{
+    if (!(x0 > 0) || !(x1 > 0) || !(y0 > 0) || !(y1 > 0) || x0 == x1)
+        return NAN;
+    return (log(y1) - log(y0)) / (log(x1) - log(x0));
+}
+
+size_t mp_find_knees(const double *x, const double *y, size_t n,
+                     double threshold, mp_knee *out, size_t max)
+{
+    size_t found = 0;
+    for (size_t i = 0; i + 1 < n; i++) {
+        double s = mp_loglog_slope(x[i], y[i], x[i + 1], y[i + 1]);
+        if (!(s > threshold))
+            continue;
+        if (found < max && out)
+            out[found] = (mp_knee){ .i = i, .x0 = x[i], .x1 = x[i + 1], .slope = s };
+        found++;
+    }
+    return found;
+}
+
+mp_abi mp_abi_from_arch(const char *arch)
+{
+    if (!arch)
+        return MP_ABI_OTHER;
+    if (!strcmp(arch, "x86_64") || !strcmp(arch, "amd64"))
+        return MP_ABI_X86_64;
+    if (!strcmp(arch, "aarch64") || !strcmp(arch, "arm64"))
+        return MP_ABI_ARM64;
+    return MP_ABI_OTHER;
+}
+
+unsigned mp_abi_epoll_event_bytes(mp_abi abi)
+{
+    /* struct epoll_event { uint32_t events; uint64_t data; } is declared
+     * __attribute__((packed)) only on x86_64 (for i386 compatibility). */
+    return abi == MP_ABI_X86_64 ? 12u : 16u;
+}
+
+unsigned long long mp_lines(unsigned long long bytes, unsigned line_bytes)
+{
+    if (line_bytes == 0)
+        line_bytes = 64;
+    return (bytes + line_bytes - 1) / line_bytes;
+}
+
+static mp_move move(unsigned long long in, unsigned long long out, unsigned line)
+{
+    return (mp_move){ .bytes_in = in, .bytes_out = out,
+                      .lines_in = mp_lines(in, line), .lines_out = mp_lines(out, line) };
+}
+
+mp_move mp_move_poll(unsigned long long nfds, unsigned line_bytes)
+{
+    unsigned long long b = nfds * MP_POLLFD_BYTES;
+    return move(b, b, line_bytes);
+}
+
+mp_move mp_move_select(unsigned long long maxfd, unsigned nsets, unsigned line_bytes)
+{
+    unsigned long long words = (maxfd + 1 + 63) / 64;
+    unsigned long long b = words * 8ull * nsets;
+    return move(b, b, line_bytes);
+}
+
+mp_move mp_move_epoll(unsigned long long nready, mp_abi abi, unsigned line_bytes)
+{
+    return move(0, nready * mp_abi_epoll_event_bytes(abi), line_bytes);
+}
+
+unsigned mp_kernel_bytes_per_fd(int wakeup)
+{
+    unsigned b = 8 + 64 + 64;   /* fdtable slot, struct file, pipe/socket */
+    if (wakeup)
+        b += 64 + 64;           /* poll_table_entry, wait_queue_head line */
+    return b;
+}
+
+double mp_cross_nfds(unsigned long long cache_bytes, double bytes_per_fd)
+{
+    if (!(bytes_per_fd > 0))
+        return NAN;
+    return (double)cache_bytes / bytes_per_fd;
+}
+
+int mp_crossing(const double *x, const double *a, const double *b, size_t n, double *at)
+{
+    if (n == 0)
+        return MP_CROSS_NODATA;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]) || !isfinite(a[i]) || !isfinite(b[i]))
+            return MP_CROSS_NODATA;
+    if (a[0] >= b[0]) {
+        *at = x[0];
+        return MP_CROSS_BEFORE;
+    }
+    for (size_t i = 1; i < n; i++) {
+        double d0 = a[i - 1] - b[i - 1], d1 = a[i] - b[i];
+        if (d1 >= 0) {
+            *at = x[i - 1] + (x[i] - x[i - 1]) * (-d0) / (d1 - d0);
+            return MP_CROSS_AT;
+        }
+    }
+    return MP_CROSS_NONE;
+}

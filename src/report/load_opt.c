@@ -1,0 +1,165 @@
+/* report_opt.c - the optional parts of results.json: "topology" (line
+ * size, caches), "counters" (what was opened or refused, and why) and the
+ * per-cell "profile" objects.  Whatever does not fit the schema is left out
+ * with a warning in the model, never fatal.  See report_model.h. */
+#include "report/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field)
+{
+    static const char *lists[] = {"functions", "phases"};
+    static const char *names[] = {"name", "phase"};
+    if (!cJSON_IsObject(p))
+        goto drop;
+    const cJSON *samples = cJSON_GetObjectItemCaseSensitive(p, "samples");
+    if (samples && (!cJSON_IsNumber(samples) || !isfinite(samples->valuedouble)))
+        goto drop;
+    for (int l = 0; l < 2; l++) {
+        const cJSON *a = cJSON_GetObjectItemCaseSensitive(p, lists[l]);
+        if (!a)
+            continue;
+        if (!cJSON_IsArray(a))
+            goto drop;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, a) {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, names[l]);
+            const cJSON *sh = cJSON_GetObjectItemCaseSensitive(e, "share");
+            const cJSON *ns = cJSON_GetObjectItemCaseSensitive(e, "ns_per_call");
+            if (!cJSON_IsString(nm) || !cJSON_IsNumber(sh) || !isfinite(sh->valuedouble) ||
+                (ns && !cJSON_IsNull(ns) &&
+                 (!cJSON_IsNumber(ns) || !isfinite(ns->valuedouble))))
+                goto drop;
+        }
+    }
+    return 1;
+drop:
+    mp__rm_warn(m, "%s ignored: it does not follow the profile schema", field);
+    return 0;
+}
+
+void mp__rm_load_topology(mp_rmodel *m)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m->root, "topology");
+    m->line_bytes = 64;
+    if (!t)
+        return;
+    if (!cJSON_IsObject(t)) {
+        mp__rm_warn(m, "topology ignored: expected an object");
+        return;
+    }
+    const cJSON *lb = cJSON_GetObjectItemCaseSensitive(t, "line_bytes");
+    if (cJSON_IsNumber(lb) && lb->valuedouble >= 8 && lb->valuedouble <= 4096 &&
+        lb->valuedouble == floor(lb->valuedouble)) {
+        m->line_bytes = (unsigned)lb->valuedouble;
+        m->line_known = 1;
+    } else if (lb && !cJSON_IsNull(lb)) {
+        mp__rm_warn(m, "topology.line_bytes ignored: not a whole number from 8 to 4096; "
+             "64-byte lines assumed");
+    }
+    const cJSON *cs = cJSON_GetObjectItemCaseSensitive(t, "caches");
+    if (!cs)
+        return;
+    if (!cJSON_IsArray(cs)) {
+        mp__rm_warn(m, "topology.caches ignored: expected an array");
+        return;
+    }
+    const cJSON *c;
+    size_t i = 0;
+    cJSON_ArrayForEach(c, cs) {
+        const cJSON *lv = cJSON_GetObjectItemCaseSensitive(c, "level");
+        const cJSON *sz = cJSON_GetObjectItemCaseSensitive(c, "size_bytes");
+        if (!sz)
+            sz = cJSON_GetObjectItemCaseSensitive(c, "size");
+        const cJSON *ty = cJSON_GetObjectItemCaseSensitive(c, "type");
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(c, "name");
+        i++;
+        if (!cJSON_IsNumber(lv) || lv->valuedouble < 1 || lv->valuedouble > 5 ||
+            !cJSON_IsNumber(sz) || !(sz->valuedouble >= 64) || sz->valuedouble > 1e13) {
+            mp__rm_warn(m, "topology.caches[%zu] ignored: needs a level 1..5 and a size in bytes",
+                 i - 1);
+            continue;
+        }
+        if (cJSON_IsString(ty) && (strstr(ty->valuestring, "instr") ||
+                                   !strcmp(ty->valuestring, "i")))
+            continue;
+        int level = (int)lv->valuedouble;
+        int dup = 0;
+        for (size_t k = 0; k < m->ncaches; k++)
+            dup |= m->caches[k].level == level;
+        if (dup || m->ncaches >= MP_RM_MAX_CACHES)
+            continue;
+        mp_rcache *d = &m->caches[m->ncaches++];
+        d->level = level;
+        d->bytes = (unsigned long long)sz->valuedouble;
+        if (cJSON_IsString(nm) && strlen(nm->valuestring) < sizeof d->name &&
+            mp__rm_safe_name(nm->valuestring))
+            snprintf(d->name, sizeof d->name, "%s", nm->valuestring);
+        else
+            snprintf(d->name, sizeof d->name, "L%d%s", level, level == 1 ? "d" : "");
+    }
+    /* sort by level */
+    for (size_t a = 1; a < m->ncaches; a++)
+        for (size_t b = a; b > 0 && m->caches[b].level < m->caches[b - 1].level; b--) {
+            mp_rcache tmp = m->caches[b];
+            m->caches[b] = m->caches[b - 1];
+            m->caches[b - 1] = tmp;
+        }
+}
+
+static void str_field(const cJSON *o, const char *key, char *dst, size_t len)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (cJSON_IsString(j))
+        snprintf(dst, len, "%s", j->valuestring);
+}
+
+void mp__rm_load_counters(mp_rmodel *m)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
+    if (!c)
+        return;
+    if (!cJSON_IsObject(c)) {
+        mp__rm_warn(m, "counters ignored: expected an object");
+        return;
+    }
+    m->has_counters = 1;
+    str_field(c, "preset", m->counters_preset, sizeof m->counters_preset);
+    str_field(c, "scope", m->counters_scope, sizeof m->counters_scope);
+    str_field(c, "note", m->counters_note, sizeof m->counters_note);
+    if (!m->counters_note[0])
+        str_field(c, "scope_note", m->counters_note, sizeof m->counters_note);
+    if (!m->counters_note[0])
+        str_field(c, "reason", m->counters_note, sizeof m->counters_note);
+    const cJSON *ev = cJSON_GetObjectItemCaseSensitive(c, "events");
+    if (!ev)
+        return;
+    if (!cJSON_IsArray(ev)) {
+        mp__rm_warn(m, "counters.events ignored: expected an array");
+        return;
+    }
+    int n = cJSON_GetArraySize(ev);
+    m->counters = calloc(n > 0 ? (size_t)n : 1, sizeof *m->counters);
+    if (!m->counters)
+        return;
+    const cJSON *e;
+    size_t i = 0;
+    cJSON_ArrayForEach(e, ev) {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+        const cJSON *av = cJSON_GetObjectItemCaseSensitive(e, "available");
+        i++;
+        if (!cJSON_IsString(nm)) {
+            mp__rm_warn(m, "counters.events[%zu] ignored: no \"name\" string", i - 1);
+            continue;
+        }
+        mp_rcounter *d = &m->counters[m->ncounters++];
+        snprintf(d->name, sizeof d->name, "%s", nm->valuestring);
+        d->opened = cJSON_IsString(st) ? !strcmp(st->valuestring, "opened")
+                  : cJSON_IsBool(av) ? cJSON_IsTrue(av) : 0;
+        str_field(e, "reason", d->reason, sizeof d->reason);
+    }
+}

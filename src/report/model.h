@@ -1,0 +1,169 @@
+/* report_model.h - results.json read into checked C structs for the
+ * report writers.  The file is treated as hostile: every field the report
+ * needs is type- and range-checked, and a failure names the file and the
+ * field.  Optional decoration (topology, counters, profile) that does not
+ * fit the schema is dropped with a warning instead of failing the report.
+ */
+#ifndef MP_REPORT_MODEL_H
+#define MP_REPORT_MODEL_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "report/analysis.h"
+#include "common/mp_err.h"
+
+#define MP_RM_NAME 96
+#define MP_RM_MAX_LIST 32
+#define MP_RM_MAX_CACHES 8
+#define MP_RM_MAX_WARN 32
+#define MP_RM_MAX_HERD 16
+#define MP_RM_MAX_LTET 32
+#define MP_RM_MAX_REG 1024
+#define MP_RM_MAX_CPF 8
+
+/* A <summary> from the schema; fields absent from the file are NaN. */
+typedef struct mp_rsum {
+    double p10, p50, p90, p99, mean, min, max, stddev, n;
+} mp_rsum;
+
+typedef struct mp_rmetric {
+    char name[MP_RM_NAME];
+    mp_rsum s;
+} mp_rmetric;
+
+enum { MP_RC_OK, MP_RC_UNSUPPORTED, MP_RC_ERROR };
+
+typedef struct mp_rcell {
+    size_t index;                 /* position in results[] */
+    char backend[32], fd_kind[32], mode[16];
+    long long nfds;
+    long long active;             /* K ready at once; 1 when the file has no "active" */
+    int status;                   /* MP_RC_* */
+    char reason[256];             /* empty when none */
+    long long fd_hi;              /* -1 when absent */
+    mp_rsum wall;                 /* metrics.wall_ns (ok cells) */
+    mp_rmetric *counters;         /* metrics other than wall_ns/wall_raw_ns */
+    size_t ncounters;
+    const cJSON *profile;         /* checked "profile" object, or NULL */
+} mp_rcell;
+
+typedef struct mp_rcache {
+    int level;                    /* 1, 2, 3, ... */
+    char name[16];                /* "L1d", "L2", "L3" */
+    unsigned long long bytes;
+} mp_rcache;
+
+typedef struct mp_rcounter {
+    char name[MP_RM_NAME];
+    int opened;                   /* 1 opened, 0 unavailable */
+    char reason[256];
+} mp_rcounter;
+
+/* experiments.register.cells[] (docs/experiments.md) */
+typedef struct mp_rreg {
+    char backend[32], fd_kind[32];
+    long long nfds;
+    int status;                   /* MP_RC_* */
+    char reason[256];
+    mp_rsum total;                /* total_ns: p10 p50 p90 min max n (ok cells) */
+    double ns_per_fd;             /* NaN when absent */
+    mp_rmetric cpf[MP_RM_MAX_CPF];   /* counters_per_fd: name, value in s.p50 */
+    size_t ncpf;
+} mp_rreg;
+
+/* experiments.herd.arrangements[]: each per-event value a summary
+ * (p50 p90 mean min max n). */
+typedef struct mp_rherd {
+    char name[48];
+    int status;                   /* MP_RC_OK or MP_RC_ERROR (with reason) */
+    char reason[256];
+    double waiters, rounds, rounds_lost;   /* NaN when absent */
+    mp_rsum woken, returned, wasted, first_ns, csw;
+    int has_events;               /* the summaries are there (rounds > 0) */
+} mp_rherd;
+
+/* experiments.ltet.cells[] */
+typedef struct mp_rltet {
+    int edge;                     /* 0 level, 1 edge */
+    long long chunk;
+    int status;
+    char reason[256];
+    double syscalls, ns_p50, ns_p90, ns_per_syscall, n;   /* NaN when absent */
+} mp_rltet;
+
+typedef struct mp_rexps {
+    int has_register, has_herd, has_ltet;   /* the object was there and usable */
+    mp_rreg *reg;
+    size_t nreg;
+    mp_rherd herd[MP_RM_MAX_HERD];
+    size_t nherd;
+    mp_rltet ltet[MP_RM_MAX_LTET];
+    size_t nltet;
+    double event_bytes;           /* ltet; NaN when absent */
+} mp_rexps;
+
+typedef struct mp_rmodel {
+    char path[4096];              /* the results.json read */
+    cJSON *root;
+    char arch[32];
+    mp_abi abi;
+    unsigned line_bytes;
+    int line_known;               /* 0: 64 assumed */
+    mp_rcache caches[MP_RM_MAX_CACHES];
+    size_t ncaches;
+    mp_rcounter *counters;        /* from the "counters" object */
+    size_t ncounters;
+    char counters_preset[64], counters_scope[32], counters_note[256];
+    int has_counters;
+    mp_rcell *cells;              /* cells with active == 1 only: every per-call table, */
+    size_t ncells;                /* fit, figure and claim reads these */
+    mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
+    size_t nkcells;
+    mp_rexps exp;                 /* "experiments" (report_exp.c) */
+    /* distinct values, in config order where config lists them */
+    char backends[MP_RM_MAX_LIST][32];
+    size_t nbackends;
+    char modes[MP_RM_MAX_LIST][16];
+    size_t nmodes;
+    char kinds[MP_RM_MAX_LIST][32];
+    size_t nkinds;
+    char metrics[MP_RM_MAX_LIST][MP_RM_NAME];   /* counter metric names seen */
+    size_t nmetrics;
+    char warn[MP_RM_MAX_WARN][256];
+    size_t nwarn;
+} mp_rmodel;
+
+/* Read and check PATH.  -ENOENT when absent, -EBADMSG for a bad file. */
+int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err);
+void mp_rm_free(mp_rmodel *m);
+
+/* Cells of one series (mode, fd kind, backend), sorted by nfds. Returns
+ * how many were found; at most max are written. */
+size_t mp_rm_series(const mp_rmodel *m, const char *mode, const char *kind,
+                    const char *backend, const mp_rcell **out, size_t max);
+
+/* The ok cell for (mode, kind, backend, nfds), or NULL. */
+const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kind,
+                           const char *backend, long long nfds);
+
+/* The p50 of metric NAME in an ok cell ("wall_ns" included), NaN if none. */
+double mp_rm_p50(const mp_rcell *c, const char *name);
+
+/* Scalar from the JSON tree by dotted path ("context.host") as text, or
+ * NULL; numbers and booleans are formatted into buf. */
+const char *mp_rm_text(const mp_rmodel *m, const char *dotted, char *buf, size_t len);
+
+/* Internal to report_model.c and report_opt.c. */
+void mp__rm_warn(mp_rmodel *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Names used in file names and gnuplot commands: letters, digits, _ . + - */
+int mp__rm_safe_name(const char *s);
+/* 1 when p follows the profile schema, else 0 after a warning naming field. */
+int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field);
+void mp__rm_load_topology(mp_rmodel *m);
+void mp__rm_load_counters(mp_rmodel *m);
+/* "experiments": what fits the schema into m->exp, the rest left out with
+ * a warning (report_exp.c). */
+void mp__rm_load_experiments(mp_rmodel *m);
+void mp__rm_free_experiments(mp_rmodel *m);
+
+#endif

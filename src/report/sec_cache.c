@@ -1,0 +1,177 @@
+/* report_cache.c - the report sections about bytes and cache lines: what
+ * the kernel ABI makes each call move, how the counters follow the pollfd
+ * lines, where the cost bends (knees) beside the cache sizes, and the
+ * source articles' claims checked against this run.  See report_md.h. */
+#include "report/md.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/calc.h"
+#include "report/util.h"
+
+#define MAXN 64
+
+static size_t all_nfds(const mp_rmodel *m, long long *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->ncells; i++) {
+        long long v = m->cells[i].nfds;
+        size_t j = 0;
+        while (j < n && out[j] != v)
+            j++;
+        if (j < n || n >= MAXN)
+            continue;
+        j = n++;
+        while (j > 0 && out[j - 1] > v) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = v;
+    }
+    return n;
+}
+
+static long long select_maxfd(const mp_rmodel *m, long long nfds, int *measured)
+{
+    for (size_t i = 0; i < m->ncells; i++)
+        if (m->cells[i].nfds == nfds && !strcmp(m->cells[i].backend, "select") &&
+            m->cells[i].fd_hi >= 0) {
+            *measured = 1;
+            return m->cells[i].fd_hi;
+        }
+    *measured = 0;
+    return nfds + 2;
+}
+
+void mp_rmd_cache_model(FILE *f, const mp_rmodel *m)
+{
+    long long ns[MAXN];
+    size_t n = all_nfds(m, ns);
+    char a[32], b[32], c[32];
+    unsigned ev = mp_abi_epoll_event_bytes(m->abi);
+    fprintf(f, "## Bytes and cache lines each call must move (kernel ABI)\n\n"
+        "From the kernel's interface, not measured: `struct pollfd` is 8 bytes per watched "
+        "fd, copied in by `copy_from_user` and written back (`revents`) into the same lines; "
+        "`select()` copies each fd_set bitmap of ceil((maxfd+1)/64) 8-byte words in and back "
+        "(muxprof passes only the read set; with all three sets, triple the select columns); "
+        "`epoll_wait()` copies nothing in and one `struct epoll_event` out per ready fd: 12 "
+        "bytes on x86_64 (packed), 16 on arm64. This run: arch %s, %u bytes per event, "
+        "%u-byte cache lines%s.\n\n", m->arch, ev, m->line_bytes,
+        m->line_known ? "" : " (assumed)");
+    fprintf(f, "| N | poll bytes in / out | poll lines in / out | select maxfd | select bytes "
+               "in / out | select lines in / out | epoll bytes out (1 ready) | epoll lines |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < n; i++) {
+        int meas;
+        long long maxfd = select_maxfd(m, ns[i], &meas);
+        mp_move p = mp_move_poll((unsigned long long)ns[i], m->line_bytes);
+        mp_move s = mp_move_select((unsigned long long)maxfd, 1, m->line_bytes);
+        mp_move e = mp_move_epoll(1, m->abi, m->line_bytes);
+        fprintf(f, "| %lld | %s | %s | %lld%s | %s | %llu | %llu | %llu |\n", ns[i],
+                mp_fmt_num(a, sizeof a, (double)p.bytes_in),
+                mp_fmt_num(b, sizeof b, (double)p.lines_in), maxfd, meas ? "" : " (est.)",
+                mp_fmt_num(c, sizeof c, (double)s.bytes_in), s.lines_in, e.bytes_out,
+                e.lines_out);
+    }
+    fputc('\n', f);
+}
+
+void mp_rmd_correlation(FILE *f, const mp_rmodel *m)
+{
+    char a[32], b[32], c[32], d[32];
+    fprintf(f, "## Cache-line correlation\n\n"
+        "Each counter's median per call fitted against the pollfd array's cache lines, "
+        "ceil(8 N / %u): events per line (slope), intercept, R² over all points, and the "
+        "largest prefix of the sweep where the fit holds (R² >= %.2f and every point within "
+        "%.0f%% of the line). \"Stops at N\" is the first N that breaks it. For poll a slope "
+        "near 1 means about one event per pollfd line; for epoll the slope should be near 0. "
+        "`wall_ns` rows give nanoseconds per line for comparison.\n\n",
+        m->line_bytes, MP_RC_MIN_R2, MP_RC_MAX_REL * 100);
+    fprintf(f, "| mode | fds | counter | backend | per line | intercept | R² | points | "
+               "holds through N | stops at N |\n"
+               "|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < m->nmodes; i++)
+        for (size_t k = 0; k < m->nkinds; k++)
+            for (size_t c0 = 0; c0 <= m->nmetrics; c0++) {
+                const char *metric = c0 < m->nmetrics ? m->metrics[c0] : "wall_ns";
+                if (mp_rc_all_zero(m, m->modes[i], m->kinds[k], metric))
+                    continue;   /* never ticked: listed under Figures */
+                for (size_t be = 0; be < m->nbackends; be++) {
+                    mp_rlinefit lf;
+                    if (!strcmp(metric, "wall_ns") && strcmp(m->backends[be], "poll"))
+                        continue;
+                    if (!mp_rc_linefit(m, m->modes[i], m->kinds[k], m->backends[be], metric,
+                                       &lf))
+                        continue;
+                    fprintf(f, "| %s | %s | %s | %s | %s | %s | %.4f | %zu | %s | %s |\n",
+                            m->modes[i], m->kinds[k], metric, m->backends[be],
+                            mp_fmt_num(a, sizeof a, lf.all.slope),
+                            mp_fmt_num(b, sizeof b, lf.all.intercept), lf.all.r2, lf.n,
+                            lf.k ? mp_fmt_num(c, sizeof c, lf.last_nfds) :
+                                   (lf.n < 3 ? "too few points" : "never"),
+                            isfinite(lf.break_nfds) ? mp_fmt_num(d, sizeof d, lf.break_nfds)
+                                                    : (lf.k ? "holds throughout" : "–"));
+                }
+            }
+    if (!m->nmetrics)
+        fprintf(f, "\nNo counter metrics in this run (see Counters below), so only the time "
+                   "per pollfd line is fitted.\n");
+    fputc('\n', f);
+}
+
+void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
+{
+    int wake = !strcmp(mode, "wakeup");
+    double kb = mp_kernel_bytes_per_fd(wake);
+    double per_fd = MP_POLLFD_BYTES + kb;
+    char a[32], b[32], c[32];
+    fprintf(f, "Knees: intervals between neighbouring N where the log-log slope of the "
+               "median exceeds %.1f (cost growing faster than N), beside the cache sizes "
+               "passed in that interval.\n\n", MP_KNEE_SLOPE);
+    int any = 0;
+    for (size_t be = 0; be < m->nbackends; be++) {
+        double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
+        mp_knee kn[16];
+        size_t p = mp_rc_points(m, mode, kind, m->backends[be], "wall_ns", x, y, MP_RC_MAXPTS);
+        size_t nk = mp_find_knees(x, y, p, MP_KNEE_SLOPE, kn, 16);
+        for (size_t i = 0; i < nk && i < 16; i++) {
+            if (!any++)
+                fprintf(f, "| backend | from N | to N | log-log slope | caches passed |\n"
+                           "|---|---:|---:|---:|---|\n");
+            fprintf(f, "| %s | %.0f | %.0f | %.2f |", m->backends[be], kn[i].x0, kn[i].x1,
+                    kn[i].slope);
+            int listed = 0;
+            for (size_t ci = 0; ci < m->ncaches; ci++) {
+                double n1 = mp_cross_nfds(m->caches[ci].bytes, MP_POLLFD_BYTES);
+                double n2 = mp_cross_nfds(m->caches[ci].bytes, per_fd);
+                if (n1 > kn[i].x0 && n1 <= kn[i].x1)
+                    fprintf(f, "%s %s (pollfd array)", listed++ ? "," : "", m->caches[ci].name);
+                if (n2 > kn[i].x0 && n2 <= kn[i].x1)
+                    fprintf(f, "%s %s (kernel est.)", listed++ ? "," : "", m->caches[ci].name);
+            }
+            fprintf(f, "%s |\n", listed ? "" : " none");
+        }
+    }
+    if (!any)
+        fprintf(f, "No knee: no backend's cost grows faster than N between neighbouring "
+                   "points.\n");
+    fputc('\n', f);
+    if (!m->ncaches) {
+        fprintf(f, "No cache sizes in results.json (topology.caches), so no cache-size "
+                   "crossings.\n\n");
+        return;
+    }
+    fprintf(f, "N at which a per-descriptor footprint fills each cache: the pollfd array "
+               "(8 B/fd) and an estimate of the kernel's working set in %s mode (%.0f B/fd: "
+               "pollfd 8, fdtable slot 8, one line each of struct file and the pipe/socket%s):\n\n"
+               "| cache | size (bytes) | N, pollfd array | N, kernel estimate |\n"
+               "|---|---:|---:|---:|\n", mode, per_fd,
+            wake ? ", plus the poll_table_entry and the wait-queue head line" : "");
+    for (size_t ci = 0; ci < m->ncaches; ci++)
+        fprintf(f, "| %s | %s | %s | %s |\n", m->caches[ci].name,
+                mp_fmt_num(a, sizeof a, (double)m->caches[ci].bytes),
+                mp_fmt_num(b, sizeof b, mp_cross_nfds(m->caches[ci].bytes, MP_POLLFD_BYTES)),
+                mp_fmt_num(c, sizeof c, mp_cross_nfds(m->caches[ci].bytes, per_fd)));
+    fputc('\n', f);
+}

@@ -1,0 +1,603 @@
+/* report_exp_md.c - one report.md section per experiment in results.json
+ * (register, herd, ltet: docs/experiments.md), each a table, a reading of
+ * its numbers computed from them, and a figure; and those figures' data
+ * files and gnuplot wrappers.  Input is m->exp, already checked by
+ * report_exp.c.  See report_md.h and report_fig.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/fig.h"
+#include "report/md.h"
+#include "report/util.h"
+
+#define MAXL 32
+
+/* ---- register ------------------------------------------------------------ */
+
+static size_t reg_kinds(const mp_rmodel *m, const char **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->exp.nreg; i++) {
+        size_t j = 0;
+        while (j < n && strcmp(out[j], m->exp.reg[i].fd_kind))
+            j++;
+        if (j == n && n < max)
+            out[n++] = m->exp.reg[i].fd_kind;
+    }
+    return n;
+}
+
+/* Backends (first-seen order) and N (sorted) of one fd kind. */
+static void reg_lists(const mp_rmodel *m, const char *kind, const char **bk, size_t *nb,
+                      long long *ns, size_t *nn)
+{
+    *nb = *nn = 0;
+    for (size_t i = 0; i < m->exp.nreg; i++) {
+        const mp_rreg *r = &m->exp.reg[i];
+        if (strcmp(r->fd_kind, kind))
+            continue;
+        size_t j = 0;
+        while (j < *nb && strcmp(bk[j], r->backend))
+            j++;
+        if (j == *nb && *nb < MAXL)
+            bk[(*nb)++] = r->backend;
+        for (j = 0; j < *nn && ns[j] != r->nfds; j++)
+            ;
+        if (j < *nn || *nn >= MAXL)
+            continue;
+        j = (*nn)++;
+        while (j > 0 && ns[j - 1] > r->nfds) {
+            ns[j] = ns[j - 1];
+            j--;
+        }
+        ns[j] = r->nfds;
+    }
+}
+
+static const mp_rreg *reg_find(const mp_rmodel *m, const char *kind, const char *b,
+                               long long n)
+{
+    const mp_rreg *any = NULL;
+    for (size_t i = 0; i < m->exp.nreg; i++) {
+        const mp_rreg *r = &m->exp.reg[i];
+        if (r->nfds != n || strcmp(r->fd_kind, kind) || strcmp(r->backend, b))
+            continue;
+        if (r->status == MP_RC_OK)
+            return r;
+        if (!any)
+            any = r;
+    }
+    return any;
+}
+
+static int reg_ok(const mp_rreg *r)
+{
+    return r && r->status == MP_RC_OK && isfinite(r->ns_per_fd);
+}
+
+static void reg_reading(FILE *f, const mp_rmodel *m, const char *kind, const char **bk,
+                        size_t nb, const long long *ns, size_t nn)
+{
+    char a[32], b[32];
+    /* the largest N where at least two backends ran: their ns per fd */
+    for (size_t i = nn; i-- > 0;) {
+        size_t ok = 0, lo = 0, hi = 0;
+        for (size_t k = 0; k < nb; k++) {
+            const mp_rreg *r = reg_find(m, kind, bk[k], ns[i]);
+            if (!reg_ok(r))
+                continue;
+            const mp_rreg *l = reg_find(m, kind, bk[lo], ns[i]);
+            const mp_rreg *h = reg_find(m, kind, bk[hi], ns[i]);
+            if (!ok || !reg_ok(l) || r->ns_per_fd < l->ns_per_fd)
+                lo = k;
+            if (!ok || !reg_ok(h) || r->ns_per_fd > h->ns_per_fd)
+                hi = k;
+            ok++;
+        }
+        if (ok < 2)
+            continue;
+        fprintf(f, "At N=%lld, registering costs", ns[i]);
+        for (size_t k = 0, j = 0; k < nb; k++) {
+            const mp_rreg *r = reg_find(m, kind, bk[k], ns[i]);
+            if (reg_ok(r))
+                fprintf(f, "%s %s %s ns per fd", j++ ? "," : "", bk[k],
+                        mp_fmt_num(a, sizeof a, r->ns_per_fd));
+        }
+        const mp_rreg *l = reg_find(m, kind, bk[lo], ns[i]), *h = reg_find(m, kind, bk[hi],
+                                                                        ns[i]);
+        if (l->ns_per_fd > 0)
+            fprintf(f, "; %s's is %s× %s's", bk[hi],
+                    mp_fmt_num(b, sizeof b, h->ns_per_fd / l->ns_per_fd), bk[lo]);
+        fprintf(f, ".");
+        break;
+    }
+    /* growth of ns per fd over the sweep, per backend */
+    int any = 0;
+    for (size_t k = 0; k < nb; k++) {
+        const mp_rreg *r0 = NULL, *r1 = NULL;
+        for (size_t i = 0; i < nn; i++) {
+            const mp_rreg *r = reg_find(m, kind, bk[k], ns[i]);
+            if (!reg_ok(r) || !(r->ns_per_fd > 0))
+                continue;
+            if (!r0)
+                r0 = r;
+            r1 = r;
+        }
+        if (!r0 || r1 == r0)
+            continue;
+        fprintf(f, "%s %s %s× from N=%lld to N=%lld", any++ ? "," : " Per fd, the cost "
+                "changes:", bk[k], mp_fmt_num(a, sizeof a, r1->ns_per_fd / r0->ns_per_fd),
+                r0->nfds, r1->nfds);
+    }
+    if (any)
+        fprintf(f, " (flat: a constant cost per add; growing: each add costs more as the "
+                   "set grows).");
+    fprintf(f, "\n\n");
+}
+
+static void section_register(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    const char *kinds[MAXL], *bk[MAXL];
+    long long ns[MAXL];
+    size_t nb, nn, nk = reg_kinds(m, kinds, MAXL);
+    char a[32], b[32], c[32];
+    fprintf(f, "## Experiment: registration cost (register)\n\n"
+               "One sample is a whole registration through the backend interface: open() and "
+               "N add() calls (epoll_create1 + N `epoll_ctl(ADD)`; io_uring set-up + N "
+               "multishot poll submissions; for poll and select, filling the pollfd array or "
+               "fd_set). Closing is not timed. Medians over the samples; ns per fd is the "
+               "median divided by N.\n\n");
+    if (!m->exp.nreg) {
+        fprintf(f, "No usable cells in `experiments.register`.\n\n");
+        return;
+    }
+    for (size_t ki = 0; ki < nk; ki++) {
+        reg_lists(m, kinds[ki], bk, &nb, ns, &nn);
+        fprintf(f, "%s fds: ns per fd (whole registration p50, ns):\n\n| backend |", kinds[ki]);
+        for (size_t i = 0; i < nn; i++)
+            fprintf(f, " N=%lld |", ns[i]);
+        fprintf(f, "\n|---|");
+        for (size_t i = 0; i < nn; i++)
+            fprintf(f, "---:|");
+        fputc('\n', f);
+        for (size_t k = 0; k < nb; k++) {
+            fprintf(f, "| %s |", bk[k]);
+            for (size_t i = 0; i < nn; i++) {
+                const mp_rreg *r = reg_find(m, kinds[ki], bk[k], ns[i]);
+                if (reg_ok(r))
+                    fprintf(f, " %s (%s) |", mp_fmt_num(a, sizeof a, r->ns_per_fd),
+                            mp_fmt_num(b, sizeof b, r->total.p50));
+                else
+                    fprintf(f, " %s |", !r ? "–" : r->status == MP_RC_UNSUPPORTED ?
+                            "unsupported" : "error");
+            }
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+        const char *seen[8];
+        size_t nseen = 0;
+        for (size_t i = 0; i < m->exp.nreg && nseen < 8; i++) {
+            const mp_rreg *r = &m->exp.reg[i];
+            if (r->status == MP_RC_OK || strcmp(r->fd_kind, kinds[ki]))
+                continue;
+            size_t j = 0;
+            while (j < nseen && strcmp(seen[j], r->reason))
+                j++;
+            if (j < nseen)
+                continue;
+            seen[nseen++] = r->reason;
+            char why[300];
+            fprintf(f, "- %s, N=%lld: %s: %s\n", r->backend, r->nfds,
+                    r->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
+                    r->reason[0] ? mp_md_cell(why, sizeof why, r->reason) : "(no reason given)");
+        }
+        if (nseen)
+            fputc('\n', f);
+        reg_reading(f, m, kinds[ki], bk, nb, ns, nn);
+        /* counters per fd at the largest N that has them */
+        for (size_t i = nn; i-- > 0;) {
+            int any = 0;
+            for (size_t k = 0; k < nb; k++) {
+                const mp_rreg *r = reg_find(m, kinds[ki], bk[k], ns[i]);
+                if (!reg_ok(r) || !r->ncpf)
+                    continue;
+                if (!any++)
+                    fprintf(f, "Counters per registered fd at N=%lld (median count of a "
+                               "whole registration / N):\n\n| backend | counter | per fd |\n"
+                               "|---|---|---:|\n", ns[i]);
+                for (size_t x = 0; x < r->ncpf; x++)
+                    fprintf(f, "| %s | %s | %s |\n", bk[k], r->cpf[x].name,
+                            mp_fmt_num(c, sizeof c, r->cpf[x].s.p50));
+            }
+            if (any) {
+                fputc('\n', f);
+                break;
+            }
+        }
+        char name[160];
+        snprintf(name, sizeof name, "register_%s", kinds[ki]);
+        mp_rmd_figure(f, figs, name);
+    }
+}
+
+/* ---- herd ---------------------------------------------------------------- */
+
+static const char *two(char *buf, size_t len, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, len, "%.2f", v);
+    else
+        snprintf(buf, len, "n/a");
+    return buf;
+}
+
+static void section_herd(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    char a[32], b[32], c[32];
+    fprintf(f, "## Experiment: thundering herd (herd)\n\n"
+               "M threads wait in `epoll_wait` on one pipe; each round writes one byte once "
+               "all of them sleep. Per event: *woken* = waiters that ran at all (their "
+               "voluntary context switches in /proc went up, which also sees a waiter that "
+               "woke, found nothing and slept again inside the kernel), *returned* = "
+               "`epoll_wait` returned, *wasted* = woken without getting the byte; and the "
+               "time from the write to the first return. Arrangements: own-sets (an epoll "
+               "set per waiter), own-sets-exclusive (the same with EPOLLEXCLUSIVE), "
+               "shared-set (one set, all waiting on it), shared-set-oneshot (EPOLLONESHOT, "
+               "re-armed by the winner).\n\n");
+    if (!m->exp.nherd) {
+        fprintf(f, "No usable arrangements in `experiments.herd`.\n\n");
+        return;
+    }
+    fprintf(f, "| arrangement | waiters | rounds (lost) | woken per event, mean (p50) | "
+               "returned | wasted | context switches | first wakeup p50 / p90 (ns) |\n"
+               "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < m->exp.nherd; i++) {
+        const mp_rherd *h = &m->exp.herd[i];
+        char why[300];
+        if (h->status != MP_RC_OK) {
+            fprintf(f, "| %s | %s | %s: %s ||||||\n", h->name, mp_fmt_num(a, sizeof a,
+                    h->waiters), h->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
+                    h->reason[0] ? mp_md_cell(why, sizeof why, h->reason) : "no reason given");
+            continue;
+        }
+        fprintf(f, "| %s | %s | %s (%s) |", h->name, mp_fmt_num(a, sizeof a, h->waiters),
+                mp_fmt_num(b, sizeof b, h->rounds), mp_fmt_num(c, sizeof c, h->rounds_lost));
+        if (!h->has_events) {
+            fprintf(f, " no round completed |||||\n");
+            continue;
+        }
+        char v[9][32];
+        fprintf(f, " %s (%s) | %s (%s) | %s (%s) | %s | %s / %s |\n",
+                two(v[0], 32, h->woken.mean), mp_fmt_num(v[1], 32, h->woken.p50),
+                two(v[2], 32, h->returned.mean), mp_fmt_num(v[3], 32, h->returned.p50),
+                two(v[4], 32, h->wasted.mean), mp_fmt_num(v[5], 32, h->wasted.p50),
+                two(v[6], 32, h->csw.mean), mp_fmt_num(v[7], 32, h->first_ns.p50),
+                mp_fmt_num(v[8], 32, h->first_ns.p90));
+    }
+    fputc('\n', f);
+    /* reading: woken and wasted per event (means), fewest and most */
+    const mp_rherd *lo = NULL, *hi = NULL;
+    int any = 0;
+    for (size_t i = 0; i < m->exp.nherd; i++) {
+        const mp_rherd *h = &m->exp.herd[i];
+        if (h->status != MP_RC_OK || !h->has_events || !isfinite(h->woken.mean))
+            continue;
+        fprintf(f, "%s%s: %s waiters woken per event, %s of them for nothing", any++ ? "; "
+                : "", h->name, two(a, sizeof a, h->woken.mean),
+                two(b, sizeof b, h->wasted.mean));
+        if (!lo || h->woken.mean < lo->woken.mean)
+            lo = h;
+        if (!hi || h->woken.mean > hi->woken.mean)
+            hi = h;
+    }
+    if (any)
+        fprintf(f, " (means over the rounds).");
+    if (lo && hi && hi->woken.mean > lo->woken.mean)
+        fprintf(f, " %s wakes %s× as many waiters per event as %s.", hi->name,
+                mp_fmt_num(a, sizeof a, hi->woken.mean / lo->woken.mean), lo->name);
+    if (any)
+        fprintf(f, "\n\n");
+    const char *bind = NULL;
+    const cJSON *hb = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m->root,
+                                         "experiments"), "herd"), "binding");
+    if (cJSON_IsString(hb))
+        bind = hb->valuestring;
+    if (bind) {
+        char why[300];
+        fprintf(f, "Placement: %s.\n\n", mp_md_cell(why, sizeof why, bind));
+    }
+    mp_rmd_figure(f, figs, "herd_per_event");
+}
+
+/* ---- ltet ---------------------------------------------------------------- */
+
+static const mp_rltet *lt_find(const mp_rmodel *m, int edge, long long chunk)
+{
+    for (size_t i = 0; i < m->exp.nltet; i++)
+        if (m->exp.ltet[i].edge == edge && m->exp.ltet[i].chunk == chunk)
+            return &m->exp.ltet[i];
+    return NULL;
+}
+
+static int lt_ok(const mp_rltet *t)
+{
+    return t && t->status == MP_RC_OK;
+}
+
+static size_t lt_chunks(const mp_rmodel *m, long long *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < m->exp.nltet; i++) {
+        long long x = m->exp.ltet[i].chunk;
+        size_t j = 0;
+        while (j < n && out[j] != x)
+            j++;
+        if (j < n || n >= MAXL)
+            continue;
+        j = n++;
+        while (j > 0 && out[j - 1] > x) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = x;
+    }
+    return n;
+}
+
+static void lt_cells(FILE *f, const mp_rltet *t)
+{
+    char a[32], b[32], c[32], d[32];
+    if (!t) {
+        fprintf(f, " – | – | – |");
+        return;
+    }
+    if (t->status != MP_RC_OK) {
+        char why[200];
+        fprintf(f, " %s: %s | | |", t->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
+                t->reason[0] ? mp_md_cell(why, sizeof why, t->reason) : "no reason given");
+        return;
+    }
+    fprintf(f, " %s | %s (%s) | %s |", mp_fmt_num(a, sizeof a, t->syscalls),
+            mp_fmt_num(b, sizeof b, t->ns_p50), mp_fmt_num(c, sizeof c, t->ns_p90),
+            mp_fmt_num(d, sizeof d, t->ns_per_syscall));
+}
+
+static void section_ltet(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    char a[32], b[32], c[32], d[32];
+    long long ch[MAXL];
+    size_t nc = lt_chunks(m, ch);
+    fprintf(f, "## Experiment: level- vs edge-triggered epoll, partial reads (ltet)\n\n");
+    if (isfinite(m->exp.event_bytes))
+        fprintf(f, "One event is one write of %s bytes into a pipe; ", mp_fmt_num(a, sizeof a,
+                m->exp.event_bytes));
+    else
+        fprintf(f, "One event is one write into a pipe (its size is not recorded); ");
+    fprintf(f, "the same thread then reads it in chunks. Level-triggered (LT): "
+               "`epoll_wait`, one read, back to `epoll_wait` while data is left. "
+               "Edge-triggered (ET): one `epoll_wait`, then reads until EAGAIN. System calls "
+               "are counted by the loop; the time runs from after the write to the last "
+               "read.\n\n");
+    if (!m->exp.nltet) {
+        fprintf(f, "No usable cells in `experiments.ltet`.\n\n");
+        return;
+    }
+    fprintf(f, "| chunk (bytes) | LT syscalls per event | LT ns per event p50 (p90) | LT ns per "
+               "syscall | ET syscalls per event | ET ns per event p50 (p90) | ET ns per "
+               "syscall |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < nc; i++) {
+        fprintf(f, "| %lld |", ch[i]);
+        lt_cells(f, lt_find(m, 0, ch[i]));
+        lt_cells(f, lt_find(m, 1, ch[i]));
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+    /* reading: the smallest and the largest chunk where both ran */
+    size_t first = nc, last = nc;
+    for (size_t i = 0; i < nc; i++)
+        if (lt_ok(lt_find(m, 0, ch[i])) && lt_ok(lt_find(m, 1, ch[i]))) {
+            if (first == nc)
+                first = i;
+            last = i;
+        }
+    int said = 0;
+    char r[32];
+    for (size_t i = first; i < nc; i = i == last ? nc : last) {
+        const mp_rltet *l = lt_find(m, 0, ch[i]), *e = lt_find(m, 1, ch[i]);
+        fprintf(f, "%s%lld-byte reads, LT makes %s system calls per event against ET's %s "
+                "and takes %s ns against %s ns (LT/ET %s×)", said++ ? "; with " : "With ",
+                ch[i], mp_fmt_num(a, sizeof a, l->syscalls),
+                mp_fmt_num(b, sizeof b, e->syscalls), mp_fmt_num(c, sizeof c, l->ns_p50),
+                mp_fmt_num(d, sizeof d, e->ns_p50),
+                mp_fmt_num(r, sizeof r, e->ns_p50 > 0 ? l->ns_p50 / e->ns_p50 : NAN));
+    }
+    if (said)
+        fprintf(f, ". LT pays an `epoll_wait` per read; ET pays one read more, the one that "
+                   "finds the pipe empty.\n\n");
+    mp_rmd_figure(f, figs, "ltet_chunks");
+}
+
+void mp_rmd_experiments(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    if (m->exp.has_register)
+        section_register(f, m, figs);
+    if (m->exp.has_herd)
+        section_herd(f, m, figs);
+    if (m->exp.has_ltet)
+        section_ltet(f, m, figs);
+}
+
+/* ---- figures ------------------------------------------------------------- */
+
+static int open_dat(mp_afile *a, const char *dir, const char *name, mp_err *err)
+{
+    return mp_afile_open(a, dir, name, err);
+}
+
+static int fig_register(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+{
+    const char *kinds[MAXL], *bk[MAXL];
+    long long ns[MAXL];
+    size_t nb, nn, nk = reg_kinds(m, kinds, MAXL);
+    for (size_t ki = 0; ki < nk; ki++) {
+        reg_lists(m, kinds[ki], bk, &nb, ns, &nn);
+        char bl[MAXL * 33] = "", sl[MAXL * 4] = "", name[200];
+        int positive = 1;
+        size_t pts = 0;
+        for (size_t k = 0; k < nb; k++) {
+            mp_afile a;
+            snprintf(name, sizeof name, "data_register_%s_%s.dat", kinds[ki], bk[k]);
+            int rc = open_dat(&a, dir, name, err);
+            if (rc)
+                return rc;
+            fprintf(a.f, "# muxprof %s: registration cost, %s fds, backend %s;\n"
+                         "# ns_per_fd = total_p50 / N; totals in ns for open() + N add().\n"
+                         "nfds ns_per_fd total_p10 total_p50 total_p90\n", m->path, kinds[ki],
+                    bk[k]);
+            size_t mine = 0;
+            for (size_t i = 0; i < nn; i++) {
+                const mp_rreg *r = reg_find(m, kinds[ki], bk[k], ns[i]);
+                if (!reg_ok(r))
+                    continue;
+                fprintf(a.f, "%lld", ns[i]);
+                mp__rfig_num(a.f, r->ns_per_fd);
+                mp__rfig_num(a.f, r->total.p10);
+                mp__rfig_num(a.f, r->total.p50);
+                mp__rfig_num(a.f, r->total.p90);
+                fputc('\n', a.f);
+                positive &= r->ns_per_fd > 0;
+                mine++;
+            }
+            if ((rc = mp_afile_commit(&a, err)))
+                return rc;
+            if (mine) {
+                size_t l = strlen(bl), ls = strlen(sl);
+                snprintf(bl + l, sizeof bl - l, "%s%s", l ? " " : "", bk[k]);
+                snprintf(sl + ls, sizeof sl - ls, "%s%zu", ls ? " " : "", k % 8 + 1);
+            }
+            pts += mine;
+        }
+        if (!pts)
+            continue;
+        snprintf(name, sizeof name, "register_%s", kinds[ki]);
+        mp_rfig *g = mp__rfig_add(o, MP_FIG_REGISTER, name, err);
+        if (!g)
+            return -ENOMEM;
+        snprintf(g->fd_kind, sizeof g->fd_kind, "%s", kinds[ki]);
+        snprintf(g->caption, sizeof g->caption, "Registration cost per descriptor against N, "
+                 "%s fds: median of open() + N add() divided by N (log x%s)", kinds[ki],
+                 positive ? ", log y" : "");
+        char vars[1024];
+        snprintf(vars, sizeof vars, "kind = \"%s\"\nbackends = \"%s\"\nstyles = \"%s\"\n"
+                 "logy = %d\nttl = \"registering N %s fds: ns per fd\"\n", kinds[ki], bl, sl,
+                 positive, kinds[ki]);
+        int rc = mp__rfig_wrapper(dir, g, "register.gp", vars, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int fig_herd(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+{
+    mp_afile a;
+    size_t rows = 0;
+    for (size_t i = 0; i < m->exp.nherd; i++)
+        rows += m->exp.herd[i].status == MP_RC_OK && m->exp.herd[i].has_events;
+    if (!rows)
+        return 0;
+    int rc = open_dat(&a, dir, "data_herd.dat", err);
+    if (rc)
+        return rc;
+    fprintf(a.f, "# muxprof %s: thundering herd, per written byte (means over the rounds,\n"
+                 "# then medians); woken = waiters that ran, wasted = woken for nothing.\n"
+                 "arrangement woken returned wasted woken_p50 returned_p50 wasted_p50\n",
+            m->path);
+    for (size_t i = 0; i < m->exp.nherd; i++) {
+        const mp_rherd *h = &m->exp.herd[i];
+        if (h->status != MP_RC_OK || !h->has_events)
+            continue;
+        fprintf(a.f, "%s", h->name);   /* the mean, or the median where it is missing */
+        mp__rfig_num(a.f, isfinite(h->woken.mean) ? h->woken.mean : h->woken.p50);
+        mp__rfig_num(a.f, isfinite(h->returned.mean) ? h->returned.mean : h->returned.p50);
+        mp__rfig_num(a.f, isfinite(h->wasted.mean) ? h->wasted.mean : h->wasted.p50);
+        mp__rfig_num(a.f, h->woken.p50);
+        mp__rfig_num(a.f, h->returned.p50);
+        mp__rfig_num(a.f, h->wasted.p50);
+        fputc('\n', a.f);
+    }
+    if ((rc = mp_afile_commit(&a, err)))
+        return rc;
+    mp_rfig *g = mp__rfig_add(o, MP_FIG_HERD, "herd_per_event", err);
+    if (!g)
+        return -ENOMEM;
+    double w = m->exp.herd[0].waiters;
+    snprintf(g->caption, sizeof g->caption, "Thundering herd: waiters woken, returned and "
+             "woken for nothing per event, per arrangement (means over the rounds)");
+    char vars[512];
+    if (isfinite(w))
+        snprintf(vars, sizeof vars, "ttl = \"thundering herd, %.0f waiters: per event\"\n"
+                 "waiters = %.0f\n", w, w);
+    else
+        snprintf(vars, sizeof vars, "ttl = \"thundering herd: per event\"\n");
+    return mp__rfig_wrapper(dir, g, "herd.gp", vars, err);
+}
+
+static int fig_ltet(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+{
+    long long ch[MAXL];
+    size_t nc = lt_chunks(m, ch), pts = 0;
+    static const char *trig[] = {"level", "edge"};
+    for (int e = 0; e < 2; e++) {
+        char name[64];
+        mp_afile a;
+        snprintf(name, sizeof name, "data_ltet_%s.dat", trig[e]);
+        int rc = open_dat(&a, dir, name, err);
+        if (rc)
+            return rc;
+        fprintf(a.f, "# muxprof %s: %s-triggered epoll, one write consumed in reads of\n"
+                     "# `chunk` bytes: system calls and ns per delivered write.\n"
+                     "chunk syscalls ns_p50 ns_p90 ns_per_syscall\n", m->path, trig[e]);
+        for (size_t i = 0; i < nc; i++) {
+            const mp_rltet *t = lt_find(m, e, ch[i]);
+            if (!lt_ok(t) || !(t->syscalls > 0) || !(t->ns_p50 > 0))
+                continue;
+            fprintf(a.f, "%lld", ch[i]);
+            mp__rfig_num(a.f, t->syscalls);
+            mp__rfig_num(a.f, t->ns_p50);
+            mp__rfig_num(a.f, t->ns_p90);
+            mp__rfig_num(a.f, t->ns_per_syscall);
+            fputc('\n', a.f);
+            pts++;
+        }
+        if ((rc = mp_afile_commit(&a, err)))
+            return rc;
+    }
+    if (!pts)
+        return 0;
+    mp_rfig *g = mp__rfig_add(o, MP_FIG_LTET, "ltet_chunks", err);
+    if (!g)
+        return -ENOMEM;
+    snprintf(g->caption, sizeof g->caption, "Level- vs edge-triggered epoll: system calls "
+             "(left) and time (right) per delivered write against the read size (log-log)");
+    char vars[256];
+    snprintf(vars, sizeof vars, "ttl = \"LT vs ET, one %.0f-byte write per event\"\n",
+             isfinite(m->exp.event_bytes) ? m->exp.event_bytes : 0);
+    if (!isfinite(m->exp.event_bytes))
+        snprintf(vars, sizeof vars, "ttl = \"LT vs ET, one write per event\"\n");
+    return mp__rfig_wrapper(dir, g, "ltet.gp", vars, err);
+}
+
+int mp__rfig_exps(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+{
+    int rc = 0;
+    if (m->exp.has_register && (rc = fig_register(m, dir, o, err)))
+        return rc;
+    if (m->exp.has_herd && (rc = fig_herd(m, dir, o, err)))
+        return rc;
+    if (m->exp.has_ltet && (rc = fig_ltet(m, dir, o, err)))
+        return rc;
+    return 0;
+}

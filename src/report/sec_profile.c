@@ -1,0 +1,349 @@
+/* report_prof.c - the kernel-profile section of report.md, from the
+ * optional "profile" object of cells (kernel-function sampling): per mode,
+ * the phase shares of every profiled cell and the top functions of each
+ * backend at its largest profiled N.  See report_md.h. */
+#include "report/md.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "report/calc.h"
+#include "report/fig.h"
+#include "report/util.h"
+
+#define TOP 8
+#define MAXPH 12
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *k, const char *dflt)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(j) ? j->valuestring : dflt;
+}
+
+static void pct(char *b, size_t n, double share)
+{
+    if (isfinite(share))
+        snprintf(b, n, "%.1f%%", share * 100);
+    else
+        snprintf(b, n, "n/a");
+}
+
+/* Distinct phase names of the profiled cells of MODE (and KIND unless
+ * NULL), in the order the files list them (pmu/phases.txt order). */
+static size_t phase_names(const mp_rmodel *m, const char *mode, const char *kind,
+                          char (*names)[64])
+{
+    size_t nph = 0;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (!c->profile || strcmp(c->mode, mode) || (kind && strcmp(c->fd_kind, kind)))
+            continue;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) {
+            const char *p = str(e, "phase", "?");
+            size_t k = 0;
+            while (k < nph && strcmp(names[k], p))
+                k++;
+            if (k == nph && nph < MAXPH)
+                snprintf(names[nph++], 64, "%s", p);
+        }
+    }
+    return nph;
+}
+
+/* The entry of phase NAME in a cell's profile, or NULL. */
+static const cJSON *phase_of(const mp_rcell *c, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases"))
+        if (!strcmp(str(e, "phase", "?"), name))
+            return e;
+    return NULL;
+}
+
+/* ns per call per watched descriptor of a phase: the file's ns_per_fd,
+ * else its ns_per_call / N, else share x wall p50 / N. */
+static double phase_ns_per_fd(const mp_rcell *c, const cJSON *e)
+{
+    double v = num(e, "ns_per_fd");
+    if (isfinite(v) || c->nfds <= 0)
+        return v;
+    v = num(e, "ns_per_call");
+    if (!isfinite(v)) {
+        double w = num(c->profile, "wall_p50_ns");
+        v = num(e, "share") * (isfinite(w) ? w : c->wall.p50);
+    }
+    return v / (double)c->nfds;
+}
+
+static int has_phases(const mp_rcell *c)
+{
+    return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) > 0;
+}
+
+static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
+{
+    char names[MAXPH][64];
+    size_t nph = phase_names(m, mode, NULL, names);
+    char b[128], cell[160], sm[32];
+    fprintf(f, "| backend | N | samples | event | symbols | user share |");
+    for (size_t k = 0; k < nph; k++)
+        fprintf(f, " %s |", mp_md_cell(cell, sizeof cell, names[k]));
+    fprintf(f, "\n|---|---:|---:|---|---|---:|");
+    for (size_t k = 0; k < nph; k++)
+        fprintf(f, "---:|");
+    fputc('\n', f);
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (!c->profile || strcmp(c->mode, mode))
+            continue;
+        double s = num(c->profile, "samples");
+        pct(b, sizeof b, num(c->profile, "user_share"));
+        fprintf(f, "| %s | %lld | %s | %s | ", c->backend, c->nfds,
+                isfinite(s) ? (snprintf(sm, sizeof sm, "%.0f", s), sm) : "n/a",
+                mp_md_cell(cell, sizeof cell, str(c->profile, "event", "?")));
+        fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, str(c->profile, "symbols", "?")),
+                b);
+        for (size_t k = 0; k < nph; k++) {
+            double share = NAN;
+            const cJSON *e;
+            cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases"))
+                if (!strcmp(str(e, "phase", "?"), names[k]))
+                    share = num(e, "share");
+            pct(b, sizeof b, share);
+            fprintf(f, " %s |", b);
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
+static void top_functions(FILE *f, const mp_rcell *c)
+{
+    const cJSON *fn = cJSON_GetObjectItemCaseSensitive(c->profile, "functions");
+    const cJSON *pick[TOP];
+    size_t n = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, fn) {   /* keep the TOP largest shares, in order */
+        double s = num(e, "share");
+        if (n == TOP && !(s > num(pick[TOP - 1], "share")))
+            continue;
+        size_t j = n < TOP ? n++ : TOP - 1;
+        while (j > 0 && num(pick[j - 1], "share") < s) {
+            pick[j] = pick[j - 1];
+            j--;
+        }
+        pick[j] = e;
+    }
+    char a[32], b[32], cell[200];
+    if (!n) {
+        fprintf(f, "No function attribution for %s at N=%lld: %s.\n\n", c->backend, c->nfds,
+                mp_md_cell(cell, sizeof cell, str(c->profile, "symbols", "no symbols")));
+        return;
+    }
+    fprintf(f, "Top kernel functions, %s at N=%lld:\n\n| function | share | ns per call |\n"
+               "|---|---:|---:|\n", c->backend, c->nfds);
+    for (size_t i = 0; i < n; i++) {
+        pct(a, sizeof a, num(pick[i], "share"));
+        fprintf(f, "| `%s` | %s | %s |\n", mp_md_cell(cell, sizeof cell,
+                str(pick[i], "name", "?")), a, mp_fmt_num(b, sizeof b,
+                num(pick[i], "ns_per_call")));
+    }
+    fputc('\n', f);
+}
+
+/* A phase name as a word for gnuplot titles and .dat headers. */
+static void token(char *dst, size_t len, const char *s)
+{
+    size_t o = 0;
+    for (; *s && o + 1 < len; s++)
+        dst[o++] = (isalnum((unsigned char)*s) || strchr("-_.+", *s)) ? *s : '_';
+    dst[o] = 0;
+    if (!o && len > 1)
+        snprintf(dst, len, "_");
+}
+
+/* data_prof_MODE_KIND_BACKEND.dat: one row per profiled cell with phases;
+ * columns nfds, label, user, the share (%) of each phase, the ns per fd of
+ * each phase ('?' when not positive), wall p50.  *rows gets the rows,
+ * *fdcols a bit per phase with some positive ns per fd. */
+static int prof_data(const mp_rmodel *m, const char *dir, const char *mode, const char *kind,
+                     const char *backend, char (*names)[64], size_t nph, size_t *rows,
+                     unsigned *fdcols, mp_err *err)
+{
+    char name[200], tok[64];
+    snprintf(name, sizeof name, "data_prof_%s_%s_%s.dat", mode, kind, backend);
+    mp_afile a;
+    int rc = mp_afile_open(&a, dir, name, err);
+    if (rc)
+        return rc;
+    FILE *f = a.f;
+    fprintf(f, "# muxprof %s: kernel profile, %s mode, %s fds, backend %s\n"
+               "# share_* = %% of the waiter's samples (user + kernel phases = 100);\n"
+               "# nsfd_* = the phase's ns per call / N; '?' = none.\nnfds label user",
+            m->path, mode, kind, backend);
+    for (size_t k = 0; k < nph; k++) {
+        token(tok, sizeof tok, names[k]);
+        fprintf(f, " share_%s", tok);
+    }
+    for (size_t k = 0; k < nph; k++) {
+        token(tok, sizeof tok, names[k]);
+        fprintf(f, " nsfd_%s", tok);
+    }
+    fputs(" wall_p50\n", f);
+    *rows = 0;
+    *fdcols = 0;
+    const mp_rcell *cells[MP_RC_MAXPTS];
+    size_t n = mp_rm_series(m, mode, kind, backend, cells, MP_RC_MAXPTS);
+    for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
+        const mp_rcell *c = cells[i];
+        if (!c->profile || c->status != MP_RC_OK || !has_phases(c))
+            continue;
+        double u = num(c->profile, "user_share");
+        fprintf(f, "%lld %lld", c->nfds, c->nfds);
+        mp__rfig_num(f, isfinite(u) ? u * 100 : 0);
+        for (size_t k = 0; k < nph; k++) {
+            const cJSON *e = phase_of(c, names[k]);
+            mp__rfig_num(f, e ? num(e, "share") * 100 : 0);
+        }
+        for (size_t k = 0; k < nph; k++) {
+            const cJSON *e = phase_of(c, names[k]);
+            double v = e ? phase_ns_per_fd(c, e) : NAN;
+            mp__rfig_num(f, v > 0 ? v : NAN);
+            if (v > 0 && k < 32)
+                *fdcols |= 1u << k;
+        }
+        mp__rfig_num(f, c->wall.p50);
+        fputc('\n', f);
+        (*rows)++;
+    }
+    return mp_afile_commit(&a, err);
+}
+
+int mp__rfig_prof(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+{
+    for (size_t mi = 0; mi < m->nmodes; mi++)
+        for (size_t ki = 0; ki < m->nkinds; ki++) {
+            const char *mode = m->modes[mi], *kind = m->kinds[ki];
+            char names[MAXPH][64], tok[64];
+            size_t nph = phase_names(m, mode, kind, names);
+            if (!nph)
+                continue;
+            char bl[MP_RM_MAX_LIST * 33] = "", vars[2048], ph[MAXPH * 66] = "user";
+            for (size_t k = 0; k < nph; k++) {
+                token(tok, sizeof tok, names[k]);
+                snprintf(ph + strlen(ph), sizeof ph - strlen(ph), " %s", tok);
+            }
+            for (size_t b = 0; b < m->nbackends; b++) {
+                size_t rows;
+                unsigned fdc;
+                int rc = prof_data(m, dir, mode, kind, m->backends[b], names, nph, &rows, &fdc,
+                                   err);
+                if (rc)
+                    return rc;
+                if (!rows)
+                    continue;
+                snprintf(bl + strlen(bl), sizeof bl - strlen(bl), "%s%s", bl[0] ? " " : "",
+                         m->backends[b]);
+                if (rows < 2 || !fdc)
+                    continue;
+                char name[160], cols[MAXPH * 4] = "", titles[MAXPH * 66] = "",
+                     sty[MAXPH * 4] = "";
+                for (size_t k = 0; k < nph; k++)
+                    if (fdc & (1u << k)) {
+                        token(tok, sizeof tok, names[k]);
+                        snprintf(cols + strlen(cols), sizeof cols - strlen(cols), "%s%zu",
+                                 cols[0] ? " " : "", 4 + nph + k);
+                        snprintf(titles + strlen(titles), sizeof titles - strlen(titles),
+                                 "%s%s", titles[0] ? " " : "", tok);
+                        /* a phase keeps its line style in every backend's figure */
+                        snprintf(sty + strlen(sty), sizeof sty - strlen(sty), "%s%zu",
+                                 sty[0] ? " " : "", k % 8 + 1);
+                    }
+                snprintf(name, sizeof name, "prof_fd_%s_%s_%s", mode, kind, m->backends[b]);
+                mp_rfig *g = mp__rfig_add(o, MP_FIG_PROF_FD, name, err);
+                if (!g)
+                    return -ENOMEM;
+                snprintf(g->mode, sizeof g->mode, "%s", mode);
+                snprintf(g->fd_kind, sizeof g->fd_kind, "%s", kind);
+                snprintf(g->caption, sizeof g->caption, "%s, %s mode, %s fds: ns per call "
+                         "per watched descriptor of each kernel phase (share x wall p50 / N) "
+                         "against N, log-log", m->backends[b], mode, kind);
+                snprintf(vars, sizeof vars, "file = \"data_prof_%s_%s_%s.dat\"\n"
+                         "cols = \"%s\"\nstyles = \"%s\"\ntitles = \"%s\"\nttl = \"%s, %s mode, %s fds: "
+                         "ns per descriptor by phase\"\n", mode, kind, m->backends[b], cols,
+                         sty, titles, m->backends[b], mode, kind);
+                if ((rc = mp__rfig_wrapper(dir, g, "prof_fd.gp", vars, err)))
+                    return rc;
+            }
+            if (!bl[0])
+                continue;
+            char name[160];
+            snprintf(name, sizeof name, "prof_%s_%s", mode, kind);
+            mp_rfig *g = mp__rfig_add(o, MP_FIG_PROF, name, err);
+            if (!g)
+                return -ENOMEM;
+            snprintf(g->mode, sizeof g->mode, "%s", mode);
+            snprintf(g->fd_kind, sizeof g->fd_kind, "%s", kind);
+            snprintf(g->caption, sizeof g->caption, "Phase shares of the time per call, "
+                     "%s mode, %s fds: one bar per backend and N, stacked by phase (%% of "
+                     "the waiter's samples)", mode, kind);
+            snprintf(vars, sizeof vars, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"%s\"\n"
+                     "phases = \"%s\"\nttl = \"%s mode, %s fds: where the time of one call "
+                     "goes\"\n", mode, kind, bl, ph, mode, kind);
+            int rc = mp__rfig_wrapper(dir, g, "prof.gp", vars, err);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+void mp_rmd_profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    int any = 0;
+    for (size_t i = 0; i < m->ncells; i++)
+        any |= m->cells[i].profile != NULL;
+    if (!any)
+        return;
+    fprintf(f, "## Where the time goes in the kernel (sampled profile)\n\n"
+               "Kernel-function sampling of the measured calls: shares of samples by phase "
+               "and by function, and the nanoseconds per call they stand for.\n\n");
+    for (size_t i = 0; i < m->nmodes; i++) {
+        int here = 0;
+        for (size_t c = 0; c < m->ncells; c++)
+            here |= m->cells[c].profile && !strcmp(m->cells[c].mode, m->modes[i]);
+        if (!here)
+            continue;
+        fprintf(f, "### %s mode\n\n", m->modes[i]);
+        phases_table(f, m, m->modes[i]);
+        for (size_t k = 0; figs && k < m->nkinds; k++) {
+            char name[160];
+            snprintf(name, sizeof name, "prof_%s_%s", m->modes[i], m->kinds[k]);
+            mp_rmd_figure(f, figs, name);
+            for (size_t b = 0; b < m->nbackends; b++) {
+                snprintf(name, sizeof name, "prof_fd_%s_%s_%s", m->modes[i], m->kinds[k],
+                         m->backends[b]);
+                mp_rmd_figure(f, figs, name);
+            }
+        }
+        for (size_t b = 0; b < m->nbackends; b++) {
+            const mp_rcell *best = NULL;
+            for (size_t c = 0; c < m->ncells; c++) {
+                const mp_rcell *x = &m->cells[c];
+                if (x->profile && !strcmp(x->mode, m->modes[i]) &&
+                    !strcmp(x->backend, m->backends[b]) && (!best || x->nfds > best->nfds))
+                    best = x;
+            }
+            if (best)
+                top_functions(f, best);
+        }
+    }
+}

@@ -1,0 +1,323 @@
+/* fdset.c - create, poke, drain and destroy a watched descriptor set.
+ *
+ * Pairs are made in batches: the far ends of a batch go to the peer helper
+ * in one SCM_RIGHTS message and are closed here, so this process holds at
+ * most n + MP_FDSET_BATCH + a few descriptors while building the set and
+ * n + 1 afterwards.  Each far end is moved (F_DUPFD) above the range the
+ * watched ends will take, so watched fd numbers come out dense and
+ * ascending, as select()'s FD_SETSIZE cliff depends on numbers, not counts.
+ */
+#include "run/fdset.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define MP_FDSET_BATCH 128
+
+static const char *const kind_names[] = {"pipe", "socketpair", "tcp", "eventfd"};
+
+const char *mp_fd_kind_name(mp_fd_kind k)
+{
+    return (unsigned)k < 4 ? kind_names[k] : "?";
+}
+
+int mp_fd_kind_parse(const char *s, mp_fd_kind *out)
+{
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(s, kind_names[i])) {
+            *out = (mp_fd_kind)i;
+            return 0;
+        }
+    return MP_EUSAGE;
+}
+
+int mp_fdset_fds_needed(mp_fd_kind kind, int n, int nready)
+{
+    /* watched, then (above a gap of 64) a batch of far ends and the poke ends */
+    return n + (kind == MP_FD_EVENTFD ? 0 : 64 + MP_FDSET_BATCH + nready) + 8;
+}
+
+/* Listening socket on 127.0.0.1, ephemeral port. */
+static int tcp_listener(struct sockaddr_in *addr, int backlog, mp_err *err)
+{
+    int l = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (l < 0)
+        return mp_errf(err, -errno, "tcp: socket: %s", strerror(errno));
+    memset(addr, 0, sizeof *addr);
+    addr->sin_family = AF_INET;
+    addr->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof *addr;
+    if (bind(l, (struct sockaddr *)addr, sizeof *addr) < 0 || listen(l, backlog) < 0 ||
+        getsockname(l, (struct sockaddr *)addr, &len) < 0) {
+        int e = errno;
+        close(l);
+        return mp_errf(err, -e, "tcp: listening on 127.0.0.1: %s", strerror(e));
+    }
+    return l;
+}
+
+/* One connected pair: p[0] is watched, p[1] is the far end. */
+static int make_pair(mp_fd_kind kind, int listener, const struct sockaddr_in *addr, int p[2],
+                     mp_err *err)
+{
+    switch (kind) {
+    case MP_FD_PIPE:
+        if (pipe2(p, O_CLOEXEC) < 0)
+            return mp_errf(err, -errno, "pipe2: %s", strerror(errno));
+        return 0;
+    case MP_FD_SOCKETPAIR:
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, p) < 0)
+            return mp_errf(err, -errno, "socketpair(AF_UNIX): %s", strerror(errno));
+        return 0;
+    case MP_FD_TCP: {
+        int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (c < 0)
+            return mp_errf(err, -errno, "tcp: socket: %s", strerror(errno));
+        if (connect(c, (const struct sockaddr *)addr, sizeof *addr) < 0) {
+            int e = errno;
+            close(c);
+            return mp_errf(err, -e, "tcp: connect to 127.0.0.1:%d: %s", ntohs(addr->sin_port),
+                           strerror(e));
+        }
+        int a = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+        if (a < 0) {
+            int e = errno;
+            close(c);
+            return mp_errf(err, -e, "tcp: accept: %s", strerror(e));
+        }
+        int one = 1;
+        setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        p[0] = a;   /* the server side is watched, as in a server */
+        p[1] = c;
+        return 0;
+    }
+    case MP_FD_EVENTFD:
+        break;
+    }
+    return mp_errf(err, -EINVAL, "internal: make_pair on kind %d", (int)kind);
+}
+
+static void close_all(int *fds, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+}
+
+int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int first_ready, int nready,
+                    mp_peer *peer, mp_err *err)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->first_ready = first_ready;
+    s->active = 1;
+    if (n < 1 || nready < 1 || first_ready < 0 || first_ready + nready > n)
+        return mp_errf(err, -EINVAL, "fdset: bad size %d / ready fds %d..%d", n, first_ready,
+                       first_ready + nready - 1);
+    s->fds = malloc(sizeof *s->fds * (size_t)n);
+    s->poke_fds = malloc(sizeof *s->poke_fds * (size_t)nready);
+    if (!s->fds || !s->poke_fds) {
+        free(s->fds);
+        free(s->poke_fds);
+        s->fds = NULL;
+        s->poke_fds = NULL;
+        return mp_errf(err, -ENOMEM, "fdset: out of memory for %d fds", n);
+    }
+
+    int rc = 0, listener = -1;
+    int far[MP_FDSET_BATCH], nfar = 0;
+    struct sockaddr_in addr;
+    /* Far ends live at or above far_base until handed to the peer. */
+    int far_base = n + 64;
+    {
+        int probe = fcntl(0, F_DUPFD_CLOEXEC, 0);   /* lowest free number now */
+        if (probe >= 0) {
+            far_base += probe;
+            close(probe);
+        }
+    }
+    if (kind == MP_FD_TCP) {
+        listener = tcp_listener(&addr, MP_FDSET_BATCH * 2, err);
+        if (listener < 0) {
+            rc = listener;
+            goto fail;
+        }
+    }
+    for (s->n = 0; s->n < n; s->n++) {
+        int p[2];
+        if (kind == MP_FD_EVENTFD) {
+            int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+            if (fd < 0) {
+                rc = mp_errf(err, -errno, "eventfd #%d: %s", s->n, strerror(errno));
+                goto fail;
+            }
+            s->fds[s->n] = fd;
+            continue;
+        }
+        rc = make_pair(kind, listener, &addr, p, err);
+        if (rc < 0)
+            goto fail;
+        fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
+        /* Move the far end above the watched range so watched numbers stay dense. */
+        int moved = fcntl(p[1], F_DUPFD_CLOEXEC, far_base);
+        if (moved < 0) {
+            rc = mp_errf(err, -errno, "fcntl(F_DUPFD, %d): %s", far_base, strerror(errno));
+            close(p[0]);
+            close(p[1]);
+            goto fail;
+        }
+        close(p[1]);
+        p[1] = moved;
+        s->fds[s->n] = p[0];
+        if (s->n >= first_ready && s->n < first_ready + nready) {
+            /* keep a ready fd's far end: the poker writes it */
+            s->poke_fds[s->nready++] = p[1];
+            continue;
+        }
+        far[nfar++] = p[1];
+        if (nfar == MP_FDSET_BATCH) {
+            rc = mp_peer_give(peer, far, nfar, err);
+            close_all(far, nfar);
+            nfar = 0;
+            if (rc < 0)
+                goto fail;
+        }
+    }
+    if (nfar) {
+        rc = mp_peer_give(peer, far, nfar, err);
+        close_all(far, nfar);
+        nfar = 0;
+        if (rc < 0)
+            goto fail;
+    }
+    if (listener >= 0)
+        close(listener);
+    if (kind == MP_FD_EVENTFD)
+        for (s->nready = 0; s->nready < nready; s->nready++)
+            s->poke_fds[s->nready] = s->fds[first_ready + s->nready];
+    s->fd_lo = s->fd_hi = s->fds[0];
+    for (int i = 1; i < n; i++) {
+        if (s->fds[i] < s->fd_lo)
+            s->fd_lo = s->fds[i];
+        if (s->fds[i] > s->fd_hi)
+            s->fd_hi = s->fds[i];
+    }
+    return 0;
+
+fail:
+    close_all(far, nfar);
+    if (listener >= 0)
+        close(listener);
+    if (rc == -EMFILE || rc == -ENFILE) {
+        char why[MP_ERR_MAX];
+        snprintf(why, sizeof why, "%s", err->msg);
+        mp_errf(err, rc, "%s (while creating %d %s fds; the process holds about N + %d "
+                "descriptors, raise RLIMIT_NOFILE with ulimit -n)", why, n,
+                mp_fd_kind_name(kind), mp_fdset_fds_needed(kind, 0, nready));
+    }
+    mp_fdset_destroy(s, peer);
+    return rc;
+}
+
+int mp_fdset_poke(const mp_fdset *s)
+{
+    uint64_t one = 1;
+    char b = 'x';
+    for (int i = 0; i < s->active; i++) {
+        ssize_t want = s->kind == MP_FD_EVENTFD ? (ssize_t)sizeof one : 1;
+        ssize_t r = s->kind == MP_FD_EVENTFD
+                        ? write(s->poke_fds[s->active_off + i], &one, sizeof one)
+                        : write(s->poke_fds[s->active_off + i], &b, 1);
+        if (r != want)
+            return r < 0 ? -errno : -EIO;
+    }
+    return 0;
+}
+
+static int drain_one(const mp_fdset *s, int fd)
+{
+    if (s->kind == MP_FD_EVENTFD) {
+        uint64_t v;
+        return read(fd, &v, sizeof v) == (ssize_t)sizeof v ? 0 : -errno;
+    }
+    char buf[64];
+    ssize_t r = read(fd, buf, sizeof buf);
+    return r > 0 ? 0 : r == 0 ? -EPIPE : -errno;
+}
+
+int mp_fdset_drain(const mp_fdset *s)
+{
+    int drained = 0, rc = 0;
+    for (int i = 0; i < s->active; i++) {
+        int r = drain_one(s, s->fds[s->first_ready + s->active_off + i]);
+        if (r == 0)
+            drained++;
+        else if (r != -EAGAIN)
+            rc = r;
+    }
+    if (rc < 0)
+        return rc;
+    return drained == s->active ? 0 : drained == 0 ? -EAGAIN : -EIO;
+}
+
+void mp_fdset_activate(mp_fdset *s, int k, int off)
+{
+    s->active = k < 1 ? 1 : k > s->nready ? s->nready : k;
+    s->active_off = off < 0 ? 0 : off > s->nready - s->active ? s->nready - s->active : off;
+}
+
+int mp_fdset_ready_fd(const mp_fdset *s)
+{
+    return s->fds[s->first_ready + s->active_off];
+}
+
+int mp_fdset_is_active(const mp_fdset *s, int fd)
+{
+    /* fds ascend, so the active ones are a sorted run: binary search it. */
+    int lo = s->first_ready + s->active_off, hi = lo + s->active - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (s->fds[mid] == fd)
+            return 1;
+        if (s->fds[mid] < fd)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return 0;
+}
+
+void mp_fdset_destroy(mp_fdset *s, mp_peer *peer)
+{
+    if (s->fds) {
+        for (int i = 0; i < s->n; i++) {
+            if (s->kind == MP_FD_TCP) {
+                /* Reset rather than FIN: no TIME_WAIT pile-up over a sweep. */
+                struct linger lg = {1, 0};
+                setsockopt(s->fds[i], SOL_SOCKET, SO_LINGER, &lg, sizeof lg);
+            }
+            close(s->fds[i]);
+        }
+    }
+    if (s->poke_fds && s->kind != MP_FD_EVENTFD)
+        for (int i = 0; i < s->nready; i++)
+            close(s->poke_fds[i]);
+    if (s->kind != MP_FD_EVENTFD && peer && peer->sock >= 0) {
+        mp_err ignored;
+        mp_peer_release(peer, &ignored);
+    }
+    free(s->fds);
+    free(s->poke_fds);
+    s->fds = NULL;
+    s->poke_fds = NULL;
+    s->n = s->nready = 0;
+}

@@ -1,0 +1,198 @@
+/* out_json.c - results.json through cJSON (schema: docs/results-schema.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "run/results.h"
+
+cJSON *mp_summary_json(const mp_summary *s)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "p10", s->p10);
+    cJSON_AddNumberToObject(o, "p50", s->p50);
+    cJSON_AddNumberToObject(o, "p90", s->p90);
+    cJSON_AddNumberToObject(o, "p99", s->p99);
+    cJSON_AddNumberToObject(o, "mean", s->mean);
+    cJSON_AddNumberToObject(o, "min", s->min);
+    cJSON_AddNumberToObject(o, "max", s->max);
+    cJSON_AddNumberToObject(o, "stddev", s->stddev);
+    cJSON_AddNumberToObject(o, "n", (double)s->n);
+    return o;
+}
+
+static cJSON *config_json(const mp_run_config *c)
+{
+    cJSON *o = cJSON_CreateObject(), *a;
+    a = cJSON_AddArrayToObject(o, "backends");
+    for (int i = 0; i < c->nbackends; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(c->backends[i]->name));
+    a = cJSON_AddArrayToObject(o, "fds");
+    for (int i = 0; i < c->ncounts; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->fds[i]));
+    a = cJSON_AddArrayToObject(o, "active");
+    for (int i = 0; i < c->nactives; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->actives[i]));
+    a = cJSON_AddArrayToObject(o, "modes");
+    for (int i = 0; i < c->nmodes; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(mp_mode_name(c->modes[i])));
+    a = cJSON_AddArrayToObject(o, "fd_kinds");
+    for (int i = 0; i < c->nkinds; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(mp_fd_kind_name(c->kinds[i])));
+    cJSON_AddStringToObject(o, "fd_kind", mp_fd_kind_name(c->kinds[0]));
+    cJSON_AddNumberToObject(o, "samples", c->samples);
+    cJSON_AddNumberToObject(o, "repeats", c->repeats);
+    cJSON_AddNumberToObject(o, "warmup", c->warmup);
+    cJSON_AddStringToObject(o, "ready_pos", mp_ready_pos_name(c->ready_pos));
+    cJSON_AddStringToObject(o, "events", c->events);
+    cJSON_AddStringToObject(o, "placement", c->placement);
+    cJSON_AddBoolToObject(o, "quick", c->quick);
+    a = cJSON_AddArrayToObject(o, "experiments");
+    const char *en[] = {"calls", "register", "herd", "ltet"};
+    for (int i = 0; i < 4; i++)
+        if (c->experiments & (1u << i))
+            cJSON_AddItemToArray(a, cJSON_CreateString(en[i]));
+    cJSON_AddNumberToObject(o, "waiters", c->waiters);
+    cJSON_AddBoolToObject(o, "profile", c->profile);
+    return o;
+}
+
+static cJSON *cell_json(const mp_cell *c, int repeats)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "backend", c->backend->name);
+    cJSON_AddStringToObject(o, "fd_kind", mp_fd_kind_name(c->kind));
+    cJSON_AddStringToObject(o, "mode", mp_mode_name(c->mode));
+    cJSON_AddNumberToObject(o, "nfds", c->nfds);
+    cJSON_AddNumberToObject(o, "active", c->active);
+    cJSON_AddStringToObject(o, "status", mp_cell_status_name(c->status));
+    if (c->reason[0])
+        cJSON_AddStringToObject(o, "reason", c->reason);
+    else
+        cJSON_AddNullToObject(o, "reason");
+    if (c->fd_lo >= 0) {
+        cJSON_AddNumberToObject(o, "fd_lo", c->fd_lo);
+        cJSON_AddNumberToObject(o, "fd_hi", c->fd_hi);
+        cJSON_AddNumberToObject(o, "ready_fd", c->ready_fd);
+    }
+    cJSON *rl = cJSON_AddObjectToObject(o, "rlimit_nofile");
+    cJSON_AddNumberToObject(rl, "soft", (double)c->rl_soft);
+    cJSON_AddNumberToObject(rl, "hard", (double)c->rl_hard);
+    if (c->status != MP_CELL_OK)
+        return o;
+
+    cJSON_AddNumberToObject(o, "samples_kept", (double)c->kept);
+    cJSON_AddNumberToObject(o, "samples_discarded", (double)c->discarded);
+    cJSON *a = cJSON_AddArrayToObject(o, "repeat_medians_ns");
+    double tmp[MP_REPEATS_MAX];
+    size_t nrep = 0;
+    for (int i = 0; i < repeats; i++) {
+        if (isnan(c->repeat_medians[i])) {   /* no sample kept in that repeat */
+            cJSON_AddItemToArray(a, cJSON_CreateNull());
+            continue;
+        }
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->repeat_medians[i]));
+        tmp[nrep++] = c->repeat_medians[i];
+    }
+    mp_summary rs;
+    mp_summarize(tmp, nrep, &rs);
+    cJSON *sp = cJSON_AddObjectToObject(o, "repeat_spread_ns");
+    cJSON_AddNumberToObject(sp, "median", rs.p50);
+    cJSON_AddNumberToObject(sp, "min", rs.min);
+    cJSON_AddNumberToObject(sp, "max", rs.max);
+    if (c->mode == MP_MODE_READY) {
+        for (int i = 0; i < repeats; i++)
+            tmp[i] = c->bare_loop[i];
+        cJSON_AddNumberToObject(o, "bare_loop_ns", mp_median(tmp, (size_t)repeats));
+    }
+    cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+    for (size_t i = 0; i < c->nmetrics; i++) {
+        const mp_metric *mt = &c->metrics[i];
+        cJSON *s = mp_summary_json(&mt->s);
+        if (mt->is_counter) {
+            cJSON_AddStringToObject(s, "scope", mt->scope);
+            cJSON_AddNumberToObject(s, "pass", mt->pass);
+            cJSON_AddStringToObject(s, "read_path", mt->read_path);
+            cJSON_AddNumberToObject(s, "bracket", mt->bracket);
+            cJSON_AddNumberToObject(s, "dropped", (double)mt->dropped);
+        }
+        cJSON_AddItemToObject(m, mt->name, s);
+    }
+    if (c->profile)
+        cJSON_AddItemToObject(o, "profile", cJSON_Duplicate(c->profile, 1));
+    return o;
+}
+
+static cJSON *calibration_json(const mp_results *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "clock", MP_CLOCK_NAME);
+    cJSON_AddItemToObject(o, "empty_bracket_ns", mp_summary_json(&r->empty_bracket));
+    cJSON_AddStringToObject(o, "subtracted",
+                            "ready mode: empty_bracket_ns.p50 from every wall_ns sample; "
+                            "wakeup mode: nothing");
+    cJSON *a = cJSON_AddArrayToObject(o, "bare_loop");
+    double tmp[MP_REPEATS_MAX];
+    for (size_t i = 0; i < r->ncells; i++) {
+        const mp_cell *c = &r->cells[i];
+        if (c->status != MP_CELL_OK || c->mode != MP_MODE_READY)
+            continue;
+        for (int k = 0; k < r->cfg->repeats; k++)
+            tmp[k] = c->bare_loop[k];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "backend", c->backend->name);
+        cJSON_AddStringToObject(e, "fd_kind", mp_fd_kind_name(c->kind));
+        cJSON_AddNumberToObject(e, "nfds", c->nfds);
+        cJSON_AddNumberToObject(e, "ns_per_call", mp_median(tmp, (size_t)r->cfg->repeats));
+        cJSON_AddItemToArray(a, e);
+    }
+    return o;
+}
+
+int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schema", "muxprof-results/1");
+    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+    cJSON_AddStringToObject(tool, "name", "muxprof");
+    cJSON_AddStringToObject(tool, "version", MUXPROF_GIT_DESCRIBE);
+    cJSON_AddStringToObject(root, "status", r->interrupted ? "interrupted" : "complete");
+    if (r->interrupted && r->interrupted_cell >= 0 && (size_t)r->interrupted_cell < r->ncells) {
+        const mp_cell *c = &r->cells[r->interrupted_cell];
+        char buf[160];
+        snprintf(buf, sizeof buf, "%s %s %s N=%d", c->backend->name, mp_fd_kind_name(c->kind),
+                 mp_mode_name(c->mode), c->nfds);
+        cJSON_AddStringToObject(root, "interrupted_cell", buf);
+    } else if (r->interrupted && r->interrupted_what[0]) {
+        cJSON_AddStringToObject(root, "interrupted_cell", r->interrupted_what);
+    }
+    if (r->interrupted)
+        cJSON_AddNumberToObject(root, "interrupted_signal", r->interrupted);
+    cJSON_AddStringToObject(root, "started_utc", r->started_utc);
+    cJSON_AddStringToObject(root, "finished_utc", r->finished_utc);
+    cJSON_AddItemToObject(root, "context",
+                          r->context ? cJSON_Duplicate(r->context, 1) : cJSON_CreateObject());
+    cJSON_AddItemToObject(root, "topology",
+                          r->topology ? cJSON_Duplicate(r->topology, 1) : cJSON_CreateObject());
+    cJSON_AddItemToObject(root, "counters",
+                          r->counters ? cJSON_Duplicate(r->counters, 1) : cJSON_CreateObject());
+    cJSON_AddItemToObject(root, "config", config_json(r->cfg));
+    cJSON_AddItemToObject(root, "calibration", calibration_json(r));
+    if (r->experiments)
+        cJSON_AddItemToObject(root, "experiments", cJSON_Duplicate(r->experiments, 1));
+    /* Cells never reached (an interrupted run) are left out: results[] holds
+     * what was measured, "interrupted_cell" names where it stopped. */
+    cJSON *a = cJSON_AddArrayToObject(root, "results");
+    for (size_t i = 0; i < r->ncells; i++)
+        if (r->cells[i].status != MP_CELL_PENDING)
+            cJSON_AddItemToArray(a, cell_json(&r->cells[i], r->cfg->repeats));
+
+    char *text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
+    size_t len = strlen(text);
+    int rc = mp_write_file_atomic(dir, "results.json", text, len, err);
+    free(text);
+    return rc;
+}

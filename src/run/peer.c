@@ -1,0 +1,193 @@
+/* peer.c - the descriptor-holding helper process; see peer.h.
+ *
+ * Protocol on a SOCK_SEQPACKET pair (one message = one command):
+ *   'G' + SCM_RIGHTS (up to MP_PEER_BATCH fds)  keep these
+ *   'R'                                         close all, answer 'r'
+ *   EOF                                         close all and exit
+ */
+#include "run/peer.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MP_PEER_BATCH 250   /* below the kernel's SCM_MAX_FD (253) */
+
+static void helper_close_all(int **held, size_t *n)
+{
+    for (size_t i = 0; i < *n; i++)
+        close((*held)[i]);
+    *n = 0;
+}
+
+static void helper_main(int sock, pid_t parent)
+{
+    int *held = NULL;
+    size_t n = 0, cap = 0;
+
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(0);
+
+    for (;;) {
+        char cmd = 0;
+        union {
+            char buf[CMSG_SPACE(sizeof(int) * MP_PEER_BATCH)];
+            struct cmsghdr align;
+        } ctl;
+        struct iovec iov = {.iov_base = &cmd, .iov_len = 1};
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                             .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
+        ssize_t r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        if (cmd == 'G') {
+            for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+                if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+                    continue;
+                size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                if (n + k > cap) {
+                    size_t ncap = cap ? cap * 2 : 1024;
+                    while (ncap < n + k)
+                        ncap *= 2;
+                    int *nh = realloc(held, ncap * sizeof *nh);
+                    if (!nh)
+                        _exit(3);
+                    held = nh;
+                    cap = ncap;
+                }
+                memcpy(held + n, CMSG_DATA(c), k * sizeof(int));
+                n += k;
+            }
+        } else if (cmd == 'R') {
+            helper_close_all(&held, &n);
+            char ack = 'r';
+            if (send(sock, &ack, 1, MSG_NOSIGNAL) != 1)
+                break;
+        }
+    }
+    helper_close_all(&held, &n);
+    free(held);
+    _exit(0);
+}
+
+int mp_peer_start(mp_peer *p, mp_err *err)
+{
+    int sv[2];
+    p->pid = 0;
+    p->sock = -1;
+    p->death[0] = 0;
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+        return mp_errf(err, -errno, "peer: socketpair: %s", strerror(errno));
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(sv[0]);
+        close(sv[1]);
+        return mp_errf(err, -e, "peer: fork: %s", strerror(e));
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        helper_main(sv[1], parent);
+    }
+    close(sv[1]);
+    p->pid = pid;
+    p->sock = sv[0];
+    return 0;
+}
+
+int mp_peer_give(mp_peer *p, const int *fds, int n, mp_err *err)
+{
+    while (n > 0) {
+        int k = n < MP_PEER_BATCH ? n : MP_PEER_BATCH;
+        char cmd = 'G';
+        union {
+            char buf[CMSG_SPACE(sizeof(int) * MP_PEER_BATCH)];
+            struct cmsghdr align;
+        } ctl;
+        memset(&ctl, 0, sizeof ctl);
+        struct iovec iov = {.iov_base = &cmd, .iov_len = 1};
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                             .msg_control = ctl.buf,
+                             .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)k)};
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)k);
+        memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)k);
+        ssize_t r;
+        do
+            r = sendmsg(p->sock, &msg, MSG_NOSIGNAL);
+        while (r < 0 && errno == EINTR);
+        if (r != 1)
+            return mp_errf(err, r < 0 ? -errno : -EIO,
+                           "peer: passing %d descriptors to the helper failed: %s", k,
+                           r < 0 ? strerror(errno) : "short send");
+        fds += k;
+        n -= k;
+    }
+    return 0;
+}
+
+int mp_peer_release(mp_peer *p, mp_err *err)
+{
+    char cmd = 'R', ack = 0;
+    if (send(p->sock, &cmd, 1, MSG_NOSIGNAL) != 1)
+        return mp_errf(err, -errno, "peer: asking the helper to close its descriptors: %s",
+                       strerror(errno));
+    ssize_t r;
+    do
+        r = recv(p->sock, &ack, 1, 0);
+    while (r < 0 && errno == EINTR);
+    if (r != 1 || ack != 'r')
+        return mp_errf(err, -EIO, "peer: the helper process (pid %d) did not answer; "
+                       "did it die?", (int)p->pid);
+    return 0;
+}
+
+int mp_peer_alive(mp_peer *p, char *how, size_t len)
+{
+    int st;
+    if (p->pid <= 0) {
+        snprintf(how, len, "%s", p->death[0] ? p->death : "not running");
+        return 0;
+    }
+    pid_t r = waitpid(p->pid, &st, WNOHANG);
+    if (r == 0)
+        return 1;
+    if (r == p->pid) {
+        if (WIFSIGNALED(st))
+            snprintf(p->death, sizeof p->death, "killed by signal %d", WTERMSIG(st));
+        else
+            snprintf(p->death, sizeof p->death, "exit status %d", WEXITSTATUS(st));
+        p->pid = 0;
+    } else {
+        snprintf(p->death, sizeof p->death, "gone (%s)", strerror(errno));
+    }
+    snprintf(how, len, "%s", p->death);
+    return 0;
+}
+
+void mp_peer_stop(mp_peer *p)
+{
+    if (p->sock >= 0) {
+        close(p->sock);
+        p->sock = -1;
+    }
+    if (p->pid > 0) {
+        int st;
+        while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        p->pid = 0;
+    }
+}

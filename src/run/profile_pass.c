@@ -1,0 +1,138 @@
+/* profile_pass.c - one sampling pass per cell for `muxprof run --profile`.
+ *
+ * Workload: exactly the timed block of the cell (mp_sample_ready or
+ * mp_sample_wakeup, same backend state, same descriptor set), run in
+ * chunks of about CHUNK_NS of wall time.  The sampling event is enabled
+ * around each chunk only, and the ring buffer is drained between chunks
+ * with the event disabled, so the samples see the calls and the sampler's
+ * own harness (clock reads; in wakeup mode the poker handshake, getrusage
+ * and the drain of the ready fd), never the decoding.  The pass stops at
+ * MP_PROFILE_TARGET samples, after MP_PROFILE_BUDGET_NS once it holds
+ * MP_PROFILE_MIN_SAMPLES, and after MP_PROFILE_MAX_NS in any case (a
+ * wakeup cell at 10,000 fds spends most of its wall time asleep).
+ *
+ * What it does not measure: the poker thread (only the waiter is
+ * sampled), and time the waiter spends asleep (cpu-clock ticks only while
+ * the thread runs).  Shares are of the waiter's on-CPU samples; ns per
+ * call = share x the cell's wall p50 (docs/profile.md says when that is a
+ * fair product and when not).
+ */
+#include "run/profile_pass.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "profile.h"
+#include "common/stats.h"
+
+#define CHUNK_NS 40e6
+#define MAX_CHUNK_CALLS 100000
+#define WAKEUP_HARNESS_NS 20000.0   /* handshake cost per wakeup sample, rough */
+
+static mp_ksyms *ksyms;
+static mp_phases *phases;
+static char ksyms_error[MP_ERR_MAX];
+static int loaded;
+
+static void load_once(void)
+{
+    mp_err e;
+    if (loaded)
+        return;
+    loaded = 1;
+    if (mp_ksyms_load(&ksyms, NULL, &e) < 0)
+        snprintf(ksyms_error, sizeof ksyms_error, "%s", e.msg);
+    if (mp_phases_builtin(&phases, &e) < 0)
+        phases = NULL;   /* cannot happen with the file in the tree: tests parse it */
+}
+
+static cJSON *unavailable(const char *why)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "samples", 0);
+    cJSON_AddStringToObject(o, "reason", why);
+    return o;
+}
+
+/* Each phase's ns per call spread over the watched descriptors: as N grows
+ * this says which phase carries the per-descriptor cost (and its knee). */
+static void add_per_fd(cJSON *prof, int nfds)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(prof, "phases")) {
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(e, "ns_per_call");
+        if (cJSON_IsNumber(ns) && nfds > 0)
+            cJSON_AddNumberToObject((cJSON *)e, "ns_per_fd", ns->valuedouble / nfds);
+    }
+}
+
+int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
+                    int warmup, mp_err *err)
+{
+    const mp_metric *w = mp_cell_metric(c, "wall_ns");
+    double p50 = w ? w->s.p50 : 0;
+    double per_call = p50 > 1 ? p50 : 1;
+    if (c->mode == MP_MODE_WAKEUP)
+        per_call += WAKEUP_HARNESS_NS;
+    size_t chunk = (size_t)(CHUNK_NS / per_call);
+    chunk = chunk < 1 ? 1 : chunk > MAX_CHUNK_CALLS ? MAX_CHUNK_CALLS : chunk;
+
+    load_once();
+    mp_profile *p;
+    mp_err perr;
+    if (mp_profile_open(&p, ksyms, phases, &perr) < 0) {
+        cJSON_Delete(c->profile);
+        c->profile = unavailable(perr.msg);
+        return 0;
+    }
+    double *scratch = malloc(sizeof *scratch * chunk);
+    if (!scratch) {
+        mp_profile_close(p);
+        return mp_errf(err, -ENOMEM, "out of memory for the profile pass");
+    }
+    int rc = 0;
+    uint64_t calls = 0, t0 = mp_now_ns();
+    for (int first = 1;; first = 0) {
+        mp_block blk = {.wall_ns = scratch};
+        /* Warm-up runs outside the sampled window. */
+        int wu = first ? warmup : 0;
+        if (wu) {
+            rc = c->mode == MP_MODE_READY
+                     ? mp_sample_ready(c->backend, st, set, wu, 0, NULL, &blk, err)
+                     : mp_sample_wakeup(c->backend, st, set, env->poker, wu, 0, NULL, &blk,
+                                        err);
+            if (rc < 0)
+                break;
+        }
+        mp_profile_enable(p);
+        rc = c->mode == MP_MODE_READY
+                 ? mp_sample_ready(c->backend, st, set, 0, chunk, NULL, &blk, err)
+                 : mp_sample_wakeup(c->backend, st, set, env->poker, 0, chunk, NULL, &blk, err);
+        mp_profile_disable(p);
+        mp_profile_drain(p);
+        if (rc < 0)
+            break;
+        calls += chunk;
+        uint64_t got = mp_profile_samples(p), spent = mp_now_ns() - t0;
+        if (got >= MP_PROFILE_TARGET || spent >= MP_PROFILE_MAX_NS ||
+            (spent >= MP_PROFILE_BUDGET_NS && got >= MP_PROFILE_MIN_SAMPLES))
+            break;
+    }
+    if (rc == 0) {
+        cJSON_Delete(c->profile);
+        c->profile = mp_profile_collect(p, calls, p50);
+        add_per_fd(c->profile, c->nfds);
+        if (!ksyms && c->profile) {
+            char why[MP_ERR_MAX + 16];
+            snprintf(why, sizeof why, "hidden: %s",
+                     ksyms_error[0] ? ksyms_error : "kernel symbols not loaded");
+            cJSON_ReplaceItemInObjectCaseSensitive(c->profile, "symbols",
+                                                   cJSON_CreateString(why));
+        }
+    }
+    free(scratch);
+    mp_profile_close(p);
+    return rc;
+}

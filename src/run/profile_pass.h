@@ -1,0 +1,25 @@
+/* profile_pass.h - the sampling pass of `muxprof run --profile`: after a
+ * cell's timing and counter passes, the same calls again with the waiter
+ * thread sampled (pmu/profile.h); the result is the cell's "profile"
+ * object (docs/profile.md).  Error convention: mp_err.h. */
+#ifndef MP_PROFILE_PASS_H
+#define MP_PROFILE_PASS_H
+
+#include "run/sweep.h"
+
+/* Sample the cell's calls until MP_PROFILE_TARGET samples, or about
+ * MP_PROFILE_BUDGET_NS of wall time once MP_PROFILE_MIN_SAMPLES are in
+ * (MP_PROFILE_MAX_NS at most), and set c->profile.  A sampler that
+ * cannot open is not an error of the cell: the profile object then has
+ * "samples": 0 and a "reason".  Returns 0, -EINTR when interrupted, or
+ * the error of a call that went wrong (message in err). */
+int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
+                    int warmup, mp_err *err);
+
+/* Kernel symbols and phases are loaded once per process, on first use. */
+#define MP_PROFILE_TARGET 3000
+#define MP_PROFILE_MIN_SAMPLES 2000
+#define MP_PROFILE_BUDGET_NS 500000000ull
+#define MP_PROFILE_MAX_NS 2000000000ull
+
+#endif

@@ -1,0 +1,108 @@
+/* results.c - allocation and lookup for the results model; see results.h. */
+#include "run/results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->cfg = cfg;
+    r->interrupted_cell = -1;
+    r->ncells = (cfg->experiments & MP_EXP_CALLS)
+                    ? (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nactives *
+                          (size_t)cfg->nmodes * (size_t)cfg->nbackends
+                    : 0;
+    r->cells = calloc(r->ncells ? r->ncells : 1, sizeof *r->cells);
+    if (!r->cells)
+        return mp_errf(err, -ENOMEM, "out of memory for %zu cells", r->ncells);
+    size_t i = 0;
+    for (int k = 0; r->ncells && k < cfg->nkinds; k++)
+        for (int n = 0; n < cfg->ncounts; n++)
+            for (int a = 0; a < cfg->nactives; a++)
+                for (int m = 0; m < cfg->nmodes; m++)
+                    for (int b = 0; b < cfg->nbackends; b++) {
+                        mp_cell *c = &r->cells[i++];
+                        c->backend = cfg->backends[b];
+                        c->kind = cfg->kinds[k];
+                        c->mode = cfg->modes[m];
+                        c->nfds = cfg->fds[n];
+                        c->active = cfg->actives[a];
+                        c->fd_lo = c->fd_hi = c->ready_fd = -1;
+                    }
+    return 0;
+}
+
+void mp_results_free(mp_results *r)
+{
+    for (size_t i = 0; i < r->ncells; i++) {
+        mp_cell *c = &r->cells[i];
+        free(c->repeat_medians);
+        free(c->bare_loop);
+        free(c->samples);
+        free(c->sample_repeat);
+        free(c->metrics);
+        cJSON_Delete(c->profile);
+    }
+    free(r->cells);
+    cJSON_Delete(r->context);
+    cJSON_Delete(r->topology);
+    cJSON_Delete(r->counters);
+    cJSON_Delete(r->experiments);
+    memset(r, 0, sizeof *r);
+}
+
+mp_metric *mp_cell_add_metric(mp_cell *c, const char *name)
+{
+    mp_metric *m = realloc(c->metrics, (c->nmetrics + 1) * sizeof *m);
+    if (!m)
+        return NULL;
+    c->metrics = m;
+    m = &c->metrics[c->nmetrics++];
+    memset(m, 0, sizeof *m);
+    snprintf(m->name, sizeof m->name, "%s", name);
+    return m;
+}
+
+const mp_metric *mp_cell_metric(const mp_cell *c, const char *name)
+{
+    for (size_t i = 0; i < c->nmetrics; i++)
+        if (!strcmp(c->metrics[i].name, name))
+            return &c->metrics[i];
+    return NULL;
+}
+
+const char *mp_cell_status_name(mp_cell_status s)
+{
+    switch (s) {
+    case MP_CELL_OK: return "ok";
+    case MP_CELL_UNSUPPORTED: return "unsupported";
+    case MP_CELL_ERROR: return "error";
+    default: return "not run";
+    }
+}
+
+int mp_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,
+                         mp_err *err)
+{
+    char tmp[PATH_MAX], dst[PATH_MAX];
+    if (snprintf(dst, sizeof dst, "%s/%s", dir, name) >= (int)sizeof dst ||
+        snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%d", dir, name, (int)getpid()) >= (int)sizeof tmp)
+        return mp_errf(err, -ENAMETOOLONG, "path too long: %s/%s", dir, name);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return mp_errf(err, -errno, "cannot write %s: %s", tmp, strerror(errno));
+    size_t w = fwrite(data, 1, len, f);
+    int e = (w != len || ferror(f)) ? errno : 0;
+    if (fclose(f) != 0 && !e)
+        e = errno;
+    if (e || rename(tmp, dst) != 0) {
+        if (!e)
+            e = errno;
+        unlink(tmp);
+        return mp_errf(err, -(e ? e : EIO), "writing %s failed: %s", dst, strerror(e ? e : EIO));
+    }
+    return 0;
+}

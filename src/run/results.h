@@ -1,0 +1,89 @@
+/* results.h - the in-memory results of a run: context, calibration and one
+ * cell per (fd kind, N, mode, backend).  Writers (out_json.c, out_csv.c,
+ * out_table.c) turn it into files and tables; docs/results-schema.md is
+ * the contract. */
+#ifndef MP_RESULTS_H
+#define MP_RESULTS_H
+
+#include <cjson/cJSON.h>
+#include "run/config.h"
+#include "common/stats.h"
+
+typedef enum { MP_CELL_PENDING, MP_CELL_OK, MP_CELL_UNSUPPORTED, MP_CELL_ERROR } mp_cell_status;
+
+typedef struct mp_metric {
+    char name[96];
+    mp_summary s;
+    int is_counter;
+    char scope[16];        /* counters: "user+kernel", "user" */
+    int pass;              /* counters: 1-based pass that measured it */
+    char read_path[16];    /* counters: "rdpmc", "mrs", "read", "rdpmc+read" */
+    double bracket;        /* counters: empty-bracket count subtracted */
+    size_t dropped;        /* counters: samples refused (group did not run throughout) */
+} mp_metric;
+
+typedef struct mp_cell {
+    const mp_backend_ops *backend;
+    mp_fd_kind kind;
+    mp_mode mode;
+    int nfds;
+    int active;               /* ready fds at once (1 unless --active) */
+    mp_cell_status status;
+    char reason[512];
+    int fd_lo, fd_hi, ready_fd;
+    long rl_soft, rl_hard;
+    size_t kept, discarded;
+    double *repeat_medians;   /* [repeats] */
+    double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
+    /* Kept per-call wall samples (raw ns) and the repeat each came from. */
+    double *samples;
+    int *sample_repeat;
+    size_t nsamples;
+    mp_metric *metrics;
+    size_t nmetrics;
+    cJSON *profile;           /* owned: the "profile" object of --profile, or NULL */
+} mp_cell;
+
+typedef struct mp_results {
+    const mp_run_config *cfg;
+    char started_utc[32], finished_utc[32];
+    int interrupted;          /* signal number, 0 if complete */
+    int interrupted_cell;     /* index of the cell in progress, -1 */
+    char interrupted_what[64];/* or what else was running ("experiment herd") */
+    cJSON *context;           /* owned */
+    cJSON *topology;          /* owned */
+    cJSON *counters;          /* owned */
+    cJSON *experiments;       /* owned: register/herd/ltet objects, NULL if none ran */
+    mp_summary empty_bracket; /* ns, two clock reads back to back */
+    mp_cell *cells;
+    size_t ncells;
+} mp_results;
+
+/* Cells in sweep order: kind, N, active, mode, backend. */
+int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err);
+void mp_results_free(mp_results *r);
+
+/* Append a metric to a cell (copies name); returns it, NULL when out of memory. */
+mp_metric *mp_cell_add_metric(mp_cell *c, const char *name);
+const mp_metric *mp_cell_metric(const mp_cell *c, const char *name);
+const char *mp_cell_status_name(mp_cell_status s);
+
+/* A summary as results.json writes it: {p10, p50, ..., n}. */
+cJSON *mp_summary_json(const mp_summary *s);
+
+/* Writers.  Each writes DIR/<file> through a temporary name and rename. */
+int mp_write_json(const mp_results *r, const char *dir, mp_err *err);
+int mp_write_csv(const mp_results *r, const char *dir, mp_err *err);
+int mp_write_samples(const mp_results *r, const char *dir, mp_err *err);
+/* Per mode: rows N, columns p50 per backend, last column poll/epoll. */
+void mp_print_tables(const mp_results *r, FILE *f);
+/* Counters measured, and those not with the reason (from the "counters" JSON). */
+void mp_print_counters(const cJSON *counters, FILE *f);
+/* One table per experiment that ran. */
+void mp_print_experiments(const cJSON *experiments, FILE *f);
+
+/* Write data to dir/name atomically (tmp + fsync-free rename). */
+int mp_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,
+                         mp_err *err);
+
+#endif

@@ -1,0 +1,415 @@
+/* sweep.c - the measurement loop of `muxprof run`.
+ *
+ * For each fd kind and each N one descriptor set is built and every
+ * backend registers it once.  Then, per mode, the timing repeats run with
+ * the backends interleaved inside each repeat (so slow drift of the host
+ * hits every backend alike), followed by one counter pass per counter
+ * group and backend.  Cells that cannot run get status "unsupported" or
+ * "error" and a reason; the sweep goes on.
+ */
+#include "run/sweep.h"
+
+#include <math.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/clock.h"
+#include "run/profile_pass.h"
+#include "common/stats.h"
+
+#define BRACKETS 200          /* empty counter brackets per counter pass */
+#define BARE_LOOP 100         /* calls in one bare-loop interval, per repeat */
+#define PMU_FD_SLACK 40       /* counter fds, epoll fds, stdio, files being written */
+
+static void mark(mp_cell *c, mp_cell_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void mark(mp_cell *c, mp_cell_status s, const char *fmt, ...)
+{
+    va_list ap;
+    if (c->status == MP_CELL_ERROR || c->status == MP_CELL_UNSUPPORTED)
+        return;   /* keep the first reason */
+    c->status = s;
+    va_start(ap, fmt);
+    vsnprintf(c->reason, sizeof c->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* When a cell fails, say so if the reason is that the helper holding the
+ * far ends died: all N fds then read as EOF, and the symptom (N ready fds,
+ * EPIPE) would otherwise hide the cause. */
+static void note_dead_peer(mp_cell *c, mp_peer *peer)
+{
+    char how[64];
+    if (!peer || mp_peer_alive(peer, how, sizeof how))
+        return;
+    size_t len = strlen(c->reason);
+    snprintf(c->reason + len, sizeof c->reason - len,
+             " (the descriptor helper process died: %s; its far ends closed, so every "
+             "watched fd reads as end-of-file)", how);
+}
+
+static int active(const mp_cell *c)
+{
+    return c->status == MP_CELL_PENDING || c->status == MP_CELL_OK;
+}
+
+/* Count events around each of `samples` calls, for every pass of the plan. */
+static int counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
+                          int samples, int warmup, mp_err *err)
+{
+    unsigned npass = mp_pmu_plan_passes(env->plan);
+    for (unsigned p = 0; p < npass; p++) {
+        mp_pmu_pass *pass;
+        mp_err perr;
+        if (mp_pmu_pass_open(&pass, env->plan, p, &perr) < 0) {
+            snprintf(c->reason, sizeof c->reason, "counter pass %u not measured: %.400s", p + 1,
+                     perr.msg);
+            continue;
+        }
+        unsigned nc = mp_pmu_pass_count(pass);
+        size_t n = (size_t)samples;
+        int64_t *d = malloc(sizeof *d * (n > BRACKETS ? n : BRACKETS) * (nc ? nc : 1));
+        double *x = malloc(sizeof *x * (n > BRACKETS ? n : BRACKETS));
+        double bracket[MP_PMU_MAX_COUNTERS];
+        int rc = 0;
+        if (!d || !x) {
+            rc = mp_errf(err, -ENOMEM, "out of memory for counter samples");
+            goto done;
+        }
+        /* Calibrate: the counts of an empty read bracket, per counter. */
+        mp_block blk = {.counters = d};
+        for (size_t i = 0; i < BRACKETS; i++) {
+            mp_pmu_snap a, b;
+            mp_pmu_pass_read(pass, &a);
+            mp_pmu_pass_read(pass, &b);
+            if (mp_pmu_pass_delta(pass, &a, &b, d + blk.kept * nc) == 0)
+                blk.kept++;
+        }
+        for (unsigned k = 0; k < nc; k++) {
+            for (size_t i = 0; i < blk.kept; i++)
+                x[i] = (double)d[i * nc + k];
+            bracket[k] = blk.kept ? mp_median(x, blk.kept) : 0;
+        }
+        blk = (mp_block){.counters = d};
+        rc = c->mode == MP_MODE_READY
+                 ? mp_sample_ready(c->backend, st, set, warmup, n, pass, &blk, err)
+                 : mp_sample_wakeup(c->backend, st, set, env->poker, warmup, n, pass, &blk, err);
+        if (rc < 0)
+            goto done;
+        for (unsigned k = 0; k < nc; k++) {
+            mp_metric *m = mp_cell_add_metric(c, mp_pmu_pass_name(pass, k));
+            if (!m) {
+                rc = mp_errf(err, -ENOMEM, "out of memory");
+                goto done;
+            }
+            for (size_t i = 0; i < blk.kept; i++)
+                x[i] = (double)d[i * nc + k] - bracket[k];
+            mp_summarize(x, blk.kept, &m->s);
+            m->is_counter = 1;
+            m->pass = (int)p + 1;
+            m->bracket = bracket[k];
+            m->dropped = blk.dropped;
+            snprintf(m->scope, sizeof m->scope, "%s", mp_pmu_plan_scope(env->plan));
+            snprintf(m->read_path, sizeof m->read_path, "%s", mp_pmu_pass_read_path(pass));
+        }
+    done:
+        free(d);
+        free(x);
+        mp_pmu_pass_close(pass);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* Summaries of the timing samples of a cell. */
+static int summarize_cell(mp_cell *c, const mp_results *r, mp_err *err)
+{
+    if (c->nsamples == 0) {
+        mark(c, MP_CELL_ERROR, "no sample kept (%zu discarded: the waiter was never seen "
+             "asleep when poked)", c->discarded);
+        return 0;
+    }
+    double *x = malloc(sizeof *x * c->nsamples);
+    mp_metric *raw = mp_cell_add_metric(c, "wall_raw_ns");
+    mp_metric *wall = raw ? mp_cell_add_metric(c, "wall_ns") : NULL;
+    if (!x || !wall) {
+        free(x);
+        return mp_errf(err, -ENOMEM, "out of memory");
+    }
+    raw = &c->metrics[c->nmetrics - 2];
+    double sub = c->mode == MP_MODE_READY ? r->empty_bracket.p50 : 0.0;
+    memcpy(x, c->samples, sizeof *x * c->nsamples);
+    mp_summarize(x, c->nsamples, &raw->s);
+    for (size_t i = 0; i < c->nsamples; i++)
+        x[i] = c->samples[i] - sub;
+    mp_summarize(x, c->nsamples, &wall->s);
+    free(x);
+    c->kept = c->nsamples;
+    c->status = MP_CELL_OK;
+    return 0;
+}
+
+/* Block until the set's ready fd is readable (TCP delivery is not instant). */
+static int wait_readable(const mp_fdset *set)
+{
+    for (int i = 0; i < set->active; i++) {
+        struct pollfd p = {.fd = set->fds[set->first_ready + set->active_off + i],
+                           .events = POLLIN};
+        if (poll(&p, 1, 2000) != 1)
+            return -ETIMEDOUT;
+    }
+    return 0;
+}
+
+static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *set,
+                    const mp_sweep_env *env, size_t first, mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    int nb = cfg->nbackends, rc = 0;
+    mp_mode mode = cells[0].mode;
+    size_t per = (size_t)cfg->samples;
+    double *blockbuf = malloc(sizeof *blockbuf * per);
+    if (!blockbuf)
+        return mp_errf(err, -ENOMEM, "out of memory");
+
+    for (int b = 0; b < nb; b++) {
+        mp_cell *c = &cells[b];
+        const char *why = c->backend->unsupported_mode
+                              ? c->backend->unsupported_mode(mp_mode_name(mode)) : NULL;
+        if (why)
+            mark(c, MP_CELL_UNSUPPORTED, "%s", why);
+        if (mode == MP_MODE_WAKEUP && !env->poker)
+            mark(c, MP_CELL_ERROR, "internal: no poker thread");
+        if (mode == MP_MODE_WAKEUP && c->active > 1)
+            mark(c, MP_CELL_UNSUPPORTED, "wakeup mode pokes one fd; %d ready fds at once "
+                 "(--active) is measured in ready mode", c->active);
+        if (!active(c))
+            continue;
+        c->samples = malloc(sizeof *c->samples * per * (size_t)cfg->repeats);
+        c->sample_repeat = malloc(sizeof *c->sample_repeat * per * (size_t)cfg->repeats);
+        c->repeat_medians = calloc((size_t)cfg->repeats, sizeof *c->repeat_medians);
+        c->bare_loop = calloc((size_t)cfg->repeats, sizeof *c->bare_loop);
+        if (!c->samples || !c->sample_repeat || !c->repeat_medians || !c->bare_loop) {
+            rc = mp_errf(err, -ENOMEM, "out of memory for %zu samples", per * cfg->repeats);
+            goto out;
+        }
+    }
+    if (mode == MP_MODE_READY) {
+        if (mp_fdset_poke(set) < 0 || wait_readable(set) < 0) {
+            if (mp_sample_stop) {   /* interrupted, not broken: leave the cells pending */
+                r->interrupted_cell = (int)first;
+                rc = -EINTR;
+                goto out;
+            }
+            for (int b = 0; b < nb; b++)
+                mark(&cells[b], MP_CELL_ERROR, "could not make fd %d readable",
+                     mp_fdset_ready_fd(set));
+            goto out;
+        }
+    }
+
+    for (int rep = 0; rep < cfg->repeats; rep++) {
+        for (int b = 0; b < nb; b++) {
+            mp_cell *c = &cells[b];
+            if (!active(c))
+                continue;
+            if (env->progress) {
+                char label[128];
+                snprintf(label, sizeof label, "%s %s N=%d%s%.0d %s repeat %d/%d",
+                         c->backend->name, mp_fd_kind_name(c->kind), c->nfds,
+                         c->active > 1 ? " K=" : "", c->active > 1 ? c->active : 0,
+                         mp_mode_name(mode), rep + 1, cfg->repeats);
+                env->progress(first + (size_t)b, r->ncells, label, env->progress_ctx);
+            }
+            mp_block blk = {.wall_ns = blockbuf};
+            mp_err cerr;
+            int brc = mode == MP_MODE_READY
+                          ? mp_sample_ready(c->backend, st[b], set, cfg->warmup, per, NULL,
+                                            &blk, &cerr)
+                          : mp_sample_wakeup(c->backend, st[b], set, env->poker, cfg->warmup,
+                                             per, NULL, &blk, &cerr);
+            if (brc == -EINTR) {
+                r->interrupted_cell = (int)(first + (size_t)b);
+                rc = -EINTR;
+                goto out;
+            }
+            if (brc < 0) {
+                mark(c, MP_CELL_ERROR, "%s", cerr.msg);
+                note_dead_peer(c, env->peer);
+                continue;
+            }
+            c->discarded += blk.discarded;
+            memcpy(c->samples + c->nsamples, blk.wall_ns, sizeof *blk.wall_ns * blk.kept);
+            for (size_t i = 0; i < blk.kept; i++)
+                c->sample_repeat[c->nsamples + i] = rep;
+            c->nsamples += blk.kept;
+            /* A repeat with no sample kept has no median (NaN: null in the JSON). */
+            c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : NAN;
+            if (mode == MP_MODE_READY &&
+                mp_sample_bare_loop(c->backend, st[b], BARE_LOOP, &c->bare_loop[rep], &cerr) < 0)
+                mark(c, MP_CELL_ERROR, "%s", cerr.msg);
+        }
+    }
+    /* Every cell's timing is summarised before any counter pass, so an
+     * interruption there leaves complete timings behind. */
+    for (int b = 0; b < nb; b++) {
+        mp_cell *c = &cells[b];
+        if (active(c) && (rc = summarize_cell(c, r, err)) < 0)
+            goto out;
+    }
+    for (int b = 0; b < nb; b++) {
+        mp_cell *c = &cells[b];
+        if (!active(c))
+            continue;
+        mp_err cerr;
+        int prc = counter_passes(c, st[b], set, env, cfg->samples, cfg->warmup, &cerr);
+        if (prc == -EINTR) {
+            r->interrupted_cell = (int)(first + (size_t)b);
+            rc = -EINTR;
+            goto out;
+        }
+        if (prc < 0)
+            snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
+        if (cfg->profile) {
+            prc = mp_profile_pass(c, st[b], set, env, cfg->warmup, &cerr);
+            if (prc == -EINTR) {
+                r->interrupted_cell = (int)(first + (size_t)b);
+                rc = -EINTR;
+                goto out;
+            }
+            if (prc < 0)
+                snprintf(c->reason, sizeof c->reason, "profile not measured: %.400s",
+                         cerr.msg);
+        }
+    }
+out:
+    if (mode == MP_MODE_READY)
+        while (mp_fdset_drain(set) == 0)
+            ;
+    free(blockbuf);
+    return rc;
+}
+
+static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, int b)
+{
+    size_t i = (size_t)k * (size_t)cfg->ncounts + (size_t)n;
+    i = i * (size_t)cfg->nactives + (size_t)a;
+    i = i * (size_t)cfg->nmodes + (size_t)m;
+    return i * (size_t)cfg->nbackends + (size_t)b;
+}
+
+static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    mp_fd_kind kind = cfg->kinds[k];
+    int N = cfg->fds[ni], nb = cfg->nbackends, rc = 0;
+    mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0)];
+    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)nb;
+    int kmax = 1;   /* largest K that fits in N */
+    for (int a = 0; a < cfg->nactives; a++)
+        if (cfg->actives[a] <= N && cfg->actives[a] > kmax)
+            kmax = cfg->actives[a];
+
+    for (size_t i = 0; i < ng; i++) {
+        group[i].rl_soft = env->rl_soft;
+        group[i].rl_hard = env->rl_hard;
+    }
+    long need = mp_fdset_fds_needed(kind, N, kmax) + env->base_fds + nb + PMU_FD_SLACK;
+    if (need > env->rl_hard) {
+        for (size_t i = 0; i < ng; i++)
+            mark(&group[i], MP_CELL_UNSUPPORTED,
+                 "%d watched %s fds need about %ld descriptors in this process, but the hard "
+                 "RLIMIT_NOFILE is %ld; raise it (as root: ulimit -Hn %ld, or LimitNOFILE= "
+                 "for a service; fs.nr_open caps it)", N, mp_fd_kind_name(kind), need,
+                 env->rl_hard, need);
+        return 0;
+    }
+
+    mp_fdset set;
+    mp_err ferr;
+    int frc = mp_fdset_create(&set, kind, N, mp_ready_first(cfg->ready_pos, N, kmax), kmax,
+                              env->peer, &ferr);
+    if (frc < 0 && mp_sample_stop) {   /* interrupted while building: leave pending */
+        r->interrupted_cell = (int)cell_index(cfg, k, ni, 0, 0, 0);
+        return -EINTR;
+    }
+    if (frc < 0) {
+        for (size_t i = 0; i < ng; i++) {
+            mark(&group[i], MP_CELL_ERROR, "%s", ferr.msg);
+            note_dead_peer(&group[i], env->peer);
+        }
+        return 0;
+    }
+    for (size_t i = 0; i < ng; i++) {
+        group[i].fd_lo = set.fd_lo;
+        group[i].fd_hi = set.fd_hi;
+        if (group[i].active > N)
+            mark(&group[i], MP_CELL_UNSUPPORTED, "%d ready fds asked for (--active) but only "
+                 "%d are watched", group[i].active, N);
+    }
+
+    void *st[MP_MAX_BACKENDS] = {0};
+    for (int b = 0; b < nb; b++) {
+        const mp_backend_ops *ops = cfg->backends[b];
+        char why[256];
+        const char *u = ops->unsupported_fds ? ops->unsupported_fds(set.fd_lo, set.fd_hi, why,
+                                                                    sizeof why) : NULL;
+        mp_err berr;
+        int brc = 0;
+        if (!u) {
+            brc = ops->open(&st[b], N, &berr);
+            for (int i = 0; brc == 0 && i < N; i++)
+                brc = ops->add(st[b], set.fds[i], &berr);
+        }
+        for (size_t i = 0; i < (size_t)cfg->nactives * (size_t)cfg->nmodes; i++) {
+            mp_cell *c = &group[i * (size_t)nb + (size_t)b];
+            if (u)
+                mark(c, MP_CELL_UNSUPPORTED, "%s", u);
+            else if (brc == -ENOSYS || brc == -EOPNOTSUPP || brc == -EPERM)
+                mark(c, MP_CELL_UNSUPPORTED, "%s", berr.msg);   /* the host lacks the API */
+            else if (brc < 0)
+                mark(c, MP_CELL_ERROR, "%s", berr.msg);
+        }
+    }
+
+    for (int a = 0; a < cfg->nactives && rc == 0; a++) {
+        int K = cfg->actives[a];
+        if (K > N)
+            continue;
+        /* The K active fds sit where --ready-pos says within the ready range. */
+        mp_fdset_activate(&set, K, mp_ready_first(cfg->ready_pos, kmax, K));
+        for (int m = 0; m < cfg->nmodes && rc == 0; m++) {
+            size_t first = cell_index(cfg, k, ni, a, m, 0);
+            for (int b = 0; b < nb; b++)
+                r->cells[first + (size_t)b].ready_fd = mp_fdset_ready_fd(&set);
+            rc = run_mode(r, &r->cells[first], st, &set, env, first, err);
+        }
+    }
+
+    for (int b = 0; b < nb; b++)
+        if (st[b])
+            cfg->backends[b]->close(st[b]);
+    mp_fdset_destroy(&set, env->peer);
+    return rc;
+}
+
+int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    for (int k = 0; k < cfg->nkinds; k++)
+        for (int n = 0; n < cfg->ncounts; n++) {
+            if (mp_sample_stop) {
+                r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0);
+                return -EINTR;
+            }
+            int rc = run_group(r, env, k, n, err);
+            if (rc < 0)
+                return rc;
+        }
+    return 0;
+}

@@ -1,0 +1,28 @@
+/* sweep.h - run every cell of a run: descriptor sets, backends, timing
+ * passes, counter passes, summaries.  Error convention: mp_err.h. */
+#ifndef MP_SWEEP_H
+#define MP_SWEEP_H
+
+#include "run/peer.h"
+#include "pmu.h"
+#include "run/results.h"
+#include "run/sample.h"
+
+typedef struct mp_sweep_env {
+    mp_peer *peer;
+    mp_poker *poker;           /* NULL when no wakeup mode is asked for */
+    const mp_pmu_plan *plan;
+    long rl_soft, rl_hard;     /* RLIMIT_NOFILE during the run */
+    int base_fds;              /* descriptors open before any set is made */
+    /* Progress callback (may be NULL): cell index being measured, label. */
+    void (*progress)(size_t cell, size_t ncells, const char *label, void *ctx);
+    void *progress_ctx;
+} mp_sweep_env;
+
+/* Measure every cell of r in order.  A cell that cannot run is marked
+ * unsupported or error with its reason and the sweep goes on; returns
+ * -EINTR when mp_sample_stop was set (r->interrupted_cell names the cell),
+ * 0 otherwise. */
+int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err);
+
+#endif

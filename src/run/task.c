@@ -1,0 +1,40 @@
+/* task.c - see task.h.  Reads use pread at offset 0, so one open file
+ * serves every read. */
+#include "run/task.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int mp_task_open(int tid, const char *file)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/task/%d/%s", tid, file);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+char mp_task_state(int stat_fd)
+{
+    char buf[512];
+    ssize_t r = stat_fd >= 0 ? pread(stat_fd, buf, sizeof buf - 1, 0) : -1;
+    if (r <= 0)
+        return 0;
+    buf[r] = 0;
+    /* The command name in parentheses may hold spaces: the state follows the last ')'. */
+    char *p = strrchr(buf, ')');
+    return (p && p[1] == ' ') ? p[2] : 0;
+}
+
+long mp_task_vol_switches(int status_fd)
+{
+    char buf[2048];
+    ssize_t r = status_fd >= 0 ? pread(status_fd, buf, sizeof buf - 1, 0) : -1;
+    if (r <= 0)
+        return -1;
+    buf[r] = 0;
+    const char *key = "\nvoluntary_ctxt_switches:";
+    char *p = strstr(buf, key);
+    return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
