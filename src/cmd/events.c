@@ -8,12 +8,12 @@
 #include <string.h>
 #include <cjson/cJSON.h>
 
+#include "common/json.h"
 #include "pmu.h"
 
 static const char *str(const cJSON *o, const char *k)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) ? v->valuestring : "";
+    return mp_json_str(o, k, "");
 }
 
 static int show(const char *spec)

@@ -16,8 +16,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run/config.h"
 #include "cmd/cmd.h"
+#include "common/file.h"
+#include "run/config.h"
 #include "run/context.h"
 #include "experiments/experiment.h"
 #include "run/peer.h"
@@ -47,22 +48,6 @@ static void utc_now(char *buf, size_t len, int iso)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%dT%H%M%SZ", &tm);
-}
-
-static int mkdir_p(const char *path)
-{
-    char tmp[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s", path);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
-                return -errno;
-            *p = '/';
-        }
-    if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
-        return -errno;
-    return 0;
 }
 
 static int dir_is_empty(const char *path)
@@ -100,7 +85,8 @@ static int prepare_out_dir(mp_run_config *cfg, mp_err *err)
             return mp_errf(err, MP_EUSAGE, "--out: %s exists and is not empty; choose another "
                            "directory or add --force to write into it", cfg->out_dir);
     }
-    int rc = mkdir_p(cfg->out_dir);
+    mp_err why;
+    int rc = mp_mkdir_p(cfg->out_dir, &why);
     if (rc < 0)
         return mp_errf(err, MP_EUSAGE, "--out: cannot create %s: %s", cfg->out_dir,
                        strerror(-rc));

@@ -10,21 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "report/util.h"
 
 #define MAXPH 16
-
-static double jnum(const cJSON *o, const char *k)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(j) ? j->valuedouble : NAN;
-}
-
-static const char *jstr(const cJSON *o, const char *k, const char *dflt)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(j) ? j->valuestring : dflt;
-}
 
 static void head(FILE *f, const mp_cmp *c, const char *first, const int *col)
 {
@@ -63,7 +52,7 @@ static const char *no_profile(const mp_cmp_host *h, const mp_rcell *x, char *b, 
     if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x->profile, "phases")) <= 0) {
         char r[200];
         snprintf(b, len, "**no phases**: %.150s", mp_md_cell(r, sizeof r,
-                 jstr(x->profile, "symbols", jstr(x->profile, "reason", "no kernel symbols"))));
+                 mp_json_str(x->profile, "symbols", mp_json_str(x->profile, "reason", "no kernel symbols"))));
         return b;
     }
     return NULL;
@@ -72,7 +61,7 @@ static const char *no_profile(const mp_cmp_host *h, const mp_rcell *x, char *b, 
 static void share_text(char *b, size_t len, const cJSON *e)
 {
     char n[32];
-    double s = jnum(e, "share"), ns = jnum(e, "ns_per_call");
+    double s = mp_json_num(e, "share", NAN), ns = mp_json_num(e, "ns_per_call", NAN);
     if (!isfinite(s))
         snprintf(b, len, "n/a");
     else if (isfinite(ns))
@@ -146,7 +135,7 @@ static void profiles(FILE *f, const mp_cmp *c)
                     const cJSON *e;
                     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x[h]->profile,
                                                                             "phases")) {
-                        const char *p = jstr(e, "phase", "?");
+                        const char *p = mp_json_str(e, "phase", "?");
                         size_t q = 0;
                         while (q < nph && strcmp(names[q], p))
                             q++;
@@ -175,11 +164,11 @@ static void profiles(FILE *f, const mp_cmp *c)
                         }
                         const cJSON *p = x[h]->profile;
                         if (row == -2) {
-                            double s = jnum(p, "samples");
+                            double s = mp_json_num(p, "samples", NAN);
                             fprintf(f, " %.0f (%s) |", isfinite(s) ? s : 0.0,
-                                    mp_md_cell(cell, sizeof cell, jstr(p, "event", "?")));
+                                    mp_md_cell(cell, sizeof cell, mp_json_str(p, "event", "?")));
                         } else if (row == -1) {
-                            double u = jnum(p, "user_share");
+                            double u = mp_json_num(p, "user_share", NAN);
                             if (isfinite(u))
                                 fprintf(f, " %.1f%% |", u * 100);
                             else
@@ -187,7 +176,7 @@ static void profiles(FILE *f, const mp_cmp *c)
                         } else {
                             const cJSON *e, *hit = NULL;
                             cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(p, "phases"))
-                                if (!strcmp(jstr(e, "phase", "?"), names[row]))
+                                if (!strcmp(mp_json_str(e, "phase", "?"), names[row]))
                                     hit = e;
                             if (hit)
                                 share_text(t, sizeof t, hit);

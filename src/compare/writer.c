@@ -12,6 +12,7 @@
 
 #include "report/analysis.h"
 #include "report/plot.h"
+#include "common/file.h"
 #include "report/util.h"
 
 #define MAXB 16

@@ -14,6 +14,7 @@
 
 #include "report/plot.h"
 #include "report/calc.h"
+#include "common/file.h"
 #include "report/util.h"
 
 static void file_token(char *dst, size_t len, const char *s)

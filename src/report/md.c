@@ -8,6 +8,7 @@
 
 #include "report/plot.h"
 #include "report/calc.h"
+#include "common/file.h"
 #include "report/util.h"
 
 #define MAXN 24

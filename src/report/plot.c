@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "report/util.h"
 
 const mp_plot_script *mp_plot_find(const char *name)

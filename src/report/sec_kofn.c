@@ -9,6 +9,7 @@
 
 #include "report/fig.h"
 #include "report/md.h"
+#include "common/file.h"
 #include "report/util.h"
 
 #define MAXL 24

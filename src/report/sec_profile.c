@@ -9,24 +9,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "report/calc.h"
 #include "report/fig.h"
+#include "common/file.h"
 #include "report/util.h"
 
 #define TOP 8
 #define MAXPH 12
-
-static double num(const cJSON *o, const char *k)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(j) ? j->valuedouble : NAN;
-}
-
-static const char *str(const cJSON *o, const char *k, const char *dflt)
-{
-    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(j) ? j->valuestring : dflt;
-}
 
 static void pct(char *b, size_t n, double share)
 {
@@ -48,7 +38,7 @@ static size_t phase_names(const mp_rmodel *m, const char *mode, const char *kind
             continue;
         const cJSON *e;
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) {
-            const char *p = str(e, "phase", "?");
+            const char *p = mp_json_str(e, "phase", "?");
             size_t k = 0;
             while (k < nph && strcmp(names[k], p))
                 k++;
@@ -64,7 +54,7 @@ static const cJSON *phase_of(const mp_rcell *c, const char *name)
 {
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases"))
-        if (!strcmp(str(e, "phase", "?"), name))
+        if (!strcmp(mp_json_str(e, "phase", "?"), name))
             return e;
     return NULL;
 }
@@ -73,13 +63,13 @@ static const cJSON *phase_of(const mp_rcell *c, const char *name)
  * else its ns_per_call / N, else share x wall p50 / N. */
 static double phase_ns_per_fd(const mp_rcell *c, const cJSON *e)
 {
-    double v = num(e, "ns_per_fd");
+    double v = mp_json_num(e, "ns_per_fd", NAN);
     if (isfinite(v) || c->nfds <= 0)
         return v;
-    v = num(e, "ns_per_call");
+    v = mp_json_num(e, "ns_per_call", NAN);
     if (!isfinite(v)) {
-        double w = num(c->profile, "wall_p50_ns");
-        v = num(e, "share") * (isfinite(w) ? w : c->wall.p50);
+        double w = mp_json_num(c->profile, "wall_p50_ns", NAN);
+        v = mp_json_num(e, "share", NAN) * (isfinite(w) ? w : c->wall.p50);
     }
     return v / (double)c->nfds;
 }
@@ -105,19 +95,19 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
         const mp_rcell *c = &m->cells[i];
         if (!c->profile || strcmp(c->mode, mode))
             continue;
-        double s = num(c->profile, "samples");
-        pct(b, sizeof b, num(c->profile, "user_share"));
+        double s = mp_json_num(c->profile, "samples", NAN);
+        pct(b, sizeof b, mp_json_num(c->profile, "user_share", NAN));
         fprintf(f, "| %s | %lld | %s | %s | ", c->backend, c->nfds,
                 isfinite(s) ? (snprintf(sm, sizeof sm, "%.0f", s), sm) : "n/a",
-                mp_md_cell(cell, sizeof cell, str(c->profile, "event", "?")));
-        fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, str(c->profile, "symbols", "?")),
+                mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "event", "?")));
+        fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "?")),
                 b);
         for (size_t k = 0; k < nph; k++) {
             double share = NAN;
             const cJSON *e;
             cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases"))
-                if (!strcmp(str(e, "phase", "?"), names[k]))
-                    share = num(e, "share");
+                if (!strcmp(mp_json_str(e, "phase", "?"), names[k]))
+                    share = mp_json_num(e, "share", NAN);
             pct(b, sizeof b, share);
             fprintf(f, " %s |", b);
         }
@@ -133,11 +123,11 @@ static void top_functions(FILE *f, const mp_rcell *c)
     size_t n = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, fn) {   /* keep the TOP largest shares, in order */
-        double s = num(e, "share");
-        if (n == TOP && !(s > num(pick[TOP - 1], "share")))
+        double s = mp_json_num(e, "share", NAN);
+        if (n == TOP && !(s > mp_json_num(pick[TOP - 1], "share", NAN)))
             continue;
         size_t j = n < TOP ? n++ : TOP - 1;
-        while (j > 0 && num(pick[j - 1], "share") < s) {
+        while (j > 0 && mp_json_num(pick[j - 1], "share", NAN) < s) {
             pick[j] = pick[j - 1];
             j--;
         }
@@ -146,16 +136,16 @@ static void top_functions(FILE *f, const mp_rcell *c)
     char a[32], b[32], cell[200];
     if (!n) {
         fprintf(f, "No function attribution for %s at N=%lld: %s.\n\n", c->backend, c->nfds,
-                mp_md_cell(cell, sizeof cell, str(c->profile, "symbols", "no symbols")));
+                mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "no symbols")));
         return;
     }
     fprintf(f, "Top kernel functions, %s at N=%lld:\n\n| function | share | ns per call |\n"
                "|---|---:|---:|\n", c->backend, c->nfds);
     for (size_t i = 0; i < n; i++) {
-        pct(a, sizeof a, num(pick[i], "share"));
+        pct(a, sizeof a, mp_json_num(pick[i], "share", NAN));
         fprintf(f, "| `%s` | %s | %s |\n", mp_md_cell(cell, sizeof cell,
-                str(pick[i], "name", "?")), a, mp_fmt_num(b, sizeof b,
-                num(pick[i], "ns_per_call")));
+                mp_json_str(pick[i], "name", "?")), a, mp_fmt_num(b, sizeof b,
+                mp_json_num(pick[i], "ns_per_call", NAN)));
     }
     fputc('\n', f);
 }
@@ -207,12 +197,12 @@ static int prof_data(const mp_rmodel *m, const char *dir, const char *mode, cons
         const mp_rcell *c = cells[i];
         if (!c->profile || c->status != MP_RC_OK || !has_phases(c))
             continue;
-        double u = num(c->profile, "user_share");
+        double u = mp_json_num(c->profile, "user_share", NAN);
         fprintf(f, "%lld %lld", c->nfds, c->nfds);
         mp__rfig_num(f, isfinite(u) ? u * 100 : 0);
         for (size_t k = 0; k < nph; k++) {
             const cJSON *e = phase_of(c, names[k]);
-            mp__rfig_num(f, e ? num(e, "share") * 100 : 0);
+            mp__rfig_num(f, e ? mp_json_num(e, "share", NAN) * 100 : 0);
         }
         for (size_t k = 0; k < nph; k++) {
             const cJSON *e = phase_of(c, names[k]);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/file.h"
 #include "run/results.h"
 
 typedef struct {
@@ -47,7 +48,7 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
 static int sb_write(sbuf *b, const char *dir, const char *name, mp_err *err)
 {
     int rc = b->oom ? mp_errf(err, -ENOMEM, "out of memory writing %s", name)
-                    : mp_write_file_atomic(dir, name, b->buf ? b->buf : "", b->len, err);
+                    : mp_write_file(dir, name, b->buf ? b->buf : "", b->len, err);
     free(b->buf);
     return rc;
 }

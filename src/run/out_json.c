@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/file.h"
 #include "run/results.h"
 
 cJSON *mp_summary_json(const mp_summary *s)
@@ -192,7 +193,7 @@ int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
     if (!text)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
     size_t len = strlen(text);
-    int rc = mp_write_file_atomic(dir, "results.json", text, len, err);
+    int rc = mp_write_file(dir, "results.json", text, len, err);
     free(text);
     return rc;
 }

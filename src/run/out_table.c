@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "run/results.h"
 
 static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, int n, int a,
@@ -131,14 +132,12 @@ void mp_print_counters(const cJSON *counters, FILE *f)
 
 static double jnum(const cJSON *o, const char *k)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+    return mp_json_num(o, k, -1);
 }
 
 static const char *jstr(const cJSON *o, const char *k)
 {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) ? v->valuestring : "";
+    return mp_json_str(o, k, "");
 }
 
 static void print_register(const cJSON *reg, FILE *f)

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
 {
@@ -82,27 +81,4 @@ const char *mp_cell_status_name(mp_cell_status s)
     case MP_CELL_ERROR: return "error";
     default: return "not run";
     }
-}
-
-int mp_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,
-                         mp_err *err)
-{
-    char tmp[PATH_MAX], dst[PATH_MAX];
-    if (snprintf(dst, sizeof dst, "%s/%s", dir, name) >= (int)sizeof dst ||
-        snprintf(tmp, sizeof tmp, "%s/.%s.tmp.%d", dir, name, (int)getpid()) >= (int)sizeof tmp)
-        return mp_errf(err, -ENAMETOOLONG, "path too long: %s/%s", dir, name);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return mp_errf(err, -errno, "cannot write %s: %s", tmp, strerror(errno));
-    size_t w = fwrite(data, 1, len, f);
-    int e = (w != len || ferror(f)) ? errno : 0;
-    if (fclose(f) != 0 && !e)
-        e = errno;
-    if (e || rename(tmp, dst) != 0) {
-        if (!e)
-            e = errno;
-        unlink(tmp);
-        return mp_errf(err, -(e ? e : EIO), "writing %s failed: %s", dst, strerror(e ? e : EIO));
-    }
-    return 0;
 }

@@ -82,8 +82,4 @@ void mp_print_counters(const cJSON *counters, FILE *f);
 /* One table per experiment that ran. */
 void mp_print_experiments(const cJSON *experiments, FILE *f);
 
-/* Write data to dir/name atomically (tmp + fsync-free rename). */
-int mp_write_file_atomic(const char *dir, const char *name, const char *data, size_t len,
-                         mp_err *err);
-
 #endif
