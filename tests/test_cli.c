@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run/config.h"
+#include "cmd/cmd.h"
 
 static int parse(mp_run_config *c, mp_err *e, const char *line)
 {

@@ -1,7 +1,11 @@
-/* backend.c - the table of compiled-in backends. */
+/* registry.c - the table of compiled-in backends: every list of backend
+ * names (usage, --help, errors) is printed from it.  Adding a backend is
+ * its file plus one row here. */
 #include "backends/backend.h"
 
 #include <string.h>
+
+#include "common/names.h"
 
 extern const mp_backend_ops mp_backend_select;
 extern const mp_backend_ops mp_backend_poll;
@@ -32,5 +36,10 @@ const mp_backend_ops *mp_backend_find(const char *name)
 
 const char *mp_backend_names(void)
 {
-    return "select, poll, epoll, epoll-et, ppoll, epoll-pwait2, io_uring";
+    static char buf[256];
+    const char *names[16];
+    size_t n = 0;
+    for (; mp_backends[n] && n < sizeof names / sizeof names[0]; n++)
+        names[n] = mp_backends[n]->name;
+    return mp_names_join(buf, sizeof buf, names, n);
 }

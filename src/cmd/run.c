@@ -233,34 +233,28 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         rc = mp_sweep(&r, &env, err);
     if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
         mp_exp_env xenv = {.cfg = cfg, .peer = &peer, .plan = plan, .cpus = &all_cpus};
-        static const struct {
-            unsigned bit;
-            const char *name;
-            int (*fn)(const mp_exp_env *, cJSON **, mp_err *);
-        } exps[] = {{MP_EXP_REGISTER, "register", mp_exp_register},
-                    {MP_EXP_HERD, "herd", mp_exp_herd},
-                    {MP_EXP_LTET, "ltet", mp_exp_ltet}};
         r.experiments = cJSON_CreateObject();
-        for (size_t i = 0; i < sizeof exps / sizeof exps[0] && !mp_sample_stop; i++) {
-            if (!(cfg->experiments & exps[i].bit))
+        for (size_t i = 0; mp_experiments[i].name && !mp_sample_stop; i++) {
+            const mp_experiment *x = &mp_experiments[i];
+            if (!x->run || !(cfg->experiments & (1u << i)))
                 continue;
             cJSON *o = NULL;
             mp_err xerr;
             if (!cfg->quiet)
-                fprintf(stderr, "experiment %s...\n", exps[i].name);
-            int xrc = exps[i].fn(&xenv, &o, &xerr);
+                fprintf(stderr, "experiment %s...\n", x->name);
+            int xrc = x->run(&xenv, &o, &xerr);
             if (xrc == -EINTR) {
                 snprintf(r.interrupted_what, sizeof r.interrupted_what, "experiment %s",
-                         exps[i].name);
+                         x->name);
                 break;
             }
             if (xrc < 0) {
                 o = cJSON_CreateObject();
                 cJSON_AddStringToObject(o, "status", "error");
                 cJSON_AddStringToObject(o, "reason", xerr.msg);
-                fprintf(stderr, "muxprof: experiment %s: %s\n", exps[i].name, xerr.msg);
+                fprintf(stderr, "muxprof: experiment %s: %s\n", x->name, xerr.msg);
             }
-            cJSON_AddItemToObject(r.experiments, exps[i].name, o);
+            cJSON_AddItemToObject(r.experiments, x->name, o);
         }
         if (mp_sample_stop)
             rc = -EINTR;

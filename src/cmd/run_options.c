@@ -1,115 +1,27 @@
-/* cli.c - `muxprof run` options: one table of options with their defaults,
- * strict parsing of lists and counts, and the usage text. */
-#include "run/config.h"
+/* run_options.c - the options of `muxprof run` as one table: each row is
+ * {name, target, default, help}, and parsing, the defaults and --help are
+ * all produced from it.  Lists of names (backends, experiments, fd kinds,
+ * placements) come from their registries.  Parsing is strict: a bad value
+ * is one line naming the option and what it accepts (MP_EUSAGE). */
+#include "cmd/cmd.h"
 
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "common/names.h"
+#include "experiments/experiment.h"
+#include "run/config.h"
+#include "topology.h"
 
-/* Defaults: chosen so the default sweep takes under a minute on a 2-core VM. */
-#define DEF_BACKENDS "select,poll,epoll"
-#define DEF_FDS "10,20,50,100,200,500,1000,2000,5000,10000"
-#define DEF_MODES "ready,wakeup"
-#define DEF_KIND "pipe"
-#define DEF_SAMPLES 200
-#define DEF_REPEATS 5
-#define DEF_WARMUP 50
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* The defaults are chosen so the default sweep takes under a minute on a
+ * 2-core VM; --quick is the smoke-test sweep. */
 #define QUICK_FDS "10,100,1000"
-#define QUICK_SAMPLES 100
-#define QUICK_REPEATS 3
-
-enum { O_BACKENDS = 256, O_FDS, O_MODE, O_KIND, O_SAMPLES, O_REPEATS, O_WARMUP, O_EVENTS,
-       O_PLACEMENT, O_OUT, O_FORCE, O_QUICK, O_NOPLOTS, O_QUIET, O_READYPOS, O_ACTIVE,
-       O_PROFILE, O_EXPERIMENT, O_WAITERS, O_HELP };
-
-static const struct option opts[] = {
-    {"backends", required_argument, 0, O_BACKENDS},
-    {"fds", required_argument, 0, O_FDS},
-    {"active", required_argument, 0, O_ACTIVE},
-    {"experiment", required_argument, 0, O_EXPERIMENT},
-    {"waiters", required_argument, 0, O_WAITERS},
-    {"mode", required_argument, 0, O_MODE},
-    {"fd-kind", required_argument, 0, O_KIND},
-    {"samples", required_argument, 0, O_SAMPLES},
-    {"repeats", required_argument, 0, O_REPEATS},
-    {"warmup", required_argument, 0, O_WARMUP},
-    {"events", required_argument, 0, O_EVENTS},
-    {"placement", required_argument, 0, O_PLACEMENT},
-    {"ready-pos", required_argument, 0, O_READYPOS},
-    {"out", required_argument, 0, O_OUT},
-    {"force", no_argument, 0, O_FORCE},
-    {"quick", no_argument, 0, O_QUICK},
-    {"no-plots", no_argument, 0, O_NOPLOTS},
-    {"quiet", no_argument, 0, O_QUIET},
-    {"profile", no_argument, 0, O_PROFILE},
-    {"help", no_argument, 0, O_HELP},
-    {0, 0, 0, 0},
-};
-
-void mp_cli_run_usage(FILE *f)
-{
-    fprintf(f,
-"usage: muxprof run [options]\n"
-"\n"
-"Measure one select/poll/epoll_wait call while N idle descriptors are watched\n"
-"and one is ready, for each N, and write results.json, results.csv, samples.csv\n"
-"and report.md into a run directory.\n"
-"\n"
-"  --backends LIST   select, poll, epoll, epoll-et, ppoll, epoll-pwait2,\n"
-"                    io_uring                                    [" DEF_BACKENDS "]\n"
-"  --fds LIST        watched descriptor counts, 1..%d\n"
-"                    [" DEF_FDS "]\n"
-"  --active LIST     K of the N fds ready at once (ready mode only; wakeup cells\n"
-"                    with K > 1 are unsupported: the poker writes one fd)   [1]\n"
-"  --mode LIST       ready (fd already readable, timeout 0: the scan cost),\n"
-"                    wakeup (waiter asleep, a poker thread writes one byte)  [" DEF_MODES "]\n"
-"  --fd-kind LIST    pipe, socketpair, tcp, eventfd              [" DEF_KIND "]\n"
-"  --samples N       timed calls per repeat per cell             [%d]\n"
-"  --repeats R       repeats (backends interleaved in each)      [%d]\n"
-"  --warmup N        untimed calls before each block             [%d]\n"
-"  --ready-pos P     where the ready fd sits: first, middle, last [last]\n"
-"  --experiment LIST calls (the per-call sweep), register (cost of adding N fds),\n"
-"                    herd (M waiters on one fd), ltet (LT vs ET, partial reads) [calls]\n"
-"  --waiters M       herd: waiting threads, 1..%d                [4]\n"
-"  --events SPEC     counter preset or event list (muxprof events) [cache]\n"
-"  --placement KIND  auto, smt, same-l2, same-l3, cross-l3, cross-numa, none [auto]\n"
-"  --out DIR         run directory [reports/runs/<host>-<UTC stamp>]\n"
-"  --force           reuse a non-empty run directory\n"
-"  --quick           small sweep for smoke tests (fds " QUICK_FDS ", %d samples x %d)\n"
-"  --no-plots        write the report without figures\n"
-"  --quiet           no progress on stderr\n"
-"  --profile         after each cell's timing and counters, sample the waiter's\n"
-"                    kernel functions (perf_event_open, /proc/kallsyms) and group\n"
-"                    them into phases (docs/profile.md)\n"
-"\n"
-"Exit status: 0 success, 1 runtime failure, 2 usage error.\n",
-            MP_FDS_MAX, DEF_SAMPLES, DEF_REPEATS, DEF_WARMUP, MP_WAITERS_MAX, QUICK_SAMPLES,
-            QUICK_REPEATS);
-}
-
-const char *mp_mode_name(mp_mode m)
-{
-    return m == MP_MODE_READY ? "ready" : "wakeup";
-}
-
-const char *mp_ready_pos_name(mp_ready_pos p)
-{
-    return p == MP_POS_FIRST ? "first" : p == MP_POS_MIDDLE ? "middle" : "last";
-}
-
-int mp_ready_first(mp_ready_pos p, int n, int k)
-{
-    if (k > n)
-        k = n;
-    return p == MP_POS_FIRST ? 0 : p == MP_POS_MIDDLE ? (n - k + 1) / 2 : n - k;
-}
-
-int mp_exit_status(int code)
-{
-    return code == 0 ? 0 : code == MP_EUSAGE ? 2 : 1;
-}
+#define QUICK_SAMPLES "100"
+#define QUICK_REPEATS "3"
 
 /* A whole decimal number in [lo, hi]. */
 static int parse_count(const char *opt, const char *s, long lo, long hi, long *out, mp_err *err)
@@ -150,26 +62,18 @@ static int split_list(const char *opt, char *s, char **items, int max, mp_err *e
     return n;
 }
 
+static int parse_word(const char *opt, const char *s, char *dst, size_t len, mp_err *err)
+{
+    if (!*s || strlen(s) >= len)
+        return mp_errf(err, MP_EUSAGE, "%s: '%s' is empty or longer than %zu characters", opt,
+                       s, len - 1);
+    memcpy(dst, s, strlen(s) + 1);
+    return 0;
+}
 static int cmp_int(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
     return (x > y) - (x < y);
-}
-
-static int parse_backends(char *s, mp_run_config *c, mp_err *err)
-{
-    char *it[MP_MAX_BACKENDS];
-    int n = split_list("--backends", s, it, MP_MAX_BACKENDS, err);
-    if (n < 0)
-        return n;
-    for (int i = 0; i < n; i++) {
-        c->backends[i] = mp_backend_find(it[i]);
-        if (!c->backends[i])
-            return mp_errf(err, MP_EUSAGE, "--backends: unknown backend '%s'; expected %s",
-                           it[i], mp_backend_names());
-    }
-    c->nbackends = n;
-    return 0;
 }
 
 /* A list of counts in 1..MP_FDS_MAX, sorted, no duplicates. */
@@ -194,92 +98,271 @@ static int parse_counts(const char *opt, char *s, int *out, int *nout, mp_err *e
     return 0;
 }
 
-static int parse_fds(char *s, mp_run_config *c, mp_err *err)
-{
-    return parse_counts("--fds", s, c->fds, &c->ncounts, err);
-}
+/* ---- targets: one per option, (config, "--name", value, err) ---- */
 
-static int parse_modes(char *s, mp_run_config *c, mp_err *err)
+typedef int (*set_fn)(mp_run_config *c, const char *opt, char *v, mp_err *err);
+
+static int set_backends(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
-    char *it[2];
-    int n = split_list("--mode", s, it, 2, err);
+    char *it[MP_MAX_BACKENDS];
+    int n = split_list(opt, v, it, MP_MAX_BACKENDS, err);
     if (n < 0)
         return n;
     for (int i = 0; i < n; i++) {
-        if (!strcmp(it[i], "ready"))
-            c->modes[i] = MP_MODE_READY;
-        else if (!strcmp(it[i], "wakeup"))
-            c->modes[i] = MP_MODE_WAKEUP;
-        else
-            return mp_errf(err, MP_EUSAGE, "--mode: unknown mode '%s'; expected ready, wakeup",
-                           it[i]);
+        c->backends[i] = mp_backend_find(it[i]);
+        if (!c->backends[i])
+            return mp_errf(err, MP_EUSAGE, "%s: unknown backend '%s'; expected %s", opt,
+                           it[i], mp_backend_names());
     }
+    c->nbackends = n;
+    return 0;
+}
+
+static int set_fds(mp_run_config *c, const char *opt, char *v, mp_err *err)
+{
+    return parse_counts(opt, v, c->fds, &c->ncounts, err);
+}
+
+static int set_active(mp_run_config *c, const char *opt, char *v, mp_err *err)
+{
+    return parse_counts(opt, v, c->actives, &c->nactives, err);
+}
+
+static int set_modes(mp_run_config *c, const char *opt, char *v, mp_err *err)
+{
+    char *it[2];
+    int n = split_list(opt, v, it, 2, err);
+    if (n < 0)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (mp_mode_parse(it[i], &c->modes[i]) < 0)
+            return mp_errf(err, MP_EUSAGE, "%s: unknown mode '%s'; expected %s", opt, it[i],
+                           mp_mode_names());
     c->nmodes = n;
     return 0;
 }
 
-static int parse_kinds(char *s, mp_run_config *c, mp_err *err)
+static int set_kinds(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
     char *it[MP_MAX_KINDS];
-    int n = split_list("--fd-kind", s, it, MP_MAX_KINDS, err);
+    int n = split_list(opt, v, it, MP_MAX_KINDS, err);
     if (n < 0)
         return n;
     for (int i = 0; i < n; i++)
         if (mp_fd_kind_parse(it[i], &c->kinds[i]) < 0)
-            return mp_errf(err, MP_EUSAGE,
-                           "--fd-kind: unknown kind '%s'; expected pipe, socketpair, tcp, eventfd",
-                           it[i]);
+            return mp_errf(err, MP_EUSAGE, "%s: unknown kind '%s'; expected %s", opt, it[i],
+                           mp_fd_kind_names());
     c->nkinds = n;
     return 0;
 }
 
-static int parse_experiments(char *s, mp_run_config *c, mp_err *err)
+static int set_experiments(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
-    static const struct { const char *name; unsigned bit; } names[] = {
-        {"calls", MP_EXP_CALLS}, {"register", MP_EXP_REGISTER}, {"herd", MP_EXP_HERD},
-        {"ltet", MP_EXP_LTET}};
-    char *it[4];
-    int n = split_list("--experiment", s, it, 4, err);
+    char *it[MP_MAX_EXPERIMENTS];
+    int rows = 0;
+    while (mp_experiments[rows].name)
+        rows++;
+    int n = split_list(opt, v, it, rows, err);
     if (n < 0)
         return n;
     c->experiments = 0;
     for (int i = 0; i < n; i++) {
-        unsigned bit = 0;
-        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-            if (!strcmp(it[i], names[k].name))
-                bit = names[k].bit;
-        if (!bit)
-            return mp_errf(err, MP_EUSAGE, "--experiment: unknown experiment '%s'; expected "
-                           "calls, register, herd, ltet", it[i]);
+        unsigned bit;
+        if (!mp_experiment_find(it[i], &bit))
+            return mp_errf(err, MP_EUSAGE, "%s: unknown experiment '%s'; expected %s", opt,
+                           it[i], mp_experiment_names());
         c->experiments |= bit;
     }
+    c->nexperiments = 0;
+    for (int i = 0; i < rows; i++)
+        if (c->experiments & (1u << i))
+            c->experiment_names[c->nexperiments++] = mp_experiments[i].name;
     return 0;
 }
 
-static int parse_word(const char *opt, const char *s, char *dst, size_t len, mp_err *err)
+static int set_ready_pos(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
-    if (!*s || strlen(s) >= len)
-        return mp_errf(err, MP_EUSAGE, "%s: '%s' is empty or longer than %zu characters", opt,
-                       s, len - 1);
-    memcpy(dst, s, strlen(s) + 1);
+    if (mp_ready_pos_parse(v, &c->ready_pos) < 0)
+        return mp_errf(err, MP_EUSAGE, "%s: unknown position '%s'; expected %s", opt, v,
+                       mp_ready_pos_names());
     return 0;
+}
+
+#define COUNT_TARGET(field, lo, hi)                                                       \
+    static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
+    {                                                                                     \
+        long n;                                                                           \
+        int rc = parse_count(opt, v, lo, hi, &n, err);                                    \
+        if (rc == 0)                                                                      \
+            c->field = (int)n;                                                            \
+        return rc;                                                                        \
+    }
+COUNT_TARGET(samples, 1, MP_SAMPLES_MAX)
+COUNT_TARGET(repeats, 1, MP_REPEATS_MAX)
+COUNT_TARGET(warmup, 0, MP_WARMUP_MAX)
+COUNT_TARGET(waiters, 1, MP_WAITERS_MAX)
+
+#define WORD_TARGET(field)                                                                \
+    static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
+    {                                                                                     \
+        return parse_word(opt, v, c->field, sizeof c->field, err);                        \
+    }
+WORD_TARGET(events)
+WORD_TARGET(placement)
+WORD_TARGET(out_dir)
+
+#define FLAG_TARGET(field)                                                                \
+    static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
+    {                                                                                     \
+        (void)opt, (void)v, (void)err;                                                    \
+        c->field = 1;                                                                     \
+        return 0;                                                                         \
+    }
+FLAG_TARGET(force)
+FLAG_TARGET(quick)
+FLAG_TARGET(no_plots)
+FLAG_TARGET(quiet)
+FLAG_TARGET(profile)
+
+/* --help: parsing stops and says so. */
+static int set_help(mp_run_config *c, const char *opt, char *v, mp_err *err)
+{
+    (void)c, (void)opt, (void)v, (void)err;
+    return 1;
+}
+
+static const char *placement_names(void)
+{
+    static char buf[256];
+    return mp_names_join(buf, sizeof buf, mp_topo_placement_names, MP_TOPO_NPLACEMENTS);
+}
+
+/* ---- the table ---- */
+
+typedef struct run_opt {
+    const char *name;           /* --name */
+    const char *arg;            /* its value's name in --help; NULL: a flag */
+    set_fn target;
+    const char *def;            /* default, given to target when the option is absent */
+    const char *quick;          /* default under --quick, when it differs */
+    const char *help;
+    const char *(*list)(void);  /* the accepted names, printed after help */
+} run_opt;
+
+static const run_opt opts[] = {
+    {"backends", "LIST", set_backends, "select,poll,epoll", NULL, "one or more of",
+     mp_backend_names},
+    {"fds", "LIST", set_fds, "10,20,50,100,200,500,1000,2000,5000,10000", QUICK_FDS,
+     "watched descriptor counts, 1.." STR(MP_FDS_MAX), NULL},
+    {"active", "LIST", set_active, "1", NULL,
+     "K of the N fds ready at once (ready mode only; wakeup cells with K > 1 are "
+     "unsupported: the poker writes one fd)", NULL},
+    {"mode", "LIST", set_modes, "ready,wakeup", NULL,
+     "ready (fd already readable, timeout 0: the scan cost), wakeup (waiter asleep, a "
+     "poker thread writes one byte)", NULL},
+    {"fd-kind", "LIST", set_kinds, "pipe", NULL, "one or more of", mp_fd_kind_names},
+    {"samples", "N", set_samples, "200", QUICK_SAMPLES, "timed calls per repeat per cell", NULL},
+    {"repeats", "R", set_repeats, "5", QUICK_REPEATS, "repeats (backends interleaved in each)",
+     NULL},
+    {"warmup", "N", set_warmup, "50", NULL, "untimed calls before each block", NULL},
+    {"ready-pos", "P", set_ready_pos, "last", NULL, "where the ready fd sits:",
+     mp_ready_pos_names},
+    {"experiment", "LIST", set_experiments, "calls", NULL, "one or more of", mp_experiment_help},
+    {"waiters", "M", set_waiters, "4", NULL, "herd: waiting threads, 1.." STR(MP_WAITERS_MAX),
+     NULL},
+    {"events", "SPEC", set_events, "cache", NULL,
+     "counter preset or event list (muxprof events)", NULL},
+    {"placement", "KIND", set_placement, "auto", NULL, "one of", placement_names},
+    {"out", "DIR", set_out_dir, NULL, NULL,
+     "run directory [reports/runs/<host>-<UTC stamp>]", NULL},
+    {"force", NULL, set_force, NULL, NULL, "reuse a non-empty run directory", NULL},
+    {"quick", NULL, set_quick, NULL, NULL,
+     "small sweep for smoke tests (the --quick defaults above)", NULL},
+    {"no-plots", NULL, set_no_plots, NULL, NULL, "write the report without figures", NULL},
+    {"quiet", NULL, set_quiet, NULL, NULL, "no progress on stderr", NULL},
+    {"profile", NULL, set_profile, NULL, NULL,
+     "after each cell's timing and counters, sample the waiter's kernel functions "
+     "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)", NULL},
+    {"help", NULL, set_help, NULL, NULL, "this text", NULL},
+};
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+/* ---- --help ---- */
+
+#define HELP_COL 20
+#define HELP_WIDTH 79
+
+/* Words of text, wrapped to HELP_WIDTH with continuation lines at HELP_COL. */
+static void wrap(FILE *f, const char *text, int col)
+{
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        size_t w = strcspn(p, " ");
+        if (!w)
+            break;
+        if (col > HELP_COL && col + 1 + (int)w > HELP_WIDTH) {
+            fprintf(f, "\n%*s", HELP_COL, "");
+            col = HELP_COL;
+        } else if (col > HELP_COL) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(p, 1, w, f);
+        col += (int)w;
+        p += w;
+    }
+}
+
+void mp_cli_run_usage(FILE *f)
+{
+    fprintf(f, "usage: muxprof run [options]\n\n"
+               "Measure one select/poll/epoll_wait call while N idle descriptors are watched\n"
+               "and one is ready, for each N, and write results.json, results.csv, samples.csv\n"
+               "and report.md into a run directory.\n\n");
+    for (size_t i = 0; i < NOPTS; i++) {
+        const run_opt *o = &opts[i];
+        char head[64], text[1024];
+        snprintf(head, sizeof head, "  --%s%s%s", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        int n = snprintf(text, sizeof text, "%s%s%s", o->help, o->list ? " " : "",
+                         o->list ? o->list() : "");
+        if (o->def && n > 0 && (size_t)n < sizeof text)
+            snprintf(text + n, sizeof text - (size_t)n, " [%s%s%s]", o->def,
+                     o->quick ? "; --quick: " : "", o->quick ? o->quick : "");
+        int col = fprintf(f, "%-*s", HELP_COL - 1, head);
+        if (col >= HELP_COL) {
+            fprintf(f, "\n%*s", HELP_COL, "");
+        } else {
+            fputc(' ', f);
+        }
+        wrap(f, text, HELP_COL);
+        fputc('\n', f);
+    }
+    fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error.\n");
+}
+
+/* ---- parsing ---- */
+
+static int apply(const run_opt *o, mp_run_config *c, char *v, mp_err *err)
+{
+    char opt[32];
+    snprintf(opt, sizeof opt, "--%s", o->name);
+    return o->target(c, opt, v, err);
 }
 
 int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
 {
+    struct option lo[NOPTS + 1];
+    int seen[NOPTS] = {0};
     char buf[4096];
-    long v;
-    int rc = 0, have_fds = 0, have_samples = 0, have_repeats = 0;
 
     memset(c, 0, sizeof *c);
-    c->samples = DEF_SAMPLES;
-    c->repeats = DEF_REPEATS;
-    c->warmup = DEF_WARMUP;
-    c->ready_pos = MP_POS_LAST;
-    c->experiments = MP_EXP_CALLS;
-    c->waiters = 4;
-    strcpy(c->events, "cache");
-    strcpy(c->placement, "auto");
+    for (size_t i = 0; i < NOPTS; i++)
+        lo[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument,
+                                0, 256 + (int)i};
+    lo[NOPTS] = (struct option){0, 0, 0, 0};
     for (int i = 0, off = 0; i < argc && off < (int)sizeof c->command - 1; i++)
         off += snprintf(c->command + off, sizeof c->command - (size_t)off, "%s%s",
                         i ? " " : "muxprof ", argv[i]);
@@ -289,72 +372,45 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
     optind = 0;
     opterr = 0;
     int o;
-    while ((o = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (optarg && (o != O_OUT)) {
-            if (strlen(optarg) >= sizeof buf)
-                return mp_errf(err, MP_EUSAGE, "%s: argument too long", argv[optind - 1]);
-            strcpy(buf, optarg);
-        }
-        switch (o) {
-        case O_HELP: return 1;
-        case O_BACKENDS: rc = parse_backends(buf, c, err); break;
-        case O_FDS: rc = parse_fds(buf, c, err); have_fds = 1; break;
-        case O_ACTIVE: rc = parse_counts("--active", buf, c->actives, &c->nactives, err); break;
-        case O_EXPERIMENT: rc = parse_experiments(buf, c, err); break;
-        case O_WAITERS:
-            rc = parse_count("--waiters", buf, 1, MP_WAITERS_MAX, &v, err);
-            c->waiters = (int)v; break;
-        case O_MODE: rc = parse_modes(buf, c, err); break;
-        case O_KIND: rc = parse_kinds(buf, c, err); break;
-        case O_SAMPLES:
-            rc = parse_count("--samples", buf, 1, MP_SAMPLES_MAX, &v, err);
-            c->samples = (int)v; have_samples = 1; break;
-        case O_REPEATS:
-            rc = parse_count("--repeats", buf, 1, MP_REPEATS_MAX, &v, err);
-            c->repeats = (int)v; have_repeats = 1; break;
-        case O_WARMUP:
-            rc = parse_count("--warmup", buf, 0, MP_WARMUP_MAX, &v, err);
-            c->warmup = (int)v; break;
-        case O_READYPOS:
-            if (!strcmp(buf, "first")) c->ready_pos = MP_POS_FIRST;
-            else if (!strcmp(buf, "middle")) c->ready_pos = MP_POS_MIDDLE;
-            else if (!strcmp(buf, "last")) c->ready_pos = MP_POS_LAST;
-            else rc = mp_errf(err, MP_EUSAGE,
-                              "--ready-pos: unknown position '%s'; expected first, middle, last", buf);
-            break;
-        case O_EVENTS: rc = parse_word("--events", buf, c->events, sizeof c->events, err); break;
-        case O_PLACEMENT:
-            rc = parse_word("--placement", buf, c->placement, sizeof c->placement, err); break;
-        case O_OUT: rc = parse_word("--out", optarg, c->out_dir, sizeof c->out_dir, err); break;
-        case O_FORCE: c->force = 1; break;
-        case O_QUICK: c->quick = 1; break;
-        case O_NOPLOTS: c->no_plots = 1; break;
-        case O_QUIET: c->quiet = 1; break;
-        case O_PROFILE: c->profile = 1; break;
-        case ':':
+    while ((o = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
+        if (o == ':')
             return mp_errf(err, MP_EUSAGE, "%s needs a value; see muxprof run --help",
                            argv[optind - 1]);
-        default:
+        if (o < 256 || o >= 256 + (int)NOPTS) {
             if (optopt > ' ' && optopt < 127)   /* a short one, maybe inside "-xy" */
                 return mp_errf(err, MP_EUSAGE, "unknown option '-%c'; see muxprof run --help",
                                optopt);
             return mp_errf(err, MP_EUSAGE, "unknown option '%s'; see muxprof run --help",
                            argv[optind - 1]);
         }
-        if (rc < 0)
+        const run_opt *row = &opts[o - 256];
+        char *v = NULL;
+        if (optarg && row->target == set_out_dir) {
+            v = optarg;   /* a path: its own length limit, in its own words */
+        } else if (optarg) {
+            if (strlen(optarg) >= sizeof buf)
+                return mp_errf(err, MP_EUSAGE, "%s: argument too long", argv[optind - 1]);
+            strcpy(buf, optarg);
+            v = buf;
+        }
+        int rc = apply(row, c, v, err);
+        if (rc != 0)
             return rc;
+        seen[o - 256] = 1;
     }
     if (optind < argc)
         return mp_errf(err, MP_EUSAGE, "unexpected argument '%s'; run takes options only "
                        "(see muxprof run --help)", argv[optind]);
 
-    if (!c->nbackends) { strcpy(buf, DEF_BACKENDS); parse_backends(buf, c, err); }
-    if (!c->nmodes) { strcpy(buf, DEF_MODES); parse_modes(buf, c, err); }
-    if (!c->nkinds) { strcpy(buf, DEF_KIND); parse_kinds(buf, c, err); }
-    if (!have_fds) { strcpy(buf, c->quick ? QUICK_FDS : DEF_FDS); parse_fds(buf, c, err); }
-    if (!c->nactives) { c->actives[0] = 1; c->nactives = 1; }
-    if (c->quick && !have_samples) c->samples = QUICK_SAMPLES;
-    if (c->quick && !have_repeats) c->repeats = QUICK_REPEATS;
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *def = c->quick && opts[i].quick ? opts[i].quick : opts[i].def;
+        if (seen[i] || !def)
+            continue;
+        snprintf(buf, sizeof buf, "%s", def);
+        int rc = apply(&opts[i], c, buf, err);
+        if (rc < 0)
+            return rc;
+    }
     mp_err_clear(err);
     return 0;
 }

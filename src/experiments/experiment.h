@@ -1,8 +1,12 @@
-/* experiment.h - measurements beyond one call of one backend: the cost of
+/* experiment.h - what a run can measure, as one registry: the per-call sweep
+ * (run/), and measurements beyond one call of one backend: the cost of
  * registering N fds, the thundering herd of M waiters on one fd, and
- * level- vs edge-triggered delivery of partly consumed data.  Each writes
- * one object under "experiments" in results.json (docs/experiments.md).
- * Error convention: mp_err.h. */
+ * level- vs edge-triggered delivery of partly consumed data.  Each of the
+ * latter writes one object under "experiments" in results.json
+ * (docs/experiments.md).  experiments/ uses run/ and below, never cmd/.
+ * Adding an experiment: its file here and one registry row (registry.c),
+ * its loader part and section in report/, its part in compare/.
+ * Error convention: common/mp_err.h. */
 #ifndef MP_EXPERIMENT_H
 #define MP_EXPERIMENT_H
 
@@ -21,6 +25,26 @@ typedef struct mp_exp_env {
      * thread was pinned); NULL: inherit the caller's. */
     const cpu_set_t *cpus;
 } mp_exp_env;
+
+typedef int (*mp_exp_fn)(const mp_exp_env *env, cJSON **out, mp_err *err);
+
+/* One row of the registry. */
+typedef struct mp_experiment {
+    const char *name;       /* --experiment NAME, and its key in results.json */
+    const char *summary;    /* for --help */
+    mp_exp_fn run;          /* NULL for "calls", the sweep run/ does itself */
+} mp_experiment;
+
+/* The registry, ended by a row with a NULL name.  Row i is bit i of
+ * mp_run_config.experiments; row 0 is "calls" (MP_EXP_CALLS). */
+extern const mp_experiment mp_experiments[];
+
+/* The row named name, or NULL; *bit gets its bit. */
+const mp_experiment *mp_experiment_find(const char *name, unsigned *bit);
+/* "calls, register, ..." for messages. */
+const char *mp_experiment_names(void);
+/* "calls (the per-call sweep), register (...), ..." for --help. */
+const char *mp_experiment_help(void);
 
 /* Each returns -EINTR, having stopped early, once mp_sample_stop is set. */
 

@@ -1,10 +1,12 @@
-/* cli.h - options of `muxprof run`, parsed and validated before anything
- * is created.  Error convention: mp_err.h (MP_EUSAGE -> exit 2). */
-#ifndef MP_CLI_H
-#define MP_CLI_H
+/* config.h - what a run measures: the configuration cmd/ builds from the
+ * options of `muxprof run` (validated before anything is created) and the
+ * run/ layer, the experiments and the writers read.  Error convention:
+ * common/mp_err.h (MP_EUSAGE -> exit 2). */
+#ifndef MP_CONFIG_H
+#define MP_CONFIG_H
 
 #include <limits.h>
-#include <stdio.h>
+
 #include "backends/backend.h"
 #include "run/fdset.h"
 
@@ -21,13 +23,10 @@
 typedef enum { MP_MODE_READY, MP_MODE_WAKEUP } mp_mode;
 typedef enum { MP_POS_FIRST, MP_POS_MIDDLE, MP_POS_LAST } mp_ready_pos;
 
-/* What a run measures (--experiment): bits. */
-enum {
-    MP_EXP_CALLS = 1,      /* the per-call sweep (default) */
-    MP_EXP_REGISTER = 2,   /* cost of registering N fds */
-    MP_EXP_HERD = 4,       /* M waiters on one fd */
-    MP_EXP_LTET = 8,       /* level- vs edge-triggered, partial reads */
-};
+/* What a run measures (--experiment): bit i is row i of the experiments
+ * registry (experiments/experiment.h), whose row 0 is the per-call sweep. */
+#define MP_EXP_CALLS 1u
+#define MP_MAX_EXPERIMENTS 8
 #define MP_WAITERS_MAX 64
 
 typedef struct mp_run_config {
@@ -42,7 +41,10 @@ typedef struct mp_run_config {
     mp_fd_kind kinds[MP_MAX_KINDS];
     int nkinds;
     int samples, repeats, warmup;
-    unsigned experiments;          /* MP_EXP_* bits */
+    unsigned experiments;          /* bits, see MP_EXP_CALLS */
+    /* The names of the chosen experiments, in registry order (for the record). */
+    const char *experiment_names[MP_MAX_EXPERIMENTS];
+    int nexperiments;
     int waiters;                   /* herd: M */
     mp_ready_pos ready_pos;
     char events[256];
@@ -53,15 +55,15 @@ typedef struct mp_run_config {
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
 
-/* Parse argv (argv[0] == "run").  Returns 0, 1 when --help was asked for
- * (nothing else parsed), or MP_EUSAGE with a message. */
-int mp_cli_parse_run(int argc, char **argv, mp_run_config *cfg, mp_err *err);
-
-/* The --help text of `muxprof run`. */
-void mp_cli_run_usage(FILE *f);
-
 const char *mp_mode_name(mp_mode m);
+/* MP_EUSAGE when s names no mode. */
+int mp_mode_parse(const char *s, mp_mode *out);
+/* "ready, wakeup" for messages. */
+const char *mp_mode_names(void);
 const char *mp_ready_pos_name(mp_ready_pos p);
+int mp_ready_pos_parse(const char *s, mp_ready_pos *out);
+/* "first, middle, last" for messages. */
+const char *mp_ready_pos_names(void);
 /* Index of the first of k ready fds in a set of n for a position (the k
  * ready fds are consecutive). */
 int mp_ready_first(mp_ready_pos p, int n, int k);

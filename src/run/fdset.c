@@ -21,9 +21,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "common/names.h"
+
 #define MP_FDSET_BATCH 128
 
 static const char *const kind_names[] = {"pipe", "socketpair", "tcp", "eventfd"};
+
+const char *mp_fd_kind_names(void)
+{
+    static char buf[64];
+    return mp_names_join(buf, sizeof buf, kind_names, 4);
+}
 
 const char *mp_fd_kind_name(mp_fd_kind k)
 {

@@ -30,6 +30,8 @@ typedef struct mp_fdset {
 } mp_fdset;
 
 const char *mp_fd_kind_name(mp_fd_kind k);
+/* "pipe, socketpair, ..." for messages. */
+const char *mp_fd_kind_names(void);
 /* 0, or MP_EUSAGE for an unknown name. */
 int mp_fd_kind_parse(const char *s, mp_fd_kind *out);
 

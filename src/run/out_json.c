@@ -49,10 +49,8 @@ static cJSON *config_json(const mp_run_config *c)
     cJSON_AddStringToObject(o, "placement", c->placement);
     cJSON_AddBoolToObject(o, "quick", c->quick);
     a = cJSON_AddArrayToObject(o, "experiments");
-    const char *en[] = {"calls", "register", "herd", "ltet"};
-    for (int i = 0; i < 4; i++)
-        if (c->experiments & (1u << i))
-            cJSON_AddItemToArray(a, cJSON_CreateString(en[i]));
+    for (int i = 0; i < c->nexperiments; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(c->experiment_names[i]));
     cJSON_AddNumberToObject(o, "waiters", c->waiters);
     cJSON_AddBoolToObject(o, "profile", c->profile);
     return o;

@@ -5,6 +5,8 @@
 #ifndef MP_RESULTS_H
 #define MP_RESULTS_H
 
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 #include "run/config.h"
 #include "common/stats.h"

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/config.h"
+#include "cmd/cmd.h"
 
 #define MAX_ARGS 64
 

@@ -1,0 +1,65 @@
+/* config.c - names of the modes and ready positions a run configuration
+ * holds.  See config.h. */
+#include "run/config.h"
+
+#include <string.h>
+
+#include "common/names.h"
+
+static const char *const mode_names[] = {"ready", "wakeup"};
+static const char *const pos_names[] = {"first", "middle", "last"};
+
+static int find(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(s, names[i]))
+            return i;
+    return -1;
+}
+
+const char *mp_mode_name(mp_mode m)
+{
+    return m == MP_MODE_READY ? mode_names[0] : mode_names[1];
+}
+
+int mp_mode_parse(const char *s, mp_mode *out)
+{
+    int i = find(mode_names, 2, s);
+    if (i < 0)
+        return MP_EUSAGE;
+    *out = (mp_mode)i;
+    return 0;
+}
+
+const char *mp_mode_names(void)
+{
+    static char buf[64];
+    return mp_names_join(buf, sizeof buf, mode_names, 2);
+}
+
+const char *mp_ready_pos_name(mp_ready_pos p)
+{
+    return (unsigned)p < 3 ? pos_names[p] : pos_names[2];
+}
+
+int mp_ready_pos_parse(const char *s, mp_ready_pos *out)
+{
+    int i = find(pos_names, 3, s);
+    if (i < 0)
+        return MP_EUSAGE;
+    *out = (mp_ready_pos)i;
+    return 0;
+}
+
+const char *mp_ready_pos_names(void)
+{
+    static char buf[64];
+    return mp_names_join(buf, sizeof buf, pos_names, 3);
+}
+
+int mp_ready_first(mp_ready_pos p, int n, int k)
+{
+    if (k > n)
+        k = n;
+    return p == MP_POS_FIRST ? 0 : p == MP_POS_MIDDLE ? (n - k + 1) / 2 : n - k;
+}
