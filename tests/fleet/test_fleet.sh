@@ -17,7 +17,7 @@
 #                                               build, for compare [build])
 # Installs ansible and openssh-server when missing (apt-get, as root or with
 # sudo -n); exit 77 when it cannot, or when sshd cannot be started.  Two
-# builds and three playbook runs: 130 s of CPU, 275-420 s on the 2-core
+# builds and three playbook runs: 130 s of CPU, 275-452 s on the 2-core
 # development VM shared with other builds (docs/fleet.md has the times).
 # FLEET_KEEP=1 keeps the work directory.
 set -euo pipefail
