@@ -130,13 +130,13 @@ mp_pmu_errclass mp_pmu_classify(int errnum, const mp_pmu_host *h, int hw, int ke
         if (kernel)
             snprintf(buf, n, "permission: perf_event_open gave %s with "
                      "kernel.perf_event_paranoid=%d; counting kernel work needs paranoid "
-                     "<= 1 (sysctl -w kernel.perf_event_paranoid=1) or CAP_PERFMON "
-                     "(setcap cap_perfmon+ep muxprof), else use :u events", en, h->paranoid);
+                     "<= 1 or CAP_PERFMON: %s; else use :u events", en, h->paranoid,
+                     MP_PMU_GRANT_HINT);
         else
             snprintf(buf, n, "permission: perf_event_open gave %s with "
                      "kernel.perf_event_paranoid=%d; user counting needs paranoid <= 2 "
                      "(level 3 forbids it: sysctl -w kernel.perf_event_paranoid=2) or "
-                     "CAP_PERFMON", en, h->paranoid);
+                     "CAP_PERFMON: %s", en, h->paranoid, MP_PMU_GRANT_HINT);
         return MP_PMU_ERR_PERMISSION;
     case EINVAL:
         snprintf(buf, n, "invalid configuration: perf_event_open gave EINVAL (the PMU "
