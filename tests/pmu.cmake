@@ -42,3 +42,11 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_grant_perfmon PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180
     RUN_SERIAL TRUE LABELS "pmu;privilege")
 endif()
+# Uncore-like PMUs (a sysfs cpumask) open only with CPU-wide privilege (root
+# only: a mount namespace gives the msr PMU a cpumask; exits 77 elsewhere).
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_cpu_wide_gate
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_cpu_wide_gate.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_cpu_wide_gate PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
+    RUN_SERIAL TRUE LABELS "pmu;privilege")
+endif()
