@@ -6,3 +6,5 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_anonymize_cli PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
     LABELS privacy)
 endif()
+# The report's note on CPU-wide (uncore) counts.
+mp_add_test(test_report_cpu_wide SOURCES test_report_cpu_wide.c LABELS report)
