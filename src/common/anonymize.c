@@ -185,8 +185,8 @@ static void put(sbuf *b, const char *s, size_t n)
 
 static int rule_at(const rule *r, const char *s, const char *at)
 {
-    char before = at > s ? at[-1] : '\0', after = at[r->len];
     if (strncmp(at, r->from, r->len)) return 0;
+    char before = at > s ? at[-1] : '\0', after = at[r->len];
     if (r->kind == WORD) return !word_char(before) && !word_char(after);
     /* A path: not the tail of a longer one, not a prefix of a longer name. */
     return !path_char(before) && (after == '/' || !path_char(after) || after == '.');
