@@ -86,6 +86,11 @@ extern const mp__embedded mp__phases_file[];
  * (pass 0: software and other-PMU groups; then one core group per pass). */
 int mp__plan_pack(mp_pmu_plan *pl, mp_err *err);
 
+/* errors.c: an integer from a /proc or /sys file (dflt when unreadable), and
+ * this process's effective capabilities (CapEff of /proc/self/status). */
+int mp__read_int(const char *path, int dflt);
+unsigned long long mp__cap_eff(void);
+
 /* counters.c */
 int mp__perf_open(struct perf_event_attr *attr, int group_fd);
 

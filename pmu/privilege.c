@@ -68,28 +68,6 @@ int mp_pmu_pmu_is_cpu_wide(const char *sysfs_root, const char *pmu)
 
 /* ---- the setup of the running binary ------------------------------------- */
 
-static int read_int(const char *path, int dflt)
-{
-    FILE *f = fopen(path, "r");
-    int v = dflt;
-    if (!f) return dflt;
-    if (fscanf(f, "%d", &v) != 1) v = dflt;
-    fclose(f);
-    return v;
-}
-
-static unsigned long long cap_eff(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char l[256];
-    unsigned long long m = 0;
-    if (!f) return 0;
-    while (fgets(l, sizeof l, f))
-        if (!strncmp(l, "CapEff:", 7)) m = strtoull(l + 7, NULL, 16);
-    fclose(f);
-    return m;
-}
-
 /* security.capability (struct vfs_cap_data, little-endian on disk). */
 static void file_caps(const char *exe, mp_pmu_setup *s)
 {
@@ -115,10 +93,10 @@ void mp_pmu_setup_probe(mp_pmu_setup *s, const char *exe)
 {
     struct stat st;
     struct statvfs vs;
-    unsigned long long eff = cap_eff();
+    unsigned long long eff = mp__cap_eff();
     memset(s, 0, sizeof *s);
-    s->paranoid = read_int("/proc/sys/kernel/perf_event_paranoid", -99);
-    s->cap_last_cap = read_int("/proc/sys/kernel/cap_last_cap", -1);
+    s->paranoid = mp__read_int("/proc/sys/kernel/perf_event_paranoid", -99);
+    s->cap_last_cap = mp__read_int("/proc/sys/kernel/cap_last_cap", -1);
     s->euid = (long)geteuid();
     s->eff_perfmon = (eff & CAP_BIT(CAP_PERFMON)) != 0;
     s->eff_sys_admin = (eff & CAP_BIT(CAP_SYS_ADMIN)) != 0;

@@ -45,7 +45,9 @@ if [ -z "$binary" ]; then
 fi
 binary=$(readlink -f -- "$binary") || die "cannot resolve $binary"
 [ -f "$binary" ] || die "$binary is not a regular file"
-[ ! -u "$binary" ] && [ ! -g "$binary" ] || die "$binary is setuid/setgid: remove that first (chmod ug-s)"
+if [ -u "$binary" ] || [ -g "$binary" ]; then
+  die "$binary is setuid/setgid: remove that first (chmod ug-s)"
+fi
 
 if ! command -v setcap >/dev/null || ! command -v getcap >/dev/null; then
   command -v apt-get >/dev/null || die "setcap/getcap missing: install libcap2-bin (or your distribution's libcap tools)"

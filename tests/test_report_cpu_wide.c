@@ -15,28 +15,15 @@
 #include <cjson/cJSON.h>
 
 #include "report/report.h"
+#include "test_util.h"
 
 #define FIX MP_TEST_FIXTURES "/report/synthetic/results.json"
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = fread(b, 1, (size_t)n, f);
-    b[got] = 0;
-    fclose(f);
-    return b;
-}
 
 /* report.md of the fixture, with event LLC-load-misses marked cpu_wide or not. */
 static char *report_with(int cpu_wide)
 {
     char dir[] = "/tmp/mp_test_cpu_wide.XXXXXX", path[256];
-    char *text = slurp(FIX);
+    char *text = mp_test_slurp(FIX);
     assert_non_null(text);
     cJSON *doc = cJSON_Parse(text);
     free(text);
@@ -59,7 +46,7 @@ static char *report_with(int cpu_wide)
     int rc = mp_report_build(dir, 0, &err);
     if (rc) fail_msg("mp_report_build = %d: %s", rc, err.msg);
     snprintf(path, sizeof path, "%s/report.md", dir);
-    char *md = slurp(path);
+    char *md = mp_test_slurp(path);
     assert_non_null(md);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
