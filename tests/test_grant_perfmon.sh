@@ -4,7 +4,8 @@
 # (getcap), a member without any privilege of their own counts kernel work
 # (scope user+kernel, and the one context switch per wakeup-mode call that
 # only a kernel-inclusive count sees), a non-member cannot run the binary,
-# a second grant changes nothing, --revoke restores root:root 0755 without
+# a second grant changes nothing, --syslog adds cap_syslog (and with it the
+# member's --profile names kernel functions), --revoke restores root:root 0755 without
 # capabilities and the member is back to user-only counts; the opt-in
 # install component does the same for an installed binary.
 #
@@ -78,6 +79,14 @@ cs_of() {
      --warmup 5 --events software --no-plots --quiet --out "$out" >/dev/null 2>&1 || return 1
   awk -F, '$3 == "wakeup" && $7 == "context-switches" { print $9 }' "$out/results.csv"
 }
+# How the member's --profile run could name kernel functions ("kallsyms" or "hidden").
+symbols_of() {
+  local out=$tmp/out-$1/prof$2
+  as "$1" "$bin" run --backends poll --fds 100 --mode ready --samples 50 --repeats 1 \
+     --warmup 5 --events software --profile --no-plots --quiet --out "$out" >/dev/null 2>&1 ||
+    return 1
+  sed -n 's/.*"symbols":[[:space:]]*"\([a-z]*\).*/\1/p' "$out/results.json" | head -1
+}
 mode_of() { stat -c '%U:%G %a' "$bin"; }
 caps_of() { getcap "$bin"; }
 equals() { [ "$1" = "$2" ] || { echo "     got '$1', want '$2'"; return 1; }; }
@@ -96,6 +105,16 @@ check "getcap shows cap_perfmon=ep" equals "$(caps_of)" "$bin cap_perfmon=ep"
 check "second grant exits 0 (idempotent)" "$grant" "$grp" --binary "$bin" --user "$member"
 check "same mode after the second grant" equals "$(mode_of)" "root:$grp 750"
 check "same capabilities after the second grant" equals "$(caps_of)" "$bin cap_perfmon=ep"
+check "grant --syslog exits 0" "$grant" "$grp" --binary "$bin" --syslog
+check "--syslog adds cap_syslog" equals "$(caps_of)" "$bin cap_syslog,cap_perfmon=ep"
+kptr=$(cat /proc/sys/kernel/kptr_restrict 2>/dev/null || echo 2)
+if ((kptr < 2)); then   # 2 hides kernel addresses from everyone
+  check "member with cap_syslog: kernel symbols named" equals "$(symbols_of "$member" 1)" kallsyms
+fi
+check "grant without --syslog takes it away" "$grant" "$grp" --binary "$bin"
+check "cap_perfmon only again" equals "$(caps_of)" "$bin cap_perfmon=ep"
+((kptr < 2)) &&
+  check "member without cap_syslog: symbols hidden" equals "$(symbols_of "$member" 2)" hidden
 
 echo "== member counts kernel work; outsider cannot run it"
 check "member: scope user+kernel" equals "$(scope_of "$member")" user+kernel
