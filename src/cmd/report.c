@@ -1,4 +1,4 @@
-/* cmd_report.c - `muxprof report DIR [--no-plots] [--anonymize [--out PUB]]`:
+/* report.c - `muxprof report DIR [--no-plots] [--anonymize [--out PUB]]`:
  * rebuild DIR/report.md and DIR/figures/ from DIR/results.json, or write an
  * anonymized copy of the run with its report into PUB. */
 #include "cmd/cmd.h"

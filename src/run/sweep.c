@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "run/profile_pass.h"
+#include "run/internal.h"
 #include "common/stats.h"
 
 #define BRACKETS 200          /* empty counter brackets per counter pass */
@@ -276,7 +276,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (prc < 0)
             snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
         if (cfg->profile) {
-            prc = mp_profile_pass(c, st[b], set, env, cfg->warmup, &cerr);
+            prc = mp__profile_pass(c, st[b], set, env, cfg->warmup, &cerr);
             if (prc == -EINTR) {
                 r->interrupted_cell = (int)(first + (size_t)b);
                 rc = -EINTR;
