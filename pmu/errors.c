@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int read_int(const char *path, int dflt)
+int mp__read_int(const char *path, int dflt)
 {
     FILE *f = fopen(path, "r");
     int v = dflt;
@@ -19,22 +19,19 @@ static int read_int(const char *path, int dflt)
     return v;
 }
 
-/* Effective capability bit from /proc/self/status CapEff. */
-static int have_cap(int bit)
+unsigned long long mp__cap_eff(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
     char line[256];
-    int r = 0;
+    unsigned long long m = 0;
     if (!f) return 0;
-    while (fgets(line, sizeof line, f)) {
+    while (fgets(line, sizeof line, f))
         if (!strncmp(line, "CapEff:", 7)) {
-            unsigned long long m = strtoull(line + 7, NULL, 16);
-            r = (int)((m >> bit) & 1);
+            m = strtoull(line + 7, NULL, 16);
             break;
         }
-    }
     fclose(f);
-    return r;
+    return m;
 }
 
 /* A CPU PMU in sysfs: "cpu" (x86), "cpu_core"/"cpu_atom" (hybrid),
@@ -77,14 +74,14 @@ static int cpuinfo_hypervisor(void)
 void mp_pmu_host_probe(mp_pmu_host *h)
 {
     memset(h, 0, sizeof *h);
-    h->paranoid = read_int("/proc/sys/kernel/perf_event_paranoid", -99);
+    h->paranoid = mp__read_int("/proc/sys/kernel/perf_event_paranoid", -99);
     h->core_pmu = find_core_pmu(h->core_pmu_name, sizeof h->core_pmu_name);
     h->hypervisor = cpuinfo_hypervisor();
     /* CAP_SYS_ADMIN is 21, CAP_PERFMON 38. */
-    h->cap_perfmon = have_cap(21) || have_cap(38);
-    h->nmi_watchdog = read_int("/proc/sys/kernel/nmi_watchdog", 0) > 0;
-    h->rdpmc_sysfs = read_int("/sys/bus/event_source/devices/cpu/rdpmc", -1);
-    h->perf_user_access = read_int("/proc/sys/kernel/perf_user_access", -1);
+    h->cap_perfmon = (mp__cap_eff() & (1ull << 21 | 1ull << 38)) != 0;
+    h->nmi_watchdog = mp__read_int("/proc/sys/kernel/nmi_watchdog", 0) > 0;
+    h->rdpmc_sysfs = mp__read_int("/sys/bus/event_source/devices/cpu/rdpmc", -1);
+    h->perf_user_access = mp__read_int("/proc/sys/kernel/perf_user_access", -1);
 }
 
 const char *mp_pmu_errclass_name(mp_pmu_errclass c)
@@ -130,13 +127,13 @@ mp_pmu_errclass mp_pmu_classify(int errnum, const mp_pmu_host *h, int hw, int ke
         if (kernel)
             snprintf(buf, n, "permission: perf_event_open gave %s with "
                      "kernel.perf_event_paranoid=%d; counting kernel work needs paranoid "
-                     "<= 1 (sysctl -w kernel.perf_event_paranoid=1) or CAP_PERFMON "
-                     "(setcap cap_perfmon+ep muxprof), else use :u events", en, h->paranoid);
+                     "<= 1 or CAP_PERFMON: %s; else use :u events", en, h->paranoid,
+                     MP_PMU_GRANT_HINT);
         else
             snprintf(buf, n, "permission: perf_event_open gave %s with "
                      "kernel.perf_event_paranoid=%d; user counting needs paranoid <= 2 "
                      "(level 3 forbids it: sysctl -w kernel.perf_event_paranoid=2) or "
-                     "CAP_PERFMON", en, h->paranoid);
+                     "CAP_PERFMON: %s", en, h->paranoid, MP_PMU_GRANT_HINT);
         return MP_PMU_ERR_PERMISSION;
     case EINVAL:
         snprintf(buf, n, "invalid configuration: perf_event_open gave EINVAL (the PMU "

@@ -329,6 +329,15 @@ static void probe_event(mp_pmu_plan *pl, mp__event *ev)
     struct perf_event_attr a = ev->attr;
     int fd;
     a.disabled = 1;
+    if (ev->kind == MP__KIND_OTHER && mp_pmu_pmu_is_cpu_wide(NULL, ev->pmu)) {
+        /* An uncore PMU counts the whole CPU, CCX or socket: only with the
+         * privilege for that, never as a widened per-thread event. */
+        ev->cpu_wide = 1;
+        if (!mp_pmu_cpu_wide_allowed(&pl->host, ev->reason, sizeof ev->reason)) {
+            ev->available = 0;
+            return;
+        }
+    }
     fd = mp__perf_open(&a, -1);
     if (fd == -EINVAL && ev->kind == MP__KIND_OTHER && !ev->mod_u && !ev->mod_k &&
         (a.exclude_hv || a.exclude_kernel)) {
@@ -378,9 +387,8 @@ static void probe_scope(mp_pmu_plan *pl)
     pl->kernel = 0;
     snprintf(pl->scope_note, sizeof pl->scope_note, "USER-ONLY: kernel counting refused "
              "(perf_event_paranoid=%d, no CAP_PERFMON); select/poll/epoll work is almost "
-             "all in the kernel, so these counts miss most of it. Fix: sysctl -w "
-             "kernel.perf_event_paranoid=1 or setcap cap_perfmon+ep muxprof",
-             pl->host.paranoid);
+             "all in the kernel, so these counts miss most of it. Fix: %s",
+             pl->host.paranoid, MP_PMU_GRANT_HINT);
 }
 
 /* ---- packing into passes ---------------------------------------------- */
@@ -696,6 +704,7 @@ cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan)
             cJSON_AddBoolToObject(e, "exclude_hv", ev->attr.exclude_hv);
             cJSON_AddStringToObject(e, "scope", event_scope(ev));
         }
+        if (ev->cpu_wide) cJSON_AddBoolToObject(e, "cpu_wide", 1);
         cJSON_AddStringToObject(e, "status", ev->available ? "opened" : "unavailable");
         if (ev->available) {
             cJSON_AddNumberToObject(e, "pass", ev->pass);

@@ -146,4 +146,51 @@ int mp_pmu_mmap_read(const void *page, mp_pmu_rdpmc_fn rd, mp_pmu_cycles_fn cyc,
 /* Number of events in the plan, opened or not. */
 unsigned mp_pmu_plan_events(const mp_pmu_plan *plan);
 
+/* ---- privilege (privilege.c) ---------------------------------------------- */
+
+/* What to do when a count needs privilege: the perf-security guide's group
+ * setup, never a capability on a binary every user may run. */
+#define MP_PMU_GRANT_HINT "grant it to a group as root: scripts/grant-perfmon.sh " \
+    "perf_users (root:perf_users 0750, cap_perfmon on the binary only; see muxprof " \
+    "doctor), or on a single-user host sysctl -w kernel.perf_event_paranoid=1"
+
+/* 1 when this process may count kernel work (exclude_kernel=0). */
+int mp_pmu_kernel_allowed(const mp_pmu_host *h);
+/* 1 when it may open CPU-wide events (pid -1, cpu >= 0: uncore PMUs such as
+ * amd_l3, any per-CPU count): paranoid <= 0, CAP_PERFMON or CAP_SYS_ADMIN.
+ * 0 otherwise, with the reason (for an "unavailable" event) in why.  Call it
+ * before every CPU-wide open; a per-thread event is never widened into one. */
+int mp_pmu_cpu_wide_allowed(const mp_pmu_host *h, char *why, size_t n);
+/* 1 when PMU pmu counts per CPU only (sysfs has its cpumask: uncore PMUs).
+ * sysfs_root: NULL for /sys/bus/event_source/devices (tests give another). */
+int mp_pmu_pmu_is_cpu_wide(const char *sysfs_root, const char *pmu);
+
+/* The running binary's privilege setup, as muxprof doctor reports it. */
+typedef struct mp_pmu_setup {
+    int paranoid;                 /* kernel.perf_event_paranoid, -99 unreadable */
+    int cap_last_cap;             /* < 38: the kernel has no CAP_PERFMON; -1 unknown */
+    long euid;
+    int eff_perfmon, eff_sys_admin; /* effective in this process */
+    int no_new_privs;
+    char exe[512];                /* the binary (/proc/self/exe) */
+    int exe_known;                /* 1: stat() worked and the fields below are set */
+    unsigned mode;                /* permission bits */
+    long uid, gid;
+    char group[64];               /* its group's name */
+    int in_group;                 /* 1: this process is in that group */
+    int nosuid;                   /* 1: on a nosuid mount (file capabilities ignored) */
+    int file_caps;                /* 1: security.capability present */
+    uint64_t file_permitted;      /* its permitted set, bit n = capability n */
+    int file_effective;           /* its effective flag (+e) */
+} mp_pmu_setup;
+void mp_pmu_setup_probe(mp_pmu_setup *s, const char *exe /* NULL: this process */);
+
+typedef struct mp_pmu_verdict {
+    const char *status;           /* "OK" or "FIX" */
+    const char *setup;            /* "grouped", "sysctl", "root", "ungrouped capability", ... */
+    char what[512];               /* what is in place */
+    char advice[512];             /* what to change, "" when nothing */
+} mp_pmu_verdict;
+void mp_pmu_setup_judge(const mp_pmu_setup *s, mp_pmu_verdict *v);
+
 #endif

@@ -31,8 +31,9 @@ typedef struct mp__event {
     enum mp__kind kind;
     int fixed;              /* 1: may use a fixed counter (Intel cycles/instructions) */
     int mod_u, mod_k;       /* explicit :u / :k modifiers given */
+    int cpu_wide;           /* 1: an uncore PMU that counts all work on its CPUs */
     int available;          /* 1 when it opened on this host at plan time */
-    char reason[320];       /* why not, in words (empty when available) */
+    char reason[512];       /* why not, in words (empty when available) */
     int pass, group;        /* where it is measured, -1 when unavailable */
 } mp__event;
 
@@ -57,7 +58,7 @@ struct mp_pmu_plan {
     unsigned budget_general, budget_fixed;
     char budget_note[256];
     int kernel;               /* 1: default scope includes kernel */
-    char scope_note[256];
+    char scope_note[512];
     mp_pmu_host host;
     unsigned nev;
     mp__event ev[MP__MAX_EVENTS];
@@ -84,6 +85,11 @@ extern const mp__embedded mp__phases_file[];
 /* plan.c: place the available events into passes within the budget
  * (pass 0: software and other-PMU groups; then one core group per pass). */
 int mp__plan_pack(mp_pmu_plan *pl, mp_err *err);
+
+/* errors.c: an integer from a /proc or /sys file (dflt when unreadable), and
+ * this process's effective capabilities (CapEff of /proc/self/status). */
+int mp__read_int(const char *path, int dflt);
+unsigned long long mp__cap_eff(void);
 
 /* counters.c */
 int mp__perf_open(struct perf_event_attr *attr, int group_fd);

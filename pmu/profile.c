@@ -20,6 +20,7 @@
  * that stays rare, and the count goes into the profile.
  */
 #include "profile.h"
+#include "pmu.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -48,7 +49,7 @@ struct mp_profile {
     const char *event;
     uint64_t period;
     int user_only;
-    char note[256];
+    char note[512];
     mp_profile_agg *agg;
     mp_rb_stats st;
     const mp_ksyms *k;
@@ -111,8 +112,8 @@ int mp_profile_open(mp_profile **out, const mp_ksyms *k, const mp_phases *ph, mp
         return mp_errf(err, fd, "cannot open a sampling event for this thread: %s%s",
                        strerror(-fd), fd == -ENOSYS ? " (no perf_event_open: kernel built "
                        "without perf events, or running under qemu-user)" : fd == -EACCES ||
-                       fd == -EPERM ? " (raise privilege: CAP_PERFMON, or sysctl "
-                       "kernel.perf_event_paranoid=1)" : "");
+                       fd == -EPERM ? " (needs CAP_PERFMON or kernel.perf_event_paranoid <= 1: "
+                       MP_PMU_GRANT_HINT ")" : "");
     mp_profile *p = calloc(1, sizeof *p);
     if (!p) {
         close(fd);
@@ -126,8 +127,7 @@ int mp_profile_open(mp_profile **out, const mp_ksyms *k, const mp_phases *ph, mp
     p->sample_type = MP_RB_SAMPLE_IP | MP_RB_SAMPLE_TID | MP_RB_SAMPLE_CALLCHAIN;
     if (p->user_only)
         snprintf(p->note, sizeof p->note, "kernel samples refused (%s): user time only; "
-                 "grant CAP_PERFMON or set kernel.perf_event_paranoid=1",
-                 strerror(-kernel_err));
+                 "%s", strerror(-kernel_err), MP_PMU_GRANT_HINT);
 
     long page = sysconf(_SC_PAGESIZE);
     for (size_t pages = 256; pages >= 8; pages /= 4) {

@@ -1,2 +1,10 @@
 # Tests of src/cmd/: the run options table, and usage errors of the binary.
 mp_add_test(test_cli SOURCES test_cli.c LABELS run)
+# run/report/compare --anonymize end to end: no host name, user name, home
+# path or kernel address in any output (a UTS namespace; exits 77 without one).
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_anonymize_cli
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_anonymize_cli.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_anonymize_cli PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120
+    LABELS privacy)
+endif()

@@ -3,3 +3,5 @@ mp_add_test(test_analysis SOURCES test_analysis.c LABELS report)
 mp_add_test(test_report SOURCES test_report.c LABELS report)
 mp_add_test(test_report_figures SOURCES test_report_figures.c LABELS report TIMEOUT 300
   NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
+# The note on CPU-wide (uncore) counts in the counters section.
+mp_add_test(test_report_cpu_wide SOURCES test_report_cpu_wide.c LABELS report)

@@ -61,8 +61,11 @@ static void doctor_verb(void **state)
     assert_int_equal(run("doctor", out, sizeof out), 0);
     for (const char *k[] = {"PMUs", "CPU model", "perf_event_paranoid", "capabilities",
                             "rdpmc", "perf_user_access", "NMI watchdog", "hypervisor",
-                            "RLIMIT_NOFILE", "governor", "SMT", NULL}, **p = k; *p; p++)
+                            "RLIMIT_NOFILE", "governor", "SMT", "privilege setup",
+                            "CPU-wide counting", NULL}, **p = k; *p; p++)
         if (!strstr(out, *p)) fail_msg("doctor output lacks '%s':\n%s", *p, out);
+    if (strstr(out, "setcap cap_"))
+        fail_msg("doctor advises a capability without the group:\n%s", out);
     assert_int_equal(run("doctor --help", out, sizeof out), 0);
     assert_int_equal(run("doctor --bogus", out, sizeof out), 2);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/anonymize.h"
 #include "compare/compare.h"
 #include "report/reference.h"
 
@@ -16,7 +17,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --out DIR\n"
-        "                       [--no-plots]\n"
+        "                       [--no-plots] [--anonymize]\n"
         "       muxprof compare --list-references\n\n"
         "Set runs of several hosts side by side.  Each argument is a run directory, its\n"
         "results.json, or the name of a reference dataset (published figures carried in\n"
@@ -29,6 +30,9 @@ static void usage(FILE *f)
         "  --label NAME        name the next input NAME instead of its CPU model and arch\n"
         "                      (repeat: the Nth --label names the Nth input)\n"
         "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
+        "  --anonymize         host names (host-1, host-2, ...), user names, home and input\n"
+        "                      paths and kernel addresses replaced by labels in DIR; CPU\n"
+        "                      models, kernel versions and every measured value kept\n"
         "  --list-references   the reference datasets and their sources\n"
         "  -h, --help          this text\n\n"
         "Exit status: 0 done, 1 the report could not be written, 2 usage error or an input\n"
@@ -62,7 +66,7 @@ static int list_references(void)
 int mp_cmd_compare(int argc, char **argv)
 {
     const char *out = NULL;
-    int no_plots = 0;
+    int no_plots = 0, anonymize = 0;
     /* inputs, then labels, in one block */
     const char **in = calloc(2 * ((size_t)argc + 1), sizeof *in);
     if (!in) {
@@ -81,6 +85,8 @@ int mp_cmd_compare(int argc, char **argv)
             return list_references();
         } else if (!strcmp(argv[i], "--no-plots")) {
             no_plots = 1;
+        } else if (!strcmp(argv[i], "--anonymize")) {
+            anonymize = 1;
         } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
             out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!out || !*out) {
@@ -134,11 +140,17 @@ int mp_cmd_compare(int argc, char **argv)
     mp_err err;
     mp_err_clear(&err);
     int rc = 0, status = 0;
+    mp_anon *anon = NULL;
+    if (anonymize && (!(anon = mp_anon_new()) || mp_anon_add_path(anon, out)))
+        rc = mp_errf(&err, -ENOMEM, "out of memory");
     for (size_t i = 0; i < nin && !rc; i++) {
         rc = mp_cmp_host_open(&c.h[i], in[i], &err);
         c.n++;
         if (!rc && i < nlabel)
             rc = mp_cmp_host_label(&c.h[i], label[i], &err);
+        if (!rc && anon && !c.h[i].reference &&
+            (mp_anon_add_path(anon, in[i]) || mp_anon_json(anon, c.h[i].m.root)))
+            rc = mp_errf(&err, -ENOMEM, "out of memory");
     }
     if (!rc)
         rc = mp_cmp_prepare(&c, &err);
@@ -149,6 +161,7 @@ int mp_cmd_compare(int argc, char **argv)
         size_t drawn = 0;
         char note[MP_ERR_MAX];
         rc = mp_cmp_write(&c, out, no_plots, &drawn, note, sizeof note, &err);
+        if (!rc && anon) rc = mp_anon_tree(anon, out, &err);
         if (rc) {
             fprintf(stderr, "muxprof compare: %s\n", err.msg);
             status = 1;
@@ -162,6 +175,7 @@ int mp_cmd_compare(int argc, char **argv)
     }
     for (size_t i = 0; i < c.n; i++)
         mp_cmp_host_free(&c.h[i]);
+    mp_anon_free(anon);
     free(c.h);
     free(in);
     return status;

@@ -55,18 +55,6 @@ static int cpuinfo(const char *key, char *out, size_t n)
     return -1;
 }
 
-static unsigned long long cap_eff(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char l[256];
-    unsigned long long m = 0;
-    if (!f) return 0;
-    while (fgets(l, sizeof l, f))
-        if (!strncmp(l, "CapEff:", 7)) m = strtoull(l + 7, NULL, 16);
-    fclose(f);
-    return m;
-}
-
 static void check_pmus(const mp_pmu_host *h)
 {
     char list[1024] = "", v[256], name[64];
@@ -125,29 +113,33 @@ static void check_cpu(void)
     line("OK", "CPU model", v, NULL);
 }
 
+/* Kernel counting and who grants it: the perf-security guide's group setup,
+ * the sysctl on a single-user host, or root; never a capability on a binary
+ * every user may run. */
 static void check_perm(const mp_pmu_host *h)
 {
-    char v[256];
-    unsigned long long caps = cap_eff();
-    int admin = (caps >> 21) & 1, perfmon = (caps >> 38) & 1, sysres = (caps >> 24) & 1;
-    snprintf(v, sizeof v, "%d", h->paranoid);
-    if (h->paranoid <= 1)
-        line("OK", "perf_event_paranoid", v, NULL);
-    else if (h->cap_perfmon)
-        line("OK", "perf_event_paranoid", strcat(v, " (overridden: CAP_PERFMON/CAP_SYS_ADMIN "
-             "held, kernel counting allowed)"), NULL);
+    char v[640], why[512];
+    mp_pmu_setup s;
+    mp_pmu_verdict vd;
+    mp_pmu_setup_probe(&s, NULL);
+    mp_pmu_setup_judge(&s, &vd);
+    snprintf(v, sizeof v, "%d (%s)", h->paranoid, h->paranoid <= -1 ? "no restriction"
+             : h->paranoid == 0 ? "kernel and CPU-wide counting for every user"
+             : h->paranoid == 1 ? "kernel counting for every user"
+             : h->paranoid == 2 ? "user-only without a capability"
+             : "no unprivileged perf_event_open (Debian/Ubuntu level)");
+    line(mp_pmu_kernel_allowed(h) ? "OK" : "INFO", "perf_event_paranoid", v, NULL);
+    snprintf(v, sizeof v, "uid %ld; CAP_PERFMON %s, CAP_SYS_ADMIN %s", s.euid,
+             s.eff_perfmon ? "yes" : "no", s.eff_sys_admin ? "yes" : "no");
+    line(s.eff_perfmon || s.eff_sys_admin ? "OK" : "INFO", "capabilities", v, NULL);
+    snprintf(v, sizeof v, "%s: %s", vd.setup, vd.what);
+    line(vd.status, "privilege setup", v, vd.advice);
+    if (mp_pmu_cpu_wide_allowed(h, why, sizeof why))
+        line("OK", "CPU-wide counting", "allowed: uncore events (amd_l3, ...) can open; their "
+             "counts include all work on the CCX or socket", NULL);
     else
-        line("FIX", "perf_event_paranoid", v, h->paranoid >= 3
-             ? "level 3 (Debian/Ubuntu patch) forbids unprivileged perf_event_open: sysctl "
-               "-w kernel.perf_event_paranoid=1, or setcap cap_perfmon+ep muxprof"
-             : "counts would be user-only, but select/poll/epoll work is kernel-side: "
-               "sysctl -w kernel.perf_event_paranoid=1, or setcap cap_perfmon+ep muxprof");
-    snprintf(v, sizeof v, "uid %u; CAP_PERFMON %s, CAP_SYS_ADMIN %s, CAP_SYS_RESOURCE %s",
-             (unsigned)geteuid(), perfmon ? "yes" : "no", admin ? "yes" : "no",
-             sysres ? "yes" : "no");
-    line(admin || perfmon || h->paranoid <= 1 ? "OK" : "INFO", "capabilities", v,
-         admin || perfmon ? NULL : "CAP_PERFMON (Linux 5.8+) allows kernel counting "
-         "without lowering perf_event_paranoid");
+        line("INFO", "CPU-wide counting", "not allowed: uncore events (amd_l3, ...) are "
+             "unavailable", why);
 }
 
 static void check_user_read(const mp_pmu_host *h)
@@ -240,7 +232,7 @@ static void check_open(void)
         snprintf(v, sizeof v, "software events open; scope %s", mp_pmu_plan_scope(pl));
         line(strcmp(mp_pmu_plan_scope(pl), "user+kernel") ? "FIX" : "OK", "perf_event_open",
              v, strcmp(mp_pmu_plan_scope(pl), "user+kernel") ? "kernel work is not counted: "
-             "see perf_event_paranoid above" : NULL);
+             "see privilege setup above" : NULL);
     }
     mp_pmu_plan_free(pl);
     if (mp_pmu_plan_new(&pl, "minimal", &err) == 0) {

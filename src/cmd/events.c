@@ -61,7 +61,8 @@ static int show(const char *spec)
         if (cJSON_IsNumber(type)) snprintf(ts, sizeof ts, "%d", type->valueint);
         printf("  %-24s %-11s %-4s %-5s %-12s %-11s %s\n", str(e, "name"), str(e, "status"),
                ps, ts, *str(e, "config") ? str(e, "config") : "-",
-               *str(e, "scope") ? str(e, "scope") : "-",
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "cpu_wide")) ? "cpu-wide"
+               : *str(e, "scope") ? str(e, "scope") : "-",
                *str(e, "encoding") ? str(e, "encoding") : str(e, "event"));
         if (!ok) printf("  %-24s   why: %s\n", "", str(e, "reason"));
     }

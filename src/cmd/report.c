@@ -1,5 +1,6 @@
-/* report.c - `muxprof report DIR [--no-plots]`: rebuild DIR/report.md
- * and DIR/figures/ from DIR/results.json. */
+/* report.c - `muxprof report DIR [--no-plots] [--anonymize [--out PUB]]`:
+ * rebuild DIR/report.md and DIR/figures/ from DIR/results.json, or write an
+ * anonymized copy of the run with its report into PUB. */
 #include "cmd/cmd.h"
 
 #include <errno.h>
@@ -7,15 +8,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/anonymize.h"
+#include "common/file.h"
 #include "report/plot.h"
 #include "report/report.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: muxprof report DIR [--no-plots]\n\n"
+        "usage: muxprof report DIR [--no-plots] [--anonymize [--out PUB]]\n\n"
         "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.\n\n"
         "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
+        "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
+        "               DIR-anonymized): results.json, the CSVs, report.md and figures\n"
+        "               with host name, user names, home and command-line paths and\n"
+        "               kernel addresses replaced by labels (CPU model, kernel version\n"
+        "               and every measured value kept)\n"
+        "  --out PUB    where --anonymize writes\n"
         "  -h, --help   this text\n\n"
         "Figures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
         "report is still written and says how to draw them. Exit status: 0 done, 1 the\n"
@@ -24,14 +33,22 @@ static void usage(FILE *f)
 
 int mp_cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL;
-    int figures = 1;
+    const char *dir = NULL, *out = NULL;
+    int figures = 1, anonymize = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--no-plots")) {
             figures = 0;
+        } else if (!strcmp(argv[i], "--anonymize")) {
+            anonymize = 1;
+        } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
+            out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!out || !*out) {
+                fprintf(stderr, "muxprof report: --out needs a directory\n");
+                return 2;
+            }
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "muxprof report: unknown option '%s' (see muxprof report --help)\n",
                     argv[i]);
@@ -55,9 +72,38 @@ int mp_cmd_report(int argc, char **argv)
                         "wrote, e.g. reports/runs/HOST-TIME)\n", dir);
         return 2;
     }
+    if (out && !anonymize) {
+        fprintf(stderr, "muxprof report: --out goes with --anonymize (the report of DIR is "
+                        "written into DIR)\n");
+        return 2;
+    }
     mp_err err;
     mp_err_clear(&err);
-    int rc = mp_report_build(dir, figures, &err);
+    char pub[4096];
+    mp_anon *anon = NULL;
+    int rc = 0;
+    if (anonymize) {
+        snprintf(pub, sizeof pub, "%s", out ? out : dir);
+        if (!out) {
+            size_t l = strlen(pub);
+            while (l > 1 && pub[l - 1] == '/') pub[--l] = '\0';
+            snprintf(pub + l, sizeof pub - l, "-anonymized");
+        }
+        struct stat ps;
+        if (stat(pub, &ps) == 0 && ps.st_ino == st.st_ino && ps.st_dev == st.st_dev) {
+            fprintf(stderr, "muxprof report: --out %s is the run directory itself; give "
+                            "another directory for the anonymized copy\n", pub);
+            return 2;
+        }
+        if (!(anon = mp_anon_new()))
+            rc = mp_errf(&err, -ENOMEM, "out of memory");
+        if (!rc) rc = mp_mkdir_p(pub, &err);
+        if (!rc) rc = mp_anon_run_dir(anon, dir, pub, &err);
+        dir = pub;
+    }
+    if (!rc) rc = mp_report_build(dir, figures, &err);
+    if (!rc && anon) rc = mp_anon_tree(anon, dir, &err);
+    mp_anon_free(anon);
     if (rc == -ENOENT || rc == -EBADMSG || rc == MP_EUSAGE) {
         fprintf(stderr, "muxprof report: %s\n", err.msg);
         return 2;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "common/anonymize.h"
 #include "common/file.h"
 #include "run/config.h"
 #include "run/context.h"
@@ -75,7 +76,8 @@ static int prepare_out_dir(mp_run_config *cfg, mp_err *err)
         char host[64], stamp[32];
         mp_context_hostname(host, sizeof host);
         utc_now(stamp, sizeof stamp, 0);
-        snprintf(cfg->out_dir, sizeof cfg->out_dir, "reports/runs/%s-%s", host, stamp);
+        snprintf(cfg->out_dir, sizeof cfg->out_dir, "reports/runs/%s-%s",
+                 cfg->anonymize ? "anonymized" : host, stamp);
     }
     if (stat(cfg->out_dir, &st) == 0) {
         if (!S_ISDIR(st.st_mode))
@@ -280,8 +282,11 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     sigaddset(&block, SIGTERM);
     sigprocmask(SIG_BLOCK, &block, &old);
     int wrc = 0;
-    if (mp_write_json(&r, cfg->out_dir, err) < 0 || mp_write_csv(&r, cfg->out_dir, err) < 0 ||
-        mp_write_samples(&r, cfg->out_dir, err) < 0) {
+    mp_anon *anon = cfg->anonymize ? mp_anon_new() : NULL;
+    if ((cfg->anonymize && !anon && mp_errf(err, -ENOMEM, "out of memory")) ||
+        mp_write_json(&r, cfg->out_dir, err) < 0 || mp_write_csv(&r, cfg->out_dir, err) < 0 ||
+        mp_write_samples(&r, cfg->out_dir, err) < 0 ||
+        (anon && mp_anon_run_dir(anon, cfg->out_dir, cfg->out_dir, err) < 0)) {
         fprintf(stderr, "muxprof: %s\n", err->msg);
         wrc = -1;
     }
@@ -291,6 +296,11 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         if (mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) < 0)
             fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
     }
+    if (wrc == 0 && anon && mp_anon_tree(anon, cfg->out_dir, err) < 0) {
+        fprintf(stderr, "muxprof: %s\n", err->msg);
+        wrc = -1;
+    }
+    mp_anon_free(anon);
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (wrc < 0) {
         exit_code = 1;

@@ -223,6 +223,7 @@ FLAG_TARGET(quick)
 FLAG_TARGET(no_plots)
 FLAG_TARGET(quiet)
 FLAG_TARGET(profile)
+FLAG_TARGET(anonymize)
 
 /* --help: parsing stops and says so. */
 static int set_help(mp_run_config *c, const char *opt, char *v, mp_err *err)
@@ -283,6 +284,10 @@ static const run_opt opts[] = {
     {"profile", NULL, set_profile, NULL, NULL,
      "after each cell's timing and counters, sample the waiter's kernel functions "
      "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)", NULL},
+    {"anonymize", NULL, set_anonymize, NULL, NULL,
+     "outputs to publish: host name, user names, home and command-line paths and kernel "
+     "addresses replaced by labels; CPU, kernel and every measured value kept "
+     "(run directory reports/runs/anonymized-<UTC stamp>)", NULL},
     {"help", NULL, set_help, NULL, NULL, "this text", NULL},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])

@@ -163,5 +163,6 @@ void mp__rm_load_counters(mp_rmodel *m)
         d->opened = cJSON_IsString(st) ? !strcmp(st->valuestring, "opened")
                   : cJSON_IsBool(av) ? cJSON_IsTrue(av) : 0;
         str_field(e, "reason", d->reason, sizeof d->reason);
+        d->cpu_wide = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "cpu_wide"));
     }
 }

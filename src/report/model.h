@@ -56,6 +56,7 @@ typedef struct mp_rcache {
 typedef struct mp_rcounter {
     char name[MP_RM_NAME];
     int opened;                   /* 1 opened, 0 unavailable */
+    int cpu_wide;                 /* 1: an uncore event counting all work on its CPUs */
     char reason[256];
 } mp_rcounter;
 

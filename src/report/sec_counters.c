@@ -37,6 +37,14 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         if (m->counters[i].opened)
             fprintf(f, "%s `%s`", k++ ? "," : "", m->counters[i].name);
     fprintf(f, "%s\n\n", opened ? "." : " none.");
+    size_t wide = 0;
+    for (size_t i = 0; i < m->ncounters; i++)
+        if (m->counters[i].opened && m->counters[i].cpu_wide)
+            fprintf(f, "%s`%s`", wide++ ? ", " : "CPU-wide (uncore) events: ", m->counters[i].name);
+    if (wide)
+        fprintf(f, ". They count all work on the same CPU, CCX or socket during the call, "
+                   "other tasks' included, not only the measured thread: per-call values "
+                   "are an upper bound.\n\n");
     if (refused) {
         fprintf(f, "Unavailable on this host (%zu):\n\n| event | why |\n|---|---|\n", refused);
         for (size_t i = 0; i < m->ncounters; i++)

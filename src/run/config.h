@@ -53,6 +53,7 @@ typedef struct mp_run_config {
     char out_dir[PATH_MAX];        /* empty: reports/runs/<host>-<stamp> */
     int force, quick, no_plots, quiet;
     int profile;                   /* --profile: a kernel sampling pass per ok cell */
+    int anonymize;                 /* --anonymize: no host, user names or paths in the outputs */
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# test_grant_perfmon.sh - scripts/grant-perfmon.sh on this host, end to end:
+# the group is created, the binary becomes root:GROUP 0750 with cap_perfmon
+# (getcap), a member without any privilege of their own counts kernel work
+# (scope user+kernel, and the one context switch per wakeup-mode call that
+# only a kernel-inclusive count sees), a non-member cannot run the binary,
+# a second grant changes nothing, --syslog adds cap_syslog (and with it the
+# member's --profile names kernel functions), --revoke restores root:root 0755 without
+# capabilities and the member is back to user-only counts; the opt-in
+# install component does the same for an installed binary.
+#
+#   test_grant_perfmon.sh MUXPROF GRANT_SCRIPT [BUILD_DIR]
+#
+# Runs as root: makes throw-away users and a group (removed on exit), sets
+# kernel.perf_event_paranoid=2 for the test (restored on exit), and works on
+# a copy of the binary in a temporary directory.  Exit 77 where it cannot
+# run (not root, no setcap, a file system without xattrs, no runuser).
+set -uo pipefail
+
+bin_src=${1:?usage: test_grant_perfmon.sh MUXPROF GRANT_SCRIPT [BUILD_DIR]}
+grant=${2:?usage: test_grant_perfmon.sh MUXPROF GRANT_SCRIPT [BUILD_DIR]}
+build=${3:-}
+skip() { echo "SKIP: $1"; exit 77; }
+fails=0
+check() { # check "what" command...
+  local what=$1; shift
+  if "$@"; then echo "ok   $what"; else echo "FAIL $what"; fails=$((fails + 1)); fi
+}
+
+[ "$(id -u)" = 0 ] || skip "needs root (creates users and a group, sets capabilities)"
+command -v runuser >/dev/null || skip "no runuser (util-linux)"
+command -v useradd >/dev/null && command -v groupadd >/dev/null || skip "no useradd/groupadd"
+command -v setcap >/dev/null || command -v apt-get >/dev/null ||
+  skip "no setcap and no apt-get to install libcap2-bin"
+[ -r /proc/sys/kernel/perf_event_paranoid ] || skip "no kernel.perf_event_paranoid (no perf events)"
+last=$(cat /proc/sys/kernel/cap_last_cap 2>/dev/null || echo 0)
+((last >= 38)) || skip "kernel without CAP_PERFMON (cap_last_cap $last)"
+
+tag=$$
+grp=mpperf$tag member=mpmem$tag outsider=mpout$tag
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mp-grant-XXXXXX")
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+cleanup() {
+  echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid 2>/dev/null
+  userdel "$member" 2>/dev/null
+  userdel "$outsider" 2>/dev/null
+  getent group "$grp" >/dev/null && groupdel "$grp" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+chmod 0755 "$tmp"
+mkdir -p "$tmp/bin"
+bin=$tmp/bin/muxprof
+cp "$bin_src" "$bin"
+chown root:root "$bin"
+chmod 0755 "$bin"
+if command -v setcap >/dev/null; then
+  cp /bin/true "$tmp/probe"
+  setcap cap_perfmon+ep "$tmp/probe" 2>/dev/null ||
+    skip "$(df --output=fstype "$tmp" | tail -1) at $tmp keeps no security.capability xattr"
+fi
+
+useradd --system --no-create-home --shell /usr/sbin/nologin "$member" || skip "useradd failed"
+useradd --system --no-create-home --shell /usr/sbin/nologin "$outsider" || skip "useradd failed"
+echo 2 >/proc/sys/kernel/perf_event_paranoid || skip "cannot set kernel.perf_event_paranoid"
+for u in "$member" "$outsider"; do install -d -o "$u" -m 0700 "$tmp/out-$u"; done
+
+# runuser changes every uid, so no capability of root's is left at exec time
+# (setpriv --reuid keeps CAP_DAC_OVERRIDE up to the exec, which would let the
+# outsider in).
+as() { local u=$1; shift; runuser -u "$u" -- "$@"; }
+scope_of() { as "$1" "$bin" events --events software 2>&1 | sed -n 's/^  scope: \([^ ]*\) .*/\1/p'; }
+# Median context switches per wakeup-mode poll() call, counted by muxprof as USER.
+cs_of() {
+  local out=$tmp/out-$1/run$2
+  as "$1" "$bin" run --backends poll --fds 10 --mode wakeup --samples 20 --repeats 1 \
+     --warmup 5 --events software --no-plots --quiet --out "$out" >/dev/null 2>&1 || return 1
+  awk -F, '$3 == "wakeup" && $7 == "context-switches" { print $9 }' "$out/results.csv"
+}
+# How the member's --profile run could name kernel functions ("kallsyms" or "hidden").
+symbols_of() {
+  local out=$tmp/out-$1/prof$2
+  as "$1" "$bin" run --backends poll --fds 100 --mode ready --samples 50 --repeats 1 \
+     --warmup 5 --events software --profile --no-plots --quiet --out "$out" >/dev/null 2>&1 ||
+    return 1
+  sed -n 's/.*"symbols":[[:space:]]*"\([a-z]*\).*/\1/p' "$out/results.json" | head -1
+}
+mode_of() { stat -c '%U:%G %a' "$bin"; }
+caps_of() { getcap "$bin"; }
+equals() { [ "$1" = "$2" ] || { echo "     got '$1', want '$2'"; return 1; }; }
+member_of() { id -nG "$1" | tr ' ' '\n' | grep -qx "$grp"; }
+
+echo "== before: $member has no privilege of its own"
+check "scope user-only before the grant" equals "$(scope_of "$member")" user
+check "no context switch counted without kernel scope" equals "$(cs_of "$member" 0)" 0
+
+echo "== grant"
+check "grant exits 0" "$grant" "$grp" --binary "$bin" --user "$member"
+check "group $grp created" getent group "$grp"
+check "$member is in $grp" member_of "$member"
+check "binary root:$grp 0750" equals "$(mode_of)" "root:$grp 750"
+check "getcap shows cap_perfmon=ep" equals "$(caps_of)" "$bin cap_perfmon=ep"
+check "second grant exits 0 (idempotent)" "$grant" "$grp" --binary "$bin" --user "$member"
+check "same mode after the second grant" equals "$(mode_of)" "root:$grp 750"
+check "same capabilities after the second grant" equals "$(caps_of)" "$bin cap_perfmon=ep"
+check "grant --syslog exits 0" "$grant" "$grp" --binary "$bin" --syslog
+check "--syslog adds cap_syslog" equals "$(caps_of)" "$bin cap_syslog,cap_perfmon=ep"
+kptr=$(cat /proc/sys/kernel/kptr_restrict 2>/dev/null || echo 2)
+if ((kptr < 2)); then   # 2 hides kernel addresses from everyone
+  check "member with cap_syslog: kernel symbols named" equals "$(symbols_of "$member" 1)" kallsyms
+fi
+check "grant without --syslog takes it away" "$grant" "$grp" --binary "$bin"
+check "cap_perfmon only again" equals "$(caps_of)" "$bin cap_perfmon=ep"
+((kptr < 2)) &&
+  check "member without cap_syslog: symbols hidden" equals "$(symbols_of "$member" 2)" hidden
+
+echo "== member counts kernel work; outsider cannot run it"
+check "member: scope user+kernel" equals "$(scope_of "$member")" user+kernel
+check "member: one context switch per wakeup call" equals "$(cs_of "$member" 1)" 1
+as "$member" "$bin" doctor >"$tmp/doctor.txt" 2>&1
+check "member: doctor reports the grouped setup" \
+  grep -q 'OK  \] privilege setup      grouped' "$tmp/doctor.txt"
+check "member: may run the binary" as "$member" "$bin" --version
+as "$outsider" "$bin" --version >"$tmp/outsider.txt" 2>&1
+check "outsider: exec refused" test $? -ne 0
+check "outsider: permission denied" grep -qi "permission denied" "$tmp/outsider.txt"
+
+echo "== revoke"
+check "revoke exits 0" "$grant" "$grp" --binary "$bin" --revoke
+check "binary root:root 0755" equals "$(mode_of)" "root:root 755"
+check "no capabilities" equals "$(caps_of)" ""
+check "group kept while $member is in it" getent group "$grp"
+check "member: user-only again" equals "$(scope_of "$member")" user
+userdel "$member"
+check "second revoke exits 0 (idempotent)" "$grant" "$grp" --binary "$bin" --revoke
+check "group removed once empty" bash -c "! getent group $grp"
+
+echo "== bad input"
+"$grant" >/dev/null 2>&1; check "no group: exit 2" equals "$?" 2
+"$grant" 'Bad Group' >/dev/null 2>&1; check "bad group name: exit 2" equals "$?" 2
+"$grant" "$grp" --binary "$tmp/absent" >/dev/null 2>&1; check "missing binary: exit 1" equals "$?" 1
+
+if [ -n "$build" ] && command -v cmake >/dev/null; then
+  echo "== install: plain install sets nothing; the perfmon component grants"
+  prefix=$tmp/prefix
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+  ibin=$prefix/bin/muxprof
+  check "installed binary without capabilities" equals "$(getcap "$ibin")" ""
+  check "installed binary 0755" equals "$(stat -c %a "$ibin")" 755
+  check "component perfmon" env MUXPROF_PERF_GROUP="$grp" \
+    cmake --install "$build" --prefix "$prefix" --component perfmon
+  check "component: root:$grp 0750" equals "$(stat -c '%U:%G %a' "$ibin")" "root:$grp 750"
+  check "component: cap_perfmon=ep" equals "$(getcap "$ibin")" "$ibin cap_perfmon=ep"
+  check "installed script revokes" "$prefix/libexec/muxprof/grant-perfmon.sh" "$grp" \
+    --binary "$ibin" --revoke
+  check "revoked: no capabilities" equals "$(getcap "$ibin")" ""
+fi
+
+if ((fails)); then echo "$fails check(s) failed"; exit 1; fi
+echo "all checks passed"
