@@ -158,6 +158,50 @@ static void read_md(const char *out, char *md, size_t len)
     fclose(f);
 }
 
+/* --label names the inputs in order: the given names replace the CPU-derived
+ * labels in tables and figure titles, the Hosts table keeps the CPU, an
+ * input without a label keeps its own; more labels than inputs, or a name
+ * that would break a table, is a usage error. */
+static void labels(void **st)
+{
+    (void)st;
+    char out[512], md[200000], gp[8192], path[PATH_MAX + 48];
+    snprintf(out, sizeof out, "%s/lab", tmpdir);
+    int rc = compare(FIX "/hostA", "--label", "epyc-box", FIX "/hostB", "--label=graviton",
+                     "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "| N | epyc-box | graviton |");
+    HAS(md, "| epyc-box: AMD EPYC 7763 64-Core Processor (x86_64) |");
+    HAS(md, "| graviton: Neoverse-N1 (aarch64) |");
+    HAS(md, "- epyc-box: ready mode, pipe fds, select at N = 10, 100, 1000");
+    HASNT(md, "| N | AMD EPYC");
+    HAS(out_text, "host 1: epyc-box  <- ");
+    snprintf(path, sizeof path, "%s/figures/cmp_cost_ready_pipe_poll.gp", out);
+    slurp(path, gp, sizeof gp);
+    HAS(gp, "t1 = \"epyc-box\"\nt2 = \"graviton\"\n");
+
+    /* fewer labels than inputs: the rest keep theirs */
+    rc = compare(FIX "/hostA", FIX "/hostB", "--label", "only-a", "--out", out, "--no-plots",
+                 NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "| N | only-a | Neoverse-N1 (aarch64) |");
+
+    assert_int_equal(compare(FIX "/hostA", FIX "/hostB", "--label", "a", "--label", "b",
+                             "--label", "c", "--out", out, NULL), 2);
+    HAS(err_text, "3 labels for 2 inputs");
+    assert_int_equal(compare(FIX "/hostA", FIX "/hostB", "--out", out, "--label", NULL), 2);
+    HAS(err_text, "--label needs a name");
+    assert_int_equal(compare(FIX "/hostA", FIX "/hostB", "--label", "a|b", "--out", out, NULL),
+                     2);
+    HAS(err_text, "--label 'a|b': a label may not contain");
+    assert_int_equal(compare(FIX "/hostA", FIX "/hostB", "--label", "", "--out", out, NULL), 2);
+    HAS(err_text, "a label has 1 to 120 characters");
+}
+
 /* Profiles, K of N and experiments side by side: the report's synthetic
  * run against profB (make_more.py: times x 2, other poll phase shares and a
  * phase of its own, no epoll profile, no K = 64, no herd). */
@@ -507,6 +551,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_hosts_shared_and_listed),
+        cmocka_unit_test(labels),
         cmocka_unit_test(profiles_kofn_experiments),
         cmocka_unit_test(lacking_marked),
         cmocka_unit_test(shared_n_api),

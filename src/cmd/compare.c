@@ -15,7 +15,8 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: muxprof compare RUN_OR_REF RUN_OR_REF... --out DIR [--no-plots]\n"
+        "usage: muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --out DIR\n"
+        "                       [--no-plots]\n"
         "       muxprof compare --list-references\n\n"
         "Set runs of several hosts side by side.  Each argument is a run directory, its\n"
         "results.json, or the name of a reference dataset (published figures carried in\n"
@@ -25,6 +26,8 @@ static void usage(FILE *f)
         "counters side by side.  Cells measured by at least two inputs are compared; the\n"
         "others are listed.\n\n"
         "  --out DIR           where to write (created if missing; required)\n"
+        "  --label NAME        name the next input NAME instead of its CPU model and arch\n"
+        "                      (repeat: the Nth --label names the Nth input)\n"
         "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
         "  --list-references   the reference datasets and their sources\n"
         "  -h, --help          this text\n\n"
@@ -60,12 +63,14 @@ int mp_cmd_compare(int argc, char **argv)
 {
     const char *out = NULL;
     int no_plots = 0;
-    const char **in = calloc((size_t)argc + 1, sizeof *in);
-    size_t nin = 0;
+    /* inputs, then labels, in one block */
+    const char **in = calloc(2 * ((size_t)argc + 1), sizeof *in);
     if (!in) {
         fprintf(stderr, "muxprof compare: out of memory\n");
         return 1;
     }
+    const char **label = in + argc + 1;
+    size_t nin = 0, nlabel = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -83,6 +88,14 @@ int mp_cmd_compare(int argc, char **argv)
                 free(in);
                 return 2;
             }
+        } else if (!strcmp(argv[i], "--label") || !strncmp(argv[i], "--label=", 8)) {
+            const char *l = argv[i][7] == '=' ? argv[i] + 8 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!l) {
+                fprintf(stderr, "muxprof compare: --label needs a name\n");
+                free(in);
+                return 2;
+            }
+            label[nlabel++] = l;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "muxprof compare: unknown option '%s' (see muxprof compare "
                             "--help)\n", argv[i]);
@@ -97,6 +110,12 @@ int mp_cmd_compare(int argc, char **argv)
                         "RUN_OR_REF... --out DIR (references: muxprof compare "
                         "--list-references)\n",
                 nin < 2 ? "give at least two runs or reference datasets" : "--out DIR is required");
+        free(in);
+        return 2;
+    }
+    if (nlabel > nin) {
+        fprintf(stderr, "muxprof compare: %zu labels for %zu inputs; give at most one "
+                        "--label per input, in the inputs' order\n", nlabel, nin);
         free(in);
         return 2;
     }
@@ -118,6 +137,8 @@ int mp_cmd_compare(int argc, char **argv)
     for (size_t i = 0; i < nin && !rc; i++) {
         rc = mp_cmp_host_open(&c.h[i], in[i], &err);
         c.n++;
+        if (!rc && i < nlabel)
+            rc = mp_cmp_host_label(&c.h[i], label[i], &err);
     }
     if (!rc)
         rc = mp_cmp_prepare(&c, &err);

@@ -58,6 +58,13 @@ static int resolve(mp_cmp_host *h, const char *arg, mp_err *err)
                    arg);
 }
 
+/* Labels go into Markdown tables and gnuplot strings. */
+static int label_char(char ch)
+{
+    return ch != '"' && ch != '\\' && ch != '|' && ch != '`' && (unsigned char)ch >= ' '
+           && ch != 0x7f;
+}
+
 int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err)
 {
     memset(h, 0, sizeof *h);
@@ -83,12 +90,12 @@ int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err)
     char model[128], arch[32];
     text_of(&h->m, "context.cpu_model", model, sizeof model, "unknown CPU");
     snprintf(arch, sizeof arch, "%s", h->m.arch);
-    /* the label goes into Markdown tables and gnuplot strings */
     for (char *p = model; *p; p++)
-        if (*p == '"' || *p == '\\' || *p == '|' || *p == '`' || (unsigned char)*p < ' ')
+        if (!label_char(*p))
             *p = ' ';
     snprintf(h->label, sizeof h->label, "%s (%s)%s", model, arch,
              h->emulated ? " [emulated]" : "");
+    snprintf(h->machine, sizeof h->machine, "%s", h->label);
     snprintf(h->scope, sizeof h->scope, "%s", h->m.counters_scope);
     h->user_only = h->scope[0] && !strstr(h->scope, "kernel") && strstr(h->scope, "user");
     for (size_t i = 0; i < h->m.nmetrics; i++) {
@@ -96,6 +103,20 @@ int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err)
         if (!h->cycles[0] && is_cycles(h->m.metrics[i]))
             snprintf(h->cycles, sizeof h->cycles, "%s", h->m.metrics[i]);
     }
+    return 0;
+}
+
+int mp_cmp_host_label(mp_cmp_host *h, const char *name, mp_err *err)
+{
+    size_t n = strlen(name);
+    if (!n || n > MP_CMP_LABEL_MAX)
+        return mp_errf(err, -EINVAL, "--label '%.*s': a label has 1 to %d characters",
+                       MP_CMP_LABEL_MAX, name, MP_CMP_LABEL_MAX);
+    for (const char *p = name; *p; p++)
+        if (!label_char(*p))
+            return mp_errf(err, -EINVAL, "--label '%s': a label may not contain "
+                           "\", \\, |, ` or control characters", name);
+    snprintf(h->label, sizeof h->label, "%s", name);
     return 0;
 }
 

@@ -29,7 +29,8 @@
 typedef struct mp_cmp_host {
     mp_rmodel m;
     char arg[PATH_MAX];        /* the argument as given */
-    char label[192];           /* "AMD EPYC 9354P 32-Core Processor (x86_64)" */
+    char label[192];           /* "AMD EPYC 9354P 32-Core Processor (x86_64)" or --label */
+    char machine[192];         /* CPU model and arch, kept when a --label replaces label */
     int reference;             /* a published dataset, not a muxprof run */
     char source[512];          /* reference: the article */
     int emulated;              /* context.emulated */
@@ -48,6 +49,12 @@ typedef struct mp_cmp {
  * it into h.  On failure h still needs mp_cmp_host_free. */
 int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err);
 void mp_cmp_host_free(mp_cmp_host *h);
+
+/* Name host h NAME (`--label`) instead of its CPU model and arch.  NAME goes
+ * into Markdown tables and gnuplot strings: an empty or over-long name, or
+ * one with " \\ | ` or control characters, is -EINVAL. */
+#define MP_CMP_LABEL_MAX 120
+int mp_cmp_host_label(mp_cmp_host *h, const char *name, mp_err *err);
 
 /* Labels made unique, and a check that the inputs share at least one
  * measured cell (else -EBADMSG naming every file and what each measured). */

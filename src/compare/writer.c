@@ -461,8 +461,9 @@ static void hosts(wctx *w)
         char k[64], n[32], p[PATH_MAX + 32], s[600];
         const char *kernel = mp_rm_text(&h->m, "context.kernel", k, sizeof k);
         const char *cpus = mp_rm_text(&h->m, "context.nr_cpus", n, sizeof n);
-        fprintf(w->f, "| %s | %s | %s | %s | ", h->label, mp_md_cell(p, sizeof p, h->m.path),
-                kernel ? kernel : "?", cpus ? cpus : "?");
+        fprintf(w->f, "| %s%s%s | %s | %s | %s | ", h->label, strcmp(h->label, h->machine)
+                ? ": " : "", strcmp(h->label, h->machine) ? h->machine : "",
+                mp_md_cell(p, sizeof p, h->m.path), kernel ? kernel : "?", cpus ? cpus : "?");
         if (h->reference)
             fputs("not published", w->f);
         else if (!h->has_counters)
