@@ -23,6 +23,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: muxprof VERB [options]   (muxprof VERB --help for each)\n\nverbs:\n");
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
+    fprintf(f, "\n  --version  release and the git describe of the build\n\n" MP_EXIT_HELP);
 }
 
 int main(int argc, char **argv)
@@ -36,8 +37,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("muxprof %s\n", MUXPROF_GIT_DESCRIBE);
-        return 0;
+        return mp_cmd_version(stdout);
     }
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         if (!strcmp(argv[1], verbs[i].name))

@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "run/config.h"
 
 int mp_cmd_run(int argc, char **argv);       /* cmd/run.c */
@@ -15,6 +17,21 @@ int mp_cmd_compare(int argc, char **argv);   /* cmd/compare.c */
 int mp_cmd_events(int argc, char **argv);    /* cmd/events.c */
 int mp_cmd_doctor(int argc, char **argv);    /* cmd/doctor.c */
 int mp_cmd_topology(int argc, char **argv);  /* cmd/topology.c */
+
+/* The exit statuses, as every --help states them. */
+#define MP_EXIT_HELP                                                                  \
+    "Exit status: 0 success, 1 runtime or environment failure (a file missing or\n"   \
+    "unwritable, nothing could be measured), 2 usage error, 130 interrupted (Ctrl-C;\n" \
+    "143 on SIGTERM).\n"
+
+/* `muxprof --version`: "muxprof RELEASE (git DESCRIBE)"; returns 0. */
+int mp_cmd_version(FILE *f);
+
+/* A JSON document for stdout (--json): {"schema": "muxprof-NAME/1",
+ * "tool": {name, version, git_describe}}, to which the verb adds. */
+cJSON *mp_json_doc_new(const char *name);
+/* Print doc and a newline on f: 0, or 1 with a message on stderr. */
+int mp_json_doc_print(const cJSON *doc, FILE *f);
 
 /* Exit status for an mp_err code: MP_EUSAGE -> 2, other failures -> 1. */
 int mp_exit_status(int code);

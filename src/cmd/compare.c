@@ -31,9 +31,9 @@ static void usage(FILE *f)
         "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
         "  --list-references   the reference datasets and their sources\n"
         "  -h, --help          this text\n\n"
-        "Exit status: 0 done, 1 the report could not be written, 2 usage error or an input\n"
-        "that is missing, malformed or shares nothing with the others (the message names\n"
-        "the file and the field).\n");
+        "An input that is missing or unreadable is exit 1; one that is malformed or\n"
+        "shares nothing with the others is 2 (the message names the file and the field).\n"
+        MP_EXIT_HELP);
 }
 
 static int list_references(void)

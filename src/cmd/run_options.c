@@ -340,7 +340,9 @@ void mp_cli_run_usage(FILE *f)
         wrap(f, text, HELP_COL);
         fputc('\n', f);
     }
-    fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error.\n");
+    fprintf(f, "\nThe run directory's default name gets -2, -3, ... when it exists.\n"
+               "A run in which no cell could be measured exits 1 and says why.\n"
+               MP_EXIT_HELP);
 }
 
 /* ---- parsing ---- */

@@ -69,6 +69,43 @@ void mp_print_tables(const mp_results *r, FILE *f)
         }
 }
 
+size_t mp_results_ok_cells(const mp_results *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncells; i++)
+        n += r->cells[i].status == MP_CELL_OK;
+    return n;
+}
+
+/* Cells not measured, one line per distinct status and reason, with how
+ * many cells each stopped, in the order the sweep met them. */
+size_t mp_print_cell_reasons(const mp_results *r, const char *head, FILE *f)
+{
+    size_t lines = 0;
+    char *done = calloc(r->ncells ? r->ncells : 1, 1);
+    if (!done)
+        return 0;
+    for (size_t i = 0; i < r->ncells; i++) {
+        const mp_cell *c = &r->cells[i];
+        if (done[i] || (c->status != MP_CELL_UNSUPPORTED && c->status != MP_CELL_ERROR))
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < r->ncells; j++) {
+            const mp_cell *d = &r->cells[j];
+            if (!done[j] && d->status == c->status && !strcmp(d->reason, c->reason)) {
+                done[j] = 1;
+                n++;
+            }
+        }
+        if (!lines++ && head)
+            fprintf(f, "%s", head);
+        fprintf(f, "  %s, %zu cell%s: %s\n", mp_cell_status_name(c->status), n,
+                n == 1 ? "" : "s", c->reason[0] ? c->reason : "no reason recorded");
+    }
+    free(done);
+    return lines;
+}
+
 /* Which counters were measured and which not, grouped by reason, so a run
  * never leaves a reader guessing why a figure is missing. */
 void mp_print_counters(const cJSON *counters, FILE *f)
@@ -104,6 +141,14 @@ void mp_print_counters(const cJSON *counters, FILE *f)
         }
     }
     fprintf(f, "%s\n", any ? "" : " nothing");
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(counters, "software_added"), *a;
+    if (cJSON_GetArraySize(added)) {
+        fprintf(f, "  added:");
+        cJSON_ArrayForEach(a, added)
+            fprintf(f, "%s %s", a == added->child ? "" : ",",
+                    cJSON_IsString(a) ? a->valuestring : "?");
+        fprintf(f, " (%s)\n", mp_json_str(counters, "software_why", ""));
+    }
     /* Unavailable ones, one line per distinct reason. */
     for (int i = 0; done && i < n; i++) {
         if (done[i])
