@@ -7,6 +7,14 @@
 find_package(Git QUIET)
 set(describe "")
 if(GIT_EXECUTABLE)
+  # Only SRC's own repository: a source tarball unpacked inside another
+  # checkout must not take that checkout's describe.
+  execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} rev-parse --show-toplevel
+                  OUTPUT_VARIABLE top OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  get_filename_component(top "${top}" REALPATH)
+  get_filename_component(src "${SRC}" REALPATH)
+endif()
+if(GIT_EXECUTABLE AND top STREQUAL src)
   # Refresh the index first: a file touched but not changed is not dirty.
   execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} update-index -q --refresh
                   OUTPUT_QUIET ERROR_QUIET)
