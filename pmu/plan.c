@@ -592,6 +592,7 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
         file_header(pl, mp__preset_files[model].text);
     }
 
+    int sw_named = 0;   /* "software" given: the group is asked for, not added */
     for (unsigned t = 0; t < ntok; t++)
         for (unsigned u = 0; u < t; u++)
             if (!strcmp(toks[u], toks[t])) {
@@ -601,7 +602,10 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
             }
     for (unsigned t = 0; t < ntok; t++) {
         const char *tk = toks[t];
-        if (!strcmp(tk, "software")) continue; /* added below in any case */
+        if (!strcmp(tk, "software")) { /* added below in any case, as asked */
+            sw_named = 1;
+            continue;
+        }
         if (file_preset(tk)) {
             if (!have_model) {
                 r = mp_errf(err, -EIO, "no preset data files are built in");
@@ -627,7 +631,7 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
     for (unsigned i = 0; i < SOFTWARE_GROUP_N; i++) {
         unsigned before = pl->nev;
         if ((r = add_event(pl, software_group[i], software_group[i], NULL, err))) goto fail;
-        if (pl->nev > before) pl->sw_added |= 1u << i;
+        if (pl->nev > before && !sw_named) pl->sw_added |= 1u << i;
     }
 
     probe_scope(pl);

@@ -204,7 +204,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     mp_peer peer = {.pid = 0, .sock = -1};
     mp_poker *poker = NULL;
     bind_ctx bctx = {topo};
-    mp_progress prog;
+    mp_progress prog = {0};
     int rc, exit_code = 0;
 
     /* From here on the run directory exists: a signal must end in an
@@ -221,7 +221,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         return 1;
     utc_now(r.started_utc, sizeof r.started_utc, 1);
 
-    mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb, .progress_ctx = &prog};
+    mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb,
+                        .cell_done = mp_progress_cell_done, .progress_ctx = &prog};
     raise_nofile(&env.rl_soft, &env.rl_hard);
     r.context = mp_context_json(cfg->command);
 
@@ -285,7 +286,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     r.counters = mp_pmu_plan_json(plan);
     env.base_fds = open_fd_count();
 
-    mp_progress_init(&prog, cfg->quiet);
+    mp_progress_init(&prog, cfg->quiet, &r,
+                     (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0));
     rc = 0;
     if (cfg->experiments & MP_EXP_CALLS)
         rc = mp_sweep(&r, &env, err);
@@ -373,6 +375,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         exit_code = 1;
     }
 out:
+    mp_progress_free(&prog);
     mp_poker_stop(poker);
     mp_peer_stop(&peer);
     mp_results_free(&r);
