@@ -5,11 +5,7 @@
 
 #include "cmd/cmd.h"
 
-static const struct {
-    const char *name;
-    int (*fn)(int, char **);
-    const char *summary;
-} verbs[] = {
+static const mp_verb verbs[] = {
     {"run",      mp_cmd_run,      "measure select/poll/epoll across descriptor counts"},
     {"report",   mp_cmd_report,   "(re)build report.md and figures from DIR/results.json"},
     {"compare",  mp_cmd_compare,  "compare runs and reference datasets"},
@@ -36,6 +32,11 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    /* Generated at build time into the manual page and the completion. */
+    if (!strcmp(argv[1], "--man"))
+        return mp_cmd_man(verbs, sizeof verbs / sizeof verbs[0], stdout);
+    if (!strcmp(argv[1], "--completion"))
+        return mp_cmd_completion(verbs, sizeof verbs / sizeof verbs[0], stdout);
     if (!strcmp(argv[1], "--version")) {
         return mp_cmd_version(stdout);
     }

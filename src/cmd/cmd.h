@@ -42,5 +42,24 @@ int mp_exit_status(int code);
 int mp_cli_parse_run(int argc, char **argv, mp_run_config *cfg, mp_err *err);
 /* The --help text of `muxprof run`, printed from the option table. */
 void mp_cli_run_usage(FILE *f);
+/* Row i of that table: returns its name (without "--"); *arg gets its
+ * value's name (NULL for a flag) and help the text --help prints for it. */
+size_t mp_cli_run_nopts(void);
+const char *mp_cli_run_opt(size_t i, const char **arg, char *help, size_t len);
+/* The names row i's value may be ("a, b, c"), "" when free-form. */
+const char *mp_cli_run_opt_values(size_t i);
+
+/* The verbs, as main.c lists them. */
+typedef struct mp_verb {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} mp_verb;
+/* `muxprof --man`: the manual page (troff), from the verb table, the run
+ * options table and each verb's --help; `muxprof --completion`: the bash
+ * completion script, from the same tables and the name registries
+ * (cmd/manual.c). */
+int mp_cmd_man(const mp_verb *verbs, size_t n, FILE *f);
+int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f);
 
 #endif
