@@ -32,7 +32,7 @@ static void usage(FILE *f)
         "has no samples (a published reference carries one number).  Two inputs of one\n"
         "host are told apart by their run directory's name; the same file twice is\n"
         "refused.\n\n"
-        "  --out DIR           where to write (created if missing; required)\n"
+        "  --out DIR           where to write (created if missing; required without --json)\n"
         "  --label NAME        name the next input NAME instead of its CPU model and arch\n"
         "                      (repeat: the Nth --label names the Nth input)\n"
         "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
