@@ -76,6 +76,11 @@ static int file_preset(const char *s)
 
 static const char *const software_group[] = {
     "task-clock", "context-switches", "cpu-migrations", "page-faults"};
+#define SOFTWARE_GROUP_N (sizeof software_group / sizeof software_group[0])
+/* Why every plan but "none" counts the software group (`events`, results.json). */
+#define SOFTWARE_WHY "always counted, in pass 0 beside any hardware counter: they need no " \
+    "PMU and tell whether the waiter slept (task-clock below the wall time, " \
+    "context-switches), moved or faulted during the interval"
 
 unsigned mp_pmu_preset_file_count(void) { return preset_file_count(); }
 const char *mp_pmu_preset_file_name(unsigned i)
@@ -595,9 +600,20 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
         file_header(pl, mp__preset_files[model].text);
     }
 
+    int sw_named = 0;   /* "software" given: the group is asked for, not added */
+    for (unsigned t = 0; t < ntok; t++)
+        for (unsigned u = 0; u < t; u++)
+            if (!strcmp(toks[u], toks[t])) {
+                r = mp_errf(err, MP_EUSAGE, "--events '%s': '%s' is given twice; name each "
+                            "preset or event once", spec, toks[t]);
+                goto fail;
+            }
     for (unsigned t = 0; t < ntok; t++) {
         const char *tk = toks[t];
-        if (!strcmp(tk, "software")) continue; /* added below in any case */
+        if (!strcmp(tk, "software")) { /* added below in any case, as asked */
+            sw_named = 1;
+            continue;
+        }
         if (file_preset(tk)) {
             if (!have_model) {
                 r = mp_errf(err, -EIO, "no preset data files are built in");
@@ -620,8 +636,11 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
         }
         if ((r = add_event(pl, tk, tk, NULL, err))) goto fail;
     }
-    for (unsigned i = 0; i < sizeof software_group / sizeof software_group[0]; i++)
+    for (unsigned i = 0; i < SOFTWARE_GROUP_N; i++) {
+        unsigned before = pl->nev;
         if ((r = add_event(pl, software_group[i], software_group[i], NULL, err))) goto fail;
+        if (pl->nev > before && !sw_named) pl->sw_added |= 1u << i;
+    }
 
     probe_scope(pl);
     for (unsigned i = 0; i < pl->nev; i++) {
@@ -681,6 +700,11 @@ cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan)
     cJSON_AddNumberToObject(b, "fixed", plan->budget_fixed);
     cJSON_AddBoolToObject(b, "nmi_watchdog", plan->host.nmi_watchdog);
     cJSON_AddStringToObject(b, "note", plan->budget_note);
+    arr = cJSON_AddArrayToObject(o, "software_added");
+    for (unsigned i = 0; i < SOFTWARE_GROUP_N; i++)
+        if (plan->sw_added & (1u << i))
+            cJSON_AddItemToArray(arr, cJSON_CreateString(software_group[i]));
+    cJSON_AddStringToObject(o, "software_why", SOFTWARE_WHY);
     arr = cJSON_AddArrayToObject(o, "events");
     for (unsigned i = 0; i < plan->nev; i++) {
         const mp__event *ev = &plan->ev[i];

@@ -62,6 +62,7 @@ struct mp_pmu_plan {
     mp_pmu_host host;
     unsigned nev;
     mp__event ev[MP__MAX_EVENTS];
+    unsigned sw_added;        /* bit i: software_group[i] added by the plan, not named */
     unsigned npasses;
     mp__passdef pass[MP__MAX_PASSES];
 };

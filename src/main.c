@@ -5,11 +5,7 @@
 
 #include "cmd/cmd.h"
 
-static const struct {
-    const char *name;
-    int (*fn)(int, char **);
-    const char *summary;
-} verbs[] = {
+static const mp_verb verbs[] = {
     {"run",      mp_cmd_run,      "measure select/poll/epoll across descriptor counts"},
     {"report",   mp_cmd_report,   "(re)build report.md and figures from DIR/results.json"},
     {"compare",  mp_cmd_compare,  "compare runs and reference datasets"},
@@ -23,6 +19,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: muxprof VERB [options]   (muxprof VERB --help for each)\n\nverbs:\n");
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
+    fprintf(f, "\n  --version  release and the git describe of the build\n\n" MP_EXIT_HELP);
 }
 
 int main(int argc, char **argv)
@@ -35,9 +32,13 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    /* Generated at build time into the manual page and the completion. */
+    if (!strcmp(argv[1], "--man"))
+        return mp_cmd_man(verbs, sizeof verbs / sizeof verbs[0], stdout);
+    if (!strcmp(argv[1], "--completion"))
+        return mp_cmd_completion(verbs, sizeof verbs / sizeof verbs[0], stdout);
     if (!strcmp(argv[1], "--version")) {
-        printf("muxprof %s\n", MUXPROF_GIT_DESCRIBE);
-        return 0;
+        return mp_cmd_version(stdout);
     }
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         if (!strcmp(argv[1], verbs[i].name))

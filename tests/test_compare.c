@@ -24,6 +24,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "cmd/cmd.h"
 #include "compare/compare.h"
 #include "report/reference.h"
@@ -200,6 +202,153 @@ static void labels(void **st)
     HAS(err_text, "--label 'a|b': a label may not contain");
     assert_int_equal(compare(FIX "/hostA", FIX "/hostB", "--label", "", "--out", out, NULL), 2);
     HAS(err_text, "a label has 1 to 120 characters");
+}
+
+/* Two runs of one host, before and after: hostA copied twice, the second
+ * with poll's ready N = 10 median 20 % higher and select's N = 1000 cell
+ * unsupported with a long reason; samples.csv for both (40 per ok cell,
+ * spread +-4 ns around the cell's median). */
+#define LONG_REASON "descriptor 1030 is at or above FD_SETSIZE (1024), so select() cannot " \
+    "watch it without overflowing its bitmap; use poll or epoll for this many descriptors"
+
+static void write_run(const char *dir, int after)
+{
+    char path[PATH_MAX + 32], cmd[PATH_MAX + 64];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    static char text[400000];
+    slurp(FIX "/hostA/results.json", text, sizeof text);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    snprintf(path, sizeof path, "%s/samples.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "cell,repeat,wall_ns\n");
+    int j = 0;
+    cJSON *r;
+    cJSON_ArrayForEach(r, cJSON_GetObjectItem(root, "results")) {
+        const char *b = cJSON_GetObjectItem(r, "backend")->valuestring;
+        const char *mode = cJSON_GetObjectItem(r, "mode")->valuestring;
+        int n = cJSON_GetObjectItem(r, "nfds")->valueint;
+        cJSON *wall = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "metrics"), "wall_ns");
+        cJSON *p50 = cJSON_GetObjectItem(wall, "p50");
+        if (after && !strcmp(b, "poll") && !strcmp(mode, "ready") && n == 10)
+            cJSON_SetNumberValue(p50, p50->valuedouble * 1.2);
+        if (after && !strcmp(b, "select") && !strcmp(mode, "ready") && n == 1000) {
+            cJSON_ReplaceItemInObject(r, "status", cJSON_CreateString("unsupported"));
+            cJSON_ReplaceItemInObject(r, "reason", cJSON_CreateString(LONG_REASON));
+            cJSON_ReplaceItemInObject(r, "metrics", cJSON_CreateObject());
+        } else {
+            for (int i = 0; i < 40; i++)
+                fprintf(f, "%d,%d,%.0f\n", j, i % 2, p50->valuedouble + (i % 9) - 4);
+        }
+        j++;
+    }
+    fclose(f);
+    char *out = cJSON_Print(root);
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(out, f);
+    fclose(f);
+    free(out);
+    cJSON_Delete(root);
+}
+
+/* The row "| N | ..." of the table under heading in md. */
+static const char *row_under(const char *md, const char *heading, const char *row)
+{
+    const char *h = strstr(md, heading);
+    if (!h)
+        fail_msg("no \"%s\" in:\n%s", heading, md);
+    const char *r = strstr(h, row);
+    if (!r)
+        fail_msg("no row \"%s\" under \"%s\":\n%s", row, heading, h);
+    return r;
+}
+
+static void same_host_before_after(void **st)
+{
+    (void)st;
+    char before[300], after[300], out[300], md[200000];
+    snprintf(before, sizeof before, "%s/runs/before", tmpdir);
+    snprintf(after, sizeof after, "%s/runs/after", tmpdir);
+    snprintf(out, sizeof out, "%s/ba", tmpdir);
+    write_run(before, 0);
+    write_run(after, 1);
+    int rc = compare(before, after, "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    /* the first keeps its label; the second is told apart by its directory */
+    HAS(out_text, "host 1: AMD EPYC 7763 64-Core Processor (x86_64)  <- ");
+    HAS(out_text, "host 2: AMD EPYC 7763 64-Core Processor (x86_64), after  <- ");
+    read_md(out, md, sizeof md);
+    HAS(md, "| N | AMD EPYC 7763 64-Core Processor (x86_64) | AMD EPYC 7763 64-Core Processor "
+            "(x86_64), after |");
+    HASNT(md, "#1");
+    /* the change in % and the test */
+    const char *r = row_under(md, "#### poll: change against AMD EPYC 7763 64-Core Processor "
+                              "(x86_64) (median; Mann-Whitney U", "| 10 |");
+    if (strncmp(r, "| 10 | +20.0%, p < 0.001, **significant** |", 43))
+        fail_msg("poll N = 10: %.80s", r);
+    r = row_under(md, "#### poll: change against", "| 100 |");
+    if (strncmp(r, "| 100 | +0.0%, p = 1.000, not significant |", 43))
+        fail_msg("poll N = 100: %.80s", r);
+    /* the long reason is cut between words */
+    r = row_under(md, "### select: time per call", "| 1000 |");
+    const char *u = strstr(r, "unsupported: ");
+    assert_non_null(u);
+    u += strlen("unsupported: ");
+    const char *dots = strstr(u, "...");
+    assert_non_null(dots);
+    size_t k = (size_t)(dots - u);
+    assert_true(k > 40 && k <= 100);
+    if (strncmp(u, LONG_REASON, k) || !strchr(" ,;:", LONG_REASON[k]))
+        fail_msg("reason cut mid-word: '%.*s' of '%s'", (int)k, u, LONG_REASON);
+
+    /* one number per cell: not testable, and why */
+    rc = compare(before, "epyc-9354p", "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "not testable |");
+    HAS(md, "- not testable: ");
+    HAS(md, "a published reference: one number per cell, no samples");
+
+    /* the same input twice */
+    char again[PATH_MAX];
+    snprintf(again, sizeof again, "%s/results.json", before);
+    assert_int_equal(compare(before, again, "--out", out, NULL), 2);
+    HAS(err_text, "are the same file");
+    /* two --label alike */
+    assert_int_equal(compare(before, after, "--label", "x", "--label", "x", "--out", out,
+                             NULL), 2);
+    HAS(err_text, "--label 'x' names two inputs");
+
+    /* --json: one document on stdout, parsed */
+    rc = compare(before, after, "--json", NULL);
+    if (rc != 0)
+        fail_msg("compare --json exited %d: %s", rc, err_text);
+    cJSON *doc = cJSON_Parse(out_text);
+    if (!doc)
+        fail_msg("not JSON: %s", out_text);
+    assert_string_equal(cJSON_GetObjectItem(doc, "schema")->valuestring, "muxprof-compare/1");
+    cJSON *cmp = cJSON_GetObjectItem(doc, "comparison"), *c;
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(cmp, "inputs")), 2);
+    int seen = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cmp, "cells")) {
+        if (strcmp(cJSON_GetObjectItem(c, "backend")->valuestring, "poll") ||
+            strcmp(cJSON_GetObjectItem(c, "mode")->valuestring, "ready") ||
+            cJSON_GetObjectItem(c, "nfds")->valueint != 10)
+            continue;
+        cJSON *ch = cJSON_GetArrayItem(cJSON_GetObjectItem(c, "change"), 0);
+        assert_float_equal(cJSON_GetObjectItem(ch, "change_pct")->valuedouble, 20, 1e-9);
+        assert_true(cJSON_IsTrue(cJSON_GetObjectItem(ch, "significant")));
+        assert_true(cJSON_GetObjectItem(ch, "p_value")->valuedouble < 1e-6);
+        seen = 1;
+    }
+    assert_true(seen);
+    cJSON_Delete(doc);
 }
 
 /* Profiles, K of N and experiments side by side: the report's synthetic
@@ -473,7 +622,8 @@ static void mismatched_inputs(void **st)
     HAS(err_text, FIX "/eventfd_only/results.json has wakeup mode, eventfd fds");
     HAS(err_text, FIX "/hostB/results.json has ready mode, pipe fds");
     /* a missing input, and usage errors */
-    assert_int_equal(compare(FIX "/nope", "epyc-9354p", "--out", out, NULL), 2);
+    /* a missing input is the environment (1), like a missing file anywhere */
+    assert_int_equal(compare(FIX "/nope", "epyc-9354p", "--out", out, NULL), 1);
     HAS(err_text, FIX "/nope: no such run directory, results.json or reference");
     assert_int_equal(compare(FIX "/hostA", "--out", out, NULL), 2);
     assert_int_equal(compare(FIX "/hostA", "epyc-9354p", NULL), 2);
@@ -552,6 +702,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(two_hosts_shared_and_listed),
         cmocka_unit_test(labels),
+        cmocka_unit_test(same_host_before_after),
         cmocka_unit_test(profiles_kofn_experiments),
         cmocka_unit_test(lacking_marked),
         cmocka_unit_test(shared_n_api),

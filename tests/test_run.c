@@ -153,7 +153,7 @@ static void test_quick_run(void **state)
     assert_true(lines > 18 * 250);
     snprintf(path, sizeof path, "%s.stdout", out);
     char *so = mp_test_slurp(path);
-    assert_non_null(strstr(so, "ready mode, pipe, p50 ns per call"));
+    assert_non_null(strstr(so, "ready mode, pipe, median per call [p10-p90]"));
     assert_non_null(strstr(so, "poll/epoll"));
     assert_non_null(strstr(so, "run directory:"));
     free(so);

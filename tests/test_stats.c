@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <errno.h>
+
 #include "common/stats.h"
 
 static void test_known_set(void **state)
@@ -61,10 +63,42 @@ static void test_large_offset_stddev(void **state)
     assert_float_equal(s.stddev, 1.0, 1e-6);
 }
 
+/* Mann-Whitney U against R's wilcox.test(exact = FALSE, correct = TRUE):
+ * 1:10 vs 11:20 gives W = 0, p = 0.0001827; with ties, U counted by hand
+ * (pairs x > y, ties one half) and p from the tie-corrected variance. */
+static void test_mann_whitney(void **state)
+{
+    (void)state;
+    double a[10], b[10], u, p;
+    for (int i = 0; i < 10; i++) {
+        a[i] = i + 1;
+        b[i] = i + 11;
+    }
+    assert_int_equal(mp_mann_whitney(a, 10, b, 10, &u, &p), 0);
+    assert_float_equal(u, 0, 1e-12);
+    assert_float_equal(p, 0.0001826717911095504, 1e-9);
+    assert_int_equal(mp_mann_whitney(b, 10, a, 10, &u, &p), 0);   /* symmetric */
+    assert_float_equal(u, 100, 1e-12);
+    assert_float_equal(p, 0.0001826717911095504, 1e-9);
+    double x[] = {1, 2, 2, 3, 3, 3, 7}, y[] = {2, 3, 4, 4, 5, 6, 8, 9};
+    assert_int_equal(mp_mann_whitney(x, 7, y, 8, &u, &p), 0);
+    assert_float_equal(u, 11.5, 1e-12);
+    assert_float_equal(p, 0.06052514870791005, 1e-9);
+    /* one sample against itself: no difference; all equal: p = 1 */
+    assert_int_equal(mp_mann_whitney(a, 10, a, 10, &u, &p), 0);
+    assert_float_equal(u, 50, 1e-12);
+    assert_true(p > 0.99);
+    double c[] = {5, 5, 5}, d[] = {5, 5};
+    assert_int_equal(mp_mann_whitney(c, 3, d, 2, &u, &p), 0);
+    assert_float_equal(p, 1, 1e-12);
+    assert_int_equal(mp_mann_whitney(c, 0, d, 2, &u, &p), -EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_set),
+        cmocka_unit_test(test_mann_whitney),
         cmocka_unit_test(test_single_and_empty),
         cmocka_unit_test(test_quantile_edges),
         cmocka_unit_test(test_large_offset_stddev),

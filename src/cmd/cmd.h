@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include <cjson/cJSON.h>
+
 #include "run/config.h"
 
 int mp_cmd_run(int argc, char **argv);       /* cmd/run.c */
@@ -15,6 +17,21 @@ int mp_cmd_compare(int argc, char **argv);   /* cmd/compare.c */
 int mp_cmd_events(int argc, char **argv);    /* cmd/events.c */
 int mp_cmd_doctor(int argc, char **argv);    /* cmd/doctor.c */
 int mp_cmd_topology(int argc, char **argv);  /* cmd/topology.c */
+
+/* The exit statuses, as every --help states them. */
+#define MP_EXIT_HELP                                                                  \
+    "Exit status: 0 success, 1 runtime or environment failure (a file missing or\n"   \
+    "unwritable, nothing could be measured), 2 usage error, 130 interrupted (Ctrl-C;\n" \
+    "143 on SIGTERM).\n"
+
+/* `muxprof --version`: "muxprof RELEASE (git DESCRIBE)"; returns 0. */
+int mp_cmd_version(FILE *f);
+
+/* A JSON document for stdout (--json): {"schema": "muxprof-NAME/1",
+ * "tool": {name, version, git_describe}}, to which the verb adds. */
+cJSON *mp_json_doc_new(const char *name);
+/* Print doc and a newline on f: 0, or 1 with a message on stderr. */
+int mp_json_doc_print(const cJSON *doc, FILE *f);
 
 /* Exit status for an mp_err code: MP_EUSAGE -> 2, other failures -> 1. */
 int mp_exit_status(int code);
@@ -25,5 +42,24 @@ int mp_exit_status(int code);
 int mp_cli_parse_run(int argc, char **argv, mp_run_config *cfg, mp_err *err);
 /* The --help text of `muxprof run`, printed from the option table. */
 void mp_cli_run_usage(FILE *f);
+/* Row i of that table: returns its name (without "--"); *arg gets its
+ * value's name (NULL for a flag) and help the text --help prints for it. */
+size_t mp_cli_run_nopts(void);
+const char *mp_cli_run_opt(size_t i, const char **arg, char *help, size_t len);
+/* The names row i's value may be ("a, b, c"), "" when free-form. */
+const char *mp_cli_run_opt_values(size_t i);
+
+/* The verbs, as main.c lists them. */
+typedef struct mp_verb {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} mp_verb;
+/* `muxprof --man`: the manual page (troff), from the verb table, the run
+ * options table and each verb's --help; `muxprof --completion`: the bash
+ * completion script, from the same tables and the name registries
+ * (cmd/manual.c). */
+int mp_cmd_man(const mp_verb *verbs, size_t n, FILE *f);
+int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f);
 
 #endif

@@ -17,7 +17,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --out DIR\n"
-        "                       [--no-plots] [--anonymize]\n"
+        "                       [--no-plots] [--json] [--anonymize]\n"
+        "       muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --json\n"
         "       muxprof compare --list-references\n\n"
         "Set runs of several hosts side by side.  Each argument is a run directory, its\n"
         "results.json, or the name of a reference dataset (published figures carried in\n"
@@ -26,18 +27,26 @@ static void usage(FILE *f)
         "and select/epoll ratios, per-descriptor slopes (ns, and cycles where counted) and\n"
         "counters side by side.  Cells measured by at least two inputs are compared; the\n"
         "others are listed.\n\n"
-        "  --out DIR           where to write (created if missing; required)\n"
+        "Before/after on one host: each shared cell shows the change of the median in %%\n"
+        "against the first input and a two-sided Mann-Whitney U test on the kept samples\n"
+        "(samples.csv) of both, significant when p < 0.05; \"not testable\" where an input\n"
+        "has no samples (a published reference carries one number).  Two inputs of one\n"
+        "host are told apart by their run directory's name; the same file twice is\n"
+        "refused.\n\n"
+        "  --out DIR           where to write (created if missing; required without --json)\n"
         "  --label NAME        name the next input NAME instead of its CPU model and arch\n"
         "                      (repeat: the Nth --label names the Nth input)\n"
         "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
         "  --anonymize         host names (host-1, host-2, ...), user names, home and input\n"
         "                      paths and kernel addresses replaced by labels in DIR; CPU\n"
         "                      models, kernel versions and every measured value kept\n"
+        "  --json              print the comparison as one JSON document on stdout\n"
+        "                      (docs/json-output.md); without --out nothing is written\n"
         "  --list-references   the reference datasets and their sources\n"
         "  -h, --help          this text\n\n"
-        "Exit status: 0 done, 1 the report could not be written, 2 usage error or an input\n"
-        "that is missing, malformed or shares nothing with the others (the message names\n"
-        "the file and the field).\n");
+        "An input that is missing or unreadable is exit 1; one that is malformed or\n"
+        "shares nothing with the others is 2 (the message names the file and the field).\n"
+        MP_EXIT_HELP);
 }
 
 static int list_references(void)
@@ -66,7 +75,7 @@ static int list_references(void)
 int mp_cmd_compare(int argc, char **argv)
 {
     const char *out = NULL;
-    int no_plots = 0, anonymize = 0;
+    int no_plots = 0, json = 0, anonymize = 0;
     /* inputs, then labels, in one block */
     const char **in = calloc(2 * ((size_t)argc + 1), sizeof *in);
     if (!in) {
@@ -87,6 +96,8 @@ int mp_cmd_compare(int argc, char **argv)
             no_plots = 1;
         } else if (!strcmp(argv[i], "--anonymize")) {
             anonymize = 1;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
         } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
             out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!out || !*out) {
@@ -111,11 +122,12 @@ int mp_cmd_compare(int argc, char **argv)
             in[nin++] = argv[i];
         }
     }
-    if (nin < 2 || !out) {
+    if (nin < 2 || (!out && !json)) {
         fprintf(stderr, "muxprof compare: %s; usage: muxprof compare RUN_OR_REF "
                         "RUN_OR_REF... --out DIR (references: muxprof compare "
                         "--list-references)\n",
-                nin < 2 ? "give at least two runs or reference datasets" : "--out DIR is required");
+                nin < 2 ? "give at least two runs or reference datasets"
+                        : "--out DIR is required (or --json)");
         free(in);
         return 2;
     }
@@ -141,7 +153,7 @@ int mp_cmd_compare(int argc, char **argv)
     mp_err_clear(&err);
     int rc = 0, status = 0;
     mp_anon *anon = NULL;
-    if (anonymize && (!(anon = mp_anon_new()) || mp_anon_add_path(anon, out)))
+    if (anonymize && (!(anon = mp_anon_new()) || (out && mp_anon_add_path(anon, out))))
         rc = mp_errf(&err, -ENOMEM, "out of memory");
     for (size_t i = 0; i < nin && !rc; i++) {
         rc = mp_cmp_host_open(&c.h[i], in[i], &err);
@@ -156,7 +168,12 @@ int mp_cmd_compare(int argc, char **argv)
         rc = mp_cmp_prepare(&c, &err);
     if (rc) {
         fprintf(stderr, "muxprof compare: %s\n", err.msg);
-        status = rc == -ENOMEM || rc == -EIO ? 1 : 2;
+        status = rc == -ENOMEM || rc == -EIO || rc == -ENOENT || rc == -EACCES ? 1 : 2;
+    } else if (!out) {
+        cJSON *doc = mp_json_doc_new("compare");
+        cJSON_AddItemToObject(doc, "comparison", mp_cmp_json(&c));
+        status = mp_json_doc_print(doc, stdout);
+        cJSON_Delete(doc);
     } else {
         size_t drawn = 0;
         char note[MP_ERR_MAX];
@@ -166,11 +183,18 @@ int mp_cmd_compare(int argc, char **argv)
             fprintf(stderr, "muxprof compare: %s\n", err.msg);
             status = 1;
         } else {
+            FILE *f = json ? stderr : stdout;   /* stdout: the JSON document only */
             for (size_t i = 0; i < c.n; i++)
-                printf("host %zu: %s%s  <- %s\n", i + 1, c.h[i].label,
-                       c.h[i].reference ? " (published reference)" : "", c.h[i].m.path);
-            printf("wrote %s/report.md; %zu figure%s drawn in %s/figures/%s%s\n", out, drawn,
-                   drawn == 1 ? "" : "s", out, note[0] ? "; " : "", note);
+                fprintf(f, "host %zu: %s%s  <- %s\n", i + 1, c.h[i].label,
+                        c.h[i].reference ? " (published reference)" : "", c.h[i].m.path);
+            fprintf(f, "wrote %s/report.md; %zu figure%s drawn in %s/figures/%s%s\n", out,
+                    drawn, drawn == 1 ? "" : "s", out, note[0] ? "; " : "", note);
+            if (json) {
+                cJSON *doc = mp_json_doc_new("compare");
+                cJSON_AddItemToObject(doc, "comparison", mp_cmp_json(&c));
+                status = mp_json_doc_print(doc, stdout);
+                cJSON_Delete(doc);
+            }
         }
     }
     for (size_t i = 0; i < c.n; i++)

@@ -15,13 +15,26 @@
 #include "pmu.h"
 
 static int n_fix;
+static cJSON *json_checks;   /* --json: the checks go here instead of stdout */
 
 static void line(const char *status, const char *what, const char *value, const char *advice)
 {
+    if (!strcmp(status, "FIX")) n_fix++;
+    if (json_checks) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "status", status);
+        cJSON_AddStringToObject(c, "check", what);
+        cJSON_AddStringToObject(c, "value", value);
+        if (advice && *advice)
+            cJSON_AddStringToObject(c, "advice", advice);
+        else
+            cJSON_AddNullToObject(c, "advice");
+        cJSON_AddItemToArray(json_checks, c);
+        return;
+    }
     printf("  [%-4s] %-20s %s", status, what, value);
     if (advice && *advice) printf("\n         %-20s -> %s", "", advice);
     printf("\n");
-    if (!strcmp(status, "FIX")) n_fix++;
 }
 
 static int read_str(const char *path, char *buf, size_t n)
@@ -255,24 +268,44 @@ static void check_open(void)
 int mp_cmd_doctor(int argc, char **argv)
 {
     mp_pmu_host h;
+    cJSON *doc = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: muxprof doctor\n\nChecks what this host offers for measuring "
-                   "select/poll/epoll with counters\nand says what to change; exits 0 "
-                   "even when something is missing.\n");
+            printf("usage: muxprof doctor [--json]\n\nChecks what this host offers for "
+                   "measuring select/poll/epoll with counters\nand says what to change; exits "
+                   "0 even when something is missing.\n\n"
+                   "  --json   one JSON document on stdout (docs/json-output.md)\n\n"
+                   MP_EXIT_HELP);
             return 0;
         }
+        if (!strcmp(argv[i], "--json")) {
+            if (!doc) {
+                doc = mp_json_doc_new("doctor");
+                json_checks = cJSON_AddArrayToObject(doc, "checks");
+            }
+            continue;
+        }
         fprintf(stderr, "muxprof doctor: unexpected argument '%s' (try --help)\n", argv[i]);
+        cJSON_Delete(doc);
         return 2;
     }
+    n_fix = 0;
     mp_pmu_host_probe(&h);
-    printf("muxprof doctor: [OK] fine, [FIX] worth changing, [INFO] for the record\n");
+    if (!doc)
+        printf("muxprof doctor: [OK] fine, [FIX] worth changing, [INFO] for the record\n");
     check_pmus(&h);
     check_cpu();
     check_perm(&h);
     check_open();
     check_user_read(&h);
     check_misc(&h);
+    if (doc) {
+        cJSON_AddNumberToObject(doc, "to_fix", n_fix);
+        int rc = mp_json_doc_print(doc, stdout);
+        json_checks = NULL;
+        cJSON_Delete(doc);
+        return rc;
+    }
     printf("%d item%s to fix.\n", n_fix, n_fix == 1 ? "" : "s");
     return 0;
 }

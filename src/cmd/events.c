@@ -16,37 +16,80 @@ static const char *str(const cJSON *o, const char *k)
     return mp_json_str(o, k, "");
 }
 
-static int show(const char *spec)
+/* Whether each pass of the plan opens now, added to the plan's JSON. */
+static void add_pass_status(cJSON *j, const mp_pmu_plan *plan)
+{
+    cJSON *arr = cJSON_AddArrayToObject(j, "pass_status");
+    for (unsigned pi = 0; pi < mp_pmu_plan_passes(plan); pi++) {
+        mp_pmu_pass *p;
+        mp_err err;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "pass", pi);
+        if (mp_pmu_pass_open(&p, plan, pi, &err)) {
+            cJSON_AddBoolToObject(o, "opens", 0);
+            cJSON_AddStringToObject(o, "reason", err.msg);
+        } else {
+            cJSON_AddBoolToObject(o, "opens", 1);
+            cJSON_AddNumberToObject(o, "counters", mp_pmu_pass_count(p));
+            cJSON_AddStringToObject(o, "read_path", mp_pmu_pass_read_path(p));
+            mp_pmu_pass_close(p);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+}
+
+/* The plan of spec as JSON (with pass_status), or NULL with a message. */
+static cJSON *plan_json(const char *spec, int *code)
 {
     mp_pmu_plan *plan;
     mp_err err;
-    cJSON *j, *evs, *e;
     mp_err_clear(&err);
     if (mp_pmu_plan_new(&plan, spec, &err)) {
         fprintf(stderr, "muxprof events: %s\n", err.msg);
-        return mp_exit_status(err.code);
+        *code = mp_exit_status(err.code);
+        return NULL;
     }
-    j = mp_pmu_plan_json(plan);
+    cJSON *j = mp_pmu_plan_json(plan);
+    add_pass_status(j, plan);
+    mp_pmu_plan_free(plan);
+    return j;
+}
+
+static int show(const char *spec)
+{
+    int code = 0;
+    cJSON *j = plan_json(spec, &code), *evs, *e;
+    if (!j)
+        return code;
     printf("--events %s: preset %s", spec, str(j, "preset"));
     if (*str(j, "preset_file"))
         printf(", data file %s (libpfm4 core PMU: %s)", str(j, "preset_file"),
                str(j, "libpfm4_pmu"));
-    printf("\n  scope: %s -- %s\n", mp_pmu_plan_scope(plan), str(j, "scope_note"));
+    printf("\n  scope: %s -- %s\n", str(j, "scope"), str(j, "scope_note"));
     if (*str(j, "preset_source")) printf("  source: %s\n", str(j, "preset_source"));
     {
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "budget");
         if (b) printf("  budget: %s\n", str(b, "note"));
     }
-    printf("  passes per cell: %u\n", mp_pmu_plan_passes(plan));
-    for (unsigned pi = 0; pi < mp_pmu_plan_passes(plan); pi++) {
-        mp_pmu_pass *p;
-        if (mp_pmu_pass_open(&p, plan, pi, &err)) {
-            printf("    pass %u: does not open now: %s\n", pi, err.msg);
-            continue;
+    {
+        const cJSON *add = cJSON_GetObjectItemCaseSensitive(j, "software_added"), *a;
+        if (cJSON_GetArraySize(add)) {
+            printf("  adds:");
+            cJSON_ArrayForEach(a, add) printf("%s %s", a == add->child ? "" : ",",
+                                              a->valuestring);
+            printf(" -- %s\n", str(j, "software_why"));
         }
-        printf("    pass %u: %u counter%s, read path %s\n", pi, mp_pmu_pass_count(p),
-               mp_pmu_pass_count(p) == 1 ? "" : "s", mp_pmu_pass_read_path(p));
-        mp_pmu_pass_close(p);
+    }
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(j, "pass_status"), *p;
+    printf("  passes per cell: %d\n", cJSON_GetArraySize(ps));
+    cJSON_ArrayForEach(p, ps) {
+        int n = (int)mp_json_num(p, "counters", 0);
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "opens")))
+            printf("    pass %.0f: does not open now: %s\n", mp_json_num(p, "pass", 0),
+                   str(p, "reason"));
+        else
+            printf("    pass %.0f: %d counter%s, read path %s\n", mp_json_num(p, "pass", 0), n,
+                   n == 1 ? "" : "s", str(p, "read_path"));
     }
     evs = cJSON_GetObjectItemCaseSensitive(j, "events");
     if (cJSON_GetArraySize(evs))
@@ -55,46 +98,83 @@ static int show(const char *spec)
     cJSON_ArrayForEach(e, evs) {
         const cJSON *pass = cJSON_GetObjectItemCaseSensitive(e, "pass");
         const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
-        char ps[16] = "-", ts[16] = "-";
+        char pss[16] = "-", ts[16] = "-";
         int ok = !strcmp(str(e, "status"), "opened");
-        if (cJSON_IsNumber(pass)) snprintf(ps, sizeof ps, "%d", pass->valueint);
+        if (cJSON_IsNumber(pass)) snprintf(pss, sizeof pss, "%d", pass->valueint);
         if (cJSON_IsNumber(type)) snprintf(ts, sizeof ts, "%d", type->valueint);
         printf("  %-24s %-11s %-4s %-5s %-12s %-11s %s\n", str(e, "name"), str(e, "status"),
-               ps, ts, *str(e, "config") ? str(e, "config") : "-",
+               pss, ts, *str(e, "config") ? str(e, "config") : "-",
                cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "cpu_wide")) ? "cpu-wide"
                : *str(e, "scope") ? str(e, "scope") : "-",
                *str(e, "encoding") ? str(e, "encoding") : str(e, "event"));
         if (!ok) printf("  %-24s   why: %s\n", "", str(e, "reason"));
     }
     cJSON_Delete(j);
-    mp_pmu_plan_free(plan);
     return 0;
+}
+
+/* One JSON document on stdout: {"plans": [...], "preset_files": [...]}. */
+static int show_json(const char *spec, int all)
+{
+    int code = 0;
+    cJSON *doc = mp_json_doc_new("events");
+    cJSON *plans = cJSON_AddArrayToObject(doc, "plans");
+    const char *first = spec ? spec : "cache";
+    cJSON *j = all && !spec ? NULL : plan_json(first, &code);
+    if (!(all && !spec) && !j)
+        goto out;
+    if (j)
+        cJSON_AddItemToArray(plans, j);
+    for (unsigned i = 0; all && mp_pmu_preset_name(i); i++) {
+        if (spec && !strcmp(spec, mp_pmu_preset_name(i))) continue;
+        if (!(j = plan_json(mp_pmu_preset_name(i), &code)))
+            goto out;
+        cJSON_AddItemToArray(plans, j);
+    }
+    cJSON *files = cJSON_AddArrayToObject(doc, "preset_files");
+    for (unsigned i = 0; all && i < mp_pmu_preset_file_count(); i++) {
+        const char *t = mp_pmu_preset_file_text(i), *m = strstr(t, "\nmatch ");
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", m ? (int)strcspn(m + 1, "\n") : 0, m ? m + 1 : "");
+        cJSON *f = cJSON_CreateObject();
+        cJSON_AddStringToObject(f, "file", mp_pmu_preset_file_name(i));
+        cJSON_AddStringToObject(f, "match", line);
+        cJSON_AddItemToArray(files, f);
+    }
+    code = mp_json_doc_print(doc, stdout);
+out:
+    cJSON_Delete(doc);
+    return code;
 }
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: muxprof events [--all] [--events PRESET|LIST]\n\n"
+        "usage: muxprof events [--all] [--events PRESET|LIST] [--json]\n\n"
         "Shows how a counter preset resolves on this host: every event with its\n"
         "encoding (perf type, config, scope), whether it opened, and why not.\n\n"
         "  --events SPEC  a preset (%s) or a comma\n"
         "                 list: perf names (L1-dcache-load-misses, cycles:u), libpfm4\n"
         "                 names (amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS),\n"
         "                 sysfs pmu/event/ (msr/tsc/), raw rHEX.  Default: cache\n"
-        "  --all          every preset, and the preset data files built in\n",
+        "  --all          every preset, and the preset data files built in\n"
+        "  --json         one JSON document on stdout (docs/json-output.md)\n\n"
+        MP_EXIT_HELP,
         mp_pmu_preset_list());
 }
 
 int mp_cmd_events(int argc, char **argv)
 {
     const char *spec = NULL;
-    int all = 0, rc = 0;
+    int all = 0, rc = 0, json = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--all")) {
             all = 1;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
         } else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
             spec = argv[++i];
         } else if (!strncmp(argv[i], "--events=", 9)) {
@@ -105,6 +185,7 @@ int mp_cmd_events(int argc, char **argv)
             return 2;
         }
     }
+    if (json) return show_json(spec, all);
     if (!all) return show(spec ? spec : "cache");
     if (spec && (rc = show(spec))) return rc;
     for (unsigned i = 0; mp_pmu_preset_name(i); i++) {

@@ -1,9 +1,10 @@
-/* report.c - `muxprof report DIR [--no-plots] [--anonymize [--out PUB]]`:
- * rebuild DIR/report.md and DIR/figures/ from DIR/results.json, or write an
- * anonymized copy of the run with its report into PUB. */
+/* report.c - `muxprof report DIR|DIR/results.json [--no-plots] [--anonymize
+ * [--out PUB]]`: rebuild DIR/report.md and DIR/figures/ from DIR/results.json,
+ * or write an anonymized copy of the run with its report into PUB. */
 #include "cmd/cmd.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,7 +17,7 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: muxprof report DIR [--no-plots] [--anonymize [--out PUB]]\n\n"
+        "usage: muxprof report DIR|DIR/results.json [--no-plots] [--anonymize [--out PUB]]\n\n"
         "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.\n\n"
         "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
         "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
@@ -27,13 +28,46 @@ static void usage(FILE *f)
         "  --out PUB    where --anonymize writes\n"
         "  -h, --help   this text\n\n"
         "Figures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
-        "report is still written and says how to draw them. Exit status: 0 done, 1 the\n"
-        "report or a figure could not be written, 2 usage error or no readable results.json.\n");
+        "report is still written and says how to draw them.  A missing results.json is\n"
+        "exit 1, a malformed one 2.\n" MP_EXIT_HELP);
+}
+
+/* DIR, or the directory of DIR/results.json, into dir. */
+static int run_dir(const char *arg, char *dir, size_t len)
+{
+    struct stat st;
+    size_t n = strlen(arg);
+    const char *base = strrchr(arg, '/');
+    base = base ? base + 1 : arg;
+    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(dir, len, "%s", arg);
+        return 0;
+    }
+    if (!strcmp(base, "results.json")) {
+        if (stat(arg, &st) != 0) {
+            fprintf(stderr, "muxprof report: %s: %s\n", arg, strerror(errno));
+            return 1;
+        }
+        if (base == arg)
+            snprintf(dir, len, ".");
+        else
+            snprintf(dir, len, "%.*s", (int)(n - strlen(base) - 1), arg);
+        if (!dir[0])
+            snprintf(dir, len, "/");
+        return 0;
+    }
+    if (stat(arg, &st) != 0)
+        fprintf(stderr, "muxprof report: %s: %s (give the directory a run wrote, e.g. "
+                        "reports/runs/HOST-TIME, or its results.json)\n", arg, strerror(errno));
+    else
+        fprintf(stderr, "muxprof report: %s is neither a run directory nor a results.json\n",
+                arg);
+    return 1;
 }
 
 int mp_cmd_report(int argc, char **argv)
 {
-    const char *dir = NULL, *out = NULL;
+    const char *arg = NULL, *out = NULL;
     int figures = 1, anonymize = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -53,23 +87,17 @@ int mp_cmd_report(int argc, char **argv)
             fprintf(stderr, "muxprof report: unknown option '%s' (see muxprof report --help)\n",
                     argv[i]);
             return 2;
-        } else if (dir) {
-            fprintf(stderr, "muxprof report: one run directory only ('%s' and '%s')\n", dir,
+        } else if (arg) {
+            fprintf(stderr, "muxprof report: one run directory only ('%s' and '%s')\n", arg,
                     argv[i]);
             return 2;
         } else {
-            dir = argv[i];
+            arg = argv[i];
         }
     }
-    if (!dir) {
-        fprintf(stderr, "muxprof report: which run directory? usage: muxprof report DIR "
-                        "[--no-plots]\n");
-        return 2;
-    }
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "muxprof report: %s is not a directory (give the directory a run "
-                        "wrote, e.g. reports/runs/HOST-TIME)\n", dir);
+    if (!arg) {
+        fprintf(stderr, "muxprof report: which run directory? usage: muxprof report "
+                        "DIR|DIR/results.json [--no-plots]\n");
         return 2;
     }
     if (out && !anonymize) {
@@ -77,6 +105,10 @@ int mp_cmd_report(int argc, char **argv)
                         "written into DIR)\n");
         return 2;
     }
+    char dirbuf[PATH_MAX];
+    if (run_dir(arg, dirbuf, sizeof dirbuf))
+        return 1;
+    const char *dir = dirbuf;
     mp_err err;
     mp_err_clear(&err);
     char pub[4096];
@@ -89,8 +121,9 @@ int mp_cmd_report(int argc, char **argv)
             while (l > 1 && pub[l - 1] == '/') pub[--l] = '\0';
             snprintf(pub + l, sizeof pub - l, "-anonymized");
         }
-        struct stat ps;
-        if (stat(pub, &ps) == 0 && ps.st_ino == st.st_ino && ps.st_dev == st.st_dev) {
+        struct stat st, ps;
+        if (stat(dir, &st) == 0 && stat(pub, &ps) == 0 && ps.st_ino == st.st_ino &&
+            ps.st_dev == st.st_dev) {
             fprintf(stderr, "muxprof report: --out %s is the run directory itself; give "
                             "another directory for the anonymized copy\n", pub);
             return 2;
@@ -104,13 +137,9 @@ int mp_cmd_report(int argc, char **argv)
     if (!rc) rc = mp_report_build(dir, figures, &err);
     if (!rc && anon) rc = mp_anon_tree(anon, dir, &err);
     mp_anon_free(anon);
-    if (rc == -ENOENT || rc == -EBADMSG || rc == MP_EUSAGE) {
+    if (rc) {   /* a malformed results.json is the input's fault: 2, like compare */
         fprintf(stderr, "muxprof report: %s\n", err.msg);
-        return 2;
-    }
-    if (rc) {
-        fprintf(stderr, "muxprof report: %s\n", err.msg);
-        return mp_exit_status(rc);
+        return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;
     }
     printf("wrote %s/report.md%s\n", dir, !figures ? " (figures not drawn: --no-plots)"
            : mp_plot_gnuplot_found(NULL, 0) ? " and figures/"

@@ -6,6 +6,7 @@
  * through temporary names, also when the sweep was interrupted.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -67,19 +68,48 @@ static int dir_is_empty(const char *path)
     return empty;
 }
 
+/* The default run directory, reports/runs/<host>-<stamp>, created by
+ * mkdir itself so that two runs started in the same second cannot both
+ * take it: the second gets <host>-<stamp>-2, and so on. */
+#define MAX_DIR_SUFFIX 999
+
+static int make_default_dir(mp_run_config *cfg, mp_err *err)
+{
+    char host[64], stamp[32], base[PATH_MAX - 16];
+    mp_context_hostname(host, sizeof host);
+    utc_now(stamp, sizeof stamp, 0);
+    int rc = mp_mkdir_p("reports/runs", err);
+    if (rc < 0)
+        return mp_errf(err, rc, "cannot create reports/runs: %s; give --out DIR",
+                       strerror(-rc));
+    snprintf(base, sizeof base, "reports/runs/%s-%s", cfg->anonymize ? "anonymized" : host,
+             stamp);
+    for (int n = 1; n <= MAX_DIR_SUFFIX; n++) {
+        if (n == 1)
+            snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s", base);
+        else
+            snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s-%d", base, n);
+        if (mkdir(cfg->out_dir, 0777) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return mp_errf(err, -errno, "cannot create %s: %s; give --out DIR",
+                           cfg->out_dir, strerror(errno));
+    }
+    return mp_errf(err, -EEXIST, "%s and %d numbered variants exist; give --out DIR", base,
+                   MAX_DIR_SUFFIX - 1);
+}
+
 /* Create the run directory, refusing a non-empty one without --force, and
- * prove it is writable.  Usage errors: MP_EUSAGE. */
+ * prove it is writable.  A directory given wrongly is MP_EUSAGE; one that
+ * cannot be created or written is an environment failure (-errno). */
 static int prepare_out_dir(mp_run_config *cfg, mp_err *err)
 {
     struct stat st;
+    int rc;
     if (!cfg->out_dir[0]) {
-        char host[64], stamp[32];
-        mp_context_hostname(host, sizeof host);
-        utc_now(stamp, sizeof stamp, 0);
-        snprintf(cfg->out_dir, sizeof cfg->out_dir, "reports/runs/%s-%s",
-                 cfg->anonymize ? "anonymized" : host, stamp);
-    }
-    if (stat(cfg->out_dir, &st) == 0) {
+        if ((rc = make_default_dir(cfg, err)) < 0)
+            return rc;
+    } else if (stat(cfg->out_dir, &st) == 0) {
         if (!S_ISDIR(st.st_mode))
             return mp_errf(err, MP_EUSAGE, "--out: %s exists and is not a directory",
                            cfg->out_dir);
@@ -88,16 +118,16 @@ static int prepare_out_dir(mp_run_config *cfg, mp_err *err)
                            "directory or add --force to write into it", cfg->out_dir);
     }
     mp_err why;
-    int rc = mp_mkdir_p(cfg->out_dir, &why);
+    rc = mp_mkdir_p(cfg->out_dir, &why);
     if (rc < 0)
-        return mp_errf(err, MP_EUSAGE, "--out: cannot create %s: %s", cfg->out_dir,
-                       strerror(-rc));
+        return mp_errf(err, rc, "--out: cannot create %s: %s", cfg->out_dir, strerror(-rc));
     char probe[PATH_MAX + 32];
     snprintf(probe, sizeof probe, "%s/.muxprof-probe.%d", cfg->out_dir, (int)getpid());
     FILE *f = fopen(probe, "w");
-    if (!f)
-        return mp_errf(err, MP_EUSAGE, "--out: %s is not writable: %s", cfg->out_dir,
-                       strerror(errno));
+    if (!f) {
+        int e = errno;
+        return mp_errf(err, -e, "--out: %s is not writable: %s", cfg->out_dir, strerror(e));
+    }
     fclose(f);
     unlink(probe);
     return 0;
@@ -149,6 +179,25 @@ static int needs_wakeup(const mp_run_config *c)
     return 0;
 }
 
+/* "auto" is a request for the best pair; it falls back when no pair at
+ * all could be bound (one usable PU). */
+static int placement_fell_back(const mp_pu_pair *pair)
+{
+    return strcmp(pair->requested, "none") && !strcmp(pair->placement, "none");
+}
+
+static void print_placement(const mp_pu_pair *pair, int bound, FILE *f)
+{
+    fprintf(f, "\nplacement: %s", pair->placement);
+    if (strcmp(pair->requested, pair->placement))
+        fprintf(f, " (asked for %s%s)", pair->requested,
+                placement_fell_back(pair) ? ", FELL BACK" : "");
+    if (pair->waiter_pu >= 0)
+        fprintf(f, ", waiter PU %d, poker PU %d%s", pair->waiter_pu, pair->poker_pu,
+                bound ? "" : " (binding failed: threads ran unpinned)");
+    fprintf(f, " -- %s\n", pair->detail);
+}
+
 /* Everything after the run directory exists. */
 static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
                    const mp_pu_pair *pair, mp_err *err)
@@ -157,7 +206,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     mp_peer peer = {.pid = 0, .sock = -1};
     mp_poker *poker = NULL;
     bind_ctx bctx = {topo};
-    mp_progress prog;
+    mp_progress prog = {0};
     int rc, exit_code = 0;
 
     /* From here on the run directory exists: a signal must end in an
@@ -174,7 +223,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         return 1;
     utc_now(r.started_utc, sizeof r.started_utc, 1);
 
-    mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb, .progress_ctx = &prog};
+    mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb,
+                        .cell_done = mp_progress_cell_done, .progress_ctx = &prog};
     raise_nofile(&env.rl_soft, &env.rl_hard);
     r.context = mp_context_json(cfg->command);
 
@@ -185,11 +235,20 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     }
     env.peer = &peer;
 
-    /* Placement: the waiter is this thread, the poker its own thread. */
+    /* Placement: the waiter is this thread, the poker its own thread.  A
+     * placement that fell back is said at once: wakeup times then mean
+     * something else than the placement asked for. */
+    int fell_back = placement_fell_back(pair);
+    if (fell_back)
+        fprintf(stderr, "muxprof: warning: placement %s fell back to %s: %s; wakeup times "
+                "then include the scheduler's placement of both threads (muxprof topology "
+                "lists what this host offers)\n", pair->requested, pair->placement,
+                pair->detail);
     r.topology = mp_topo_json(topo);
     cJSON_AddStringToObject(r.topology, "placement", pair->placement);
     cJSON_AddStringToObject(r.topology, "placement_requested", pair->requested);
     cJSON_AddStringToObject(r.topology, "placement_detail", pair->detail);
+    cJSON_AddBoolToObject(r.topology, "placement_fell_back", fell_back);
     cJSON_AddNumberToObject(r.topology, "waiter_pu", pair->waiter_pu);
     cJSON_AddNumberToObject(r.topology, "poker_pu", pair->poker_pu);
     /* The poker starts before this thread is pinned, so that it inherits
@@ -229,7 +288,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     r.counters = mp_pmu_plan_json(plan);
     env.base_fds = open_fd_count();
 
-    mp_progress_init(&prog, cfg->quiet);
+    mp_progress_init(&prog, cfg->quiet, &r,
+                     (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0));
     rc = 0;
     if (cfg->experiments & MP_EXP_CALLS)
         rc = mp_sweep(&r, &env, err);
@@ -306,15 +366,26 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         exit_code = 1;
         goto out;
     }
-    if (cfg->experiments & MP_EXP_CALLS)
+    if (cfg->experiments & MP_EXP_CALLS) {
         mp_print_tables(&r, stdout);
+        mp_print_cell_reasons(&r, "\nnot measured:\n", stdout);
+    }
     if (r.experiments)
         mp_print_experiments(r.experiments, stdout);
     mp_print_counters(r.counters, stdout);
+    print_placement(pair, bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
     if (r.interrupted)
         printf("(interrupted: results.json holds the cells finished so far)\n");
+    /* A run that measured nothing has failed, whatever it wrote. */
+    if (!r.interrupted && exit_code == 0 && (cfg->experiments & MP_EXP_CALLS) &&
+        mp_results_ok_cells(&r) == 0) {
+        fprintf(stderr, "muxprof run: no cell could be measured (%zu tried):\n", r.ncells);
+        mp_print_cell_reasons(&r, NULL, stderr);
+        exit_code = 1;
+    }
 out:
+    mp_progress_free(&prog);
     mp_poker_stop(poker);
     mp_peer_stop(&peer);
     mp_results_free(&r);

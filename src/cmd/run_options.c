@@ -12,6 +12,7 @@
 #include "common/names.h"
 #include "experiments/experiment.h"
 #include "run/config.h"
+#include "pmu.h"
 #include "topology.h"
 
 #define STR_(x) #x
@@ -320,6 +321,34 @@ static void wrap(FILE *f, const char *text, int col)
     }
 }
 
+size_t mp_cli_run_nopts(void)
+{
+    return NOPTS;
+}
+
+const char *mp_cli_run_opt(size_t i, const char **arg, char *help, size_t len)
+{
+    const run_opt *o = &opts[i];
+    int n = snprintf(help, len, "%s%s%s", o->help, o->list ? " " : "", o->list ? o->list() : "");
+    if (o->def && n > 0 && (size_t)n < len)
+        snprintf(help + n, len - (size_t)n, " [%s%s%s]", o->def,
+                 o->quick ? "; --quick: " : "", o->quick ? o->quick : "");
+    *arg = o->arg;
+    return o->name;
+}
+
+const char *mp_cli_run_opt_values(size_t i)
+{
+    const run_opt *o = &opts[i];
+    if (o->target == set_modes)
+        return mp_mode_names();
+    if (o->target == set_experiments)
+        return mp_experiment_names();
+    if (o->target == set_events)
+        return mp_pmu_preset_list();
+    return o->list ? o->list() : "";
+}
+
 void mp_cli_run_usage(FILE *f)
 {
     fprintf(f, "usage: muxprof run [options]\n\n"
@@ -327,15 +356,9 @@ void mp_cli_run_usage(FILE *f)
                "and one is ready, for each N, and write results.json, results.csv, samples.csv\n"
                "and report.md into a run directory.\n\n");
     for (size_t i = 0; i < NOPTS; i++) {
-        const run_opt *o = &opts[i];
         char head[64], text[1024];
-        snprintf(head, sizeof head, "  --%s%s%s", o->name, o->arg ? " " : "",
-                 o->arg ? o->arg : "");
-        int n = snprintf(text, sizeof text, "%s%s%s", o->help, o->list ? " " : "",
-                         o->list ? o->list() : "");
-        if (o->def && n > 0 && (size_t)n < sizeof text)
-            snprintf(text + n, sizeof text - (size_t)n, " [%s%s%s]", o->def,
-                     o->quick ? "; --quick: " : "", o->quick ? o->quick : "");
+        const char *arg, *name = mp_cli_run_opt(i, &arg, text, sizeof text);
+        snprintf(head, sizeof head, "  --%s%s%s", name, arg ? " " : "", arg ? arg : "");
         int col = fprintf(f, "%-*s", HELP_COL - 1, head);
         if (col >= HELP_COL) {
             fprintf(f, "\n%*s", HELP_COL, "");
@@ -345,7 +368,9 @@ void mp_cli_run_usage(FILE *f)
         wrap(f, text, HELP_COL);
         fputc('\n', f);
     }
-    fprintf(f, "\nExit status: 0 success, 1 runtime failure, 2 usage error.\n");
+    fprintf(f, "\nThe run directory's default name gets -2, -3, ... when it exists.\n"
+               "A run in which no cell could be measured exits 1 and says why.\n"
+               MP_EXIT_HELP);
 }
 
 /* ---- parsing ---- */

@@ -21,7 +21,7 @@ static void usage(FILE *f)
         "                    \"package:2 l3:1(size=32MiB) l2:8(size=1MiB) core:1 pu:2\"\n"
         "  --xml FILE        an hwloc XML export (lstopo --of xml FILE) instead\n"
         "  --json            print the summary that results.json carries\n"
-        "  --help            this text\n");
+        "  --help            this text\n\n" MP_EXIT_HELP);
 }
 
 int mp_cmd_topology(int argc, char **argv)

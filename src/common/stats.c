@@ -1,6 +1,7 @@
 /* stats.c - percentiles, mean and spread of per-call samples; see stats.h. */
 #include "common/stats.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,4 +55,55 @@ void mp_summarize(double *x, size_t n, mp_summary *out)
     }
     out->mean = mean;
     out->stddev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0.0;
+}
+
+typedef struct {
+    double v;
+    int from_x;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    return cmp_double(&((const ranked *)a)->v, &((const ranked *)b)->v);
+}
+
+int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, double *u,
+                    double *p)
+{
+    if (!nx || !ny)
+        return -EINVAL;
+    size_t n = nx + ny;
+    ranked *r = malloc(sizeof *r * n);
+    if (!r)
+        return -ENOMEM;
+    for (size_t i = 0; i < nx; i++)
+        r[i] = (ranked){x[i], 1};
+    for (size_t i = 0; i < ny; i++)
+        r[nx + i] = (ranked){y[i], 0};
+    qsort(r, n, sizeof *r, cmp_ranked);
+    /* Ranks 1..n, ties sharing their mean rank; sum of t^3 - t per tie. */
+    double rank_x = 0, ties = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && r[j].v == r[i].v)
+            j++;
+        double t = (double)(j - i), mean_rank = (double)(i + 1 + j) / 2.0;
+        for (size_t k = i; k < j; k++)
+            if (r[k].from_x)
+                rank_x += mean_rank;
+        ties += t * t * t - t;
+        i = j;
+    }
+    free(r);
+    double dx = (double)nx, dy = (double)ny, dn = (double)n;
+    *u = rank_x - dx * (dx + 1) / 2.0;
+    double mu = dx * dy / 2.0;
+    double var = dx * dy / 12.0 * ((dn + 1) - ties / (dn * (dn - 1)));
+    if (!(var > 0)) {   /* every value equal: no evidence of a difference */
+        *p = 1.0;
+        return 0;
+    }
+    double z = (fabs(*u - mu) - 0.5) / sqrt(var);
+    *p = z <= 0 ? 1.0 : fmin(1.0, erfc(z / sqrt(2.0)));
+    return 0;
 }

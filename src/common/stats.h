@@ -25,4 +25,12 @@ double mp_quantile_sorted(const double *x, size_t n, double p);
 /* Median of x[0..n-1] (sorts in place). */
 double mp_median(double *x, size_t n);
 
+/* Mann-Whitney U test, two-sided, of x[0..nx-1] against y[0..ny-1] (not
+ * modified): *u is U of x (pairs (xi, yj) with xi > yj, ties counting one
+ * half), *p the p-value from the normal approximation with the tie
+ * correction and a continuity correction of 0.5 (scipy.stats.mannwhitneyu,
+ * method="asymptotic").  Returns 0, -EINVAL when nx or ny is 0, -ENOMEM. */
+int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, double *u,
+                    double *p);
+
 #endif

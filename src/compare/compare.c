@@ -1,7 +1,7 @@
 /* compare.c - inputs of `muxprof compare`: resolving an argument to a
  * results.json or an embedded reference, host labels, and which cells the
  * inputs share.  See compare.h; the writer is compare/writer.c. */
-#include "compare/compare.h"
+#include "compare/internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/reference.h"
 
@@ -103,6 +104,22 @@ int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err)
         if (!h->cycles[0] && is_cycles(h->m.metrics[i]))
             snprintf(h->cycles, sizeof h->cycles, "%s", h->m.metrics[i]);
     }
+    mp__cmp_samples_load(h);
+    return 0;
+}
+
+int mp_cmp_host_label(mp_cmp_host *h, const char *name, mp_err *err)
+{
+    size_t n = strlen(name);
+    if (!n || n > MP_CMP_LABEL_MAX)
+        return mp_errf(err, -EINVAL, "--label '%.*s': a label has 1 to %d characters",
+                       MP_CMP_LABEL_MAX, name, MP_CMP_LABEL_MAX);
+    for (const char *p = name; *p; p++)
+        if (!label_char(*p))
+            return mp_errf(err, -EINVAL, "--label '%s': a label may not contain "
+                           "\", \\, |, ` or control characters", name);
+    snprintf(h->label, sizeof h->label, "%s", name);
+    h->labelled = 1;
     return 0;
 }
 
@@ -122,6 +139,7 @@ int mp_cmp_host_label(mp_cmp_host *h, const char *name, mp_err *err)
 
 void mp_cmp_host_free(mp_cmp_host *h)
 {
+    mp__cmp_samples_free(h);
     mp_rm_free(&h->m);
 }
 
@@ -292,22 +310,75 @@ static void describe(const mp_rmodel *m, char *buf, size_t len)
         snprintf(buf, len, "no cells");
 }
 
+/* The name of an input for a label: its run directory's name ("x/run/"
+ * and "x/run/results.json" give "run"), or the reference's name. */
+static void input_name(const mp_cmp_host *h, char *buf, size_t len)
+{
+    char a[PATH_MAX];
+    snprintf(a, sizeof a, "%s", h->arg);
+    size_t n = strlen(a);
+    while (n > 1 && a[n - 1] == '/')
+        a[--n] = 0;
+    if (n > 13 && !strcmp(a + n - 13, "/results.json"))
+        a[n -= 13] = 0;
+    else if (!strcmp(a, "results.json"))
+        snprintf(a, sizeof a, ".");
+    if (!strcmp(a, ".") && getcwd(a, sizeof a) == NULL)
+        snprintf(a, sizeof a, ".");
+    const char *base = strrchr(a, '/');
+    snprintf(buf, len, "%s", base && base[1] ? base + 1 : a);
+    for (char *p = buf; *p; p++)
+        if (!label_char(*p))
+            *p = ' ';
+}
+
+/* The file an input was read from, for "given twice". */
+static void input_id(const mp_cmp_host *h, char *buf, size_t len)
+{
+    char real[PATH_MAX];
+    if (!h->reference && realpath(h->m.path, real))
+        snprintf(buf, len, "%s", real);
+    else
+        snprintf(buf, len, "%s", h->m.path);
+}
+
+static int label_taken(const mp_cmp *c, size_t upto, const char *label)
+{
+    for (size_t i = 0; i < upto; i++)
+        if (!strcmp(c->h[i].label, label))
+            return 1;
+    return 0;
+}
+
 int mp_cmp_prepare(mp_cmp *c, mp_err *err)
 {
-    /* same label twice: add the host name, then the position */
+    /* the same file twice compares nothing with itself */
     for (size_t i = 0; i < c->n; i++)
         for (size_t j = i + 1; j < c->n; j++) {
-            if (strcmp(c->h[i].label, c->h[j].label))
-                continue;
-            for (size_t k = i; k < c->n; k++) {
-                if (k != i && strcmp(c->h[k].label, c->h[i].label))
-                    continue;
-                char host[64], tmp[sizeof c->h[k].label];
-                text_of(&c->h[k].m, "context.host", host, sizeof host, "?");
-                snprintf(tmp, sizeof tmp, "%.120s, %.40s #%zu", c->h[k].label, host, k + 1);
-                snprintf(c->h[k].label, sizeof c->h[k].label, "%s", tmp);
-            }
+            char a[PATH_MAX], b[PATH_MAX];
+            input_id(&c->h[i], a, sizeof a);
+            input_id(&c->h[j], b, sizeof b);
+            if (!strcmp(a, b))
+                return mp_errf(err, -EINVAL, "inputs %zu and %zu ('%s' and '%s') are the same "
+                               "file, %s; give each input once", i + 1, j + 1, c->h[i].arg,
+                               c->h[j].arg, a);
         }
+    /* Labels: two --label alike is a mistake; a later input whose label an
+     * earlier one already has (two runs of one host) gets its run
+     * directory's name, then a number, and the first keeps its own. */
+    for (size_t j = 1; j < c->n; j++) {
+        if (!label_taken(c, j, c->h[j].label))
+            continue;
+        if (c->h[j].labelled)
+            return mp_errf(err, -EINVAL, "--label '%s' names two inputs; give each its own",
+                           c->h[j].label);
+        char name[128], tmp[sizeof c->h[j].label];
+        input_name(&c->h[j], name, sizeof name);
+        snprintf(tmp, sizeof tmp, "%.120s, %.60s", c->h[j].label, name);
+        for (int k = 2; label_taken(c, j, tmp) && k < 1000; k++)
+            snprintf(tmp, sizeof tmp, "%.120s, %.50s #%d", c->h[j].label, name, k);
+        snprintf(c->h[j].label, sizeof c->h[j].label, "%s", tmp);
+    }
     mp_cmp_group g[64];
     size_t ng = mp_cmp_groups(c, g, 64);
     for (size_t i = 0; i < ng && i < 64; i++) {

@@ -31,6 +31,7 @@ typedef struct mp_cmp_host {
     char arg[PATH_MAX];        /* the argument as given */
     char label[192];           /* "AMD EPYC 9354P 32-Core Processor (x86_64)" or --label */
     char machine[192];         /* CPU model and arch, kept when a --label replaces label */
+    int labelled;              /* label given by --label */
     int reference;             /* a published dataset, not a muxprof run */
     char source[512];          /* reference: the article */
     int emulated;              /* context.emulated */
@@ -38,6 +39,13 @@ typedef struct mp_cmp_host {
     int user_only;             /* counters scope is user space only */
     char scope[32];            /* counters.scope, "" when unknown */
     char cycles[MP_RM_NAME];   /* the metric that counts core cycles, "" if none */
+    /* samples.csv beside results.json: the kept wall-time samples (raw ns)
+     * of results[i] in samples[i][0..nsamples[i]-1]; NULL with samples_why
+     * when there are none (a reference, a file given alone, no samples.csv) */
+    double **samples;
+    size_t *nsamples;
+    size_t nsample_cells;
+    char samples_why[200];
 } mp_cmp_host;
 
 typedef struct mp_cmp {
@@ -86,6 +94,28 @@ size_t mp_cmp_backends(const mp_cmp *c, const mp_cmp_group *g, char (*out)[32], 
  * hosts have; returns the count. */
 size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backend,
                        long long *out, size_t max);
+
+/* The change of host hi against the first input at one key: the ratio of
+ * the medians in %, and a two-sided Mann-Whitney U test on the kept
+ * samples of both (each shifted so that its median is the cell's median,
+ * i.e. with the same calibration subtracted as the table), as Google
+ * Benchmark's compare.py does.  Not testable (p NAN, why set) when either
+ * input has no samples for the cell or fewer than MP_CMP_MIN_SAMPLES. */
+#define MP_CMP_ALPHA 0.05
+#define MP_CMP_MIN_SAMPLES 8
+typedef struct mp_cmp_change {
+    double base, value;        /* medians, ns; NAN when not measured */
+    double pct;                /* (value / base - 1) * 100; NAN when either is missing */
+    double u, p;               /* U of host hi's samples, p-value; NAN when not testable */
+    size_t n_base, n_value;    /* samples tested */
+    int significant;           /* p < MP_CMP_ALPHA */
+    char why[240];             /* not testable: why */
+} mp_cmp_change;
+void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const char *backend,
+                      long long nfds, mp_cmp_change *out);
+
+/* The comparison as one JSON document for --json (docs/json-output.md). */
+cJSON *mp_cmp_json(const mp_cmp *c);
 
 /* Write DIR/report.md, DIR/figures/ (data, wrappers and, unless
  * no_plots or gnuplot is missing, the drawings).  *drawn gets the number of

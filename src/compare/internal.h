@@ -13,6 +13,18 @@
  * when col is NULL). */
 void mp__cmp_head(FILE *f, const mp_cmp *c, const char *first, const int *col);
 
+/* samples.c: load host h's samples.csv (never fails: samples_why says
+ * why there are none), and free them. */
+void mp__cmp_samples_load(mp_cmp_host *h);
+void mp__cmp_samples_free(mp_cmp_host *h);
+
+/* change.c: "change against the first input" for one backend's shared N. */
+void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
+                          const char *backend, const long long *n, size_t nn);
+/* A reason for a table cell: Markdown-safe, at most max characters, cut at
+ * a word boundary with "..." when longer. */
+const char *mp__cmp_reason(char *buf, size_t len, const char *reason, size_t max);
+
 void mp__cmp_profiles(FILE *f, const mp_cmp *c);     /* profile.c */
 void mp__cmp_kofn(FILE *f, const mp_cmp *c);         /* kofn.c */
 void mp__cmp_experiments(FILE *f, const mp_cmp *c);  /* experiments.c */

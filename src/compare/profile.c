@@ -33,9 +33,10 @@ static const char *no_profile(const mp_cmp_host *h, const mp_rcell *x, char *b, 
         return has_profiles(h) ? "**no profile** for this cell"
                                : "**no profile** (run without --profile)";
     if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x->profile, "phases")) <= 0) {
-        char r[200];
-        snprintf(b, len, "**no phases**: %.150s", mp_md_cell(r, sizeof r,
-                 mp_json_str(x->profile, "symbols", mp_json_str(x->profile, "reason", "no kernel symbols"))));
+        char r[400];
+        snprintf(b, len, "**no phases**: %s", mp__cmp_reason(r, sizeof r,
+                 mp_json_str(x->profile, "symbols", mp_json_str(x->profile, "reason",
+                 "no kernel symbols")), 150));
         return b;
     }
     return NULL;

@@ -78,15 +78,16 @@ static int approximate(const mp_cmp_host *h, const mp_rcell *x)
 
 static void cell_text(char *buf, size_t len, const mp_cmp_host *h, const mp_rcell *x)
 {
-    char r[160], v[48];
+    char r[256], v[48];
     if (!x)
         snprintf(buf, len, "not measured");
     else if (x->status == MP_RC_OK)
         snprintf(buf, len, "%s%s", approximate(h, x) ? "~" : "", mp_fmt_num(v, sizeof v,
                  x->wall.p50));
     else
-        snprintf(buf, len, "%s%s%.100s", x->status == MP_RC_UNSUPPORTED ? "unsupported"
-                 : "error", x->reason[0] ? ": " : "", mp_md_cell(r, sizeof r, x->reason));
+        snprintf(buf, len, "%s%s%s", x->status == MP_RC_UNSUPPORTED ? "unsupported"
+                 : "error", x->reason[0] ? ": " : "", mp__cmp_reason(r, sizeof r, x->reason,
+                 100));
 }
 
 /* data file cmp_MODE_KIND_BACKEND_hI.dat; returns the ok points written */
@@ -362,6 +363,8 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
             }
             fputc('\n', w->f);
         }
+        fputc('\n', w->f);
+        mp__cmp_change_table(w->f, c, g, be[b], sh, ns);
         char cap[200];
         snprintf(cap, sizeof cap, "%.31s, %.15s mode, %.31s fds: time per call vs N, one line per host",
                  be[b], g->mode, g->kind);

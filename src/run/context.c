@@ -10,6 +10,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/version.h"
+
 #ifndef MUXPROF_BUILD_TYPE
 #define MUXPROF_BUILD_TYPE "unknown"
 #endif
@@ -138,7 +140,7 @@ cJSON *mp_context_json(const char *command)
         cJSON_AddNumberToObject(r, "hard", (double)rl.rlim_max);
     }
     add_long_file(o, "nr_open", "/proc/sys/fs/nr_open");
-    cJSON_AddStringToObject(o, "git_describe", MUXPROF_GIT_DESCRIBE);
+    cJSON_AddStringToObject(o, "git_describe", mp_version_git());
     cJSON_AddStringToObject(o, "compiler", "gcc-compatible " __VERSION__);
     cJSON_AddStringToObject(o, "build_type", MUXPROF_BUILD_TYPE);
     cJSON_AddStringToObject(o, "command", command);

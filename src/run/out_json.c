@@ -5,6 +5,7 @@
 
 #include "common/clock.h"
 #include "common/file.h"
+#include "common/version.h"
 #include "run/results.h"
 
 cJSON *mp_summary_json(const mp_summary *s)
@@ -154,7 +155,8 @@ int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
     cJSON_AddStringToObject(root, "schema", "muxprof-results/1");
     cJSON *tool = cJSON_AddObjectToObject(root, "tool");
     cJSON_AddStringToObject(tool, "name", "muxprof");
-    cJSON_AddStringToObject(tool, "version", MUXPROF_GIT_DESCRIBE);
+    cJSON_AddStringToObject(tool, "version", mp_version_release());
+    cJSON_AddStringToObject(tool, "git_describe", mp_version_git());
     cJSON_AddStringToObject(root, "status", r->interrupted ? "interrupted" : "complete");
     if (r->interrupted && r->interrupted_cell >= 0 && (size_t)r->interrupted_cell < r->ncells) {
         const mp_cell *c = &r->cells[r->interrupted_cell];

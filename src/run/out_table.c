@@ -19,11 +19,54 @@ static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, int n, 
     return NULL;
 }
 
-static double p50(const mp_cell *c)
+static const mp_summary *wall(const mp_cell *c)
 {
     const mp_metric *m = c && c->status == MP_CELL_OK ? mp_cell_metric(c, "wall_ns") : NULL;
-    return m ? m->s.p50 : -1;
+    return m ? &m->s : NULL;
 }
+
+static double p50(const mp_cell *c)
+{
+    const mp_summary *s = wall(c);
+    return s ? s->p50 : -1;
+}
+
+/* v ns at 3 significant digits in the unit v's size asks for. */
+static const char *scaled(char *buf, size_t len, double v, double unit)
+{
+    double x = v / unit;
+    int dec = x >= 100 || x <= -100 ? 0 : x >= 10 || x <= -10 ? 1 : 2;
+    if (unit == 1)
+        dec = 0;   /* below 1 us: whole ns */
+    snprintf(buf, len, "%.*f", dec, x);
+    return buf;
+}
+
+const char *mp_fmt_spread(char *buf, size_t len, const mp_summary *s)
+{
+    double a = s->p50;
+    double unit = a >= 1e6 ? 1e6 : a >= 1e3 ? 1e3 : 1;
+    const char *name = unit == 1e6 ? "ms" : unit == 1e3 ? "us" : "ns";
+    char m[16], lo[16], hi[16];
+    snprintf(buf, len, "%s %s [%s-%s]", scaled(m, sizeof m, s->p50, unit), name,
+             scaled(lo, sizeof lo, s->p10, unit), scaled(hi, sizeof hi, s->p90, unit));
+    return buf;
+}
+
+/* x > 0 at 3 significant digits, trailing zeros kept: 129, 16.3, 1.63, 0.830 */
+static const char *sig3(char *buf, size_t len, double x)
+{
+    if (x >= 999.5)
+        snprintf(buf, len, "%.0f", x);
+    else
+        snprintf(buf, len, "%#.3g", x);
+    size_t n = strlen(buf);
+    if (n && buf[n - 1] == '.')   /* "%#.3g" of 129 is "129." */
+        buf[n - 1] = 0;
+    return buf;
+}
+
+#define COLW 22
 
 void mp_print_tables(const mp_results *r, FILE *f)
 {
@@ -38,35 +81,76 @@ void mp_print_tables(const mp_results *r, FILE *f)
             char what[64];
             if (a > 1)
                 snprintf(what, sizeof what, "timeout 0, %d fds readable", a);
-            fprintf(f, "\n%s mode, %s, p50 ns per call (%s)\n", mp_mode_name(mode),
+            fprintf(f, "\n%s mode, %s, median per call [p10-p90] (%s)\n", mp_mode_name(mode),
                     mp_fd_kind_name(cfg->kinds[k]),
                     mode == MP_MODE_WAKEUP ? "poker write -> waiter return"
                     : a > 1 ? what : "timeout 0, one fd readable");
             fprintf(f, "%8s", "N");
             for (int b = 0; b < cfg->nbackends; b++)
-                fprintf(f, " %12s", cfg->backends[b]->name);
+                fprintf(f, " %*s", COLW, cfg->backends[b]->name);
             fprintf(f, " %11s\n", "poll/epoll");
             for (int n = 0; n < cfg->ncounts; n++) {
                 fprintf(f, "%8d", cfg->fds[n]);
                 for (int b = 0; b < cfg->nbackends; b++) {
                     const mp_cell *c = find(r, cfg->kinds[k], mode, cfg->fds[n], a,
                                             cfg->backends[b]->name);
-                    double v = p50(c);
-                    if (v >= 0)
-                        fprintf(f, " %12.0f", v);
+                    const mp_summary *s = wall(c);
+                    char t[64];
+                    if (s)
+                        fprintf(f, " %*s", COLW, mp_fmt_spread(t, sizeof t, s));
                     else
-                        fprintf(f, " %12s", c ? (c->status == MP_CELL_UNSUPPORTED ? "unsupported"
-                                                 : c->status == MP_CELL_ERROR ? "error" : "-")
-                                              : "-");
+                        fprintf(f, " %*s", COLW, c ? (c->status == MP_CELL_UNSUPPORTED
+                                                      ? "unsupported"
+                                                      : c->status == MP_CELL_ERROR ? "error"
+                                                                                   : "-")
+                                                   : "-");
                 }
                 double pp = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], a, "poll"));
                 double pe = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], a, "epoll"));
+                char rt[32];
                 if (pp > 0 && pe > 0)
-                    fprintf(f, " %11.2f\n", pp / pe);
+                    fprintf(f, " %11s\n", sig3(rt, sizeof rt, pp / pe));
                 else
                     fprintf(f, " %11s\n", "-");
             }
         }
+}
+
+size_t mp_results_ok_cells(const mp_results *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncells; i++)
+        n += r->cells[i].status == MP_CELL_OK;
+    return n;
+}
+
+/* Cells not measured, one line per distinct status and reason, with how
+ * many cells each stopped, in the order the sweep met them. */
+size_t mp_print_cell_reasons(const mp_results *r, const char *head, FILE *f)
+{
+    size_t lines = 0;
+    char *done = calloc(r->ncells ? r->ncells : 1, 1);
+    if (!done)
+        return 0;
+    for (size_t i = 0; i < r->ncells; i++) {
+        const mp_cell *c = &r->cells[i];
+        if (done[i] || (c->status != MP_CELL_UNSUPPORTED && c->status != MP_CELL_ERROR))
+            continue;
+        size_t n = 0;
+        for (size_t j = i; j < r->ncells; j++) {
+            const mp_cell *d = &r->cells[j];
+            if (!done[j] && d->status == c->status && !strcmp(d->reason, c->reason)) {
+                done[j] = 1;
+                n++;
+            }
+        }
+        if (!lines++ && head)
+            fprintf(f, "%s", head);
+        fprintf(f, "  %s, %zu cell%s: %s\n", mp_cell_status_name(c->status), n,
+                n == 1 ? "" : "s", c->reason[0] ? c->reason : "no reason recorded");
+    }
+    free(done);
+    return lines;
 }
 
 /* Which counters were measured and which not, grouped by reason, so a run
@@ -104,6 +188,14 @@ void mp_print_counters(const cJSON *counters, FILE *f)
         }
     }
     fprintf(f, "%s\n", any ? "" : " nothing");
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(counters, "software_added"), *a;
+    if (cJSON_GetArraySize(added)) {
+        fprintf(f, "  added:");
+        cJSON_ArrayForEach(a, added)
+            fprintf(f, "%s %s", a == added->child ? "" : ",",
+                    cJSON_IsString(a) ? a->valuestring : "?");
+        fprintf(f, " (%s)\n", mp_json_str(counters, "software_why", ""));
+    }
     /* Unavailable ones, one line per distinct reason. */
     for (int i = 0; done && i < n; i++) {
         if (done[i])

@@ -79,6 +79,15 @@ int mp_write_csv(const mp_results *r, const char *dir, mp_err *err);
 int mp_write_samples(const mp_results *r, const char *dir, mp_err *err);
 /* Per mode: rows N, columns p50 per backend, last column poll/epoll. */
 void mp_print_tables(const mp_results *r, FILE *f);
+/* "4.65 us [4.10-5.32]": the median at 3 significant digits in ns, us or
+ * ms (by its size), and p10-p90 in the same unit. */
+const char *mp_fmt_spread(char *buf, size_t len, const mp_summary *s);
+/* Cells whose status is ok. */
+size_t mp_results_ok_cells(const mp_results *r);
+/* The cells not measured, one line per distinct status and reason, after
+ * head (when there is any such cell and head is not NULL); returns the
+ * number of lines (0: every cell was measured). */
+size_t mp_print_cell_reasons(const mp_results *r, const char *head, FILE *f);
 /* Counters measured, and those not with the reason (from the "counters" JSON). */
 void mp_print_counters(const cJSON *counters, FILE *f);
 /* One table per experiment that ran. */

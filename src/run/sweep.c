@@ -57,14 +57,28 @@ static int active(const mp_cell *c)
     return c->status == MP_CELL_PENDING || c->status == MP_CELL_OK;
 }
 
+/* Tell the progress callback that a unit of cell c begins: "what i/n". */
+static void progress(const mp_sweep_env *env, size_t cell, size_t ncells, const mp_cell *c,
+                     const char *what, int i, int n)
+{
+    if (!env->progress)
+        return;
+    char label[160];
+    snprintf(label, sizeof label, "%s %s N=%d%s%.0d %s, %s %d/%d", c->backend->name,
+             mp_fd_kind_name(c->kind), c->nfds, c->active > 1 ? " K=" : "",
+             c->active > 1 ? c->active : 0, mp_mode_name(c->mode), what, i, n);
+    env->progress(cell, ncells, label, env->progress_ctx);
+}
+
 /* Count events around each of `samples` calls, for every pass of the plan. */
 static int counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
-                          int samples, int warmup, mp_err *err)
+                          int samples, int warmup, size_t cell, size_t ncells, mp_err *err)
 {
     unsigned npass = mp_pmu_plan_passes(env->plan);
     for (unsigned p = 0; p < npass; p++) {
         mp_pmu_pass *pass;
         mp_err perr;
+        progress(env, cell, ncells, c, "counter pass", (int)p + 1, (int)npass);
         if (mp_pmu_pass_open(&pass, env->plan, p, &perr) < 0) {
             snprintf(c->reason, sizeof c->reason, "counter pass %u not measured: %.400s", p + 1,
                      perr.msg);
@@ -218,14 +232,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             mp_cell *c = &cells[b];
             if (!active(c))
                 continue;
-            if (env->progress) {
-                char label[128];
-                snprintf(label, sizeof label, "%s %s N=%d%s%.0d %s repeat %d/%d",
-                         c->backend->name, mp_fd_kind_name(c->kind), c->nfds,
-                         c->active > 1 ? " K=" : "", c->active > 1 ? c->active : 0,
-                         mp_mode_name(mode), rep + 1, cfg->repeats);
-                env->progress(first + (size_t)b, r->ncells, label, env->progress_ctx);
-            }
+            progress(env, first + (size_t)b, r->ncells, c, "repeat", rep + 1, cfg->repeats);
             mp_block blk = {.wall_ns = blockbuf};
             mp_err cerr;
             int brc = mode == MP_MODE_READY
@@ -267,7 +274,8 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (!active(c))
             continue;
         mp_err cerr;
-        int prc = counter_passes(c, st[b], set, env, cfg->samples, cfg->warmup, &cerr);
+        int prc = counter_passes(c, st[b], set, env, cfg->samples, cfg->warmup,
+                                 first + (size_t)b, r->ncells, &cerr);
         if (prc == -EINTR) {
             r->interrupted_cell = (int)(first + (size_t)b);
             rc = -EINTR;
@@ -276,6 +284,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (prc < 0)
             snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
         if (cfg->profile) {
+            progress(env, first + (size_t)b, r->ncells, c, "profile pass", 1, 1);
             prc = mp__profile_pass(c, st[b], set, env, cfg->warmup, &cerr);
             if (prc == -EINTR) {
                 r->interrupted_cell = (int)(first + (size_t)b);
@@ -408,6 +417,12 @@ int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
                 return -EINTR;
             }
             int rc = run_group(r, env, k, n, err);
+            /* the group's cells are final, but for those an interruption left pending */
+            size_t g0 = cell_index(cfg, k, n, 0, 0, 0);
+            size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)cfg->nbackends;
+            for (size_t i = g0; env->cell_done && i < g0 + ng; i++)
+                if (r->cells[i].status != MP_CELL_PENDING)
+                    env->cell_done(i, env->progress_ctx);
             if (rc < 0)
                 return rc;
         }

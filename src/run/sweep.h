@@ -14,8 +14,11 @@ typedef struct mp_sweep_env {
     const mp_pmu_plan *plan;
     long rl_soft, rl_hard;     /* RLIMIT_NOFILE during the run */
     int base_fds;              /* descriptors open before any set is made */
-    /* Progress callback (may be NULL): cell index being measured, label. */
+    /* Progress callbacks (may be NULL): a unit of work (a timing repeat, a
+     * counter pass, the profile pass) of a cell begins, with a label; a
+     * cell is final (any status). */
     void (*progress)(size_t cell, size_t ncells, const char *label, void *ctx);
+    void (*cell_done)(size_t cell, void *ctx);
     void *progress_ctx;
 } mp_sweep_env;
 

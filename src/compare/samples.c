@@ -1,0 +1,86 @@
+/* samples.c - an input's samples.csv (`cell,repeat,wall_ns`, cell indexing
+ * results[] of the results.json beside it), held per cell for the
+ * significance test of compare/change.c.  A missing or unreadable file is
+ * not an error: the change is then "not testable" and says why. */
+#include "compare/internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mp__cmp_samples_free(mp_cmp_host *h)
+{
+    for (size_t i = 0; h->samples && i < h->nsample_cells; i++)
+        free(h->samples[i]);
+    free(h->samples);
+    free(h->nsamples);
+    h->samples = NULL;
+    h->nsamples = NULL;
+    h->nsample_cells = 0;
+}
+
+/* Count (fill == 0) or store the rows of f; -1 on a malformed row. */
+static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
+{
+    char buf[256];
+    *line = 1;
+    if (!fgets(buf, sizeof buf, f) || strncmp(buf, "cell,repeat,wall_ns", 19))
+        return -1;
+    while (fgets(buf, sizeof buf, f)) {
+        unsigned long cell;
+        int rep;
+        double v;
+        (*line)++;
+        if (sscanf(buf, "%lu,%d,%lf", &cell, &rep, &v) != 3 || cell >= h->nsample_cells)
+            return -1;
+        if (fill)
+            h->samples[cell][h->nsamples[cell]++] = v;
+        else
+            h->nsamples[cell]++;
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+void mp__cmp_samples_load(mp_cmp_host *h)
+{
+    char path[sizeof h->m.path + 16];
+    const char *slash = strrchr(h->m.path, '/');
+    h->samples_why[0] = 0;
+    if (h->reference) {
+        snprintf(h->samples_why, sizeof h->samples_why, "a published reference: one number "
+                 "per cell, no samples");
+        return;
+    }
+    snprintf(path, sizeof path, "%.*s/samples.csv", slash ? (int)(slash - h->m.path) : 1,
+             slash ? h->m.path : ".");
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(h->samples_why, sizeof h->samples_why, "no samples.csv beside %.150s",
+                 h->m.path);
+        return;
+    }
+    size_t ncells = 0, line = 0;
+    for (size_t i = 0; i < h->m.ncells; i++)
+        if (h->m.cells[i].index + 1 > ncells)
+            ncells = h->m.cells[i].index + 1;
+    h->nsample_cells = ncells;
+    h->samples = calloc(ncells ? ncells : 1, sizeof *h->samples);
+    h->nsamples = calloc(ncells ? ncells : 1, sizeof *h->nsamples);
+    int rc = h->samples && h->nsamples ? read_rows(f, h, 0, &line) : -ENOMEM;
+    for (size_t i = 0; rc == 0 && i < ncells; i++) {
+        if (h->nsamples[i] && !(h->samples[i] = malloc(sizeof **h->samples * h->nsamples[i])))
+            rc = -ENOMEM;
+        h->nsamples[i] = 0;
+    }
+    if (rc == 0) {
+        rewind(f);
+        rc = read_rows(f, h, 1, &line);
+    }
+    fclose(f);
+    if (rc) {
+        mp__cmp_samples_free(h);
+        snprintf(h->samples_why, sizeof h->samples_why, rc == -ENOMEM
+                 ? "out of memory reading %.150s" : "%.150s line %zu is not cell,repeat,wall_ns "
+                 "of a results[] cell", path, line);
+    }
+}

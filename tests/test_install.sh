@@ -1,0 +1,80 @@
+#!/bin/sh
+# test_install.sh BUILD_DIR WORK_DIR - `cmake --install` into a scratch
+# prefix, then the installed tree file by file: the binary runs and says
+# its version, the manual page has every verb and every run option that
+# --help lists, and the bash completion completes verbs, options, backends,
+# comma lists, placements, presets and reference names.
+set -eu
+build=$1
+work=$2
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/p" >"$work/install.log" 2>&1 ||
+  { cat "$work/install.log" >&2; fail "cmake --install"; }
+p=$work/p
+bin=$p/bin/muxprof
+man=$p/share/man/man1/muxprof.1
+comp=$p/share/bash-completion/completions/muxprof
+for f in "$bin" "$man" "$comp"; do
+  [ -s "$f" ] || fail "$f not installed"
+done
+[ -x "$bin" ] || fail "$bin not executable"
+"$bin" --version | grep -q '^muxprof [0-9][0-9.]* (git ' || fail "installed --version"
+
+# The manual page: a man page, every verb, every run option.
+head -2 "$man" | grep -q '^\.TH MUXPROF 1 ' || fail "no .TH header in $man"
+for v in $("$bin" --help | sed -n '/^verbs:/,/^$/p' | awk 'NF > 1 {print $1}'); do
+  grep -q "^\.SH MUXPROF $v\$" "$man" || fail "verb $v missing from $man"
+  grep -q "^\.B $v\$" "$man" || fail "verb $v missing from VERBS in $man"
+done
+n=0
+for o in $("$bin" run --help | grep -o '^  --[a-z-]*'); do
+  name=${o#--}
+  grep -q "^\.B \\\\-\\\\-$(echo "$name" | sed 's/-/\\\\-/g')" "$man" ||
+    fail "run option $o missing from $man"
+  n=$((n + 1))
+done
+[ "$n" -ge 15 ] || fail "only $n run options found in run --help"
+grep -q '130 interrupted' "$man" || fail "exit codes missing from $man"
+if command -v groff >/dev/null 2>&1; then
+  groff -man -Tutf8 -ww "$man" >"$work/man.txt" 2>"$work/groff.err" || fail "groff"
+  [ ! -s "$work/groff.err" ] || { cat "$work/groff.err" >&2; fail "groff warnings"; }
+fi
+
+# The completion: COMPREPLY for a command line, through bash.
+complete_line() {
+  bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _muxprof;
+           printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "' _ "$comp" "$@"
+}
+expect() {
+  want=$1
+  shift
+  got=$(complete_line "$@")
+  case " $got" in
+    *" $want "*) ;;
+    *) fail "completing '$*': expected '$want' in '$got'" ;;
+  esac
+}
+expect run muxprof r
+expect report muxprof r
+expect doctor muxprof d
+expect --version muxprof --v
+expect --backends muxprof run --ba
+expect --quiet muxprof run --qu
+expect epoll-et muxprof run --backends ep
+expect poll,epoll muxprof run --backends poll,ep
+expect same-l3 muxprof run --placement same
+expect cache muxprof run --events ca
+expect wakeup muxprof run --mode w
+expect socketpair muxprof run --fd-kind s
+expect herd muxprof run --experiment h
+expect epyc-9354p muxprof compare ep
+expect --label muxprof compare --la
+expect --json muxprof doctor --j
+expect --json muxprof events --j
+expect cache muxprof events --events c
+[ -z "$(complete_line muxprof run --samples '' | tr -d ' ')" ] || fail "--samples should offer nothing"
+rm -rf "$work"
+echo "installed tree checked: $bin, $man, $comp"
