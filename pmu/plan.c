@@ -93,6 +93,11 @@ static int file_matches(const char *text, const char *libpfm_core)
                 return 0;
             return !strcmp(v, vendor) && strtol(f, NULL, 0) == strtol(fam, NULL, 10) ? 2 : 0;
         }
+        if (!strcmp(tok, "arm-any")) {   /* an Arm core no other file matched */
+            char impl[32];
+            return !getenv("LIBPFM_FORCE_PMU") &&
+                   cpuinfo_field("CPU implementer", impl, sizeof impl);
+        }
         if (!strcmp(tok, "arm-part")) {
             char part[32] = "";
             if (getenv("LIBPFM_FORCE_PMU") || !cpuinfo_field("CPU part", part, sizeof part))
