@@ -17,7 +17,7 @@
 #      as measurements.
 #
 # Usage: scripts/arm64-vm-ci.sh [DIR]   (default: a temporary directory)
-# Environment: BUILD_DIR (default build-aarch64), VM_TIMEOUT per guest (default 150 s).
+# Environment: BUILD_DIR (default build-aarch64), VM_TIMEOUT per guest (default 200 s).
 # Exit status 0 when both runs pass their checks, 1 otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ command -v python3 >/dev/null || {
 }
 dir=${1:-$(mktemp -d "${TMPDIR:-/tmp}/arm64-vm-ci.XXXXXX")}
 mkdir -p "$dir"
-t=${VM_TIMEOUT:-150}
+t=${VM_TIMEOUT:-200}
 run_args=(--backends poll,epoll --fds 10,100,1000 --mode ready --quick --no-plots)
 status=0
 
