@@ -63,6 +63,15 @@ static void kill_helper(pid_t pid)
         ;
 }
 
+/* A running helper that stopped answering: killed, and remembered as dead
+ * (mp_peer_alive says why), so later calls fail at once, not after a wait. */
+static void give_up(mp_peer *p)
+{
+    kill_helper(p->pid);
+    snprintf(p->death, sizeof p->death, "no answer within %d ms: killed", peer_timeout_ms);
+    p->pid = 0;
+}
+
 static void helper_close_all(int **held, size_t *n)
 {
     for (size_t i = 0; i < *n; i++)
@@ -171,6 +180,9 @@ int mp_peer_start(mp_peer *p, mp_err *err)
 
 int mp_peer_give(mp_peer *p, const int *fds, int n, mp_err *err)
 {
+    if (p->pid <= 0)
+        return mp_errf(err, -EPIPE, "peer: the descriptor helper is gone (%s)",
+                       p->death[0] ? p->death : "not running");
     while (n > 0) {
         int k = n < MP_PEER_BATCH ? n : MP_PEER_BATCH;
         char cmd = 'G';
@@ -198,9 +210,12 @@ int mp_peer_give(mp_peer *p, const int *fds, int n, mp_err *err)
             if (errno == EAGAIN && (w = wait_fd(p->sock, POLLOUT, deadline)) < 0)
                 break;
         }
-        if (w == -ETIMEDOUT)
+        if (w == -ETIMEDOUT) {
+            pid_t pid = p->pid;
+            give_up(p);
             return mp_errf(err, w, "peer: the descriptor helper (pid %d) took no "
-                           "descriptors for %d ms; is it stuck?", (int)p->pid, peer_timeout_ms);
+                           "descriptors for %d ms; it was killed", (int)pid, peer_timeout_ms);
+        }
         if (r != 1)
             return mp_errf(err, r < 0 ? -errno : -EIO,
                            "peer: passing %d descriptors to the helper (pid %d) failed: %s", k,
@@ -214,13 +229,19 @@ int mp_peer_give(mp_peer *p, const int *fds, int n, mp_err *err)
 int mp_peer_release(mp_peer *p, mp_err *err)
 {
     char cmd = 'R', ack = 0;
+    if (p->pid <= 0)
+        return mp_errf(err, -EPIPE, "peer: the descriptor helper is gone (%s)",
+                       p->death[0] ? p->death : "not running");
     if (send(p->sock, &cmd, 1, MSG_NOSIGNAL) != 1)
         return mp_errf(err, -errno, "peer: asking the helper to close its descriptors: %s",
                        strerror(errno));
     int w = wait_fd(p->sock, POLLIN, deadline_from_now());
-    if (w == -ETIMEDOUT)
+    if (w == -ETIMEDOUT) {
+        pid_t pid = p->pid;
+        give_up(p);
         return mp_errf(err, w, "peer: the descriptor helper (pid %d) did not answer within "
-                       "%d ms; is it stuck?", (int)p->pid, peer_timeout_ms);
+                       "%d ms; it was killed", (int)pid, peer_timeout_ms);
+    }
     ssize_t r = w == 0 ? recv(p->sock, &ack, 1, MSG_DONTWAIT) : -1;
     if (r != 1 || ack != 'r')
         return mp_errf(err, -EIO, "peer: the descriptor helper (pid %d) did not answer; "

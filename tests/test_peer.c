@@ -93,13 +93,24 @@ static void test_stopped_helper(void **state)
     assert_int_equal(mp_peer_start(&p, &e), 0);
     mp_peer_set_timeout_ms(SHORT_MS);
     assert_int_equal(kill(p.pid, SIGSTOP), 0);
+    char want[64];
+    snprintf(want, sizeof want, "descriptor helper (pid %d)", (int)p.pid);
     alarm(10);
     uint64_t t0 = mp_now_ns();
     assert_true(mp_peer_release(&p, &e) < 0);
-    char want[64];
-    snprintf(want, sizeof want, "descriptor helper (pid %d)", (int)p.pid);
     assert_non_null(strstr(e.msg, want));
-    mp_peer_stop(&p);   /* a stopped helper does not exit on EOF: killed */
+    /* given up on: dead from now on, and said so; later calls fail at once */
+    char how[64];
+    assert_int_equal(mp_peer_alive(&p, how, sizeof how), 0);
+    assert_non_null(strstr(how, "no answer within"));
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    uint64_t t1 = mp_now_ns();
+    assert_true(mp_peer_give(&p, fds, 2, &e) < 0);
+    assert_true(mp_now_ns() - t1 < (uint64_t)SHORT_MS * 1000000u);
+    close(fds[0]);
+    close(fds[1]);
+    mp_peer_stop(&p);
     uint64_t dt = mp_now_ns() - t0;
     alarm(0);
     mp_peer_set_timeout_ms(0);
@@ -108,7 +119,7 @@ static void test_stopped_helper(void **state)
     assert_true(no_children_left());
 }
 
-/* A SIGKILLed parent takes its helper with it. */
+/* A SIGKILLed parent takes its helper with it, even a helper that is stuck. */
 static void test_parent_death(void **state)
 {
     (void)state;
@@ -135,6 +146,9 @@ static void test_parent_death(void **state)
     close(pfd[1]);
     assert_int_equal(read(pfd[0], &helper, sizeof helper), (ssize_t)sizeof helper);
     close(pfd[0]);
+    /* Stopped, the helper cannot see its socket close: only its death
+     * signal can end it. */
+    assert_int_equal(kill(helper, SIGSTOP), 0);
     assert_int_equal(kill(mid, SIGKILL), 0);
     assert_int_equal(waitpid(mid, NULL, 0), mid);
     int st = 0;
