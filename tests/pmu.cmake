@@ -50,3 +50,6 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_cpu_wide_gate PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
     RUN_SERIAL TRUE LABELS "pmu;privilege")
 endif()
+# The architected ARMv8 events against a fake sysfs tree (any host).
+mp_add_test(test_pmu_armv8 SOURCES test_pmu_armv8.c LABELS pmu)
+target_include_directories(test_pmu_armv8 PRIVATE ${MP_PMU_TEST_INC})

@@ -123,20 +123,6 @@ int mp_cmp_host_label(mp_cmp_host *h, const char *name, mp_err *err)
     return 0;
 }
 
-int mp_cmp_host_label(mp_cmp_host *h, const char *name, mp_err *err)
-{
-    size_t n = strlen(name);
-    if (!n || n > MP_CMP_LABEL_MAX)
-        return mp_errf(err, -EINVAL, "--label '%.*s': a label has 1 to %d characters",
-                       MP_CMP_LABEL_MAX, name, MP_CMP_LABEL_MAX);
-    for (const char *p = name; *p; p++)
-        if (!label_char(*p))
-            return mp_errf(err, -EINVAL, "--label '%s': a label may not contain "
-                           "\", \\, |, ` or control characters", name);
-    snprintf(h->label, sizeof h->label, "%s", name);
-    return 0;
-}
-
 void mp_cmp_host_free(mp_cmp_host *h)
 {
     mp__cmp_samples_free(h);

@@ -41,6 +41,57 @@ int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_
     return rc;
 }
 
+/* An emulated CPU (context.emulated): say what gave it away, that its
+ * hardware counts are the emulator's, and which counters counted nothing in
+ * any cell (an emulator that does not model an event counts 0: that is not
+ * a measurement of zero misses). */
+static void emulation_note(FILE *f, const mp_rmodel *m)
+{
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "emulated")))
+        return;
+    fprintf(f, "> **Emulated CPU**");
+    const cJSON *e, *seen = cJSON_GetObjectItemCaseSensitive(ctx, "emulation_seen");
+    const char *sep = " (seen: ";
+    cJSON_ArrayForEach(e, seen)
+        if (cJSON_IsString(e)) {
+            fprintf(f, "%s%s", sep, e->valuestring);
+            sep = "; ";
+        }
+    fprintf(f, "%s: times are the emulator's, and so are the hardware counts: cycles count "
+               "virtual time, instructions are exact only under `-icount`.", *sep == ';' ? ")"
+                                                                                       : "");
+    char names[32][96];
+    int any[32], n = 0;
+    const cJSON *c, *mt;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results"))
+        cJSON_ArrayForEach(mt, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
+            const cJSON *path = cJSON_GetObjectItemCaseSensitive(mt, "read_path");
+            const cJSON *mx = cJSON_GetObjectItemCaseSensitive(mt, "max");
+            if (!cJSON_IsString(path) || !mt->string || !strcmp(path->valuestring, "read"))
+                continue;   /* software counters are read with read() */
+            int i;
+            for (i = 0; i < n && strcmp(names[i], mt->string); i++)
+                ;
+            if (i == n) {
+                if (n == 32)
+                    continue;
+                snprintf(names[n], sizeof names[n], "%s", mt->string);
+                any[n++] = 0;
+            }
+            if (!cJSON_IsNumber(mx) || mx->valuedouble != 0)
+                any[i] = 1;
+        }
+    sep = " Counted 0 in every call of every cell, so **not measured here** (the emulator "
+          "does not model them; read these zeros as missing, not as no events): ";
+    for (int i = 0; i < n; i++)
+        if (!any[i]) {
+            fprintf(f, "%s`%s`", sep, names[i]);
+            sep = ", ";
+        }
+    fprintf(f, "%s\n\n", *sep == ',' ? "." : "");
+}
+
 int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
                        mp_err *err)
 {
@@ -55,6 +106,7 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
             mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time");
     if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
         fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", when);
+    emulation_note(f, m);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
                "rebuild with `muxprof report %s`.\n\n", run_dir);

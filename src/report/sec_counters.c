@@ -37,6 +37,25 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         if (m->counters[i].opened)
             fprintf(f, "%s `%s`", k++ ? "," : "", m->counters[i].name);
     fprintf(f, "%s\n\n", opened ? "." : " none.");
+    const cJSON *cn = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
+    const cJSON *e, *pf = cJSON_GetObjectItemCaseSensitive(cn, "preset_file");
+    if (cJSON_IsString(pf) && !strcmp(pf->valuestring, "armv8_common")) {
+        fprintf(f, "These are the **architected ARMv8 common events** (by number, through the "
+                   "CPU's sysfs PMU), not a model-specific table: no preset matches this Arm "
+                   "core. Each was checked against the PMU's common-event bitmap (PMCEID):");
+        const char *sep = " ";
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cn, "events")) {
+            const cJSON *enc = cJSON_GetObjectItemCaseSensitive(e, "encoding");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+            if (cJSON_IsString(enc) && cJSON_IsString(nm) &&
+                strstr(enc->valuestring, "architected ARMv8")) {
+                fprintf(f, "%s`%s` = %s", sep, nm->valuestring,
+                        mp_md_cell(a, sizeof a, enc->valuestring));
+                sep = "; ";
+            }
+        }
+        fprintf(f, ".\n\n");
+    }
     size_t wide = 0;
     for (size_t i = 0; i < m->ncounters; i++)
         if (m->counters[i].opened && m->counters[i].cpu_wide)

@@ -9,6 +9,47 @@
 #include "report/md.h"
 #include "report/util.h"
 
+/* The system call behind each backend (results[].syscall), said when it is
+ * not the backend's namesake: on arm64 glibc's poll() is ppoll, select() is
+ * pselect6 and epoll_wait() is epoll_pwait. */
+static void syscalls_made(FILE *f, const mp_rmodel *m)
+{
+    char seen[16][96];
+    size_t n = 0;
+    int other = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results")) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "backend");
+        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(c, "syscall");
+        if (!cJSON_IsString(b) || !cJSON_IsString(sc) || !mp__rm_safe_name(b->valuestring) ||
+            !mp__rm_safe_name(sc->valuestring))
+            continue;
+        char pair[96];
+        snprintf(pair, sizeof pair, "`%s`: `%s`", b->valuestring, sc->valuestring);
+        size_t i;
+        for (i = 0; i < n && strcmp(seen[i], pair); i++)
+            ;
+        if (i < n || n == 16)
+            continue;
+        snprintf(seen[n++], sizeof seen[0], "%s", pair);
+        const char *bn = b->valuestring, *sn = sc->valuestring;
+        if (!strcmp(sn, "pselect6") || !strcmp(sn, "epoll_pwait") ||
+            (!strcmp(sn, "ppoll") && strcmp(bn, "ppoll")))
+            other = 1;
+    }
+    if (!n)
+        return;
+    char arch[64];
+    fprintf(f, "System call each backend made on this host (%s)%s: ",
+            mp_rm_text(m, "context.arch", arch, sizeof arch) ? arch : "arch unknown",
+            other ? ", not always its namesake: the C library uses the newer call where the "
+                    "architecture has no older one (arm64: poll is ppoll, select is pselect6, "
+                    "epoll_wait is epoll_pwait)" : "");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%s", i ? ", " : "", seen[i]);
+    fprintf(f, ".\n\n");
+}
+
 static void method(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     (void)figs;
@@ -39,6 +80,7 @@ static void method(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         "nanoseconds; counters are events per call, medians. Percentiles interpolate between "
         "order statistics (type 7). Slopes are least-squares fits of the median against N over "
         "the sweep, with R² on the linear scale.\n\n");
+    syscalls_made(f, m);
 }
 
 const mp_rsection mp_rsec_method = {"method", 0, NULL, NULL, method};
