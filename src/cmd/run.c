@@ -1,5 +1,5 @@
 /* cmd_run.c - `muxprof run`: validate everything, prepare the host (limits,
- * helper process, placement, poker thread), sweep, write the run directory.
+ * helper process, placement, poker process), sweep, write the run directory.
  *
  * Order matters: every usage error is found before anything is created;
  * the peer helper is forked before any thread exists; outputs are written
@@ -183,7 +183,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     }
     env.peer = &peer;
 
-    /* Placement: the waiter is this thread, the poker its own thread. */
+    /* Placement: the waiter is this thread, the poker its own process (poker.h). */
     r.topology = mp_topo_json(topo);
     cJSON_AddStringToObject(r.topology, "placement", pair->placement);
     cJSON_AddStringToObject(r.topology, "placement_requested", pair->requested);
@@ -207,7 +207,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         mp_err perr;
         if (mp_poker_bind_result(poker, &perr) < 0) {
             bound = 0;
-            fprintf(stderr, "muxprof: warning: the poker thread runs unpinned: %s\n", perr.msg);
+            fprintf(stderr, "muxprof: warning: the poker process runs unpinned: %s\n", perr.msg);
             cJSON_AddStringToObject(r.topology, "poker_binding_warning", perr.msg);
         }
     }

@@ -188,6 +188,14 @@ static int set_ready_pos(mp_run_config *c, const char *opt, char *v, mp_err *err
     return 0;
 }
 
+static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
+{
+    if (mp_fd_table_parse(v, &c->fd_table) < 0)
+        return mp_errf(err, MP_EUSAGE, "%s: unknown value '%s'; expected %s", opt, v,
+                       mp_fd_table_names());
+    return 0;
+}
+
 #define COUNT_TARGET(field, lo, hi)                                                       \
     static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
     {                                                                                     \
@@ -259,11 +267,15 @@ static const run_opt opts[] = {
      "unsupported: the poker writes one fd)", NULL},
     {"mode", "LIST", set_modes, "ready,wakeup", NULL,
      "ready (fd already readable, timeout 0: the scan cost), wakeup (waiter asleep, a "
-     "poker thread writes one byte)", NULL},
+     "poker process writes one byte)", NULL},
     {"fd-kind", "LIST", set_kinds, "pipe", NULL, "one or more of", mp_fd_kind_names},
     {"samples", "N", set_samples, "200", QUICK_SAMPLES, "timed calls per repeat per cell", NULL},
     {"repeats", "R", set_repeats, "5", QUICK_REPEATS, "repeats (backends interleaved in each)",
      NULL},
+    {"fd-table", "KIND", set_fd_table, "private", NULL,
+     "descriptor table of the measuring process in timed blocks: private (one thread) or "
+     "shared (plus one parked thread, as in a multi-threaded server); one of",
+     mp_fd_table_names},
     {"warmup", "N", set_warmup, "50", NULL, "untimed calls before each block", NULL},
     {"ready-pos", "P", set_ready_pos, "last", NULL, "where the ready fd sits:",
      mp_ready_pos_names},

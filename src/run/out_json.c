@@ -56,7 +56,7 @@ static cJSON *config_json(const mp_run_config *c)
     return o;
 }
 
-static cJSON *cell_json(const mp_cell *c, int repeats)
+static cJSON *cell_json(const mp_cell *c, int repeats, mp_fd_table fd_table)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "backend", c->backend->name);
@@ -74,6 +74,11 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
         cJSON_AddNumberToObject(o, "fd_hi", c->fd_hi);
         cJSON_AddNumberToObject(o, "ready_fd", c->ready_fd);
     }
+    cJSON_AddStringToObject(o, "fd_table", mp_fd_table_name(fd_table));
+    if (c->process_threads > 0)
+        cJSON_AddNumberToObject(o, "process_threads", c->process_threads);
+    else
+        cJSON_AddNullToObject(o, "process_threads");
     cJSON *rl = cJSON_AddObjectToObject(o, "rlimit_nofile");
     cJSON_AddNumberToObject(rl, "soft", (double)c->rl_soft);
     cJSON_AddNumberToObject(rl, "hard", (double)c->rl_hard);
@@ -184,7 +189,7 @@ int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
     cJSON *a = cJSON_AddArrayToObject(root, "results");
     for (size_t i = 0; i < r->ncells; i++)
         if (r->cells[i].status != MP_CELL_PENDING)
-            cJSON_AddItemToArray(a, cell_json(&r->cells[i], r->cfg->repeats));
+            cJSON_AddItemToArray(a, cell_json(&r->cells[i], r->cfg->repeats, r->cfg->fd_table));
 
     char *text = cJSON_Print(root);
     cJSON_Delete(root);

@@ -4,7 +4,7 @@
  *  - ready mode: timeout 0 while the set's `active` ready fds stay
  *    readable; the sample is the time between two clock reads around the call;
  *  - wakeup mode: the waiter (calling thread) blocks with no timeout; the
- *    poker thread waits until the waiter sleeps, reads the clock, writes
+ *    poker process (poker.h) waits until the waiter sleeps, reads the clock, writes
  *    one byte; the sample is poker's clock read to waiter's return.  A
  *    sample in which the waiter never went to sleep (no voluntary context
  *    switch during the call) is discarded and counted.
@@ -20,6 +20,7 @@
 
 #include "backends/backend.h"
 #include "run/fdset.h"
+#include "run/poker.h"
 #include "pmu.h"
 
 /* Set by the signal handler: blocks stop early and return -EINTR. */
@@ -34,15 +35,6 @@ typedef struct mp_block {
     int64_t *counters;
     size_t dropped;       /* counter samples refused (multiplexed) */
 } mp_block;
-
-/* The poker thread for wakeup mode, bound to a PU (-1: unbound). */
-typedef struct mp_poker mp_poker;
-/* Returns once the poker has tried to bind (see mp_poker_bind_result). */
-int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err *err),
-                   void *bind_ctx, mp_err *err);
-void mp_poker_stop(mp_poker *p);
-/* Whether the poker's binding worked (0) or -errno; message in err. */
-int mp_poker_bind_result(const mp_poker *p, mp_err *err);
 
 /* Run `warmup` untimed calls then n timed ones.  With pass != NULL the
  * block counts events around each call instead of timing it (counter

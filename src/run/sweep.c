@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "run/fdtable.h"
+#include "run/task.h"
 #include "run/profile_pass.h"
 #include "common/stats.h"
 
@@ -50,6 +52,14 @@ static void note_dead_peer(mp_cell *c, mp_peer *peer)
     snprintf(c->reason + len, sizeof c->reason - len,
              " (the descriptor helper process died: %s; its far ends closed, so every "
              "watched fd reads as end-of-file)", how);
+}
+
+/* The process's thread count as a timed block starts (the most seen). */
+static void note_threads(mp_cell *c)
+{
+    int t = mp_process_threads();
+    if (t > c->process_threads)
+        c->process_threads = t;
 }
 
 static int active(const mp_cell *c)
@@ -184,7 +194,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (why)
             mark(c, MP_CELL_UNSUPPORTED, "%s", why);
         if (mode == MP_MODE_WAKEUP && !env->poker)
-            mark(c, MP_CELL_ERROR, "internal: no poker thread");
+            mark(c, MP_CELL_ERROR, "internal: no poker process");
         if (mode == MP_MODE_WAKEUP && c->active > 1)
             mark(c, MP_CELL_UNSUPPORTED, "wakeup mode pokes one fd; %d ready fds at once "
                  "(--active) is measured in ready mode", c->active);
@@ -228,6 +238,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             }
             mp_block blk = {.wall_ns = blockbuf};
             mp_err cerr;
+            note_threads(c);
             int brc = mode == MP_MODE_READY
                           ? mp_sample_ready(c->backend, st[b], set, cfg->warmup, per, NULL,
                                             &blk, &cerr)
@@ -267,6 +278,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (!active(c))
             continue;
         mp_err cerr;
+        note_threads(c);
         int prc = counter_passes(c, st[b], set, env, cfg->samples, cfg->warmup, &cerr);
         if (prc == -EINTR) {
             r->interrupted_cell = (int)(first + (size_t)b);
@@ -401,15 +413,19 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
 int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
-    for (int k = 0; k < cfg->nkinds; k++)
-        for (int n = 0; n < cfg->ncounts; n++) {
+    mp_parked *parked = NULL;
+    int rc = 0;
+    if (cfg->fd_table == MP_FDT_SHARED && mp_parked_start(&parked, err) < 0)
+        return err->code;
+    for (int k = 0; k < cfg->nkinds && rc == 0; k++)
+        for (int n = 0; n < cfg->ncounts && rc == 0; n++) {
             if (mp_sample_stop) {
                 r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0);
-                return -EINTR;
+                rc = -EINTR;
+                break;
             }
-            int rc = run_group(r, env, k, n, err);
-            if (rc < 0)
-                return rc;
+            rc = run_group(r, env, k, n, err);
         }
-    return 0;
+    mp_parked_stop(parked);
+    return rc < 0 ? rc : 0;
 }

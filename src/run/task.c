@@ -38,3 +38,26 @@ long mp_task_vol_switches(int status_fd)
     char *p = strstr(buf, key);
     return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
+
+int mp_task_open_in(int pid, int tid, const char *file)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/%s", pid, tid, file);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int mp_process_threads(void)
+{
+    char buf[4096];
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t r = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (r <= 0)
+        return -1;
+    buf[r] = 0;
+    const char *key = "\nThreads:";
+    char *p = strstr(buf, key);
+    return p ? (int)strtol(p + strlen(key), NULL, 10) : -1;
+}
