@@ -79,6 +79,10 @@ static cJSON *cell_json(const mp_cell *c, int repeats, mp_fd_table fd_table)
         cJSON_AddNumberToObject(o, "process_threads", c->process_threads);
     else
         cJSON_AddNullToObject(o, "process_threads");
+    if (c->watch_sets >= 0)
+        cJSON_AddNumberToObject(o, "watch_sets", c->watch_sets);
+    else
+        cJSON_AddNullToObject(o, "watch_sets");
     cJSON *rl = cJSON_AddObjectToObject(o, "rlimit_nofile");
     cJSON_AddNumberToObject(rl, "soft", (double)c->rl_soft);
     cJSON_AddNumberToObject(rl, "hard", (double)c->rl_hard);

@@ -31,6 +31,7 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
                         c->active = cfg->actives[a];
                         c->fd_lo = c->fd_hi = c->ready_fd = -1;
                         c->process_threads = -1;
+                        c->watch_sets = -1;
                     }
     return 0;
 }

@@ -34,6 +34,7 @@ typedef struct mp_cell {
     char reason[512];
     int fd_lo, fd_hi, ready_fd;
     long rl_soft, rl_hard;
+    int watch_sets;           /* epoll/io_uring instances open at its first timed block; -1 */
     int process_threads;      /* most threads seen in this process at its timed blocks; -1 unread */
     size_t kept, discarded;
     double *repeat_medians;   /* [repeats] */

@@ -1,11 +1,15 @@
 /* sweep.c - the measurement loop of `muxprof run`.
  *
- * For each fd kind and each N one descriptor set is built and every
- * backend registers it once.  Then, per mode, the timing repeats run with
- * the backends interleaved inside each repeat (so slow drift of the host
- * hits every backend alike), followed by one counter pass per counter
- * group and backend.  Cells that cannot run get status "unsupported" or
- * "error" and a reason; the sweep goes on.
+ * For each fd kind and each N one descriptor set is built.  Then, per
+ * mode, the timing repeats run with the backends interleaved inside each
+ * repeat (so slow drift of the host hits every backend alike), their order
+ * rotated by one from repeat to repeat (so no order effect always lands on
+ * the same backend), followed by one counter pass per counter group and
+ * backend.  A backend is registered on the set only around its own blocks
+ * (open + add before, close after): another backend's epoll callbacks or
+ * io_uring poll requests on the same fds would otherwise run on every poke
+ * and inside the timed window.  Cells that cannot run get status
+ * "unsupported" or "error" and a reason; the sweep goes on.
  */
 #include "run/sweep.h"
 
@@ -65,6 +69,28 @@ static void note_threads(mp_cell *c)
 static int active(const mp_cell *c)
 {
     return c->status == MP_CELL_PENDING || c->status == MP_CELL_OK;
+}
+
+/* Register the whole set with a backend: a fresh state, every fd added. */
+static int backend_register(const mp_backend_ops *ops, const mp_fdset *set, void **st,
+                            mp_err *err)
+{
+    *st = NULL;
+    int rc = ops->open(st, set->n, err);
+    for (int i = 0; rc == 0 && i < set->n; i++)
+        rc = ops->add(*st, set->fds[i], err);
+    if (rc < 0 && *st) {
+        ops->close(*st);
+        *st = NULL;
+    }
+    return rc;
+}
+
+static void backend_unregister(const mp_backend_ops *ops, void **st)
+{
+    if (*st)
+        ops->close(*st);
+    *st = NULL;
 }
 
 /* Count events around each of `samples` calls, for every pass of the plan. */
@@ -176,7 +202,7 @@ static int wait_readable(const mp_fdset *set)
     return 0;
 }
 
-static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *set,
+static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
                     const mp_sweep_env *env, size_t first, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
@@ -224,7 +250,8 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
     }
 
     for (int rep = 0; rep < cfg->repeats; rep++) {
-        for (int b = 0; b < nb; b++) {
+        for (int o = 0; o < nb; o++) {
+            int b = (o + rep) % nb;
             mp_cell *c = &cells[b];
             if (!active(c))
                 continue;
@@ -238,12 +265,23 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             }
             mp_block blk = {.wall_ns = blockbuf};
             mp_err cerr;
+            void *st;
+            if (backend_register(c->backend, set, &st, &cerr) < 0) {
+                mark(c, MP_CELL_ERROR, "registering the set: %s", cerr.msg);
+                continue;
+            }
             note_threads(c);
+            if (rep == 0)
+                c->watch_sets = mp_process_watch_sets();
             int brc = mode == MP_MODE_READY
-                          ? mp_sample_ready(c->backend, st[b], set, cfg->warmup, per, NULL,
+                          ? mp_sample_ready(c->backend, st, set, cfg->warmup, per, NULL,
                                             &blk, &cerr)
-                          : mp_sample_wakeup(c->backend, st[b], set, env->poker, cfg->warmup,
+                          : mp_sample_wakeup(c->backend, st, set, env->poker, cfg->warmup,
                                              per, NULL, &blk, &cerr);
+            if (brc == 0 && mode == MP_MODE_READY &&
+                mp_sample_bare_loop(c->backend, st, BARE_LOOP, &c->bare_loop[rep], &cerr) < 0)
+                brc = -EPROTO;
+            backend_unregister(c->backend, &st);
             if (brc == -EINTR) {
                 r->interrupted_cell = (int)(first + (size_t)b);
                 rc = -EINTR;
@@ -261,9 +299,6 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             c->nsamples += blk.kept;
             /* A repeat with no sample kept has no median (NaN: null in the JSON). */
             c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : NAN;
-            if (mode == MP_MODE_READY &&
-                mp_sample_bare_loop(c->backend, st[b], BARE_LOOP, &c->bare_loop[rep], &cerr) < 0)
-                mark(c, MP_CELL_ERROR, "%s", cerr.msg);
         }
     }
     /* Every cell's timing is summarised before any counter pass, so an
@@ -278,25 +313,27 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (!active(c))
             continue;
         mp_err cerr;
+        void *st;
+        if (backend_register(c->backend, set, &st, &cerr) < 0) {
+            snprintf(c->reason, sizeof c->reason, "counters not measured: registering the "
+                     "set: %.400s", cerr.msg);
+            continue;
+        }
         note_threads(c);
-        int prc = counter_passes(c, st[b], set, env, cfg->samples, cfg->warmup, &cerr);
+        int prc = counter_passes(c, st, set, env, cfg->samples, cfg->warmup, &cerr);
+        if (prc < 0 && prc != -EINTR)
+            snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
+        if (prc != -EINTR && cfg->profile) {
+            prc = mp_profile_pass(c, st, set, env, cfg->warmup, &cerr);
+            if (prc < 0 && prc != -EINTR)
+                snprintf(c->reason, sizeof c->reason, "profile not measured: %.400s",
+                         cerr.msg);
+        }
+        backend_unregister(c->backend, &st);
         if (prc == -EINTR) {
             r->interrupted_cell = (int)(first + (size_t)b);
             rc = -EINTR;
             goto out;
-        }
-        if (prc < 0)
-            snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
-        if (cfg->profile) {
-            prc = mp_profile_pass(c, st[b], set, env, cfg->warmup, &cerr);
-            if (prc == -EINTR) {
-                r->interrupted_cell = (int)(first + (size_t)b);
-                rc = -EINTR;
-                goto out;
-            }
-            if (prc < 0)
-                snprintf(c->reason, sizeof c->reason, "profile not measured: %.400s",
-                         cerr.msg);
         }
     }
 out:
@@ -365,7 +402,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
                  "%d are watched", group[i].active, N);
     }
 
-    void *st[MP_MAX_BACKENDS] = {0};
+    /* Whether each backend can watch this set: registered once and let go
+     * again (the blocks register it afresh). */
     for (int b = 0; b < nb; b++) {
         const mp_backend_ops *ops = cfg->backends[b];
         char why[256];
@@ -374,9 +412,9 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
         mp_err berr;
         int brc = 0;
         if (!u) {
-            brc = ops->open(&st[b], N, &berr);
-            for (int i = 0; brc == 0 && i < N; i++)
-                brc = ops->add(st[b], set.fds[i], &berr);
+            void *st;
+            brc = backend_register(ops, &set, &st, &berr);
+            backend_unregister(ops, &st);
         }
         for (size_t i = 0; i < (size_t)cfg->nactives * (size_t)cfg->nmodes; i++) {
             mp_cell *c = &group[i * (size_t)nb + (size_t)b];
@@ -399,13 +437,10 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
             size_t first = cell_index(cfg, k, ni, a, m, 0);
             for (int b = 0; b < nb; b++)
                 r->cells[first + (size_t)b].ready_fd = mp_fdset_ready_fd(&set);
-            rc = run_mode(r, &r->cells[first], st, &set, env, first, err);
+            rc = run_mode(r, &r->cells[first], &set, env, first, err);
         }
     }
 
-    for (int b = 0; b < nb; b++)
-        if (st[b])
-            cfg->backends[b]->close(st[b]);
     mp_fdset_destroy(&set, env->peer);
     return rc;
 }

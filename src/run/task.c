@@ -2,6 +2,7 @@
  * serves every read. */
 #include "run/task.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,4 +61,26 @@ int mp_process_threads(void)
     const char *key = "\nThreads:";
     char *p = strstr(buf, key);
     return p ? (int)strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+int mp_process_watch_sets(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[300], link[64];
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+        ssize_t k = readlink(path, link, sizeof link - 1);
+        if (k <= 0)
+            continue;
+        link[k] = 0;
+        n += !strcmp(link, "anon_inode:[eventpoll]") || !strcmp(link, "anon_inode:[io_uring]");
+    }
+    closedir(d);
+    return n;
 }
