@@ -86,7 +86,10 @@ void mp_rmd_correlation(FILE *f, const mp_rmodel *m)
         "largest prefix of the sweep where the fit holds (R² >= %.2f and every point within "
         "%.0f%% of the line). \"Stops at N\" is the first N that breaks it. For poll a slope "
         "near 1 means about one event per pollfd line; for epoll the slope should be near 0. "
-        "`wall_ns` rows give nanoseconds per line for comparison.\n\n",
+        "The time rows give nanoseconds per line over the interval the counters cover: "
+        "`wall_ns` (one call) in ready mode; in wakeup mode `waiter_ns`, the waiter's own "
+        "bracket from before it arms to after it returns (setup, sleep, wakeup, rescan), "
+        "never the poke-to-return latency `wall_ns` (docs/methodology.md).\n\n",
         m->line_bytes, MP_RC_MIN_R2, MP_RC_MAX_REL * 100);
     fprintf(f, "| mode | fds | counter | backend | per line | intercept | R² | points | "
                "holds through N | stops at N |\n"
@@ -94,12 +97,13 @@ void mp_rmd_correlation(FILE *f, const mp_rmodel *m)
     for (size_t i = 0; i < m->nmodes; i++)
         for (size_t k = 0; k < m->nkinds; k++)
             for (size_t c0 = 0; c0 <= m->nmetrics; c0++) {
-                const char *metric = c0 < m->nmetrics ? m->metrics[c0] : "wall_ns";
+                const char *time = strcmp(m->modes[i], "wakeup") ? "wall_ns" : "waiter_ns";
+                const char *metric = c0 < m->nmetrics ? m->metrics[c0] : time;
                 if (mp_rc_all_zero(m, m->modes[i], m->kinds[k], metric))
                     continue;   /* never ticked: listed under Figures */
                 for (size_t be = 0; be < m->nbackends; be++) {
                     mp_rlinefit lf;
-                    if (!strcmp(metric, "wall_ns") && strcmp(m->backends[be], "poll"))
+                    if (!strcmp(metric, time) && strcmp(m->backends[be], "poll"))
                         continue;
                     if (!mp_rc_linefit(m, m->modes[i], m->kinds[k], m->backends[be], metric,
                                        &lf))

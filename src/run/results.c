@@ -43,6 +43,7 @@ void mp_results_free(mp_results *r)
         free(c->repeat_medians);
         free(c->bare_loop);
         free(c->samples);
+        free(c->waiter);
         free(c->sample_repeat);
         free(c->metrics);
         cJSON_Delete(c->profile);

@@ -41,6 +41,7 @@ typedef struct mp_cell {
     double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
     /* Kept per-call wall samples (raw ns) and the repeat each came from. */
     double *samples;
+    double *waiter;           /* wakeup: the waiter's bracket of each kept sample (ns) */
     int *sample_repeat;
     size_t nsamples;
     mp_metric *metrics;

@@ -175,8 +175,11 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             return -EINTR;
         long cs0 = thread_nvcsw();
         uint64_t seq = atomic_load(&poker->pg->armed) + 1;
+        uint64_t ta = 0;
         if (pass)
             mp_pmu_pass_read(pass, &sa);
+        else
+            ta = mp_now_ns();
         atomic_store_explicit(&poker->pg->armed, seq, memory_order_release);
         int r;
         do
@@ -224,6 +227,8 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
                 out->discarded++;
                 continue;
             }
+            if (out->waiter_ns)
+                out->waiter_ns[out->kept] = (double)(t1 - ta);
             out->wall_ns[out->kept++] = (double)(t1 - t0);
         }
     }

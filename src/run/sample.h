@@ -30,6 +30,10 @@ extern volatile int mp_sample_stop;
  * pass is given, for n * mp_pmu_pass_count(pass) deltas (row-major). */
 typedef struct mp_block {
     double *wall_ns;
+    /* wakeup, when not NULL: [n] the waiter's own bracket of each kept
+     * sample, from just before it arms to just after it returns: the
+     * interval a counter pass brackets (wall_ns starts at the poke). */
+    double *waiter_ns;
     size_t kept;          /* samples written */
     size_t discarded;     /* wakeup: waiter was not asleep */
     int64_t *counters;

@@ -185,6 +185,12 @@ static int summarize_cell(mp_cell *c, const mp_results *r, mp_err *err)
         x[i] = c->samples[i] - sub;
     mp_summarize(x, c->nsamples, &wall->s);
     free(x);
+    if (c->waiter) {
+        mp_metric *w = mp_cell_add_metric(c, "waiter_ns");
+        if (!w)
+            return mp_errf(err, -ENOMEM, "out of memory");
+        mp_summarize(c->waiter, c->nsamples, &w->s);
+    }
     c->kept = c->nsamples;
     c->status = MP_CELL_OK;
     return 0;
@@ -209,7 +215,7 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
     int nb = cfg->nbackends, rc = 0;
     mp_mode mode = cells[0].mode;
     size_t per = (size_t)cfg->samples;
-    double *blockbuf = malloc(sizeof *blockbuf * per);
+    double *blockbuf = malloc(sizeof *blockbuf * per * 2);
     if (!blockbuf)
         return mp_errf(err, -ENOMEM, "out of memory");
 
@@ -230,7 +236,10 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
         c->sample_repeat = malloc(sizeof *c->sample_repeat * per * (size_t)cfg->repeats);
         c->repeat_medians = calloc((size_t)cfg->repeats, sizeof *c->repeat_medians);
         c->bare_loop = calloc((size_t)cfg->repeats, sizeof *c->bare_loop);
-        if (!c->samples || !c->sample_repeat || !c->repeat_medians || !c->bare_loop) {
+        if (mode == MP_MODE_WAKEUP)
+            c->waiter = malloc(sizeof *c->waiter * per * (size_t)cfg->repeats);
+        if (!c->samples || !c->sample_repeat || !c->repeat_medians || !c->bare_loop ||
+            (mode == MP_MODE_WAKEUP && !c->waiter)) {
             rc = mp_errf(err, -ENOMEM, "out of memory for %zu samples", per * cfg->repeats);
             goto out;
         }
@@ -263,7 +272,8 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
                          mp_mode_name(mode), rep + 1, cfg->repeats);
                 env->progress(first + (size_t)b, r->ncells, label, env->progress_ctx);
             }
-            mp_block blk = {.wall_ns = blockbuf};
+            mp_block blk = {.wall_ns = blockbuf,
+                            .waiter_ns = mode == MP_MODE_WAKEUP ? blockbuf + per : NULL};
             mp_err cerr;
             void *st;
             if (backend_register(c->backend, set, &st, &cerr) < 0) {
@@ -294,6 +304,8 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
             }
             c->discarded += blk.discarded;
             memcpy(c->samples + c->nsamples, blk.wall_ns, sizeof *blk.wall_ns * blk.kept);
+            if (c->waiter)
+                memcpy(c->waiter + c->nsamples, blk.waiter_ns, sizeof *blk.waiter_ns * blk.kept);
             for (size_t i = 0; i < blk.kept; i++)
                 c->sample_repeat[c->nsamples + i] = rep;
             c->nsamples += blk.kept;
