@@ -36,6 +36,10 @@ typedef struct mp__event {
     int pass, group;        /* where it is measured, -1 when unavailable */
 } mp__event;
 
+/* The privilege levels an event really counts: "user", "kernel",
+ * "user+kernel" (software clocks always), "none". */
+const char *mp__event_scope(const mp__event *ev);
+
 typedef struct mp__group {
     unsigned nev;
     unsigned ev[MP_PMU_MAX_COUNTERS]; /* indexes into plan->ev, leader first */
