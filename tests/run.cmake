@@ -18,3 +18,5 @@ mp_add_test(test_experiments SOURCES test_experiments.c LABELS run
   NATIVE_ONLY "thread wakeups and /proc task states of an emulated process are qemu's, not the program's")
 mp_add_test(test_bias SOURCES test_bias.c LABELS run integration TIMEOUT 300
   NATIVE_ONLY "fork() of the helpers can deadlock the child under qemu-user; /proc task states of an emulated process are qemu's")
+mp_add_test(test_bias_unprivileged SOURCES test_bias.c ARGS unprivileged LABELS run integration
+  TIMEOUT 300 NATIVE_ONLY "fork() of the helpers can deadlock the child under qemu-user")

@@ -11,9 +11,11 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "run/context.h"
 #include "test_util.h"
 
 static char dir[64];
@@ -96,9 +98,20 @@ static void test_fd_table_private(void **state)
                         "--samples 30 --repeats 2 --events task-clock");
     assert_int_equal(check_fd_table(j, "private", 1), 4);
     cJSON_Delete(j);
+    /* samples.csv carries the cell's keys, so it joins results.csv alone. */
+    char path[256];
+    snprintf(path, sizeof path, "%s/private/samples.csv", dir);
+    char *csv = mp_test_slurp(path);
+    assert_non_null(csv);
+    if (strncmp(csv, "cell,backend,fd_kind,mode,nfds,active,repeat,wall_raw_ns\n", 57) != 0)
+        fail_msg("samples.csv header: %.80s", csv);
+    assert_non_null(strstr(csv, ",poll,pipe,ready,10,1,"));
+    assert_non_null(strstr(csv, ",epoll,pipe,wakeup,10,1,"));
+    free(csv);
 }
 
-/* --fd-table shared: one parked thread shares the table in every block. */
+/* --fd-table shared: one parked thread shares the table in every block;
+ * with both values the run measures both and the report compares them. */
 static void test_fd_table_shared(void **state)
 {
     (void)state;
@@ -106,6 +119,48 @@ static void test_fd_table_shared(void **state)
                         "--repeats 2 --events task-clock --fd-table shared");
     assert_int_equal(check_fd_table(j, "shared", 2), 2);
     cJSON_Delete(j);
+    j = run_json("both", "--backends poll,epoll --fds 10 --mode ready --samples 30 "
+                 "--repeats 2 --events task-clock --fd-table shared,private");
+    const cJSON *c;
+    int n[2] = {0, 0};
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "results")) {
+        int shared = !strcmp(str(c, "fd_table"), "shared");
+        const cJSON *t = cJSON_GetObjectItem(c, "process_threads");
+        if (strcmp(str(c, "status"), "ok") || !cJSON_IsNumber(t) || t->valueint != 1 + shared)
+            fail_msg("cell %s %s: status %s, process_threads %d", str(c, "backend"),
+                     str(c, "fd_table"), str(c, "status"), cJSON_IsNumber(t) ? t->valueint : -1);
+        n[shared]++;
+    }
+    assert_int_equal(n[0], 2);
+    assert_int_equal(n[1], 2);
+    cJSON_Delete(j);
+    char path[256];
+    snprintf(path, sizeof path, "%s/both/report.md", dir);
+    char *md = mp_test_slurp(path);
+    assert_non_null(md);
+    if (!strstr(md, "Private against shared descriptor table") ||
+        !strstr(md, "| poll | ready | pipe | 10 |"))
+        fail_msg("report.md does not compare the private and shared cells");
+    free(md);
+}
+
+/* The calibration's clock label says "vDSO" only for clocksources that
+ * have a vDSO mode. */
+static void test_clock_label(void **state)
+{
+    (void)state;
+    char b[256];
+    const char *fast[] = {"tsc", "kvm-clock", "arch_sys_counter", "hyperv_clocksource_tsc_page"};
+    const char *slow[] = {"hpet", "acpi_pm", "jiffies", "refined-jiffies"};
+    for (int i = 0; i < 4; i++) {
+        if (!strstr(mp_clock_label_for(fast[i], b, sizeof b), "vDSO") || strstr(b, "system call"))
+            fail_msg("%s: '%s' should say vDSO", fast[i], b);
+        if (strstr(mp_clock_label_for(slow[i], b, sizeof b), "in the vDSO") ||
+            !strstr(b, "system call"))
+            fail_msg("%s: '%s' should say system call", slow[i], b);
+    }
+    if (strstr(mp_clock_label_for("", b, sizeof b), "in the vDSO"))
+        fail_msg("unknown clocksource labelled '%s'", b);
 }
 
 static int cell_int(const cJSON *c, const char *k)
@@ -138,12 +193,107 @@ static void test_registered_alone(void **state)
     cJSON_Delete(j);
 }
 
-int main(void)
+/* Unprivileged (nobody, no capabilities) with perf_event_paranoid 2: no
+ * counter reads 0 for want of counting it, and task-clock says it counts
+ * kernel time too. */
+static void test_unprivileged(void **state)
 {
+    (void)state;
+    char args[512], sub[128];
+    snprintf(sub, sizeof sub, "%s/unpriv", dir);
+    if (mkdir(sub, 0777) < 0 || chmod(sub, 0777) < 0 || chmod(dir, 0755) < 0)
+        fail_msg("cannot make %s writable for nobody", sub);
+    snprintf(args, sizeof args, "--backends poll --fds 10 --mode ready,wakeup --samples 50 "
+             "--repeats 2 --events task-clock,context-switches,cpu-migrations,page-faults");
+    char cmd[1024], path[256];
+    snprintf(cmd, sizeof cmd, "setpriv --reuid=65534 --regid=65534 --clear-groups %s run %s "
+             "--no-plots --quiet --out %s/r >/dev/null 2>%s/err", MP_TEST_BIN, args, sub, sub);
+    int st = system(cmd);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(path, sizeof path, "%s/err", sub);
+        char *e = mp_test_slurp(path);
+        fail_msg("unprivileged run: status %d: %s", st, e ? e : "");
+    }
+    snprintf(path, sizeof path, "%s/r/results.json", sub);
+    char *text = mp_test_slurp(path);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    assert_non_null(j);
+    const cJSON *ctr = cJSON_GetObjectItem(j, "counters"), *e, *c;
+    assert_string_equal(str(ctr, "scope"), "user");
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(ctr, "events")) {
+        const char *n = str(e, "name");
+        if (!strcmp(n, "context-switches") || !strcmp(n, "cpu-migrations")) {
+            if (strcmp(str(e, "status"), "unavailable") || !*str(e, "reason"))
+                fail_msg("%s in a user-only run: status '%s', expected unavailable with a "
+                         "reason", n, str(e, "status"));
+        }
+        if (!strcmp(n, "task-clock") && strcmp(str(e, "scope"), "user+kernel"))
+            fail_msg("task-clock scope '%s': it counts kernel time whatever the bits say",
+                     str(e, "scope"));
+    }
+    int wakeups = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "results")) {
+        if (strcmp(str(c, "status"), "ok"))
+            fail_msg("cell %s %s: %s", str(c, "backend"), str(c, "mode"), str(c, "reason"));
+        const char *bad[] = {"context-switches", "cpu-migrations"};
+        for (int i = 0; i < 2; i++) {
+            const cJSON *m = metric(c, bad[i]);
+            if (m && !cJSON_IsNull(m))
+                fail_msg("cell %s %s reports %s (p50 %g) in a user-only run", str(c, "backend"),
+                         str(c, "mode"), bad[i],
+                         cJSON_GetObjectItem(m, "p50")->valuedouble);
+        }
+        const cJSON *tc = metric(c, "task-clock");
+        if (!tc || strcmp(str(tc, "scope"), "user+kernel"))
+            fail_msg("cell %s %s: task-clock missing or scope '%s'", str(c, "backend"),
+                     str(c, "mode"), tc ? str(tc, "scope") : "");
+        wakeups += !strcmp(str(c, "mode"), "wakeup");
+    }
+    assert_int_equal(wakeups, 1);
+    cJSON_Delete(j);
+}
+
+/* 77 (skip) unless this can drop to an unprivileged user under paranoid >= 2. */
+static int unprivileged_possible(void)
+{
+    int paranoid = -9;   /* a /proc file has no size: no mp_test_slurp */
+    FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+    if (f) {
+        if (fscanf(f, "%d", &paranoid) != 1)
+            paranoid = -9;
+        fclose(f);
+    }
+    if (geteuid() != 0) {
+        printf("SKIP: needs root to drop to uid 65534 with setpriv\n");
+        return 0;
+    }
+    if (system("setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null") != 0) {
+        printf("SKIP: setpriv cannot drop privileges here (util-linux's setpriv missing?)\n");
+        return 0;
+    }
+    if (paranoid < 2) {
+        printf("SKIP: perf_event_paranoid is %d; the user-only case needs 2 or more "
+               "(sysctl -w kernel.perf_event_paranoid=2 for the test, then restore)\n",
+               paranoid);
+        return 0;
+    }
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "unprivileged")) {
+        if (!unprivileged_possible())
+            return 77;
+        const struct CMUnitTest one[] = {cmocka_unit_test(test_unprivileged)};
+        return cmocka_run_group_tests(one, setup, teardown);
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fd_table_private),
         cmocka_unit_test(test_fd_table_shared),
         cmocka_unit_test(test_registered_alone),
+        cmocka_unit_test(test_clock_label),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

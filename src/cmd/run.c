@@ -21,6 +21,7 @@
 #include "run/config.h"
 #include "run/context.h"
 #include "experiments/experiment.h"
+#include "run/noise.h"
 #include "run/peer.h"
 #include "pmu.h"
 #include "run/progress.h"
@@ -175,6 +176,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb, .progress_ctx = &prog};
     raise_nofile(&env.rl_soft, &env.rl_hard);
     r.context = mp_context_json(cfg->command);
+    mp_noise_snap noise0, noise1;
+    mp_noise_snap_take(&noise0);
 
     rc = mp_peer_start(&peer, err);
     if (rc < 0) {
@@ -271,6 +274,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         mp_progress_done(&prog, "sweep done");
     }
     utc_now(r.finished_utc, sizeof r.finished_utc, 1);
+    mp_noise_snap_take(&noise1);
+    mp_noise_json(r.context, &noise0, &noise1);
 
     /* Signals wait while the outputs are written (a second Ctrl-C would
      * otherwise _exit between a temporary file and its rename). */
@@ -327,7 +332,7 @@ int mp_cmd_run(int argc, char **argv)
         return 2;
     }
     double run_samples = (double)cfg.samples * cfg.repeats * cfg.nkinds * cfg.ncounts *
-                         cfg.nactives * cfg.nmodes * cfg.nbackends;
+                         cfg.nactives * cfg.nmodes * cfg.nfd_tables * cfg.nbackends;
     if (run_samples > MAX_SAMPLES_PER_RUN) {
         fprintf(stderr, "muxprof run: %.0f samples in all (samples x repeats x cells) would be "
                 "kept in memory; at most %.0f are: lower --samples or --repeats, or split the "

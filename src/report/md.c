@@ -123,9 +123,10 @@ static void section_method(FILE *f, const mp_rmodel *m)
         "K = 1 only).\n\n"
         "- **ready** mode: timeout 0 and the descriptor is already readable; the time is one "
         "call bracketed by two clock reads, minus the median of an empty bracket.\n"
-        "- **wakeup** mode: the call blocks; another thread writes one byte; the time runs from "
-        "that thread's clock read just before `write()` to the waiter's clock read after the "
-        "call returned (nothing subtracted).\n\n"
+        "- **wakeup** mode: the call blocks; another process writes one byte; the time runs from "
+        "that process's clock read just before `write()` to the waiter's clock read after the "
+        "call returned (nothing subtracted). `waiter_ns` is the waiter's own bracket, from "
+        "before it arms to after it returns: the interval its counters cover.\n\n"
         "Tables give the median (p50) and the 99th percentile of the per-call samples, in "
         "nanoseconds; counters are events per call, medians. Percentiles interpolate between "
         "order statistics (type 7). Slopes are least-squares fits of the median against N over "
@@ -418,6 +419,7 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
     }
     section_context(f, m);
     section_method(f, m);
+    mp_rmd_harness(f, m);
     for (size_t i = 0; i < m->nmodes; i++)
         for (size_t k = 0; k < m->nkinds; k++) {
             long long ns[MAXN];

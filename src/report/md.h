@@ -17,6 +17,9 @@ void mp_rmd_cache_model(FILE *f, const mp_rmodel *m);
 void mp_rmd_correlation(FILE *f, const mp_rmodel *m);
 void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind);
 void mp_rmd_claims(FILE *f, const mp_rmodel *m);
+/* The harness (descriptor-table users, watch sets, dropped counters) and
+ * the run's noise (load, steal, frequency, mitigations) (sec_harness.c). */
+void mp_rmd_harness(FILE *f, const mp_rmodel *m);
 /* Nothing is written when no cell carries a profile.  Embeds the phase
  * figures prof_MODE_KIND and prof_fd_MODE_KIND_BACKEND from figs. */
 void mp_rmd_profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);

@@ -50,7 +50,8 @@ typedef struct mp_run_config {
     int nexperiments;
     int waiters;                   /* herd: M */
     mp_ready_pos ready_pos;
-    mp_fd_table fd_table;
+    mp_fd_table fd_tables[2];      /* --fd-table: private first when both */
+    int nfd_tables;
     char events[256];
     char placement[32];
     char out_dir[PATH_MAX];        /* empty: reports/runs/<host>-<stamp> */

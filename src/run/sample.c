@@ -75,11 +75,14 @@ static int check_answer(const mp_backend_ops *b, void *st, const mp_fdset *set, 
     return 0;
 }
 
-static int counter_sample(mp_pmu_pass *pass, const mp_pmu_snap *a, const mp_pmu_snap *b,
-                          mp_block *out)
+/* Keep the deltas of one bracket, or drop the sample: a read that failed
+ * (ra, rb < 0) would leave a stale snapshot, and a group that did not run
+ * throughout would need scaling. */
+static int counter_sample(mp_pmu_pass *pass, int ra, int rb, const mp_pmu_snap *a,
+                          const mp_pmu_snap *b, mp_block *out)
 {
     unsigned nc = mp_pmu_pass_count(pass);
-    if (mp_pmu_pass_delta(pass, a, b, out->counters + out->kept * nc) != 0) {
+    if (ra < 0 || rb < 0 || mp_pmu_pass_delta(pass, a, b, out->counters + out->kept * nc) != 0) {
         out->dropped++;
         return 0;
     }
@@ -91,12 +94,14 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
                     size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err)
 {
     mp_pmu_snap sa, sb;
-    int rc = 0;
+    int rc = 0, ra = 0, rb = 0;
     int *got = malloc(sizeof *got * (size_t)(set->active + 1));
     if (!got)
         return mp_errf(err, -ENOMEM, "out of memory");
     out->kept = out->discarded = out->dropped = 0;
-    for (int i = 0; i < warmup && rc == 0; i++) {
+    uint64_t w0 = mp_now_ns();
+    for (int i = 0; rc == 0 && warmup > 0 && (i < warmup || mp_now_ns() - w0 < MP_WARMUP_NS);
+         i++) {
         int r = b->wait(st, 0);
         if (r != set->active)
             rc = check_answer(b, st, set, r, got, err);
@@ -108,9 +113,9 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
             break;
         }
         if (pass) {
-            mp_pmu_pass_read(pass, &sa);
+            ra = mp_pmu_pass_read(pass, &sa);
             r = b->wait(st, 0);
-            mp_pmu_pass_read(pass, &sb);
+            rb = mp_pmu_pass_read(pass, &sb);
         } else {
             uint64_t t0 = mp_now_ns();
             r = b->wait(st, 0);
@@ -121,7 +126,7 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
         if (rc < 0)
             break;
         if (pass)
-            counter_sample(pass, &sa, &sb, out);
+            counter_sample(pass, ra, rb, &sa, &sb, out);
         else
             out->kept++;
     }
@@ -169,15 +174,21 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
                         int *got, mp_err *err)
 {
     mp_pmu_snap sa, sb;
-    size_t total = (size_t)warmup + n;
-    for (size_t i = 0; i < total; i++) {
+    int ra = 0, rb = 0;
+    /* Warm-up: at least `warmup` calls and MP_WARMUP_NS, then n measured. */
+    uint64_t w0 = mp_now_ns();
+    size_t warm = 0, measured = 0;
+    for (;;) {
+        int warming = warmup > 0 && (warm < (size_t)warmup || mp_now_ns() - w0 < MP_WARMUP_NS);
+        if (!warming && measured >= n)
+            break;
         if (mp_sample_stop)
             return -EINTR;
         long cs0 = thread_nvcsw();
         uint64_t seq = atomic_load(&poker->pg->armed) + 1;
         uint64_t ta = 0;
         if (pass)
-            mp_pmu_pass_read(pass, &sa);
+            ra = mp_pmu_pass_read(pass, &sa);
         else
             ta = mp_now_ns();
         atomic_store_explicit(&poker->pg->armed, seq, memory_order_release);
@@ -188,12 +199,12 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
         uint64_t t1 = mp_now_ns();
         atomic_store_explicit(&poker->pg->returned, seq, memory_order_release);
         if (pass)
-            mp_pmu_pass_read(pass, &sb);
+            rb = mp_pmu_pass_read(pass, &sb);
         long cs1 = thread_nvcsw();
         unsigned spins = 0;
-        uint64_t w0 = mp_now_ns();
+        uint64_t p0 = mp_now_ns();
         while (atomic_load_explicit(&poker->pg->done, memory_order_acquire) != seq) {
-            if (mp_now_ns() - w0 > POKER_ANSWER_NS)
+            if (mp_now_ns() - p0 > POKER_ANSWER_NS)
                 return mp_errf(err, -ETIMEDOUT, "the poker process did not poke within %llu s "
                                "(did it die?)", POKER_ANSWER_NS / 1000000000ull);
             spin_step(&spins);
@@ -213,14 +224,17 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
         if (rc < 0)
             return mp_errf(err, rc, "draining fd %d failed: %s", mp_fdset_ready_fd(set),
                            strerror(-rc));
-        if (i < (size_t)warmup)
+        if (warming) {
+            warm++;
             continue;
+        }
+        measured++;
         if (cs1 == cs0) {
             out->discarded++;
             continue;
         }
         if (pass) {
-            counter_sample(pass, &sa, &sb, out);
+            counter_sample(pass, ra, rb, &sa, &sb, out);
         } else {
             uint64_t t0 = atomic_load_explicit(&poker->pg->t0, memory_order_acquire);
             if (t1 <= t0) {   /* returned before the poke: not a wakeup */
@@ -236,13 +250,13 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
 }
 
 int mp_sample_bare_loop(const mp_backend_ops *b, void *st, size_t n, double *ns_per_call,
-                        mp_err *err)
+                        double *mean_ns, mp_err *err)
 {
     /* BARE_LOOPS loops of n / BARE_LOOPS calls, each timed as one interval;
      * the median loop stands, so a timer interrupt in one loop does not. */
     enum { BARE_LOOPS = 10 };
     size_t per = n / BARE_LOOPS ? n / BARE_LOOPS : 1;
-    double loop_ns[BARE_LOOPS];
+    double loop_ns[BARE_LOOPS], total_ns = 0;
     int bad = 0;
     for (int l = 0; l < BARE_LOOPS; l++) {
         uint64_t t0 = mp_now_ns();
@@ -250,10 +264,12 @@ int mp_sample_bare_loop(const mp_backend_ops *b, void *st, size_t n, double *ns_
             bad |= b->wait(st, 0) < 1;
         uint64_t t1 = mp_now_ns();
         loop_ns[l] = (double)(t1 - t0) / (double)per;
+        total_ns += (double)(t1 - t0);
     }
     if (bad)
         return mp_errf(err, -EPROTO, "%s: a bare-loop call reported no ready fd", b->name);
     *ns_per_call = mp_median(loop_ns, BARE_LOOPS);
+    *mean_ns = total_ns / (double)(per * BARE_LOOPS);
     return 0;
 }
 

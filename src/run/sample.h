@@ -40,7 +40,12 @@ typedef struct mp_block {
     size_t dropped;       /* counter samples refused (multiplexed) */
 } mp_block;
 
-/* Run `warmup` untimed calls then n timed ones.  With pass != NULL the
+/* Warm-up lasts at least this long as well as at least `warmup` calls: a
+ * fixed count is microseconds for a cheap call and the CPU may not be up
+ * to speed yet.  warmup 0 means no warm-up at all. */
+#define MP_WARMUP_NS 2000000ull
+
+/* Run the warm-up (untimed) then n timed calls.  With pass != NULL the
  * block counts events around each call instead of timing it (counter
  * passes are separate from timing passes so reads never inflate times). */
 int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int warmup,
@@ -49,9 +54,11 @@ int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_
                      int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err);
 
 /* ns per call of back-to-back ready-mode calls: n calls in 10 loops, each
- * timed as one interval (one clock pair per loop); the median loop. */
+ * timed as one interval (one clock pair per loop); *ns_per_call is the
+ * median loop's mean, *mean_ns all loops' time over all calls (to set
+ * against the mean of per-call samples: like with like). */
 int mp_sample_bare_loop(const mp_backend_ops *b, void *st, size_t n, double *ns_per_call,
-                        mp_err *err);
+                        double *mean_ns, mp_err *err);
 
 /* n empty brackets (two clock reads back to back), in ns. */
 void mp_sample_empty_brackets(double *out, size_t n);

@@ -27,6 +27,7 @@
 #include "common/stats.h"
 
 #define BRACKETS 200          /* empty counter brackets per counter pass */
+#define CLOCK_BRACKETS 500    /* empty clock brackets before each ready timing block */
 #define BARE_LOOP 100         /* calls in one bare-loop interval, per repeat */
 #define PMU_FD_SLACK 40       /* counter fds, epoll fds, stdio, files being written */
 
@@ -120,15 +121,15 @@ static int counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sw
         mp_block blk = {.counters = d};
         for (size_t i = 0; i < BRACKETS; i++) {
             mp_pmu_snap a, b;
-            mp_pmu_pass_read(pass, &a);
-            mp_pmu_pass_read(pass, &b);
-            if (mp_pmu_pass_delta(pass, &a, &b, d + blk.kept * nc) == 0)
+            int ra = mp_pmu_pass_read(pass, &a);
+            int rb = mp_pmu_pass_read(pass, &b);
+            if (ra == 0 && rb == 0 && mp_pmu_pass_delta(pass, &a, &b, d + blk.kept * nc) == 0)
                 blk.kept++;
         }
         for (unsigned k = 0; k < nc; k++) {
             for (size_t i = 0; i < blk.kept; i++)
                 x[i] = (double)d[i * nc + k];
-            bracket[k] = blk.kept ? mp_median(x, blk.kept) : 0;
+            bracket[k] = blk.kept ? mp_median(x, blk.kept) : NAN;
         }
         blk = (mp_block){.counters = d};
         rc = c->mode == MP_MODE_READY
@@ -142,14 +143,17 @@ static int counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sw
                 rc = mp_errf(err, -ENOMEM, "out of memory");
                 goto done;
             }
-            for (size_t i = 0; i < blk.kept; i++)
+            /* No calibrated bracket: nothing to subtract is unknown, not 0,
+             * so the counter is not reported. */
+            size_t kept = isnan(bracket[k]) ? 0 : blk.kept;
+            for (size_t i = 0; i < kept; i++)
                 x[i] = (double)d[i * nc + k] - bracket[k];
-            mp_summarize(x, blk.kept, &m->s);
+            mp_summarize(x, kept, &m->s);   /* n == 0: written as null */
             m->is_counter = 1;
             m->pass = (int)p + 1;
             m->bracket = bracket[k];
             m->dropped = blk.dropped;
-            snprintf(m->scope, sizeof m->scope, "%s", mp_pmu_plan_scope(env->plan));
+            snprintf(m->scope, sizeof m->scope, "%s", mp_pmu_pass_scope(pass, k));
             snprintf(m->read_path, sizeof m->read_path, "%s", mp_pmu_pass_read_path(pass));
         }
     done:
@@ -178,7 +182,18 @@ static int summarize_cell(mp_cell *c, const mp_results *r, mp_err *err)
         return mp_errf(err, -ENOMEM, "out of memory");
     }
     raw = &c->metrics[c->nmetrics - 2];
-    double sub = c->mode == MP_MODE_READY ? r->empty_bracket.p50 : 0.0;
+    /* Ready mode: the cell's own empty bracket, measured just before each
+     * of its timing blocks (the median of those medians). */
+    double sub = 0.0;
+    if (c->mode == MP_MODE_READY && c->bracket_ns) {
+        double tmp[MP_REPEATS_MAX];
+        size_t nb = 0;
+        for (int i = 0; i < r->cfg->repeats; i++)
+            if (!isnan(c->bracket_ns[i]))
+                tmp[nb++] = c->bracket_ns[i];
+        c->empty_bracket_ns = nb ? mp_median(tmp, nb) : NAN;
+        sub = nb ? c->empty_bracket_ns : 0.0;
+    }
     memcpy(x, c->samples, sizeof *x * c->nsamples);
     mp_summarize(x, c->nsamples, &raw->s);
     for (size_t i = 0; i < c->nsamples; i++)
@@ -236,10 +251,14 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
         c->sample_repeat = malloc(sizeof *c->sample_repeat * per * (size_t)cfg->repeats);
         c->repeat_medians = calloc((size_t)cfg->repeats, sizeof *c->repeat_medians);
         c->bare_loop = calloc((size_t)cfg->repeats, sizeof *c->bare_loop);
+        c->bare_loop_mean = calloc((size_t)cfg->repeats, sizeof *c->bare_loop_mean);
         if (mode == MP_MODE_WAKEUP)
             c->waiter = malloc(sizeof *c->waiter * per * (size_t)cfg->repeats);
+        else
+            c->bracket_ns = malloc(sizeof *c->bracket_ns * (size_t)cfg->repeats);
         if (!c->samples || !c->sample_repeat || !c->repeat_medians || !c->bare_loop ||
-            (mode == MP_MODE_WAKEUP && !c->waiter)) {
+            !c->bare_loop_mean ||
+            (mode == MP_MODE_WAKEUP && !c->waiter) || (mode == MP_MODE_READY && !c->bracket_ns)) {
             rc = mp_errf(err, -ENOMEM, "out of memory for %zu samples", per * cfg->repeats);
             goto out;
         }
@@ -283,13 +302,19 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
             note_threads(c);
             if (rep == 0)
                 c->watch_sets = mp_process_watch_sets();
+            if (mode == MP_MODE_READY) {
+                double eb[CLOCK_BRACKETS];
+                mp_sample_empty_brackets(eb, CLOCK_BRACKETS);
+                c->bracket_ns[rep] = mp_median(eb, CLOCK_BRACKETS);
+            }
             int brc = mode == MP_MODE_READY
                           ? mp_sample_ready(c->backend, st, set, cfg->warmup, per, NULL,
                                             &blk, &cerr)
                           : mp_sample_wakeup(c->backend, st, set, env->poker, cfg->warmup,
                                              per, NULL, &blk, &cerr);
             if (brc == 0 && mode == MP_MODE_READY &&
-                mp_sample_bare_loop(c->backend, st, BARE_LOOP, &c->bare_loop[rep], &cerr) < 0)
+                mp_sample_bare_loop(c->backend, st, BARE_LOOP, &c->bare_loop[rep],
+                                    &c->bare_loop_mean[rep], &cerr) < 0)
                 brc = -EPROTO;
             backend_unregister(c->backend, &st);
             if (brc == -EINTR) {
@@ -356,11 +381,12 @@ out:
     return rc;
 }
 
-static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, int b)
+static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, int t, int b)
 {
     size_t i = (size_t)k * (size_t)cfg->ncounts + (size_t)n;
     i = i * (size_t)cfg->nactives + (size_t)a;
     i = i * (size_t)cfg->nmodes + (size_t)m;
+    i = i * (size_t)cfg->nfd_tables + (size_t)t;
     return i * (size_t)cfg->nbackends + (size_t)b;
 }
 
@@ -369,8 +395,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     const mp_run_config *cfg = r->cfg;
     mp_fd_kind kind = cfg->kinds[k];
     int N = cfg->fds[ni], nb = cfg->nbackends, rc = 0;
-    mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0)];
-    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)nb;
+    mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0, 0)];
+    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)cfg->nfd_tables * (size_t)nb;
     int kmax = 1;   /* largest K that fits in N */
     for (int a = 0; a < cfg->nactives; a++)
         if (cfg->actives[a] <= N && cfg->actives[a] > kmax)
@@ -396,7 +422,7 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     int frc = mp_fdset_create(&set, kind, N, mp_ready_first(cfg->ready_pos, N, kmax), kmax,
                               env->peer, &ferr);
     if (frc < 0 && mp_sample_stop) {   /* interrupted while building: leave pending */
-        r->interrupted_cell = (int)cell_index(cfg, k, ni, 0, 0, 0);
+        r->interrupted_cell = (int)cell_index(cfg, k, ni, 0, 0, 0, 0);
         return -EINTR;
     }
     if (frc < 0) {
@@ -428,7 +454,7 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
             brc = backend_register(ops, &set, &st, &berr);
             backend_unregister(ops, &st);
         }
-        for (size_t i = 0; i < (size_t)cfg->nactives * (size_t)cfg->nmodes; i++) {
+        for (size_t i = 0; i < ng / (size_t)nb; i++) {
             mp_cell *c = &group[i * (size_t)nb + (size_t)b];
             if (u)
                 mark(c, MP_CELL_UNSUPPORTED, "%s", u);
@@ -445,12 +471,20 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
             continue;
         /* The K active fds sit where --ready-pos says within the ready range. */
         mp_fdset_activate(&set, K, mp_ready_first(cfg->ready_pos, kmax, K));
-        for (int m = 0; m < cfg->nmodes && rc == 0; m++) {
-            size_t first = cell_index(cfg, k, ni, a, m, 0);
-            for (int b = 0; b < nb; b++)
-                r->cells[first + (size_t)b].ready_fd = mp_fdset_ready_fd(&set);
-            rc = run_mode(r, &r->cells[first], &set, env, first, err);
-        }
+        for (int m = 0; m < cfg->nmodes && rc == 0; m++)
+            for (int t = 0; t < cfg->nfd_tables && rc == 0; t++) {
+                size_t first = cell_index(cfg, k, ni, a, m, t, 0);
+                for (int b = 0; b < nb; b++)
+                    r->cells[first + (size_t)b].ready_fd = mp_fdset_ready_fd(&set);
+                /* shared: one parked thread shares the table through the blocks */
+                mp_parked *parked = NULL;
+                if (cfg->fd_tables[t] == MP_FDT_SHARED && mp_parked_start(&parked, err) < 0) {
+                    rc = err->code;
+                    break;
+                }
+                rc = run_mode(r, &r->cells[first], &set, env, first, err);
+                mp_parked_stop(parked);
+            }
     }
 
     mp_fdset_destroy(&set, env->peer);
@@ -460,19 +494,15 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
 int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
-    mp_parked *parked = NULL;
     int rc = 0;
-    if (cfg->fd_table == MP_FDT_SHARED && mp_parked_start(&parked, err) < 0)
-        return err->code;
     for (int k = 0; k < cfg->nkinds && rc == 0; k++)
         for (int n = 0; n < cfg->ncounts && rc == 0; n++) {
             if (mp_sample_stop) {
-                r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0);
+                r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0, 0);
                 rc = -EINTR;
                 break;
             }
             rc = run_group(r, env, k, n, err);
         }
-    mp_parked_stop(parked);
     return rc < 0 ? rc : 0;
 }
