@@ -1,6 +1,7 @@
 /* phases.c - the phase file (pmu/phases.txt): parse, and map a kernel
  * function name to its phase.  See phases.txt for the format. */
 #include "profile.h"
+#include "pmu_int.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -9,7 +10,6 @@
 #define MAX_PHASES 16
 #define NAME_MAX_BYTES 64
 
-extern const char mp__phases_txt[];
 
 typedef struct pat {
     char *text;      /* without the '*' */
@@ -28,7 +28,7 @@ struct mp_phases {
 
 const char *mp_phases_builtin_text(void)
 {
-    return mp__phases_txt;
+    return mp__phases_file[0].text;
 }
 
 static int phase_index(mp_phases *p, const char *name, size_t len)
@@ -170,7 +170,7 @@ int mp_phases_parse(mp_phases **out, const char *text, const char *origin, mp_er
 
 int mp_phases_builtin(mp_phases **out, mp_err *err)
 {
-    return mp_phases_parse(out, mp__phases_txt, "pmu/phases.txt (built in)", err);
+    return mp_phases_parse(out, mp__phases_file[0].text, "pmu/phases.txt (built in)", err);
 }
 
 void mp_phases_free(mp_phases *p)

@@ -12,19 +12,79 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *const mp_pmu_preset_names[] = {"cache", "tlb", "minimal", "software", "none", NULL};
+/* How many preset data files are built in. */
+static unsigned preset_file_count(void)
+{
+    unsigned n = 0;
+    while (mp__preset_files[n].name)
+        n++;
+    return n;
+}
+
+/* The preset names are the [sections] of the preset data files, in order of
+ * first appearance, then the two built in: "software" and "none". */
+#define MAX_PRESETS 16
+static char preset_names[MAX_PRESETS][32];
+static unsigned npreset_names, nfile_presets;
+
+static void preset_names_load(void)
+{
+    if (npreset_names)
+        return;
+    for (unsigned f = 0; f < preset_file_count(); f++)
+        for (const char *p = mp__preset_files[f].text; p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+            char name[32];
+            if (sscanf(p, "[%31[a-z0-9_-]]", name) != 1)
+                continue;
+            unsigned i = 0;
+            while (i < npreset_names && strcmp(preset_names[i], name))
+                i++;
+            if (i == npreset_names && npreset_names < MAX_PRESETS - 2)
+                snprintf(preset_names[npreset_names++], sizeof preset_names[0], "%s", name);
+        }
+    nfile_presets = npreset_names;
+    snprintf(preset_names[npreset_names++], sizeof preset_names[0], "software");
+    snprintf(preset_names[npreset_names++], sizeof preset_names[0], "none");
+}
+
+const char *mp_pmu_preset_name(unsigned i)
+{
+    preset_names_load();
+    return i < npreset_names ? preset_names[i] : NULL;
+}
+
+const char *mp_pmu_preset_list(void)
+{
+    static char buf[MAX_PRESETS * 34];
+    size_t o = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; mp_pmu_preset_name(i) && o < sizeof buf; i++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", i ? ", " : "",
+                              mp_pmu_preset_name(i));
+    return buf;
+}
+
+/* A preset defined by the data files (not "software" or "none"). */
+static int file_preset(const char *s)
+{
+    preset_names_load();
+    for (unsigned i = 0; i < nfile_presets; i++)
+        if (!strcmp(s, preset_names[i]))
+            return 1;
+    return 0;
+}
 
 static const char *const software_group[] = {
     "task-clock", "context-switches", "cpu-migrations", "page-faults"};
 
-unsigned mp_pmu_preset_file_count(void) { return mp__n_preset_files; }
+unsigned mp_pmu_preset_file_count(void) { return preset_file_count(); }
 const char *mp_pmu_preset_file_name(unsigned i)
 {
-    return i < mp__n_preset_files ? mp__preset_files[i].name : NULL;
+    return i < preset_file_count() ? mp__preset_files[i].name : NULL;
 }
 const char *mp_pmu_preset_file_text(unsigned i)
 {
-    return i < mp__n_preset_files ? mp__preset_files[i].text : NULL;
+    return i < preset_file_count() ? mp__preset_files[i].text : NULL;
 }
 
 /* ---- preset data files ------------------------------------------------ */
@@ -111,7 +171,7 @@ static unsigned choose_model(const char *libpfm_core)
 {
     unsigned any = 0;
     int have_any = 0;
-    for (unsigned i = 0; i < mp__n_preset_files; i++) {
+    for (unsigned i = 0; i < preset_file_count(); i++) {
         int m = file_matches(mp__preset_files[i].text, libpfm_core);
         if (m == 2) return i;
         if (m == 1 && !have_any) { any = i; have_any = 1; }
@@ -248,15 +308,15 @@ static int split_spec(const char *spec, char toks[][192], unsigned max, unsigned
         (*n)++;
     }
     if (*n == 0)
-        return mp_errf(err, MP_EUSAGE, "--events: empty; give a preset (cache, tlb, "
-                       "minimal, software, none) or a comma list of events");
+        return mp_errf(err, MP_EUSAGE, "--events: empty; give a preset (%s) or a comma "
+                       "list of events", mp_pmu_preset_list());
     return 0;
 }
 
 static int is_preset(const char *s)
 {
-    for (unsigned i = 0; mp_pmu_preset_names[i]; i++)
-        if (!strcmp(s, mp_pmu_preset_names[i])) return 1;
+    for (unsigned i = 0; mp_pmu_preset_name(i); i++)
+        if (!strcmp(s, mp_pmu_preset_name(i))) return 1;
     return 0;
 }
 
@@ -536,7 +596,7 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
     mp__pfm_init(NULL); /* failure shows up per libpfm4 event */
     mp_pmu_libpfm_core(pl->libpfm_pmu, sizeof pl->libpfm_pmu, NULL, NULL);
     model = choose_model(pl->libpfm_pmu);
-    have_model = mp__n_preset_files > 0;
+    have_model = preset_file_count() > 0;
     if (have_model) {
         const char *fn = mp__preset_files[model].name;
         size_t l = strcspn(fn, ".");
@@ -547,7 +607,7 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
     for (unsigned t = 0; t < ntok; t++) {
         const char *tk = toks[t];
         if (!strcmp(tk, "software")) continue; /* added below in any case */
-        if (!strcmp(tk, "cache") || !strcmp(tk, "tlb") || !strcmp(tk, "minimal")) {
+        if (file_preset(tk)) {
             if (!have_model) {
                 r = mp_errf(err, -EIO, "no preset data files are built in");
                 goto fail;
@@ -562,8 +622,8 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
             mp_err e2;
             memset(&probe, 0, sizeof probe);
             if (mp__encode(&probe, tk, &e2)) {
-                r = mp_errf(err, MP_EUSAGE, "--events: '%s' is neither a preset (cache, "
-                            "tlb, minimal, software, none) nor a known event", tk);
+                r = mp_errf(err, MP_EUSAGE, "--events: '%s' is neither a preset (%s) nor "
+                            "a known event", tk, mp_pmu_preset_list());
                 goto fail;
             }
         }

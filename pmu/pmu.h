@@ -1,8 +1,8 @@
 /* pmu.h - counters around each measured call, through perf_event_open,
  * with events named by libpfm4.  The only module that includes
- * linux/perf_event.h or perfmon headers.  Error convention: src/mp_err.h.
+ * linux/perf_event.h or perfmon headers.  Error convention: src/common/mp_err.h.
  *
- * Life cycle, as the sampler (src/sample.c) uses it:
+ * Life cycle, as the sampler (src/run/sample.c) uses it:
  *
  *   mp_pmu_plan_new(&plan, "cache", &err)     resolve a preset or list once per run
  *   for each cell, for pass in 0 .. mp_pmu_plan_passes(plan)-1:
@@ -117,8 +117,12 @@ const char *mp_pmu_errclass_name(mp_pmu_errclass c);
  * general and fixed counter counts.  0, or -ENOENT when none. */
 int mp_pmu_libpfm_core(char *name, size_t n, unsigned *general, unsigned *fixed);
 
-/* Names of the presets (NULL-terminated) and the embedded data files. */
-extern const char *const mp_pmu_preset_names[];
+/* The presets: the [sections] of the embedded data files (pmu/presets/),
+ * then "software" and "none".  Name i, or NULL past the last; and all of
+ * them as "cache, tlb, ..." for messages. */
+const char *mp_pmu_preset_name(unsigned i);
+const char *mp_pmu_preset_list(void);
+/* The embedded data files. */
 unsigned mp_pmu_preset_file_count(void);
 const char *mp_pmu_preset_file_name(unsigned i);
 const char *mp_pmu_preset_file_text(unsigned i);

@@ -76,10 +76,13 @@ int mp__pfm_init(mp_err *err);
 /* The core PMU libpfm4 detects (honours LIBPFM_FORCE_PMU), with counts. */
 int mp__pfm_core_pmu(char *name, size_t n, unsigned *general, unsigned *fixed);
 
-/* presets.c (generated): the embedded pmu/presets/ files. */
-typedef struct mp__preset_file { const char *name; const char *text; } mp__preset_file;
-extern const mp__preset_file mp__preset_files[];
-extern const unsigned mp__n_preset_files;
+/* Data files embedded by cmake/embed.cmake: {file name, NUL-terminated
+ * text, length}, each table ended by {0, 0, 0}. */
+typedef struct mp__embedded { const char *name; const char *text; size_t len; } mp__embedded;
+/* presets.c (generated): the pmu/presets/ files. */
+extern const mp__embedded mp__preset_files[];
+/* phases_embedded.c (generated): pmu/phases.txt. */
+extern const mp__embedded mp__phases_file[];
 
 
 /* plan.c: place the available events into passes within the budget

@@ -2,9 +2,9 @@
  * profile of the calling thread through perf_event_open, read from the
  * mmap ring buffer (ringbuf.h), kernel instruction pointers resolved with
  * /proc/kallsyms and grouped into phases by a data file (pmu/phases.txt,
- * embedded at build time).  Error convention: src/mp_err.h.
+ * embedded at build time).  Error convention: src/common/mp_err.h.
  *
- * Life cycle, as src/profile_pass.c uses it for one cell:
+ * Life cycle, as src/run/profile_pass.c uses it for one cell:
  *
  *   mp_profile_open(&p, ksyms, phases, &err)   in the thread to be sampled
  *   repeat: mp_profile_enable(p); CALLS; mp_profile_disable(p);

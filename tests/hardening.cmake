@@ -1,4 +1,4 @@
-# Hardening (issue 7): descriptor/process census, hostile results.json,
+# Hardening: descriptor/process census, hostile results.json,
 # replay of the fuzz corpora and regression inputs.  Label: hardening.
 # The libFuzzer binaries themselves are built only with clang and
 # -DMUXPROF_FUZZ=ON (scripts/ci-hardening.sh does that in build-fuzz).

@@ -1,5 +1,5 @@
 /* test_analysis.c - fits, fit validity, knees and the bytes/lines ABI
- * model (src/analysis.c) against synthetic data with known answers and
+ * model (src/report/analysis.c) against synthetic data with known answers and
  * hand-computed values for x86_64 and arm64. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -303,7 +303,7 @@ static void test_sigterm(void **state)
 
 /* The second signal leaves at once (_exit).  When it lands while the
  * files are written, a temporary file can stay behind: counted and shown
- * as a finding (the test is then skipped, not failed) until cmd_run.c
+ * as a finding (the test is then skipped, not failed) until cmd/run.c
  * defers the second signal while it writes, or removes the file. */
 static void test_double_sigint(void **state)
 {
@@ -318,7 +318,7 @@ static void test_double_sigint(void **state)
     tolerate_tmp = 0;
     if (tmp_left) {
         print_message("FINDING: %d temporary file(s) left when a second SIGINT landed while the "
-                      "run was writing its files (the _exit path of cmd_run.c); skipped until "
+                      "run was writing its files (the _exit path of cmd/run.c); skipped until "
                       "fixed\n", tmp_left);
         skip();
     }

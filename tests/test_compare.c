@@ -1,4 +1,4 @@
-/* test_compare.c - `muxprof compare` (src/compare*.c, src/cmd_compare.c):
+/* test_compare.c - `muxprof compare` (src/compare*.c, src/cmd/compare.c):
  * two fixture hosts with partly overlapping cells, each reference dataset
  * against the figures printed in its article, malformed / truncated /
  * mismatched inputs (exit 2, file and field named), and a compare against

@@ -1,6 +1,6 @@
 /* topology.h - host topology through hwloc: caches, PUs, waiter/poker
  * placements and thread binding.  The only module that includes hwloc.h.
- * Error convention: see src/mp_err.h.
+ * Error convention: see src/common/mp_err.h.
  */
 #ifndef MP_TOPOLOGY_H
 #define MP_TOPOLOGY_H

@@ -1,4 +1,5 @@
-/* backend.h - one readiness API (select, poll, epoll, ...) behind a small
+/* backend.h - backends/ uses only common/, and nothing outside it knows a
+ * readiness API.  One readiness API (select, poll, epoll, ...) behind a small
  * interface, so one run can compare them.  Every backend is compiled in and
  * chosen at run time by name.  Error convention: mp_err.h.
  *

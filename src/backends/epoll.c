@@ -1,8 +1,8 @@
-/* backend_epoll.c - epoll_wait(2), level-triggered ("epoll") and
+/* epoll.c - epoll_wait(2), level-triggered ("epoll") and
  * edge-triggered ("epoll-et").
  *
  * The two differ by one flag at registration, so they share this file and
- * expose two ops tables (epoll_pwait2 reuses the set: backend_epoll_pwait2.c).
+ * expose two ops tables (epoll_pwait2 reuses the set: backends/epoll_pwait2.c).
  * Registration (epoll_ctl ADD per fd) is done once and is not part of a
  * measured call; each call asks for as many events as fds are watched, so
  * any number of ready fds is reported by one call.

@@ -1,4 +1,4 @@
-/* backend_epoll_pwait2.c - epoll_pwait2(2) (Linux 5.11+): epoll_wait with a
+/* epoll_pwait2.c - epoll_pwait2(2) (Linux 5.11+): epoll_wait with a
  * timespec timeout, level-triggered.  Called through syscall() so that a
  * kernel without it is detected at open (ENOSYS -> "unsupported") whatever
  * the C library. */

@@ -1,4 +1,4 @@
-/* backend_io_uring.c - io_uring multishot poll (Linux 5.13+), via liburing.
+/* io_uring.c - io_uring multishot poll (Linux 5.13+), via liburing.
  *
  * Registration: one IORING_OP_POLL_ADD with IORING_POLL_ADD_MULTI per fd,
  * submitted one by one (so a registration costs N io_uring_enter calls,

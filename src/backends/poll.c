@@ -1,4 +1,4 @@
-/* backend_poll.c - poll(2) on an array of struct pollfd (8 bytes each).
+/* poll.c - poll(2) on an array of struct pollfd (8 bytes each).
  *
  * The array is built once; the kernel copies it in on every call and
  * writes every revents back, so nothing is reset between calls.

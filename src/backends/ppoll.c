@@ -1,4 +1,4 @@
-/* backend_ppoll.c - ppoll(2): poll with a timespec timeout and a signal
+/* ppoll.c - ppoll(2): poll with a timespec timeout and a signal
  * mask argument (NULL here, so it does what poll does).  Shares poll's
  * pollfd array; only the call differs. */
 #include "backends/internal.h"

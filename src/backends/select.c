@@ -1,4 +1,4 @@
-/* backend_select.c - select(2) on a read set.
+/* select.c - select(2) on a read set.
  *
  * Each call copies the master set into the working set (every select()
  * user must: the kernel overwrites it) and passes maxfd+1; write and except

@@ -1,4 +1,4 @@
-/* cmd_compare.c - `muxprof compare RUN_OR_REF... --out DIR`: set several
+/* compare.c - `muxprof compare RUN_OR_REF... --out DIR`: set several
  * runs (run directories, results.json files) and published reference
  * datasets side by side in DIR/report.md and DIR/figures/.  See compare.h
  * for what is compared and docs/compare.md for the report. */

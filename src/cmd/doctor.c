@@ -1,4 +1,4 @@
-/* cmd_doctor.c - `muxprof doctor`: what this host offers for measuring
+/* doctor.c - `muxprof doctor`: what this host offers for measuring
  * select/poll/epoll with counters (PMUs, CPU model, perf_event_paranoid,
  * capabilities, rdpmc / perf_user_access, NMI watchdog, hypervisor,
  * descriptor limits, frequency governor, SMT), each line OK or what to

@@ -1,4 +1,4 @@
-/* cmd_events.c - `muxprof events`: each event of a preset (or of an
+/* events.c - `muxprof events`: each event of a preset (or of an
  * --events list) with its encoding and whether it opened on this host, and
  * if not, why in words; --all shows every preset, the embedded preset data
  * files and the generic perf names.  Reads the plan's JSON description. */
@@ -76,11 +76,12 @@ static void usage(FILE *f)
         "usage: muxprof events [--all] [--events PRESET|LIST]\n\n"
         "Shows how a counter preset resolves on this host: every event with its\n"
         "encoding (perf type, config, scope), whether it opened, and why not.\n\n"
-        "  --events SPEC  a preset (cache, tlb, minimal, software, none) or a comma\n"
+        "  --events SPEC  a preset (%s) or a comma\n"
         "                 list: perf names (L1-dcache-load-misses, cycles:u), libpfm4\n"
         "                 names (amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS),\n"
         "                 sysfs pmu/event/ (msr/tsc/), raw rHEX.  Default: cache\n"
-        "  --all          every preset, and the preset data files built in\n");
+        "  --all          every preset, and the preset data files built in\n",
+        mp_pmu_preset_list());
 }
 
 int mp_cmd_events(int argc, char **argv)
@@ -105,10 +106,10 @@ int mp_cmd_events(int argc, char **argv)
     }
     if (!all) return show(spec ? spec : "cache");
     if (spec && (rc = show(spec))) return rc;
-    for (unsigned i = 0; mp_pmu_preset_names[i]; i++) {
-        if (spec && !strcmp(spec, mp_pmu_preset_names[i])) continue;
+    for (unsigned i = 0; mp_pmu_preset_name(i); i++) {
+        if (spec && !strcmp(spec, mp_pmu_preset_name(i))) continue;
         if (i || spec) printf("\n");
-        if ((rc = show(mp_pmu_preset_names[i]))) return rc;
+        if ((rc = show(mp_pmu_preset_name(i)))) return rc;
     }
     printf("\npreset data files built in (pmu/presets/; chosen by their 'match' line):\n");
     for (unsigned i = 0; i < mp_pmu_preset_file_count(); i++) {

@@ -1,4 +1,4 @@
-/* cmd_report.c - `muxprof report DIR [--no-plots]`: rebuild DIR/report.md
+/* report.c - `muxprof report DIR [--no-plots]`: rebuild DIR/report.md
  * and DIR/figures/ from DIR/results.json. */
 #include "cmd/cmd.h"
 

@@ -1,4 +1,4 @@
-/* cmd_run.c - `muxprof run`: validate everything, prepare the host (limits,
+/* run.c - `muxprof run`: validate everything, prepare the host (limits,
  * helper process, placement, poker process), sweep, write the run directory.
  *
  * Order matters: every usage error is found before anything is created;

@@ -1,4 +1,4 @@
-/* cmd_topology.c - `muxprof topology`: print this host's packages, NUMA
+/* topology.c - `muxprof topology`: print this host's packages, NUMA
  * nodes, cores, PUs, data caches and the waiter/poker placements it offers
  * (or those of a synthetic / XML topology, for demonstration). */
 #include "cmd/cmd.h"

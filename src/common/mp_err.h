@@ -1,4 +1,5 @@
-/* mp_err.h - the error convention of every muxprof module.
+/* mp_err.h - the error convention of every muxprof module.  common/ uses
+ * nothing else of muxprof, and every folder may use it.
  *
  * Functions return 0 on success or a negative errno value on failure.
  * When they fail they also fill an mp_err with one line that says what

@@ -1,6 +1,6 @@
 /* compare.c - inputs of `muxprof compare`: resolving an argument to a
  * results.json or an embedded reference, host labels, and which cells the
- * inputs share.  See compare.h; the writer is compare_md.c. */
+ * inputs share.  See compare.h; the writer is compare/writer.c. */
 #include "compare/compare.h"
 
 #include <ctype.h>

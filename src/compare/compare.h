@@ -1,6 +1,8 @@
-/* compare.h - several runs (or reference datasets) set side by side.
+/* compare.h - compare/ uses only report/ and common/: it reads every input
+ * through report/'s loader and draws through report/'s figure code.
+ * Several runs (or reference datasets) set side by side.
  *
- * Each input is a checked mp_rmodel (report_model.h) plus what compare
+ * Each input is a checked mp_rmodel (report/model.h) plus what compare
  * needs to say about its host: a label from CPU model and arch, whether it
  * is a published reference, whether counters were taken and at which
  * scope.  A cell key is (mode, fd kind, backend, N); a key measured by at
@@ -83,11 +85,5 @@ size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backe
  * figures drawn.  Failures are -errno (not usage errors). */
 int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
                  char *note, size_t note_len, mp_err *err);
-
-/* The sections after the per-call groups (compare_more.c): kernel profile
- * phase shares per host, the shared K-of-N cells, and the experiments
- * (register, herd, ltet); what a host lacks is marked in its column.
- * Nothing is written for a part no input has. */
-void mp_cmp_md_more(FILE *f, const mp_cmp *c);
 
 #endif

@@ -1,8 +1,8 @@
-/* compare_md.c - the comparison report: DIR/report.md and DIR/figures/
+/* writer.c - the comparison report: DIR/report.md and DIR/figures/
  * (data files, gnuplot wrappers, drawings).  See compare.h.  The figure
  * kinds are plots/compare_cost.gp and plots/compare_ratio.gp, copied out of
  * the binary with the report's shared style.gp and render.gp. */
-#include "compare/compare.h"
+#include "compare/internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -538,7 +538,9 @@ int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
             mp_afile_abort(&a);
             return rc;
         }
-    mp_cmp_md_more(w.f, c);
+    mp__cmp_profiles(w.f, c);
+    mp__cmp_kofn(w.f, c);
+    mp__cmp_experiments(w.f, c);
     not_compared(&w);
     if (w.plot_note[0] && !no_plots)
         fprintf(w.f, "Figures: %s\n", w.plot_note);
@@ -547,4 +549,18 @@ int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
     *drawn = w.drawn;
     snprintf(note, note_len, "%s", no_plots ? "figures not drawn (--no-plots)" : w.plot_note);
     return 0;
+}
+
+void mp__cmp_head(FILE *f, const mp_cmp *c, const char *first, const int *col)
+{
+    char b[256];
+    fprintf(f, "| %s |", first);
+    for (size_t i = 0; i < c->n; i++)
+        if (!col || col[i])
+            fprintf(f, " %s |", mp_md_cell(b, sizeof b, c->h[i].label));
+    fprintf(f, "\n|---|");
+    for (size_t i = 0; i < c->n; i++)
+        if (!col || col[i])
+            fputs("---:|", f);
+    fputc('\n', f);
 }

@@ -1,4 +1,4 @@
-/* exp_herd.c - the thundering herd: M threads wait on one readable-on-poke
+/* herd.c - the thundering herd: M threads wait on one readable-on-poke
  * fd (a pipe), in four epoll arrangements:
  *
  *   own-sets            each waiter has its own epoll set holding the fd (LT)

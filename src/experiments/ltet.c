@@ -1,4 +1,4 @@
-/* exp_ltet.c - level- vs edge-triggered epoll when the reader consumes only
+/* ltet.c - level- vs edge-triggered epoll when the reader consumes only
  * part of the data each time.
  *
  * One event: 4096 bytes written into a pipe in one write().  The reader

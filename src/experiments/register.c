@@ -1,4 +1,4 @@
-/* exp_register.c - what it costs to register N watched fds.
+/* register.c - what it costs to register N watched fds.
  *
  * One sample is the whole registration through the backend interface:
  * open() then add() of each of the N fds (epoll_create1 + N epoll_ctl ADD;

@@ -1,5 +1,5 @@
 /* analysis.c - least-squares fits, fit validity, knees, and the bytes/lines
- * model of the select/poll/epoll_wait ABIs.  See analysis.h. */
+ * model of the select/poll/epoll_wait ABIs.  See report/analysis.h. */
 #include "report/analysis.h"
 
 #include <math.h>

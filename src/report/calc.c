@@ -1,5 +1,5 @@
-/* report_calc.c - per-series analysis of a run for the report writers.
- * See report_calc.h. */
+/* calc.c - per-series analysis of a run for the report writers.
+ * See report/calc.h. */
 #include "report/calc.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* report_calc.h - the analysis of one run, shared by the Markdown writer and
+/* calc.h - the analysis of one run, shared by the Markdown writer and
  * the figure writer: series of points, slopes, ratios to epoll, and fits of
  * counters against pollfd cache lines, all from a checked mp_rmodel. */
 #ifndef MP_REPORT_CALC_H

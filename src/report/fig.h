@@ -1,16 +1,15 @@
-/* report_fig.h - the figures of a run: data files (*.dat, one per mode, fd
- * kind and backend, with named columns), one gnuplot wrapper per figure
- * and the figure-kind scripts from plots/, all in DIR/figures/, then drawn
- * through gnuplot (src/plot.h). */
+/* fig.h - the figures of a report: a list of prepared figures (data files
+ * with named columns, one gnuplot wrapper each, the figure-kind scripts from
+ * plots/, all in DIR/figures/), then drawn through gnuplot (report/plot.h).
+ * The figure code knows no section; each section adds its own figures. */
 #ifndef MP_REPORT_FIG_H
 #define MP_REPORT_FIG_H
 
 #include <stdio.h>
 #include "report/model.h"
 
-/* Per-call figures (the "Figures" section), then those embedded in their
- * own sections: cost vs K (report_kofn.c) and the experiments
- * (report_exp_md.c). */
+/* Figure kinds: the per-call figures (sec_figures.c), then those embedded in
+ * their own sections. */
 enum { MP_FIG_COST, MP_FIG_RATIO, MP_FIG_COUNTER, MP_FIG_LINES, MP_FIG_KOFN,
        MP_FIG_REGISTER, MP_FIG_HERD, MP_FIG_LTET, MP_FIG_PROF, MP_FIG_PROF_FD };
 
@@ -36,9 +35,11 @@ typedef struct mp_rfigs {
     size_t nzero;
 } mp_rfigs;
 
-/* Write data files, wrappers and kind scripts into figdir, and list the
- * figures they make. */
-int mp_rfig_prepare(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_err *err);
+/* Start the figures of a report in figdir: create it, remove the files an
+ * earlier report made there (names starting with one of prefixes), and
+ * install the figure-kind scripts.  The sections then add their figures. */
+int mp_rfig_begin(const char *figdir, const char *const *prefixes, size_t nprefixes,
+                  mp_rfigs *out, mp_err *err);
 
 /* Draw every prepared figure (when gnuplot is installed). Failures of
  * single figures are recorded in them and counted in f->failed. */
@@ -48,19 +49,5 @@ void mp_rfigs_free(mp_rfigs *f);
 
 /* The prepared figure NAME, or NULL. */
 const mp_rfig *mp_rfig_find(const mp_rfigs *f, const char *name);
-
-/* Internal to the figure writers. */
-/* Append a figure of KIND called NAME (a file-safe base name). */
-mp_rfig *mp__rfig_add(mp_rfigs *o, int kind, const char *name, mp_err *err);
-/* NAME.gp: a comment, VARS (gnuplot assignments), out = NAME, load SCRIPT. */
-int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
-                     mp_err *err);
-/* " %.10g", or " ?" for a missing value. */
-void mp__rfig_num(FILE *f, double v);
-/* Data and wrappers of the K-of-N and experiment figures. */
-int mp__rfig_kofn(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
-int mp__rfig_exps(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
-/* Phase-share bars and per-descriptor phase lines (report_prof.c). */
-int mp__rfig_prof(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
 
 #endif

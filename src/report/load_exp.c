@@ -1,14 +1,16 @@
-/* report_exp.c - the "experiments" object of results.json (register, herd,
+/* load_exp.c - the "experiments" object of results.json (register, herd,
  * ltet; docs/experiments.md) read into m->exp.  Like the other optional
  * parts, it is checked field by field: an entry of the wrong shape is left
  * out with a warning naming it, an object of the wrong shape is left out
- * whole, and nothing here refuses the file.  See report_model.h. */
+ * whole, and nothing here refuses the file.  See report/model.h. */
 #include "report/model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/internal.h"
 
 #define BIG 1e18
 

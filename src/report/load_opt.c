@@ -1,13 +1,15 @@
-/* report_opt.c - the optional parts of results.json: "topology" (line
+/* load_opt.c - the optional parts of results.json: "topology" (line
  * size, caches), "counters" (what was opened or refused, and why) and the
  * per-cell "profile" objects.  Whatever does not fit the schema is left out
- * with a warning in the model, never fatal.  See report_model.h. */
+ * with a warning in the model, never fatal.  See report/model.h. */
 #include "report/model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "report/internal.h"
 
 int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field)
 {

@@ -1,4 +1,4 @@
-/* report_model.h - results.json read into checked C structs for the
+/* model.h - results.json read into checked C structs for the
  * report writers.  The file is treated as hostile: every field the report
  * needs is type- and range-checked, and a failure names the file and the
  * field.  Optional decoration (topology, counters, profile) that does not
@@ -121,7 +121,7 @@ typedef struct mp_rmodel {
     size_t ncells;                /* fit, figure and claim reads these */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
-    mp_rexps exp;                 /* "experiments" (report_exp.c) */
+    mp_rexps exp;                 /* "experiments" (report/load_exp.c) */
     /* distinct values, in config order where config lists them */
     char backends[MP_RM_MAX_LIST][32];
     size_t nbackends;
@@ -154,18 +154,5 @@ double mp_rm_p50(const mp_rcell *c, const char *name);
 /* Scalar from the JSON tree by dotted path ("context.host") as text, or
  * NULL; numbers and booleans are formatted into buf. */
 const char *mp_rm_text(const mp_rmodel *m, const char *dotted, char *buf, size_t len);
-
-/* Internal to report_model.c and report_opt.c. */
-void mp__rm_warn(mp_rmodel *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Names used in file names and gnuplot commands: letters, digits, _ . + - */
-int mp__rm_safe_name(const char *s);
-/* 1 when p follows the profile schema, else 0 after a warning naming field. */
-int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field);
-void mp__rm_load_topology(mp_rmodel *m);
-void mp__rm_load_counters(mp_rmodel *m);
-/* "experiments": what fits the schema into m->exp, the rest left out with
- * a warning (report_exp.c). */
-void mp__rm_load_experiments(mp_rmodel *m);
-void mp__rm_free_experiments(mp_rmodel *m);
 
 #endif

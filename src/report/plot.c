@@ -1,4 +1,4 @@
-/* plot.c - embedded gnuplot scripts and the gnuplot runner.  See plot.h. */
+/* plot.c - embedded gnuplot scripts and the gnuplot runner.  See report/plot.h. */
 #include "report/plot.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
-/* compare_ref.c - embedded reference datasets: lookup and loading.  See
- * compare_ref.h.  Loading goes through mp_rm_load (report_model.c), which
+/* reference.c - embedded reference datasets: lookup and loading.  See
+ * report/reference.h.  Loading goes through mp_rm_load (report/model.c), which
  * reads a path: the embedded text is handed to it through a memfd so that
  * a reference is checked exactly like a results.json on disk. */
 #include "report/reference.h"

@@ -1,4 +1,4 @@
-/* compare_ref.h - the reference datasets: published figures from the
+/* reference.h - the reference datasets: published figures from the
  * articles muxprof was started from, kept in reports/reference/<name>.json
  * (schema muxprof-results/1 plus "reference": true and a "source" naming
  * the article) and embedded in the binary at build time, so

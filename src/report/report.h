@@ -1,12 +1,22 @@
 /* report.h - report.md and figures for a run directory, built from its
- * results.json alone (so `muxprof report DIR` can rebuild them). */
+ * results.json alone (so `muxprof report DIR` can rebuild them).  report/
+ * uses only common/: results.json is its one input, and it never needs the
+ * code that measured. */
 #ifndef MP_REPORT_H
 #define MP_REPORT_H
 
 #include "common/mp_err.h"
+#include "report/fig.h"
+#include "report/model.h"
 
 /* Write DIR/report.md and, when figures != 0 and gnuplot is installed,
  * DIR/figures/.  Without gnuplot the report says how to get the figures. */
 int mp_report_build(const char *run_dir, int figures, mp_err *err);
+
+/* The two halves of mp_report_build: every section's figures prepared in
+ * figdir (not drawn), then DIR/report.md written atomically. */
+int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_err *err);
+int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
+                       mp_err *err);
 
 #endif

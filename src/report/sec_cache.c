@@ -1,8 +1,8 @@
-/* report_cache.c - the report sections about bytes and cache lines: what
+/* sec_cache.c - the report sections about bytes and cache lines: what
  * the kernel ABI makes each call move, how the counters follow the pollfd
  * lines, where the cost bends (knees) beside the cache sizes, and the
- * source articles' claims checked against this run.  See report_md.h. */
-#include "report/md.h"
+ * source articles' claims checked against this run.  See report/md.h. */
+#include "report/internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -45,8 +45,9 @@ static long long select_maxfd(const mp_rmodel *m, long long nfds, int *measured)
     return nfds + 2;
 }
 
-void mp_rmd_cache_model(FILE *f, const mp_rmodel *m)
+static void cache_model(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
+    (void)figs;
     long long ns[MAXN];
     size_t n = all_nfds(m, ns);
     char a[32], b[32], c[32];
@@ -86,8 +87,9 @@ void mp_rmd_cache_model(FILE *f, const mp_rmodel *m)
     fputc('\n', f);
 }
 
-void mp_rmd_correlation(FILE *f, const mp_rmodel *m)
+static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
+    (void)figs;
     char a[32], b[32], c[32], d[32];
     fprintf(f, "## Cache-line correlation\n\n"
         "Each counter's median per call fitted against the cache lines the call's array "
@@ -134,7 +136,7 @@ void mp_rmd_correlation(FILE *f, const mp_rmodel *m)
     fputc('\n', f);
 }
 
-void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
+void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
     int wake = !strcmp(mode, "wakeup");
     double kb = mp_kernel_bytes_per_fd(wake);
@@ -189,3 +191,6 @@ void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kin
                 mp_fmt_num(c, sizeof c, mp_cross_nfds(m->caches[ci].bytes, per_fd)));
     fputc('\n', f);
 }
+
+const mp_rsection mp_rsec_cache = {"cache", 1, NULL, NULL, cache_model};
+const mp_rsection mp_rsec_correlation = {"correlation", 1, NULL, NULL, correlation};

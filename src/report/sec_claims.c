@@ -1,22 +1,25 @@
-/* report_claims.c - the source articles' claims (shared/seeds/, summarised
+/* sec_claims.c - the source articles' claims (shared/seeds/, summarised
  * in docs/report.md) checked against one run: O(N) poll vs flat epoll, the
  * poll/epoll ratio at 10,000 fds, the byte and line counts, the FD_SETSIZE
- * cliff and the "384 bytes for 3 ready events" figure.  See report_md.h. */
-#include "report/md.h"
+ * cliff and the "384 bytes for 3 ready events" figure.  See report/md.h. */
+#include "report/internal.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/calc.h"
+#include "report/reference.h"
 #include "report/util.h"
 
-/* Seed figures: 000 = "poll vs epoll: why linear multiplexing stalls"
- * (EPYC 9354P, Linux 6.8, wakeup mode); 002 = the Vietnamese article
- * (arm64 container, ready mode, timeout 0). */
-static const struct { long long n; double poll, epoll; } seed000[] = {
-    {10, 3160, 2473}, {100, 11355, 2359}, {1000, 96158, 2379}, {10000, 656745, 2728}};
-static const struct { long long n; double select, poll, epoll; } seed002[] = {
-    {100, 1814, 1919, 132}, {1000, 23174, 22263, 125}, {10000, NAN, 203307, 132}};
+/* The seeds' own figures are the reference datasets (reports/reference/,
+ * read through report/reference.h like compare reads them): seed 000 "poll
+ * vs epoll: why linear multiplexing stalls" (EPYC 9354P, Linux 6.8, wakeup
+ * mode) and seed 002, the Vietnamese article (arm64 container, ready mode,
+ * timeout 0). */
+#define SEED000 "epyc-9354p"
+#define SEED002 "aarch64-gcc13-pipe"
 
 static const char *first_kind(const mp_rmodel *m)
 {
@@ -228,38 +231,89 @@ static const char *run_p50(const mp_rmodel *m, const char *mode, const char *kin
     return "not run";
 }
 
+/* A reference dataset's median for backend at N (NaN when it has none). */
+static double seed_p50(const mp_rmodel *r, const char *mode, const char *backend, long long n)
+{
+    const mp_rcell *c = r->nkinds ? mp_rm_find(r, mode, r->kinds[0], backend, n) : NULL;
+    return c ? c->wall.p50 : NAN;
+}
+
+/* The N of a reference's series for backend in mode, ascending. */
+static size_t seed_ns(const mp_rmodel *r, const char *mode, const char *backend,
+                      long long *out, size_t max)
+{
+    const mp_rcell *cells[MP_RC_MAXPTS];
+    size_t n = r->nkinds ? mp_rm_series(r, mode, r->kinds[0], backend, cells, MP_RC_MAXPTS)
+                         : 0;
+    if (n > max)
+        n = max;
+    for (size_t i = 0; i < n; i++)
+        out[i] = cells[i]->nfds;
+    return n;
+}
+
+static int load_seed(mp_rmodel *r, const char *name, FILE *f)
+{
+    const mp_cmp_ref *ref = mp_cmp_ref_find(name);
+    mp_err err;
+    mp_err_clear(&err);
+    if (!ref)
+        mp_errf(&err, -ENOENT, "reference dataset %s is not in this build", name);
+    if (!ref || mp_cmp_ref_load(r, ref, &err) < 0) {
+        char cell[MP_ERR_MAX + 8];
+        fprintf(f, "\nThe seeds' own numbers are not shown: %s\n\n",
+                mp_md_cell(cell, sizeof cell, err.msg));
+        return -1;
+    }
+    return 0;
+}
+
 static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
 {
     char a[32], b[32], c[32], d[32];
+    long long ns[MP_RC_MAXPTS];
+    mp_rmodel *s000 = calloc(1, sizeof *s000), *s002 = calloc(1, sizeof *s002);
+    if (!s000 || !s002 || load_seed(s000, SEED000, f) < 0 || load_seed(s002, SEED002, f) < 0)
+        goto out;
     fprintf(f, "\nThe seeds' own numbers beside this run's medians (ns per call; different "
                "hosts, so compare shapes, not values):\n\n"
                "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed 000 epoll "
                "(wakeup) | this run epoll (wakeup) |\n|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < sizeof seed000 / sizeof seed000[0]; i++)
-        fprintf(f, "| %lld | %s | %s | %s | %s |\n", seed000[i].n,
-                mp_fmt_num(a, sizeof a, seed000[i].poll),
-                run_p50(m, "wakeup", kind, "poll", seed000[i].n, b, sizeof b),
-                mp_fmt_num(c, sizeof c, seed000[i].epoll),
-                run_p50(m, "wakeup", kind, "epoll", seed000[i].n, d, sizeof d));
+    size_t n000 = seed_ns(s000, "wakeup", "poll", ns, MP_RC_MAXPTS);
+    for (size_t i = 0; i < n000; i++)
+        fprintf(f, "| %lld | %s | %s | %s | %s |\n", ns[i],
+                mp_fmt_num(a, sizeof a, seed_p50(s000, "wakeup", "poll", ns[i])),
+                run_p50(m, "wakeup", kind, "poll", ns[i], b, sizeof b),
+                mp_fmt_num(c, sizeof c, seed_p50(s000, "wakeup", "epoll", ns[i])),
+                run_p50(m, "wakeup", kind, "epoll", ns[i], d, sizeof d));
     fprintf(f, "\n| N | seed 002 select (ready) | this run | seed 002 poll (ready) | this run "
                "| seed 002 epoll (ready) | this run |\n|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < sizeof seed002 / sizeof seed002[0]; i++) {
+    size_t n002 = seed_ns(s002, "ready", "poll", ns, MP_RC_MAXPTS);
+    for (size_t i = 0; i < n002; i++) {
         char e[32], g[32];
-        long long n = seed002[i].n;
+        long long n = ns[i];
+        double sel = seed_p50(s002, "ready", "select", n);
         fprintf(f, "| %lld | %s | %s | %s | %s | %s | %s |\n", n,
-                isfinite(seed002[i].select) ? mp_fmt_num(a, sizeof a, seed002[i].select)
-                                            : "not possible",
+                isfinite(sel) ? mp_fmt_num(a, sizeof a, sel) : "not possible",
                 run_p50(m, "ready", kind, "select", n, b, sizeof b),
-                mp_fmt_num(c, sizeof c, seed002[i].poll),
+                mp_fmt_num(c, sizeof c, seed_p50(s002, "ready", "poll", n)),
                 run_p50(m, "ready", kind, "poll", n, d, sizeof d),
-                mp_fmt_num(e, sizeof e, seed002[i].epoll),
+                mp_fmt_num(e, sizeof e, seed_p50(s002, "ready", "epoll", n)),
                 run_p50(m, "ready", kind, "epoll", n, g, sizeof g));
     }
     fputc('\n', f);
+out:
+    if (s000)
+        mp_rm_free(s000);
+    if (s002)
+        mp_rm_free(s002);
+    free(s000);
+    free(s002);
 }
 
-void mp_rmd_claims(FILE *f, const mp_rmodel *m)
+static void claims(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
+    (void)figs;
     const char *kind = first_kind(m);
     fprintf(f, "## The source articles' claims, checked\n\n"
                "Seeds: 000 \"poll vs epoll: why linear multiplexing stalls at scale\", 001 "
@@ -272,3 +326,5 @@ void mp_rmd_claims(FILE *f, const mp_rmodel *m)
     claim_384(f, m);
     seed_tables(f, m, kind);
 }
+
+const mp_rsection mp_rsec_claims = {"claims", 1, NULL, NULL, claims};

@@ -1,15 +1,16 @@
-/* report_exp_md.c - one report.md section per experiment in results.json
+/* sec_experiments.c - one report.md section per experiment in results.json
  * (register, herd, ltet: docs/experiments.md), each a table, a reading of
  * its numbers computed from them, and a figure; and those figures' data
  * files and gnuplot wrappers.  Input is m->exp, already checked by
- * report_exp.c.  See report_md.h and report_fig.h. */
+ * report/load_exp.c.  See report/md.h and report/fig.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/fig.h"
-#include "report/md.h"
+#include "report/internal.h"
 #include "common/file.h"
+#include "report/md.h"
 #include "report/util.h"
 
 #define MAXL 32
@@ -420,7 +421,7 @@ static void section_ltet(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     mp_rmd_figure(f, figs, "ltet_chunks");
 }
 
-void mp_rmd_experiments(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+static void experiments(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     if (m->exp.has_register)
         section_register(f, m, figs);
@@ -591,7 +592,7 @@ static int fig_ltet(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
     return mp__rfig_wrapper(dir, g, "ltet.gp", vars, err);
 }
 
-int mp__rfig_exps(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
 {
     int rc = 0;
     if (m->exp.has_register && (rc = fig_register(m, dir, o, err)))
@@ -602,3 +603,7 @@ int mp__rfig_exps(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
         return rc;
     return 0;
 }
+
+static const char *const prefixes[] = {"register_", "herd_", "ltet_", NULL};
+
+const mp_rsection mp_rsec_experiments = {"experiments", 0, prefixes, figures, experiments};

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "report/internal.h"
 #include "report/md.h"
 #include "report/util.h"
 
@@ -220,11 +221,18 @@ static void table_dropped(FILE *f, const mp_rmodel *m)
     fputc('\n', f);
 }
 
-void mp_rmd_harness(FILE *f, const mp_rmodel *m)
+static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
+    (void)figs;
     fprintf(f, "## The harness and the noise of this run\n\n");
     noise(f, m);
     table_users(f, m);
     table_shared(f, m);
     table_dropped(f, m);
 }
+
+const mp_rsection mp_rsec_harness = {
+    .name = "harness",
+    .calls_only = 1,
+    .markdown = markdown,
+};

@@ -1,15 +1,16 @@
-/* report_kofn.c - the "K of N ready" section (ready-mode cells with
+/* sec_kofn.c - the "K of N ready" section (ready-mode cells with
  * active = K > 1, plus the K = 1 cells of the per-call sweep): a table per
  * backend (rows K, columns N, p50 ns), where epoll's cost reaches poll's as
  * K grows at each N, and one figure of cost against K per N.  See
- * report_md.h and report_fig.h. */
+ * report/md.h and report/fig.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/fig.h"
-#include "report/md.h"
+#include "report/internal.h"
 #include "common/file.h"
+#include "report/md.h"
 #include "report/util.h"
 
 #define MAXL 24
@@ -295,7 +296,7 @@ static void crossing_table(FILE *f, const mp_rmodel *m, const kofn *q)
     fputc('\n', f);
 }
 
-void mp_rmd_kofn(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+static void kofn_md(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     const char *kinds[MP_RM_MAX_LIST];
     size_t nk = kinds_of(m, kinds, MP_RM_MAX_LIST);
@@ -349,7 +350,7 @@ static int write_dat(const mp_rmodel *m, const char *dir, const kofn *q, long lo
     return mp_afile_commit(&a, err);
 }
 
-int mp__rfig_kofn(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
 {
     const char *kinds[MP_RM_MAX_LIST];
     size_t nk = kinds_of(m, kinds, MP_RM_MAX_LIST);
@@ -398,3 +399,7 @@ int mp__rfig_kofn(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
     }
     return 0;
 }
+
+static const char *const prefixes[] = {"kofn_", NULL};
+
+const mp_rsection mp_rsec_kofn = {"kofn", 1, prefixes, figures, kofn_md};

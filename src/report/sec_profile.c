@@ -1,8 +1,8 @@
-/* report_prof.c - the kernel-profile section of report.md, from the
+/* sec_profile.c - the kernel-profile section of report.md, from the
  * optional "profile" object of cells (kernel-function sampling): per mode,
  * the phase shares of every profiled cell and the top functions of each
- * backend at its largest profiled N.  See report_md.h. */
-#include "report/md.h"
+ * backend at its largest profiled N.  See report/md.h. */
+#include "report/internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include "report/calc.h"
 #include "report/fig.h"
 #include "common/file.h"
+#include "report/md.h"
 #include "report/util.h"
 
 #define TOP 8
@@ -218,7 +219,7 @@ static int prof_data(const mp_rmodel *m, const char *dir, const char *mode, cons
     return mp_afile_commit(&a, err);
 }
 
-int mp__rfig_prof(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
 {
     for (size_t mi = 0; mi < m->nmodes; mi++)
         for (size_t ki = 0; ki < m->nkinds; ki++) {
@@ -296,7 +297,7 @@ int mp__rfig_prof(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
     return 0;
 }
 
-void mp_rmd_profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     int any = 0;
     for (size_t i = 0; i < m->ncells; i++)
@@ -337,3 +338,7 @@ void mp_rmd_profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         }
     }
 }
+
+static const char *const prefixes[] = {"prof_", NULL};
+
+const mp_rsection mp_rsec_profile = {"profile", 1, prefixes, figures, profile};

@@ -1,6 +1,7 @@
-/* config.h - what a run measures: the configuration cmd/ builds from the
- * options of `muxprof run` (validated before anything is created) and the
- * run/ layer, the experiments and the writers read.  Error convention:
+/* config.h - run/ uses backends/, pmu/, topology/ and common/, never cmd/
+ * or experiments/ above it.  What a run measures: the configuration cmd/
+ * builds from the options of `muxprof run` (validated before anything is
+ * created) and the run/ layer, the experiments and the writers read.  Error convention:
  * common/mp_err.h (MP_EUSAGE -> exit 2). */
 #ifndef MP_CONFIG_H
 #define MP_CONFIG_H

@@ -17,7 +17,7 @@
  * call = share x the cell's wall p50 (docs/profile.md says when that is a
  * fair product and when not).
  */
-#include "run/profile_pass.h"
+#include "run/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,7 +68,7 @@ static void add_per_fd(cJSON *prof, int nfds)
     }
 }
 
-int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
+int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
                     int warmup, mp_err *err)
 {
     const mp_metric *w = mp_cell_metric(c, "wall_ns");

@@ -22,8 +22,8 @@
 
 #include "common/clock.h"
 #include "run/fdtable.h"
+#include "run/internal.h"
 #include "run/task.h"
-#include "run/profile_pass.h"
 #include "common/stats.h"
 
 #define BRACKETS 200          /* empty counter brackets per counter pass */
@@ -361,7 +361,7 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
         if (prc < 0 && prc != -EINTR)
             snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
         if (prc != -EINTR && cfg->profile) {
-            prc = mp_profile_pass(c, st, set, env, cfg->warmup, &cerr);
+            prc = mp__profile_pass(c, st, set, env, cfg->warmup, &cerr);
             if (prc < 0 && prc != -EINTR)
                 snprintf(c->reason, sizeof c->reason, "profile not measured: %.400s",
                          cerr.msg);

@@ -5,7 +5,7 @@
  * heap block of exactly its size (so the sanitizers see any overread), and
  * passed after argv[0] = "run".  One execution = one parse.  A parse must
  * either fail with MP_EUSAGE and a message, ask for help, or return a
- * configuration that keeps the promises of cli.h (lists non-empty, counts
+ * configuration that keeps the promises of run/config.h (lists non-empty, counts
  * ascending and in range); anything else aborts, as does a crash or a
  * sanitizer report.  Then a known-good command line is parsed: it must
  * still succeed, whatever the previous input left behind (getopt keeps
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void check(int ok, const char *what)
 {
     if (!ok) {
-        fprintf(stderr, "fuzz_cli: parsed configuration breaks cli.h: %s\n", what);
+        fprintf(stderr, "fuzz_cli: parsed configuration breaks run/config.h: %s\n", what);
         abort();
     }
 }

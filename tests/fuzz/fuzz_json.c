@@ -25,6 +25,7 @@
 #include "report/fig.h"
 #include "report/md.h"
 #include "report/model.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -110,9 +111,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mp_rfigs figs;
         mp_err ferr;
         mp_err_clear(&ferr);
-        if (mp_rfig_prepare(&m, figdir, &figs, &ferr) == 0)
-            mp_rmd_write(&m, dir, &figs, &ferr);
-        mp_rfigs_free(&figs);   /* also after a failed prepare, as report.c does */
+        if (mp_report_figures(&m, figdir, &figs, &ferr) == 0)
+            mp_report_markdown(&m, dir, &figs, &ferr);
+        mp_rfigs_free(&figs);   /* also after a failed prepare, as build.c does */
     } else if (!err.msg[0]) {
         fprintf(stderr, "fuzz_json: mp_rm_load failed (%d) without a message\n", rc);
         abort();

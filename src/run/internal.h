@@ -1,9 +1,11 @@
-/* profile_pass.h - the sampling pass of `muxprof run --profile`: after a
+/* internal.h - what the files of run/ share and nothing outside uses.
+ *
+ * profile_pass.c: the sampling pass of `muxprof run --profile`: after a
  * cell's timing and counter passes, the same calls again with the waiter
  * thread sampled (pmu/profile.h); the result is the cell's "profile"
- * object (docs/profile.md).  Error convention: mp_err.h. */
-#ifndef MP_PROFILE_PASS_H
-#define MP_PROFILE_PASS_H
+ * object (docs/profile.md).  Error convention: common/mp_err.h. */
+#ifndef MP_RUN_INTERNAL_H
+#define MP_RUN_INTERNAL_H
 
 #include "run/sweep.h"
 
@@ -13,7 +15,7 @@
  * cannot open is not an error of the cell: the profile object then has
  * "samples": 0 and a "reason".  Returns 0, -EINTR when interrupted, or
  * the error of a call that went wrong (message in err). */
-int mp_profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
+int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
                     int warmup, mp_err *err);
 
 /* Kernel symbols and phases are loaded once per process, on first use. */

@@ -1,0 +1,20 @@
+/* internal.h - what the files of compare/ share and nothing outside uses:
+ * the parts of the comparison report after the per-call groups.  Nothing
+ * is written for a part no input has; what a host lacks is marked in its
+ * column. */
+#ifndef MP_COMPARE_INTERNAL_H
+#define MP_COMPARE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "compare/compare.h"
+
+/* A table head: FIRST, then one column per host (those with col[i], or all
+ * when col is NULL). */
+void mp__cmp_head(FILE *f, const mp_cmp *c, const char *first, const int *col);
+
+void mp__cmp_profiles(FILE *f, const mp_cmp *c);     /* profile.c */
+void mp__cmp_kofn(FILE *f, const mp_cmp *c);         /* kofn.c */
+void mp__cmp_experiments(FILE *f, const mp_cmp *c);  /* experiments.c */
+
+#endif

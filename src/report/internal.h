@@ -1,0 +1,75 @@
+/* internal.h - what the files of report/ share and nothing outside uses:
+ * the section interface and the table's rows, the loader's parts, and the
+ * figure writers' helpers. */
+#ifndef MP_REPORT_INTERNAL_H
+#define MP_REPORT_INTERNAL_H
+
+#include <stdio.h>
+
+#include "common/mp_err.h"
+
+/* Declared here, defined in report/model.h and report/fig.h (and cJSON's
+ * header), so that this header ties no module to another. */
+typedef struct cJSON cJSON;
+typedef struct mp_rmodel mp_rmodel;
+typedef struct mp_rfig mp_rfig;
+typedef struct mp_rfigs mp_rfigs;
+typedef struct mp_rcell mp_rcell;
+
+/* ---- sections: one file each (sec_*.c), run in order by build.c ---- */
+
+typedef struct mp_rsection {
+    const char *name;
+    int calls_only;                    /* left out of a run with experiments only */
+    const char *const *fig_prefixes;   /* names of its figure files; NULL-terminated */
+    /* Prepare its figures (data files and wrappers) in dir; NULL: none. */
+    int (*figures)(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
+    /* Its Markdown; nothing when the run holds nothing for it. */
+    void (*markdown)(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
+} mp_rsection;
+
+extern const mp_rsection mp_rsec_context, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
+    mp_rsec_cache, mp_rsec_correlation, mp_rsec_claims, mp_rsec_profile,
+    mp_rsec_experiments, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness;
+
+/* 1 when the run holds experiments but no per-call cells (no `calls`). */
+int mp__r_experiments_only(const mp_rmodel *m);
+/* Where the cost bends, beside the cache sizes (sec_cache.c, used by the
+ * results section). */
+void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind);
+
+/* ---- the loader (load.c, check.c, model.c, load_opt.c, load_exp.c) ---- */
+
+/* Fail with "PATH: field FIELD: what (the file does not follow ...)". */
+int mp__rm_bad(mp_err *err, const mp_rmodel *m, const char *field, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* "a string", "null", ... for messages. */
+const char *mp__rm_type_name(const cJSON *j);
+/* Check results[i] into c (check.c). */
+int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err *err);
+/* The model's lists of metrics, backends, modes and fd kinds (model.c). */
+void mp__rm_add_metric(mp_rmodel *m, const char *s);
+void mp__rm_index(mp_rmodel *m);
+void mp__rm_warn(mp_rmodel *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Names used in file names and gnuplot commands: letters, digits, _ . + - */
+int mp__rm_safe_name(const char *s);
+/* 1 when p follows the profile schema, else 0 after a warning naming field. */
+int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field);
+void mp__rm_load_topology(mp_rmodel *m);
+void mp__rm_load_counters(mp_rmodel *m);
+/* "experiments": what fits the schema into m->exp, the rest left out with
+ * a warning (load_exp.c). */
+void mp__rm_load_experiments(mp_rmodel *m);
+void mp__rm_free_experiments(mp_rmodel *m);
+
+/* ---- figure writers (fig.c) ---- */
+
+/* Append a figure of KIND called NAME (a file-safe base name). */
+mp_rfig *mp__rfig_add(mp_rfigs *o, int kind, const char *name, mp_err *err);
+/* NAME.gp: a comment, VARS (gnuplot assignments), out = NAME, load SCRIPT. */
+int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
+                     mp_err *err);
+/* " %.10g", or " ?" for a missing value. */
+void mp__rfig_num(FILE *f, double v);
+
+#endif

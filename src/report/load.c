@@ -1,0 +1,143 @@
+/* load.c - results.json read into the model: the file read whole (with a
+ * size limit), parsed, checked cell by cell, then its optional parts.  See
+ * report/model.h. */
+#include "report/model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/internal.h"
+
+#define MAX_FILE_BYTES (512L << 20)
+#define MAX_CELLS 100000
+
+static int read_all(const char *path, char **out, size_t *len, mp_err *err)
+{
+    /* O_NONBLOCK: a FIFO planted as results.json must not block the open */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        return mp_errf(err, -e, "cannot open %s: %s (is this a muxprof run directory?)",
+                       path, strerror(e));
+    }
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES ||
+        fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "rb"))) {
+        close(fd);
+        return mp_errf(err, -EBADMSG, "%s: not a regular file of at most %ld MiB", path,
+                       MAX_FILE_BYTES >> 20);
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        fclose(f);
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
+    }
+    size_t n = fread(buf, 1, (size_t)st.st_size, f);
+    int e = ferror(f);
+    fclose(f);
+    if (e) {
+        free(buf);
+        return mp_errf(err, -EIO, "cannot read %s", path);
+    }
+    buf[n] = 0;
+    /* JSON text has no raw NUL (cJSON would keep one inside a string and
+     * cut the string there, hiding what followed) */
+    const char *nul = memchr(buf, 0, n);
+    if (nul) {
+        size_t at = (size_t)(nul - buf);
+        free(buf);
+        return mp_errf(err, -EBADMSG, "%s: not valid JSON: a NUL byte at byte %zu", path, at);
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    m->line_bytes = 64;
+    char *buf = NULL;
+    size_t len = 0;
+    int rc = read_all(path, &buf, &len, err);
+    if (rc)
+        return rc;
+    const char *end = NULL;
+    m->root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+    if (!m->root) {
+        size_t line = 1, off = end && end >= buf ? (size_t)(end - buf) : 0;
+        for (size_t i = 0; i < off && i < len; i++)
+            line += buf[i] == '\n';
+        free(buf);
+        return mp_errf(err, -EBADMSG, "%s: not valid JSON near line %zu (byte %zu); "
+                       "NaN and Infinity are not JSON", path, line, off);
+    }
+    free(buf);
+    if (!cJSON_IsObject(m->root))
+        return mp__rm_bad(err, m, "(top level)", "expected an object, found %s", mp__rm_type_name(m->root));
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(m->root, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "muxprof-results/1"))
+        return mp__rm_bad(err, m, "schema", "expected \"muxprof-results/1\", found %s",
+                   cJSON_IsString(schema) ? "another version" : mp__rm_type_name(schema));
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
+    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(ctx, "arch");
+    if (ctx && !cJSON_IsObject(ctx))
+        return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
+    snprintf(m->arch, sizeof m->arch, "%s",
+             cJSON_IsString(arch) ? arch->valuestring : "unknown");
+    m->abi = mp_abi_from_arch(m->arch);
+
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
+    if (!cJSON_IsArray(res))
+        return mp__rm_bad(err, m, "results", "expected an array of cells, found %s", mp__rm_type_name(res));
+    int n = cJSON_GetArraySize(res);
+    if (n > MAX_CELLS)
+        return mp__rm_bad(err, m, "results", "%d cells, more than the %d a report can hold", n,
+                   MAX_CELLS);
+    m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
+    m->kcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->kcells);
+    if (!m->cells || !m->kcells)
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
+    const cJSON *c;
+    size_t idx = 0;
+    /* A run with both --fd-table values: the analyses use the private
+     * cells; the shared ones are compared in the harness section. */
+    int has_private = 0;
+    cJSON_ArrayForEach(c, res) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "fd_table");
+        has_private |= !cJSON_IsString(t) || !strcmp(t->valuestring, "private");
+    }
+    cJSON_ArrayForEach(c, res) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "fd_table");
+        if (has_private && cJSON_IsString(t) && strcmp(t->valuestring, "private")) {
+            idx++;
+            continue;
+        }
+        mp_rcell *x = &m->cells[m->ncells];
+        if ((rc = mp__rm_load_cell(m, c, idx++, x, err))) {
+            m->ncells++;   /* so mp_rm_free releases its counters */
+            return rc;
+        }
+        if (x->active == 1) {
+            m->ncells++;
+            continue;
+        }
+        if (x->active > 1)   /* K of N: kept apart so per-call analyses never see it */
+            m->kcells[m->nkcells++] = *x;
+        else
+            free(x->counters);
+        memset(x, 0, sizeof *x);
+    }
+    mp__rm_load_topology(m);
+    mp__rm_load_counters(m);
+    mp__rm_index(m);
+    mp__rm_load_experiments(m);
+    return 0;
+}

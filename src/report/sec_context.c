@@ -1,0 +1,63 @@
+/* sec_context.c - "Host and context": where and when the run was made,
+ * the topology and clock it recorded, and what of results.json was left
+ * out. */
+#include "report/internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/calc.h"
+#include "report/md.h"
+#include "report/util.h"
+
+static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    (void)figs;
+    char b[256];
+    const cJSON *r = m->root;
+    fprintf(f, "## Host and context\n\n| field | value |\n|---|---|\n");
+    static const char *top[] = {"status", "interrupted_cell", "started_utc", "finished_utc",
+                                "tool.version"};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
+        if (mp_rm_text(m, top[i], b, sizeof b)) {
+            char c[300];
+            fprintf(f, "| %s | %s |\n", top[i], mp_md_cell(c, sizeof c, b));
+        }
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(r, "context");
+    if (cJSON_IsObject(ctx))
+        mp_rmd_scalar_rows(f, ctx, "");
+    fprintf(f, "| cache line | %u bytes%s |\n", m->line_bytes,
+            m->line_known ? " (topology.line_bytes)" : " (assumed: results.json has no "
+            "topology.line_bytes)");
+    for (size_t i = 0; i < m->ncaches; i++) {
+        char s[32];
+        fprintf(f, "| cache %s | %s bytes |\n", m->caches[i].name,
+                mp_fmt_num(s, sizeof s, (double)m->caches[i].bytes));
+    }
+    const cJSON *topo = cJSON_GetObjectItemCaseSensitive(r, "topology");
+    if (cJSON_IsObject(topo)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, topo)   /* scalars and the chosen pair, not cache lists */
+            if (e->string && strcmp(e->string, "line_bytes") && !cJSON_IsArray(e)) {
+                cJSON *one = cJSON_CreateObject();
+                if (!one)
+                    break;
+                cJSON_AddItemReferenceToObject(one, e->string, (cJSON *)e);
+                mp_rmd_scalar_rows(f, one, "topology.");
+                cJSON_Delete(one);
+            }
+    }
+    if (mp_rm_text(m, "calibration.clock", b, sizeof b))
+        fprintf(f, "| clock | %s |\n", b);
+    if (mp_rm_text(m, "calibration.empty_bracket_ns.p50", b, sizeof b))
+        fprintf(f, "| empty clock bracket (median) | %s ns |\n", b);
+    fputc('\n', f);
+    if (m->nwarn) {
+        fprintf(f, "Parts of results.json that did not fit the schema and were left out:\n\n");
+        for (size_t i = 0; i < m->nwarn; i++)
+            fprintf(f, "- %s\n", m->warn[i]);
+        fputc('\n', f);
+    }
+}
+
+const mp_rsection mp_rsec_context = {"context", 0, NULL, NULL, context};

@@ -1,0 +1,298 @@
+/* sec_figures.c - "Figures": the per-call figures (time, ratio to epoll,
+ * counters and cache lines against N) with their data files and gnuplot
+ * wrappers; the other sections' figures sit in those sections. */
+#include "report/internal.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/file.h"
+#include "report/calc.h"
+#include "report/md.h"
+#include "report/plot.h"
+#include "report/util.h"
+
+#define put_num mp__rfig_num
+
+static void file_token(char *dst, size_t len, const char *s)
+{
+    size_t o = 0;
+    for (; *s && o + 1 < len; s++)
+        dst[o++] = (isalnum((unsigned char)*s) || *s == '-' || *s == '.') ? *s : '_';
+    dst[o] = 0;
+}
+
+/* data_MODE_KIND_BACKEND.dat: one row per ok cell, columns by name. */
+static int write_data(const mp_rmodel *m, const char *dir, const char *mode,
+                      const char *kind, const char *backend, mp_err *err)
+{
+    char name[160];
+    snprintf(name, sizeof name, "data_%s_%s_%s.dat", mode, kind, backend);
+    mp_afile a;
+    int rc = mp_afile_open(&a, dir, name, err);
+    if (rc)
+        return rc;
+    FILE *f = a.f;
+    fprintf(f, "# muxprof %s: %s mode, %s fds, backend %s; medians per call unless named;\n"
+               "# '?' = not measured.  ratio_epoll = p50 / epoll's p50 at the same N;\n"
+               "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number.\n",
+            m->path, mode, kind, backend, m->line_bytes);
+    fputs("nfds p10 p50 p90 p99 ratio_epoll pollfd_lines maxfd", f);
+    for (size_t i = 0; i < m->nmetrics; i++)
+        fprintf(f, " %s", m->metrics[i]);
+    fputc('\n', f);
+    const mp_rcell *cells[MP_RC_MAXPTS];
+    size_t n = mp_rm_series(m, mode, kind, backend, cells, MP_RC_MAXPTS);
+    for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
+        const mp_rcell *c = cells[i];
+        if (c->status != MP_RC_OK)
+            continue;
+        fprintf(f, "%lld", c->nfds);
+        put_num(f, c->wall.p10);
+        put_num(f, c->wall.p50);
+        put_num(f, c->wall.p90);
+        put_num(f, c->wall.p99);
+        put_num(f, mp_rc_ratio(m, mode, kind, backend, c->nfds));
+        put_num(f, mp_rc_pollfd_lines(m, (double)c->nfds));
+        put_num(f, (double)mp_rc_maxfd(c));
+        for (size_t k = 0; k < m->nmetrics; k++)
+            put_num(f, mp_rm_p50(c, m->metrics[k]));
+        fputc('\n', f);
+    }
+    return mp_afile_commit(&a, err);
+}
+
+static mp_rfig *add_fig(mp_rfigs *o, int kind, const char *mode, const char *fd_kind,
+                        const char *metric, mp_err *err)
+{
+    mp_rfig *g = mp__rfig_add(o, kind, "", err);
+    if (!g)
+        return NULL;
+    snprintf(g->mode, sizeof g->mode, "%s", mode);
+    snprintf(g->fd_kind, sizeof g->fd_kind, "%s", fd_kind);
+    snprintf(g->metric, sizeof g->metric, "%s", metric ? metric : "");
+    static const char *prefix[] = {"cost", "ratio", "counter", "lines"};
+    char tok[MP_RM_NAME];
+    file_token(tok, sizeof tok, g->metric);
+    snprintf(g->name, sizeof g->name, "%s_%s_%s%s%s", prefix[kind], mode, fd_kind,
+             metric ? "_" : "", metric ? tok : "");
+    return g;
+}
+
+/* The per-figure wrapper of the per-call figures: their variables, then
+ * the common header and `load "KIND.gp"` of mp__rfig_wrapper(). */
+static int write_wrapper(const mp_rmodel *m, const char *dir, const mp_rfig *g,
+                         const char *title, const char *extra, mp_err *err)
+{
+    static const char *script[] = {"cost.gp", "ratio.gp", "counter.gp", "lines.gp"};
+    char *vars = NULL;
+    size_t len = 0;
+    FILE *v = open_memstream(&vars, &len);
+    if (!v)
+        return mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
+    fprintf(v, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"", g->mode, g->fd_kind);
+    for (size_t i = 0; i < m->nbackends; i++)
+        fprintf(v, "%s%s", i ? " " : "", m->backends[i]);
+    fprintf(v, "\"\nttl = \"%s\"\n", title);
+    if (g->metric[0])
+        fprintf(v, "counter = \"%s\"\n", g->metric);
+    if (extra)
+        fputs(extra, v);
+    int rc = fclose(v) == 0 ? mp__rfig_wrapper(dir, g, script[g->kind], vars, err)
+                            : mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
+    free(vars);
+    return rc;
+}
+
+static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t len)
+{
+    mp_rlinefit lf;
+    size_t o = 0;
+    buf[0] = 0;
+    if (!mp_rc_linefit(m, g->mode, g->fd_kind, "poll", g->metric, &lf))
+        return 0;
+    if (lf.k >= 3 && lf.held.ok)   /* draw only a fit that holds somewhere */
+        o += (size_t)snprintf(buf + o, len - o,
+                              "# least-squares fit to poll over %zu points (R^2 %.4f)\n"
+                              "fit_a = %.10g\nfit_b = %.10g\nfit_lo = %.10g\n"
+                              "fit_hi = %.10g\n", lf.held.n, lf.held.r2, lf.held.intercept,
+                              lf.held.slope, lf.lo_lines, lf.hi_lines);
+    /* caches the x range reaches: where the pollfd array fills them */
+    double lo = mp_rc_pollfd_lines(m, 1), hi = 0;
+    double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
+    for (size_t b = 0; b < m->nbackends; b++) {
+        size_t k = mp_rc_points(m, g->mode, g->fd_kind, m->backends[b], g->metric, nn, yy,
+                                MP_RC_MAXPTS);
+        for (size_t i = 0; i < k; i++)
+            hi = fmax(hi, mp_rc_pollfd_lines(m, nn[i]));
+    }
+    int any = 0;
+    for (size_t c = 0; c < m->ncaches && o < len; c++) {
+        double lines = (double)m->caches[c].bytes / m->line_bytes;
+        if (lines < lo || lines > hi)
+            continue;
+        o += (size_t)snprintf(buf + o, len - o, "%s%s %.0f", any ? " " : "markers = \"",
+                              m->caches[c].name, lines);
+        any = 1;
+    }
+    if (any && o < len)
+        snprintf(buf + o, len - o, "\"\n");
+    return 1;
+}
+
+static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
+                        const char *kind, mp_rfigs *o, mp_err *err)
+{
+    int rc;
+    char title[256], extra[1024];
+    double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
+    size_t with_points = 0;
+    for (size_t b = 0; b < m->nbackends; b++) {
+        if ((rc = write_data(m, dir, mode, kind, m->backends[b], err)))
+            return rc;
+        with_points += mp_rc_points(m, mode, kind, m->backends[b], "wall_ns", nn, yy,
+                                    MP_RC_MAXPTS) > 0;
+    }
+    if (!with_points)
+        return 0;
+    mp_rfig *g = add_fig(o, MP_FIG_COST, mode, kind, NULL, err);
+    if (!g)
+        return -ENOMEM;
+    snprintf(g->caption, sizeof g->caption, "Time per call against watched descriptors, "
+             "%s mode, %s fds: median with p10..p90 band (log-log)", mode, kind);
+    snprintf(title, sizeof title, "%s mode, %s fds: time per call", mode, kind);
+    if ((rc = write_wrapper(m, dir, g, title, NULL, err)))
+        return rc;
+
+    if (mp_rc_has_backend(m, "epoll") && m->nbackends > 1) {
+        g = add_fig(o, MP_FIG_RATIO, mode, kind, NULL, err);
+        if (!g)
+            return -ENOMEM;
+        snprintf(g->caption, sizeof g->caption, "Median time per call relative to epoll's "
+                 "at the same N, %s mode, %s fds (log-log)", mode, kind);
+        snprintf(title, sizeof title, "%s mode, %s fds: time per call / epoll", mode, kind);
+        if ((rc = write_wrapper(m, dir, g, title, NULL, err)))
+            return rc;
+    }
+    for (size_t c = 0; c < m->nmetrics; c++) {
+        size_t pts = 0, poll_pts = 0, nonzero = 0;
+        int positive = 1;   /* log y only when every median is above 0 */
+        for (size_t b = 0; b < m->nbackends; b++) {
+            size_t k = mp_rc_points(m, mode, kind, m->backends[b], m->metrics[c], nn, yy,
+                                    MP_RC_MAXPTS);
+            pts += k;
+            for (size_t i = 0; i < k; i++) {
+                nonzero += yy[i] != 0;
+                positive &= yy[i] > 0;
+            }
+            if (!strcmp(m->backends[b], "poll"))
+                poll_pts = k;
+        }
+        if (!pts)
+            continue;
+        if (!nonzero) {
+            if (o->nzero < MP_RM_MAX_LIST)
+                snprintf(o->zero[o->nzero++], sizeof o->zero[0], "%s (%s mode, %s fds)",
+                         m->metrics[c], mode, kind);
+            continue;
+        }
+        char logy[128];
+        int ns = !strcmp(m->metrics[c], "task-clock") || !strcmp(m->metrics[c], "cpu-clock");
+        snprintf(logy, sizeof logy, "unit = \"%s\"\n%s", ns ? "ns" : "events",
+                 positive ? "logy = 1\n" : "logy = 0   # some medians are 0\n");
+        g = add_fig(o, MP_FIG_COUNTER, mode, kind, m->metrics[c], err);
+        if (!g)
+            return -ENOMEM;
+        snprintf(g->caption, sizeof g->caption, "%s per call against watched descriptors, "
+                 "%s mode, %s fds (median, log-log)", m->metrics[c], mode, kind);
+        snprintf(title, sizeof title, "%s mode, %s fds: %s per call", mode, kind,
+                 m->metrics[c]);
+        if ((rc = write_wrapper(m, dir, g, title, logy, err)))
+            return rc;
+        if (poll_pts < 2)
+            continue;
+        g = add_fig(o, MP_FIG_LINES, mode, kind, m->metrics[c], err);
+        if (!g)
+            return -ENOMEM;
+        snprintf(g->caption, sizeof g->caption, "%s per call against pollfd cache lines "
+                 "(%u-byte lines), %s mode, %s fds, with the fit to poll and cache sizes",
+                 m->metrics[c], m->line_bytes, mode, kind);
+        snprintf(title, sizeof title, "%s mode, %s fds: %s vs pollfd lines", mode, kind,
+                 m->metrics[c]);
+        size_t el = strlen(logy);
+        memcpy(extra, logy, el + 1);
+        lines_extra(m, g, extra + el, sizeof extra - el);
+        if ((rc = write_wrapper(m, dir, g, title, extra, err)))
+            return rc;
+    }
+    return 0;
+}
+
+static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *out, mp_err *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < m->nmodes && rc == 0; i++)
+        for (size_t k = 0; k < m->nkinds && rc == 0; k++)
+            rc = prepare_mode(m, dir, m->modes[i], m->kinds[k], out, err);
+    return rc;
+}
+
+static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
+{
+    (void)m;
+    /* the per-call figures; the others sit in their own sections */
+    mp_rfigs sub = *all, *g = &sub;
+    size_t first = 0;   /* they were prepared together, so they are adjacent */
+    while (first < all->n && all->v[first].kind > MP_FIG_LINES)
+        first++;
+    sub.v = all->v + first;
+    sub.n = 0;
+    while (first + sub.n < all->n && all->v[first + sub.n].kind <= MP_FIG_LINES)
+        sub.n++;
+    fprintf(f, "## Figures\n\n");
+    if (g->nzero) {
+        fprintf(f, "No figure for counters whose median was 0 in every cell:");
+        for (size_t i = 0; i < g->nzero; i++)
+            fprintf(f, "%s %s", i ? "," : "", g->zero[i]);
+        fprintf(f, ".\n\n");
+    }
+    if (!g->n) {
+        fprintf(f, "No figures: no cell of this run has a measured time.%s\n\n",
+                all->n ? " The figures of the K-of-N and experiment sections are in those "
+                "sections." : "");
+        return;
+    }
+    if (!g->asked || !g->gnuplot) {
+        fprintf(f, "The figures were not drawn: %s. The data files (`figures/*.dat`) and "
+                   "gnuplot scripts (`figures/*.gp`) are written; to draw them, %s, then run "
+                   "`muxprof report DIR` again, or `cd figures && for f in cost_*.gp "
+                   "ratio_*.gp counter_*.gp lines_*.gp; do gnuplot \"$f\"; done`.\n\n",
+                g->asked ? "gnuplot is not installed" : "they were turned off (--no-plots)",
+                g->gnuplot ? "keep gnuplot installed" : MP_PLOT_INSTALL_HINT);
+        for (size_t i = 0; i < g->n; i++)
+            fprintf(f, "- `figures/%s.gp`: %s\n", g->v[i].name, g->v[i].caption);
+        fputc('\n', f);
+        return;
+    }
+    fprintf(f, "Each figure is also in SVG and PDF beside the PNG. To restyle: edit "
+               "`figures/style.gp` (all figures) or a figure's `.gp`, then `cd figures && "
+               "gnuplot NAME.gp`. Data files are `figures/data_MODE_KIND_BACKEND.dat`.\n\n");
+    for (size_t i = 0; i < g->n; i++) {
+        const mp_rfig *x = &g->v[i];
+        if (x->drawn)
+            fprintf(f, "![%s](figures/%s.png)\n\n*%s* ([SVG](figures/%s.svg), "
+                       "[PDF](figures/%s.pdf), [script](figures/%s.gp))\n\n",
+                    x->caption, x->name, x->caption, x->name, x->name, x->name);
+        else {
+            char e[400];
+            fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, x->caption,
+                    mp_md_cell(e, sizeof e, x->error));
+        }
+    }
+}
+
+static const char *const prefixes[] = {"cost_", "ratio_", "counter_", "lines_", "data_", NULL};
+
+const mp_rsection mp_rsec_figures = {"figures", 1, prefixes, figures, figures_md};
