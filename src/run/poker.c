@@ -26,13 +26,13 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "run/spin.h"
 #include "run/task.h"
 
 #define SLEEP_WAIT_BASE_NS 50000000ull    /* give up waiting for 'S' after 50 ms ... */
 #define SLEEP_WAIT_PER_FD_NS 2000ull      /* ... plus 2 us per watched fd (arming is O(N)) */
 #define WATCHDOG_BASE_NS 5000000000ull    /* no return 5 s after a poke ... */
 #define WATCHDOG_PER_FD_NS 10000ull       /* ... plus 10 us per fd: the cell fails */
-#define SPINS_BEFORE_YIELD 2000           /* then yield: both sides may share a CPU */
 #define REPLY_WAIT_MS 10000               /* bound on every wait for the poker's answer */
 
 typedef struct mp_begin_msg {
@@ -40,23 +40,6 @@ typedef struct mp_begin_msg {
     int eventfd;        /* write 8 bytes (eventfd) instead of one */
     int nfds;           /* watched fds: scales the limits */
 } mp_begin_msg;
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-static inline void spin_step(unsigned *spins)
-{
-    if (++*spins < SPINS_BEFORE_YIELD)
-        cpu_relax();
-    else
-        sched_yield();
-}
 
 static void on_watchdog(int sig)
 {
@@ -84,7 +67,7 @@ static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, i
         if (want == seen) {
             if (!atomic_load_explicit(&pg->busy, memory_order_acquire))
                 break;
-            spin_step(&spins);
+            mp_spin_step(&spins);
             continue;
         }
         spins = 0;
@@ -108,7 +91,7 @@ static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, i
                 syscall(SYS_tgkill, (int)parent, m->tid, SIGUSR1);
                 t0 = mp_now_ns();
             }
-            spin_step(&wspins);
+            mp_spin_step(&wspins);
         }
     }
     if (sfd >= 0)

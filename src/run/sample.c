@@ -27,30 +27,13 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "run/spin.h"
 #include "common/stats.h"
 #include "run/task.h"
 
 volatile int mp_sample_stop;
 
 #define POKER_ANSWER_NS 60000000000ull    /* bound on waiting for the poker's "done" */
-#define SPINS_BEFORE_YIELD 2000           /* then yield: both sides may share a CPU */
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ __volatile__("yield");
-#endif
-}
-
-static inline void spin_step(unsigned *spins)
-{
-    if (++*spins < SPINS_BEFORE_YIELD)
-        cpu_relax();
-    else
-        sched_yield();
-}
 
 /* Check one call's answer: exactly the active ready fds.  got has room
  * for set->active + 1 fds. */
@@ -207,7 +190,7 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             if (mp_now_ns() - p0 > POKER_ANSWER_NS)
                 return mp_errf(err, -ETIMEDOUT, "the poker process did not poke within %llu s "
                                "(did it die?)", POKER_ANSWER_NS / 1000000000ull);
-            spin_step(&spins);
+            mp_spin_step(&spins);
         }
         if (r == -EINTR && atomic_load(&poker->pg->stuck))
             return mp_errf(err, -ETIMEDOUT, "%s did not return long after the write to "
