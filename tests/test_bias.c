@@ -15,7 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/backend.h"
+#include "common/stats.h"
 #include "run/context.h"
+#include "run/results.h"
 #include "test_util.h"
 
 static char dir[64];
@@ -97,6 +100,20 @@ static void test_fd_table_private(void **state)
     cJSON *j = run_json("private", "--backends poll,epoll --fds 10 --mode ready,wakeup "
                         "--samples 30 --repeats 2 --events task-clock");
     assert_int_equal(check_fd_table(j, "private", 1), 4);
+    /* ready cells: their own empty bracket, the one subtracted from the raw samples */
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(j, "results")) {
+        if (strcmp(str(c, "mode"), "ready"))
+            continue;
+        const cJSON *eb = cJSON_GetObjectItem(c, "empty_bracket_ns");
+        if (!cJSON_IsNumber(eb) || eb->valuedouble <= 0)
+            fail_msg("ready cell %s has no empty_bracket_ns", str(c, "backend"));
+        double raw = cJSON_GetObjectItem(metric(c, "wall_raw_ns"), "p50")->valuedouble;
+        double net = cJSON_GetObjectItem(metric(c, "wall_ns"), "p50")->valuedouble;
+        if (raw - net < eb->valuedouble - 0.5 || raw - net > eb->valuedouble + 0.5)
+            fail_msg("ready cell %s: raw - net p50 = %g, empty_bracket_ns %g",
+                     str(c, "backend"), raw - net, eb->valuedouble);
+    }
     cJSON_Delete(j);
     /* samples.csv carries the cell's keys, so it joins results.csv alone. */
     char path[256];
@@ -191,6 +208,79 @@ static void test_registered_alone(void **state)
     }
     assert_true(seen >= 2);
     cJSON_Delete(j);
+}
+
+/* A counter whose every sample was dropped is written as null, with the
+ * reason and the drop count, never as a summary of zeros; results.csv
+ * leaves its numbers empty. */
+static void test_null_counter(void **state)
+{
+    (void)state;
+    mp_run_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.backends[0] = mp_backend_find("poll");
+    cfg.nbackends = 1;
+    cfg.fds[0] = 10;
+    cfg.ncounts = 1;
+    cfg.actives[0] = 1;
+    cfg.nactives = 1;
+    cfg.modes[0] = MP_MODE_WAKEUP;
+    cfg.nmodes = 1;
+    cfg.fd_tables[0] = MP_FDT_PRIVATE;
+    cfg.nfd_tables = 1;
+    cfg.kinds[0] = MP_FD_PIPE;
+    cfg.nkinds = 1;
+    cfg.samples = 1;
+    cfg.repeats = 1;
+    cfg.experiments = MP_EXP_CALLS;
+    mp_results r;
+    mp_err e;
+    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    r.context = cJSON_CreateObject();
+    r.topology = cJSON_CreateObject();
+    r.counters = cJSON_CreateObject();
+    mp_cell *c = &r.cells[0];
+    c->status = MP_CELL_OK;
+    static double med[1] = {1000}, bare[1] = {0}, bm[1] = {0};
+    c->repeat_medians = med;
+    c->bare_loop = bare;
+    c->bare_loop_mean = bm;
+    mp_metric *w = mp_cell_add_metric(c, "wall_ns");
+    double x = 1000;
+    mp_summarize(&x, 1, &w->s);
+    mp_metric *m = mp_cell_add_metric(c, "context-switches");
+    mp_summarize(NULL, 0, &m->s);   /* nothing kept */
+    m->is_counter = 1;
+    m->dropped = 200;
+    snprintf(m->scope, sizeof m->scope, "user+kernel");
+    char out[128];
+    snprintf(out, sizeof out, "%s/null", dir);
+    assert_int_equal(mkdir(out, 0755), 0);
+    assert_int_equal(mp_write_json(&r, out, &e), 0);
+    assert_int_equal(mp_write_csv(&r, out, &e), 0);
+    c->repeat_medians = c->bare_loop = c->bare_loop_mean = NULL;
+    mp_results_free(&r);
+    char path[256];
+    snprintf(path, sizeof path, "%s/results.json", out);
+    char *text = mp_test_slurp(path);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    if (!j)
+        fail_msg("results.json does not parse: %.300s", text ? text : "(unreadable)");
+    free(text);
+    const cJSON *cell = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "results"), 0);
+    const cJSON *v = metric(cell, "context-switches");
+    if (!v || !cJSON_IsNull(v))
+        fail_msg("a counter with no kept sample is not null: %s", v ? cJSON_Print(v) : "absent");
+    const cJSON *why = cJSON_GetObjectItem(cJSON_GetObjectItem(cell, "counters_missing"),
+                                           "context-switches");
+    assert_non_null(why);
+    assert_int_equal(cJSON_GetObjectItem(why, "dropped")->valueint, 200);
+    assert_true(*str(why, "reason") != 0);
+    cJSON_Delete(j);
+    snprintf(path, sizeof path, "%s/results.csv", out);
+    char *csv = mp_test_slurp(path);
+    assert_non_null(strstr(csv, "context-switches,,,,,,,,,0\n"));
+    free(csv);
 }
 
 /* Unprivileged (nobody, no capabilities) with perf_event_paranoid 2: no
@@ -294,6 +384,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fd_table_shared),
         cmocka_unit_test(test_registered_alone),
         cmocka_unit_test(test_clock_label),
+        cmocka_unit_test(test_null_counter),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -129,6 +129,8 @@ static void test_register(void **state)
             ok++;
             assert_true(get(c, NULL, "ns_per_fd") > 0);
             assert_true(get(c, "total_ns", "p50") >= get(c, "total_ns", "min"));
+            /* the empty clock bracket is calibrated and subtracted, as per call */
+            assert_true(get(c, NULL, "empty_bracket_ns") > 0);
         } else if (!strcmp(b, "select") && n == 1500 && !strcmp(st, "unsupported")) {
             unsup++;
         } else if (!strcmp(b, "io_uring") && !strcmp(st, "unsupported")) {
