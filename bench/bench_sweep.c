@@ -2,8 +2,9 @@
  *
  *   1. the default sweep (`muxprof run` with no options, plus --no-plots so
  *      gnuplot's time is not counted) finishes in under 60 s;
- *   2. in ready mode the epoll p50 at 10 fds is within 15% of the bare
- *      loop (the same call back to back, one clock pair around 100 calls);
+ *   2. in ready mode the epoll per-call mean at 10 fds is within 15% of the bare
+ *      loop's mean (the same call back to back, one clock pair around 10 calls;
+ *      mean against mean, like with like);
  *   3. the poll/epoll p50 ratio at 10,000 pipes, both modes, for the
  *      comparison with the seeds' figures.
  *
@@ -11,6 +12,7 @@
  * Prints one line per figure and exits 1 if target 1 or 2 is missed.
  */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,12 +107,17 @@ int main(int argc, char **argv)
 
     const cJSON *e10 = cell(res, "epoll", "ready", 10);
     if (e10) {
-        double bare = cJSON_GetObjectItem(e10, "bare_loop_ns")->valuedouble;
-        double raw = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(e10, "metrics"),
-                                                             "wall_raw_ns"), "p50")->valuedouble;
-        double ratio = p50(e10) / bare;
-        printf("epoll ready N=10: p50 %.0f ns (raw %.0f ns), bare loop %.0f ns: "
-               "p50/bare = %.3f (target within 15%%)%s\n", p50(e10), raw, bare, ratio,
+        /* Like with like: the mean of the per-call samples (bracket
+         * subtracted) against the bare loop's mean (all loops' time over all
+         * calls).  A single-call p50 against the loop's per-call mean would
+         * set a median beside a mean. */
+        const cJSON *bm = cJSON_GetObjectItem(e10, "bare_loop_mean_ns");
+        double bare = cJSON_IsNumber(bm) ? bm->valuedouble : NAN;
+        const cJSON *w = cJSON_GetObjectItem(cJSON_GetObjectItem(e10, "metrics"), "wall_ns");
+        double mean = cJSON_GetObjectItem(w, "mean")->valuedouble;
+        double ratio = mean / bare;
+        printf("epoll ready N=10: per-call mean %.0f ns (p50 %.0f ns), bare-loop mean %.0f ns: "
+               "mean/mean = %.3f (target within 15%%)%s\n", mean, p50(e10), bare, ratio,
                (ratio < 1.15 && ratio > 0.85) ? "" : "  MISSED");
         fail |= !(ratio < 1.15 && ratio > 0.85);
     }

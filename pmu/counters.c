@@ -32,6 +32,7 @@ typedef struct mp__gopen {
 struct mp_pmu_pass {
     unsigned n, ngroups;
     const char *name[MP_PMU_MAX_COUNTERS];
+    const char *scope[MP_PMU_MAX_COUNTERS];
     mp__gopen g[MP_PMU_MAX_GROUPS];
     const char *read_path;
     const char *access[MP_PMU_MAX_COUNTERS];
@@ -178,6 +179,7 @@ int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, 
             g->fd[k] = fd;
             g->n = k + 1;
             p->access[p->n] = g->access[k];
+            p->scope[p->n] = mp__event_scope(ev);
             p->name[p->n++] = ev->name;
             if (user) {
                 void *pg = mmap(NULL, (size_t)p->page_size, PROT_READ, MAP_SHARED, fd, 0);
@@ -227,6 +229,10 @@ unsigned mp_pmu_pass_count(const mp_pmu_pass *p) { return p ? p->n : 0; }
 const char *mp_pmu_pass_name(const mp_pmu_pass *p, unsigned i)
 {
     return p && i < p->n ? p->name[i] : NULL;
+}
+const char *mp_pmu_pass_scope(const mp_pmu_pass *p, unsigned i)
+{
+    return p && i < p->n ? p->scope[i] : "none";
 }
 const char *mp_pmu_pass_read_path(const mp_pmu_pass *p) { return p ? p->read_path : "none"; }
 const char *mp_pmu_pass_access(const mp_pmu_pass *p, unsigned i)

@@ -334,6 +334,23 @@ static int is_preset(const char *s)
 
 static int event_kernel(const mp__event *ev) { return !ev->attr.exclude_kernel; }
 
+/* Software events the kernel raises from kernel context only. */
+static int kernel_triggered(const mp__event *ev)
+{
+    return ev->attr.type == PERF_TYPE_SOFTWARE &&
+           (ev->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+            ev->attr.config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+/* Software clocks: they add up the task's (or CPU's) run time, kernel
+ * time included, whatever the privilege bits say. */
+static int time_based(const mp__event *ev)
+{
+    return ev->attr.type == PERF_TYPE_SOFTWARE &&
+           (ev->attr.config == PERF_COUNT_SW_TASK_CLOCK ||
+            ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+}
+
 static void probe_event(mp_pmu_plan *pl, mp__event *ev)
 {
     struct perf_event_attr a = ev->attr;
@@ -657,6 +674,16 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
         if (!ev->spec[0] || !strcmp(ev->spec, "-")) continue;
         ev->attr.exclude_hv = 1;
         if (!pl->kernel && !ev->mod_k && !ev->mod_u) ev->attr.exclude_kernel = 1;
+        if (ev->available && ev->attr.exclude_kernel && kernel_triggered(ev)) {
+            /* Counted only where the kernel switches or migrates the task:
+             * with exclude_kernel it would read 0 whatever happened. */
+            ev->available = 0;
+            snprintf(ev->reason, sizeof ev->reason, "unavailable in user-only scope: the "
+                     "kernel raises this software event in kernel context, so with kernel "
+                     "counting refused (perf_event_paranoid=%d, no CAP_PERFMON) it would read "
+                     "0 whatever happened; allow kernel counting to measure it",
+                     pl->host.paranoid);
+        }
         if (ev->available) probe_event(pl, ev);
     }
     if ((r = mp__plan_pack(pl, err))) goto fail;
@@ -680,8 +707,9 @@ const char *mp_pmu_plan_scope(const mp_pmu_plan *plan)
     return plan->kernel ? "user+kernel" : "user";
 }
 
-static const char *event_scope(const mp__event *ev)
+const char *mp__event_scope(const mp__event *ev)
 {
+    if (time_based(ev)) return "user+kernel";
     if (ev->attr.exclude_kernel && ev->attr.exclude_user) return "none";
     if (ev->attr.exclude_kernel) return "user";
     if (ev->attr.exclude_user) return "kernel";
@@ -735,7 +763,7 @@ cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan)
             cJSON_AddBoolToObject(e, "exclude_user", ev->attr.exclude_user);
             cJSON_AddBoolToObject(e, "exclude_kernel", ev->attr.exclude_kernel);
             cJSON_AddBoolToObject(e, "exclude_hv", ev->attr.exclude_hv);
-            cJSON_AddStringToObject(e, "scope", event_scope(ev));
+            cJSON_AddStringToObject(e, "scope", mp__event_scope(ev));
         }
         if (ev->cpu_wide) cJSON_AddBoolToObject(e, "cpu_wide", 1);
         cJSON_AddStringToObject(e, "status", ev->available ? "opened" : "unavailable");

@@ -62,6 +62,9 @@ void mp_pmu_pass_close(mp_pmu_pass *p);
 unsigned mp_pmu_pass_count(const mp_pmu_pass *p);
 /* Metric name of counter i, as the user named it (e.g. "L1-dcache-load-misses"). */
 const char *mp_pmu_pass_name(const mp_pmu_pass *p, unsigned i);
+/* What counter i really counts: "user", "kernel", "user+kernel" (software
+ * clocks count kernel time whatever the privilege bits say). */
+const char *mp_pmu_pass_scope(const mp_pmu_pass *p, unsigned i);
 /* "rdpmc", "mrs" or "read": how this pass reads its counters ("rdpmc+read"
  * or "mrs+read" when its groups differ, e.g. a CPU group next to another
  * PMU's group, which only read() can read). */

@@ -38,6 +38,10 @@ typedef struct mp__event {
     char access[96];        /* how its pass read it when tried ("" until then) */
 } mp__event;
 
+/* The privilege levels an event really counts: "user", "kernel",
+ * "user+kernel" (software clocks always), "none". */
+const char *mp__event_scope(const mp__event *ev);
+
 typedef struct mp__group {
     unsigned nev;
     unsigned ev[MP_PMU_MAX_COUNTERS]; /* indexes into plan->ev, leader first */

@@ -273,7 +273,7 @@ static const struct {
     {"results.0.metrics", 0},
     {"results.0.metrics.wall_ns", 0},
     {"results.0.metrics.wall_ns.p50", B(T_NUM)},
-    {"results.0.metrics.L1-dcache-load-misses", 0},
+    {"results.0.metrics.L1-dcache-load-misses", B(T_NULL)},   /* null: nothing counted */
     {"results.0.reason", B(T_STR) | B(T_NULL)},
     {"results.0.fd_hi", B(T_NUM) | B(T_NULL)},
     {"context", B(T_OBJ)},

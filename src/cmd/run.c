@@ -1,5 +1,5 @@
 /* run.c - `muxprof run`: validate everything, prepare the host (limits,
- * helper process, placement, poker thread), sweep, write the run directory.
+ * helper process, placement, poker process), sweep, write the run directory.
  *
  * Order matters: every usage error is found before anything is created;
  * the peer helper is forked before any thread exists; outputs are written
@@ -23,6 +23,7 @@
 #include "run/config.h"
 #include "run/context.h"
 #include "experiments/experiment.h"
+#include "run/noise.h"
 #include "run/peer.h"
 #include "pmu.h"
 #include "run/progress.h"
@@ -227,6 +228,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
                         .cell_done = mp_progress_cell_done, .progress_ctx = &prog};
     raise_nofile(&env.rl_soft, &env.rl_hard);
     r.context = mp_context_json(cfg->command);
+    mp_noise_snap noise0, noise1;
+    mp_noise_snap_take(&noise0);
 
     rc = mp_peer_start(&peer, err);
     if (rc < 0) {
@@ -235,7 +238,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     }
     env.peer = &peer;
 
-    /* Placement: the waiter is this thread, the poker its own thread.  A
+    /* Placement: the waiter is this thread, the poker its own process
+     * (run/poker.h).  A
      * placement that fell back is said at once: wakeup times then mean
      * something else than the placement asked for. */
     int fell_back = placement_fell_back(pair);
@@ -268,7 +272,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         mp_err perr;
         if (mp_poker_bind_result(poker, &perr) < 0) {
             bound = 0;
-            fprintf(stderr, "muxprof: warning: the poker thread runs unpinned: %s\n", perr.msg);
+            fprintf(stderr, "muxprof: warning: the poker process runs unpinned: %s\n", perr.msg);
             cJSON_AddStringToObject(r.topology, "poker_binding_warning", perr.msg);
         }
     }
@@ -333,6 +337,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         mp_progress_done(&prog, "sweep done");
     }
     utc_now(r.finished_utc, sizeof r.finished_utc, 1);
+    mp_noise_snap_take(&noise1);
+    mp_noise_json(r.context, &noise0, &noise1);
 
     /* Signals wait while the outputs are written (a second Ctrl-C would
      * otherwise _exit between a temporary file and its rename). */
@@ -408,7 +414,7 @@ int mp_cmd_run(int argc, char **argv)
         return 2;
     }
     double run_samples = (double)cfg.samples * cfg.repeats * cfg.nkinds * cfg.ncounts *
-                         cfg.nactives * cfg.nmodes * cfg.nbackends;
+                         cfg.nactives * cfg.nmodes * cfg.nfd_tables * cfg.nbackends;
     if (run_samples > MAX_SAMPLES_PER_RUN) {
         fprintf(stderr, "muxprof run: %.0f samples in all (samples x repeats x cells) would be "
                 "kept in memory; at most %.0f are: lower --samples or --repeats, or split the "

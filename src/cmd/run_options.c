@@ -189,6 +189,23 @@ static int set_ready_pos(mp_run_config *c, const char *opt, char *v, mp_err *err
     return 0;
 }
 
+static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
+{
+    char *it[2];
+    int n = split_list(opt, v, it, 2, err);
+    if (n < 0)
+        return n;
+    mp_fd_table t[2];
+    for (int i = 0; i < n; i++)
+        if (mp_fd_table_parse(it[i], &t[i]) < 0)
+            return mp_errf(err, MP_EUSAGE, "%s: unknown value '%s'; expected %s", opt, it[i],
+                           mp_fd_table_names());
+    c->nfd_tables = n;
+    c->fd_tables[0] = n == 2 ? MP_FDT_PRIVATE : t[0];   /* both: private first */
+    c->fd_tables[1] = MP_FDT_SHARED;
+    return 0;
+}
+
 #define COUNT_TARGET(field, lo, hi)                                                       \
     static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
     {                                                                                     \
@@ -261,12 +278,17 @@ static const run_opt opts[] = {
      "unsupported: the poker writes one fd)", NULL},
     {"mode", "LIST", set_modes, "ready,wakeup", NULL,
      "ready (fd already readable, timeout 0: the scan cost), wakeup (waiter asleep, a "
-     "poker thread writes one byte)", NULL},
+     "poker process writes one byte)", NULL},
     {"fd-kind", "LIST", set_kinds, "pipe", NULL, "one or more of", mp_fd_kind_names},
     {"samples", "N", set_samples, "200", QUICK_SAMPLES, "timed calls per repeat per cell", NULL},
     {"repeats", "R", set_repeats, "5", QUICK_REPEATS, "repeats (backends interleaved in each)",
      NULL},
-    {"warmup", "N", set_warmup, "50", NULL, "untimed calls before each block", NULL},
+    {"fd-table", "LIST", set_fd_table, "private", NULL,
+     "descriptor table of the measuring process in timed blocks: private (one thread), "
+     "shared (plus one parked thread, as in a multi-threaded server), or both; one or more of",
+     mp_fd_table_names},
+    {"warmup", "N", set_warmup, "50", NULL,
+     "untimed calls before each block (and at least 2 ms of them; 0: none)", NULL},
     {"ready-pos", "P", set_ready_pos, "last", NULL, "where the ready fd sits:",
      mp_ready_pos_names},
     {"experiment", "LIST", set_experiments, "calls", NULL, "one or more of", mp_experiment_help},

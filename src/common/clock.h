@@ -1,13 +1,13 @@
-/* clock.h - the clock every sample is measured with: CLOCK_MONOTONIC read
- * through the vDSO (no system call), consistent across CPUs, so a poker's
- * write and a waiter's return on two cores can be subtracted. */
+/* clock.h - the clock every sample is measured with: CLOCK_MONOTONIC,
+ * consistent across CPUs, so a poker's write and a waiter's return on two
+ * cores can be subtracted.  clock_gettime() reads it in user space (vDSO)
+ * only when the clocksource allows; run/context.h names which. */
 #ifndef MP_CLOCK_H
 #define MP_CLOCK_H
 
 #include <stdint.h>
 #include <time.h>
 
-#define MP_CLOCK_NAME "CLOCK_MONOTONIC via vDSO clock_gettime()"
 
 static inline uint64_t mp_now_ns(void)
 {

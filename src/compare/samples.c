@@ -1,5 +1,6 @@
-/* samples.c - an input's samples.csv (`cell,repeat,wall_ns`, cell indexing
- * results[] of the results.json beside it), held per cell for the
+/* samples.c - an input's samples.csv (`cell,...,repeat,wall_raw_ns` today,
+ * `cell,repeat,wall_ns` from older runs; cell indexes results[] of the
+ * results.json beside it; the columns between are the cell's keys), held per cell for the
  * significance test of compare/change.c.  A missing or unreadable file is
  * not an error: the change is then "not testable" and says why. */
 #include "compare/internal.h"
@@ -24,14 +25,23 @@ static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
 {
     char buf[256];
     *line = 1;
-    if (!fgets(buf, sizeof buf, f) || strncmp(buf, "cell,repeat,wall_ns", 19))
+    if (!fgets(buf, sizeof buf, f) || strncmp(buf, "cell,", 5) ||
+        (!strstr(buf, ",repeat,wall_ns") && !strstr(buf, ",repeat,wall_raw_ns")))
         return -1;
     while (fgets(buf, sizeof buf, f)) {
-        unsigned long cell;
-        int rep;
-        double v;
         (*line)++;
-        if (sscanf(buf, "%lu,%d,%lf", &cell, &rep, &v) != 3 || cell >= h->nsample_cells)
+        /* the first column is the cell, the last two the repeat and the time */
+        char *end, *last = strrchr(buf, ',');
+        unsigned long cell = strtoul(buf, &end, 10);
+        if (end == buf || *end != ',' || !last || last == end)
+            return -1;
+        *last = '\0';
+        char *prev = strrchr(buf, ',');
+        double v = strtod(last + 1, &end);
+        if (!prev || end == last + 1 || cell >= h->nsample_cells)
+            return -1;
+        (void)strtol(prev + 1, &end, 10);
+        if (end == prev + 1)
             return -1;
         if (fill)
             h->samples[cell][h->nsamples[cell]++] = v;
@@ -80,7 +90,7 @@ void mp__cmp_samples_load(mp_cmp_host *h)
     if (rc) {
         mp__cmp_samples_free(h);
         snprintf(h->samples_why, sizeof h->samples_why, rc == -ENOMEM
-                 ? "out of memory reading %.150s" : "%.150s line %zu is not cell,repeat,wall_ns "
-                 "of a results[] cell", path, line);
+                 ? "out of memory reading %.150s" : "%.150s line %zu is not cell,...,repeat,"
+                 "wall_raw_ns of a results[] cell", path, line);
     }
 }

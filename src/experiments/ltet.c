@@ -5,10 +5,13 @@
  * (the same thread, so no wakeup is timed) then consumes them in reads of
  * `chunk` bytes:
  *   LT: epoll_wait, one read, back to epoll_wait (it reports the fd again
- *       while data is left), until all 4096 bytes are read; the reader's
- *       next epoll_wait, which would block, belongs to the next event;
+ *       while data is left), until all 4096 bytes are read, then the
+ *       epoll_wait that finds nothing left;
  *   ET: epoll_wait once, then read until EAGAIN, as edge-triggered
  *       readers must (the last read is the one that returns EAGAIN).
+ * Both modes thus count their final call, the one that finds the fd
+ * drained (LT's is timeout 0 here: a server's would block on the next
+ * event), the same way.
  * Per event: system calls (epoll_wait + read, counted by the loop) and ns
  * from after the write to the last byte read.
  */
@@ -96,6 +99,9 @@ static int ltet_event(const ltet_pipe *lp, int et, int chunk, int *syscalls, dou
                 return -EPROTO;
             got += (int)r;
         }
+        if (epoll_wait(epfd, &ev, 1, 0) != 0)   /* drained: the LT reader's last call */
+            return -EPROTO;
+        calls++;
     }
     uint64_t t1 = mp_now_ns();
     if (got != EVENT_BYTES)

@@ -38,12 +38,40 @@ static int register_once(const mp_backend_ops *b, const mp_fdset *set, double *n
     return rc;
 }
 
+#define EMPTY_BRACKETS 500   /* empty clock brackets per cell, median subtracted */
+
 static int reps_for(const mp_run_config *cfg, int n)
 {
     int r = 200000 / n;   /* about 200k fd registrations per cell at most */
     if (r > cfg->samples)
         r = cfg->samples;
     return r < cfg->repeats ? cfg->repeats : r;
+}
+
+/* Median counts of empty read brackets into bracket[]; x has room for n
+ * values.  0 when no bracket could be read (nothing is then reported). */
+static int empty_counter_bracket(mp_pmu_pass *pass, double *x, size_t n, double *bracket)
+{
+    unsigned nc = mp_pmu_pass_count(pass);
+    enum { EMPTY = 200 };
+    int64_t d[EMPTY][MP_PMU_MAX_COUNTERS];
+    size_t kept = 0;
+    for (size_t i = 0; i < EMPTY; i++) {
+        mp_pmu_snap a, b;
+        int ra = mp_pmu_pass_read(pass, &a);
+        int rb = mp_pmu_pass_read(pass, &b);
+        if (ra == 0 && rb == 0 && mp_pmu_pass_delta(pass, &a, &b, d[kept]) == 0)
+            kept++;
+    }
+    if (!kept)
+        return 0;
+    for (unsigned k = 0; k < nc; k++) {
+        size_t m = 0;
+        for (size_t i = 0; i < kept && m < n; i++)
+            x[m++] = (double)d[i][k];
+        bracket[k] = mp_median(x, m);
+    }
+    return 1;
 }
 
 static void counters_for(const mp_exp_env *env, const mp_backend_ops *b, const mp_fdset *set,
@@ -59,21 +87,25 @@ static void counters_for(const mp_exp_env *env, const mp_backend_ops *b, const m
         unsigned nc = mp_pmu_pass_count(pass);
         double *x = malloc(sizeof *x * (size_t)reps * (nc ? nc : 1));
         size_t kept = 0;
-        for (int r = 0; x && r < reps; r++) {
+        /* The counts of an empty read bracket, per counter, as the per-call
+         * core calibrates them; subtracted from every registration. */
+        double bracket[MP_PMU_MAX_COUNTERS] = {0};
+        int calibrated = x ? empty_counter_bracket(pass, x, (size_t)reps, bracket) : 0;
+        for (int r = 0; calibrated && r < reps; r++) {
             mp_pmu_snap a, s2;
             int64_t d[MP_PMU_MAX_COUNTERS];
             void *st = NULL;
             mp_err e;
-            mp_pmu_pass_read(pass, &a);
+            int ra = mp_pmu_pass_read(pass, &a);
             int rc = b->open(&st, set->n, &e);
             for (int i = 0; rc == 0 && i < set->n; i++)
                 rc = b->add(st, set->fds[i], &e);
-            mp_pmu_pass_read(pass, &s2);
+            int rb = mp_pmu_pass_read(pass, &s2);
             if (st)
                 b->close(st);
-            if (rc == 0 && mp_pmu_pass_delta(pass, &a, &s2, d) == 0) {
+            if (rc == 0 && ra == 0 && rb == 0 && mp_pmu_pass_delta(pass, &a, &s2, d) == 0) {
                 for (unsigned k = 0; k < nc; k++)
-                    x[k * (size_t)reps + kept] = (double)d[k];
+                    x[k * (size_t)reps + kept] = (double)d[k] - bracket[k];
                 kept++;
             }
         }
@@ -130,6 +162,10 @@ int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err)
                 }
                 int reps = reps_for(cfg, n);
                 double *x = malloc(sizeof *x * (size_t)reps), warm;
+                /* The empty clock bracket, as the per-call core measures it. */
+                double eb[EMPTY_BRACKETS];
+                mp_sample_empty_brackets(eb, EMPTY_BRACKETS);
+                double empty = mp_median(eb, EMPTY_BRACKETS);
                 mp_err e;
                 int m = 0;
                 mp_errf(&e, -ENOMEM, "out of memory for %d samples", reps);
@@ -150,9 +186,12 @@ int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err)
                     continue;
                 }
                 mp_summary s;
+                for (int i = 0; i < m; i++)
+                    x[i] -= empty;
                 mp_summarize(x, (size_t)m, &s);
                 free(x);
                 cJSON_AddStringToObject(c, "status", "ok");
+                cJSON_AddNumberToObject(c, "empty_bracket_ns", empty);
                 cJSON_AddItemToObject(c, "total_ns", mp_summary_json(&s));
                 cJSON_AddNumberToObject(c, "ns_per_fd", s.p50 / n);
                 counters_for(env, ops, &set, reps < 50 ? reps : 50, c);

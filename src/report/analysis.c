@@ -134,8 +134,12 @@ static mp_move move(unsigned long long in, unsigned long long out, unsigned line
 
 mp_move mp_move_poll(unsigned long long nfds, unsigned line_bytes)
 {
+    /* In: the whole 8-byte pollfd per fd.  Out: only the 2-byte revents of
+     * each entry is written back, but those writes touch every line. */
     unsigned long long b = nfds * MP_POLLFD_BYTES;
-    return move(b, b, line_bytes);
+    mp_move m = move(b, nfds * MP_REVENTS_BYTES, line_bytes);
+    m.lines_out = m.lines_in;
+    return m;
 }
 
 mp_move mp_move_select(unsigned long long maxfd, unsigned nsets, unsigned line_bytes)

@@ -59,6 +59,7 @@ mp_abi mp_abi_from_arch(const char *arch);
 unsigned mp_abi_epoll_event_bytes(mp_abi abi);
 
 #define MP_POLLFD_BYTES 8u   /* struct pollfd: int fd; short events, revents */
+#define MP_REVENTS_BYTES 2u  /* what poll writes back per entry */
 
 /* ceil(bytes / line) lines, assuming the buffer starts on a line boundary. */
 unsigned long long mp_lines(unsigned long long bytes, unsigned line_bytes);

@@ -35,6 +35,12 @@ long long mp_rc_maxfd(const mp_rcell *c)
     return c->fd_hi >= 0 ? c->fd_hi : c->nfds + 2;
 }
 
+double mp_rc_select_lines(const mp_rmodel *m, const mp_rcell *c, double nfds)
+{
+    long long maxfd = c ? mp_rc_maxfd(c) : (long long)nfds + 2;
+    return (double)mp_move_select((unsigned long long)maxfd, 1, m->line_bytes).lines_in;
+}
+
 double mp_rc_ratio(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *backend, long long nfds)
 {
@@ -54,8 +60,12 @@ int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
     out->n = mp_rc_points(m, mode, kind, backend, metric, n, y, MP_RC_MAXPTS);
     if (out->n < 2)
         return 0;
+    /* select moves fd_set bitmaps, not pollfd arrays: its own lines. */
+    int sel = !strcmp(backend, "select");
     for (size_t i = 0; i < out->n; i++)
-        x[i] = mp_rc_pollfd_lines(m, n[i]);
+        x[i] = sel ? mp_rc_select_lines(m, mp_rm_find(m, mode, kind, backend, (long long)n[i]),
+                                        n[i])
+                   : mp_rc_pollfd_lines(m, n[i]);
     out->all = mp_fit_linear(x, y, out->n);
     out->k = mp_fit_holds(x, y, out->n, MP_RC_MIN_R2, MP_RC_MAX_REL, &out->held);
     if (out->k > 0) {

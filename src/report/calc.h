@@ -19,6 +19,9 @@ size_t mp_rc_points(const mp_rmodel *m, const char *mode, const char *kind,
 
 /* Lines of the pollfd array for N descriptors at this run's line size. */
 double mp_rc_pollfd_lines(const mp_rmodel *m, double nfds);
+/* Lines of select's read-set bitmap for cell c (its fd_hi; nfds + 2 when c
+ * is NULL or has none). */
+double mp_rc_select_lines(const mp_rmodel *m, const mp_rcell *c, double nfds);
 
 /* Highest fd number a cell watched: fd_hi when recorded, else an estimate
  * (fds 0..2 are stdio, so N watched fds end at N + 2). */

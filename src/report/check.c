@@ -182,14 +182,22 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
         return mp__rm_bad(err, m, F("metrics.wall_ns"), "missing (every \"ok\" cell has it)");
     if ((rc = get_summary(m, w, F("metrics.wall_ns"), &c->wall, 1, err)))
         return rc;
+    c->waiter.p50 = NAN;
+    const cJSON *wt = cJSON_GetObjectItemCaseSensitive(mt, "waiter_ns");
+    if (wt && !cJSON_IsNull(wt) && (rc = get_summary(m, wt, F("metrics.waiter_ns"), &c->waiter,
+                                                     1, err)))
+        return rc;
     int nm = cJSON_GetArraySize(mt);
     c->counters = calloc(nm > 0 ? (size_t)nm : 1, sizeof *c->counters);
     if (!c->counters)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", m->path);
     const cJSON *e;
     cJSON_ArrayForEach(e, mt) {
-        if (!strcmp(e->string, "wall_ns") || !strcmp(e->string, "wall_raw_ns"))
+        if (!strcmp(e->string, "wall_ns") || !strcmp(e->string, "wall_raw_ns") ||
+            !strcmp(e->string, "waiter_ns"))
             continue;
+        if (cJSON_IsNull(e))
+            continue;   /* nothing was counted: missing, not zero */
         char shown[64];   /* the name as read, control characters shown as '?' */
         snprintf(shown, sizeof shown, "%.60s", e->string);
         for (char *q = shown; *q; q++)

@@ -107,7 +107,19 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     const cJSON *c;
     size_t idx = 0;
+    /* A run with both --fd-table values: the analyses use the private
+     * cells; the shared ones are compared in the harness section. */
+    int has_private = 0;
     cJSON_ArrayForEach(c, res) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "fd_table");
+        has_private |= !cJSON_IsString(t) || !strcmp(t->valuestring, "private");
+    }
+    cJSON_ArrayForEach(c, res) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(c, "fd_table");
+        if (has_private && cJSON_IsString(t) && strcmp(t->valuestring, "private")) {
+            idx++;
+            continue;
+        }
         mp_rcell *x = &m->cells[m->ncells];
         if ((rc = mp__rm_load_cell(m, c, idx++, x, err))) {
             m->ncells++;   /* so mp_rm_free releases its counters */

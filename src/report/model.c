@@ -148,6 +148,8 @@ double mp_rm_p50(const mp_rcell *c, const char *name)
         return NAN;
     if (!strcmp(name, "wall_ns"))
         return c->wall.p50;
+    if (!strcmp(name, "waiter_ns"))
+        return c->waiter.p50;
     for (size_t i = 0; i < c->ncounters; i++)
         if (!strcmp(c->counters[i].name, name))
             return c->counters[i].s.p50;

@@ -42,7 +42,9 @@ typedef struct mp_rcell {
     char reason[256];             /* empty when none */
     long long fd_hi;              /* -1 when absent */
     mp_rsum wall;                 /* metrics.wall_ns (ok cells) */
-    mp_rmetric *counters;         /* metrics other than wall_ns/wall_raw_ns */
+    mp_rsum waiter;               /* metrics.waiter_ns (wakeup cells; p50 NaN if absent) */
+    mp_rmetric *counters;         /* metrics other than wall_ns/wall_raw_ns/waiter_ns; a
+                                     null summary (nothing counted) is left out */
     size_t ncounters;
     const cJSON *profile;         /* checked "profile" object, or NULL */
 } mp_rcell;

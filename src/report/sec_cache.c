@@ -10,6 +10,7 @@
 #include "report/calc.h"
 #include "report/util.h"
 
+#define MP_FD_SETSIZE 1024   /* select() cannot watch fd numbers from here */
 #define MAXN 64
 
 static size_t all_nfds(const mp_rmodel *m, long long *out)
@@ -53,7 +54,8 @@ static void cache_model(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     unsigned ev = mp_abi_epoll_event_bytes(m->abi);
     fprintf(f, "## Bytes and cache lines each call must move (kernel ABI)\n\n"
         "From the kernel's interface, not measured: `struct pollfd` is 8 bytes per watched "
-        "fd, copied in by `copy_from_user` and written back (`revents`) into the same lines; "
+        "fd, copied in by `copy_from_user`; only its 2-byte `revents` is written back, but "
+        "into every entry, so the same lines go out; "
         "`select()` copies each fd_set bitmap of ceil((maxfd+1)/64) 8-byte words in and back "
         "(muxprof passes only the read set; with all three sets, triple the select columns); "
         "`epoll_wait()` copies nothing in and one `struct epoll_event` out per ready fd: 12 "
@@ -69,11 +71,18 @@ static void cache_model(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         mp_move p = mp_move_poll((unsigned long long)ns[i], m->line_bytes);
         mp_move s = mp_move_select((unsigned long long)maxfd, 1, m->line_bytes);
         mp_move e = mp_move_epoll(1, m->abi, m->line_bytes);
-        fprintf(f, "| %lld | %s | %s | %lld%s | %s | %llu | %llu | %llu |\n", ns[i],
+        char a2[32], b2[32], sel[160];
+        if (maxfd >= MP_FD_SETSIZE)   /* select cannot run: no model to show */
+            snprintf(sel, sizeof sel, "– (fd %lld >= FD_SETSIZE) | – | –", maxfd);
+        else
+            snprintf(sel, sizeof sel, "%lld%s | %s / %s | %llu / %llu", maxfd,
+                     meas ? "" : " (est.)", mp_fmt_num(c, sizeof c, (double)s.bytes_in),
+                     mp_fmt_num(a2, sizeof a2, (double)s.bytes_out), s.lines_in, s.lines_out);
+        fprintf(f, "| %lld | %s / %s | %s / %s | %s | %llu | %llu |\n", ns[i],
                 mp_fmt_num(a, sizeof a, (double)p.bytes_in),
-                mp_fmt_num(b, sizeof b, (double)p.lines_in), maxfd, meas ? "" : " (est.)",
-                mp_fmt_num(c, sizeof c, (double)s.bytes_in), s.lines_in, e.bytes_out,
-                e.lines_out);
+                mp_fmt_num(a2, sizeof a2, (double)p.bytes_out),
+                mp_fmt_num(b, sizeof b, (double)p.lines_in),
+                mp_fmt_num(b2, sizeof b2, (double)p.lines_out), sel, e.bytes_out, e.lines_out);
     }
     fputc('\n', f);
 }
@@ -83,12 +92,16 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     (void)figs;
     char a[32], b[32], c[32], d[32];
     fprintf(f, "## Cache-line correlation\n\n"
-        "Each counter's median per call fitted against the pollfd array's cache lines, "
-        "ceil(8 N / %u): events per line (slope), intercept, R² over all points, and the "
+        "Each counter's median per call fitted against the cache lines the call's array "
+        "spans: the pollfd array's ceil(8 N / %u) for poll and epoll, the read set's bitmap "
+        "lines (ceil((maxfd + 1) / 64) 8-byte words) for select: events per line (slope), intercept, R² over all points, and the "
         "largest prefix of the sweep where the fit holds (R² >= %.2f and every point within "
         "%.0f%% of the line). \"Stops at N\" is the first N that breaks it. For poll a slope "
         "near 1 means about one event per pollfd line; for epoll the slope should be near 0. "
-        "`wall_ns` rows give nanoseconds per line for comparison.\n\n",
+        "The time rows give nanoseconds per line over the interval the counters cover: "
+        "`wall_ns` (one call) in ready mode; in wakeup mode `waiter_ns`, the waiter's own "
+        "bracket from before it arms to after it returns (setup, sleep, wakeup, rescan), "
+        "never the poke-to-return latency `wall_ns` (docs/methodology.md).\n\n",
         m->line_bytes, MP_RC_MIN_R2, MP_RC_MAX_REL * 100);
     fprintf(f, "| mode | fds | counter | backend | per line | intercept | R² | points | "
                "holds through N | stops at N |\n"
@@ -96,12 +109,13 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     for (size_t i = 0; i < m->nmodes; i++)
         for (size_t k = 0; k < m->nkinds; k++)
             for (size_t c0 = 0; c0 <= m->nmetrics; c0++) {
-                const char *metric = c0 < m->nmetrics ? m->metrics[c0] : "wall_ns";
+                const char *time = strcmp(m->modes[i], "wakeup") ? "wall_ns" : "waiter_ns";
+                const char *metric = c0 < m->nmetrics ? m->metrics[c0] : time;
                 if (mp_rc_all_zero(m, m->modes[i], m->kinds[k], metric))
                     continue;   /* never ticked: listed under Figures */
                 for (size_t be = 0; be < m->nbackends; be++) {
                     mp_rlinefit lf;
-                    if (!strcmp(metric, "wall_ns") && strcmp(m->backends[be], "poll"))
+                    if (!strcmp(metric, time) && strcmp(m->backends[be], "poll"))
                         continue;
                     if (!mp_rc_linefit(m, m->modes[i], m->kinds[k], m->backends[be], metric,
                                        &lf))

@@ -125,9 +125,9 @@ static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
     mp_move p20k = mp_move_poll(20000, 64);
     mp_move p20h = mp_move_poll(20000, m->line_bytes);
     fprintf(f, "- **\"80,000 bytes copied at 10,000 fds\"** (seed 000): **holds** by the ABI: "
-               "10,000 x 8-byte pollfd = %llu bytes copied in; the kernel also writes "
-               "`revents` back into every entry, so %llu bytes cross the boundary in all "
-               "(%llu + %llu lines of %u bytes).",
+               "10,000 x 8-byte pollfd = %llu bytes copied in; the kernel also writes the "
+               "2-byte `revents` back into every entry, so %llu bytes cross the boundary in "
+               "all, touching %llu lines in and the same %llu lines out (lines of %u bytes).",
             p10k.bytes_in, p10k.bytes_in + p10k.bytes_out, p10k.lines_in, p10k.lines_out,
             m->line_bytes);
     int said = 0;

@@ -8,6 +8,7 @@
 
 static const char *const mode_names[] = {"ready", "wakeup"};
 static const char *const pos_names[] = {"first", "middle", "last"};
+static const char *const fd_table_names[] = {"private", "shared"};
 
 static int find(const char *const *names, int n, const char *s)
 {
@@ -62,4 +63,24 @@ int mp_ready_first(mp_ready_pos p, int n, int k)
     if (k > n)
         k = n;
     return p == MP_POS_FIRST ? 0 : p == MP_POS_MIDDLE ? (n - k + 1) / 2 : n - k;
+}
+
+const char *mp_fd_table_name(mp_fd_table t)
+{
+    return t == MP_FDT_SHARED ? fd_table_names[1] : fd_table_names[0];
+}
+
+int mp_fd_table_parse(const char *s, mp_fd_table *out)
+{
+    int i = find(fd_table_names, 2, s);
+    if (i < 0)
+        return MP_EUSAGE;
+    *out = (mp_fd_table)i;
+    return 0;
+}
+
+const char *mp_fd_table_names(void)
+{
+    static char buf[64];
+    return mp_names_join(buf, sizeof buf, fd_table_names, 2);
 }

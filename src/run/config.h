@@ -23,6 +23,9 @@
 
 typedef enum { MP_MODE_READY, MP_MODE_WAKEUP } mp_mode;
 typedef enum { MP_POS_FIRST, MP_POS_MIDDLE, MP_POS_LAST } mp_ready_pos;
+/* Whether the measuring process's descriptor table has one user in the
+ * timed blocks (private) or two (shared: one parked extra thread). */
+typedef enum { MP_FDT_PRIVATE, MP_FDT_SHARED } mp_fd_table;
 
 /* What a run measures (--experiment): bit i is row i of the experiments
  * registry (experiments/experiment.h), whose row 0 is the per-call sweep. */
@@ -48,6 +51,8 @@ typedef struct mp_run_config {
     int nexperiments;
     int waiters;                   /* herd: M */
     mp_ready_pos ready_pos;
+    mp_fd_table fd_tables[2];      /* --fd-table: private first when both */
+    int nfd_tables;
     char events[256];
     char placement[32];
     char out_dir[PATH_MAX];        /* empty: reports/runs/<host>-<stamp> */
@@ -66,6 +71,9 @@ const char *mp_ready_pos_name(mp_ready_pos p);
 int mp_ready_pos_parse(const char *s, mp_ready_pos *out);
 /* "first, middle, last" for messages. */
 const char *mp_ready_pos_names(void);
+const char *mp_fd_table_name(mp_fd_table t);
+int mp_fd_table_parse(const char *s, mp_fd_table *out);
+const char *mp_fd_table_names(void);
 /* Index of the first of k ready fds in a set of n for a position (the k
  * ready fds are consecutive). */
 int mp_ready_first(mp_ready_pos p, int n, int k);

@@ -193,3 +193,31 @@ cJSON *mp_context_json(const char *command)
     cJSON_AddStringToObject(o, "command", command);
     return o;
 }
+
+const char *mp_clock_label_for(const char *cs, char *buf, size_t len)
+{
+    static const char *const vdso[] = {"tsc", "kvm-clock", "hyperv_clocksource_tsc_page",
+                                       "arch_sys_counter", NULL};
+    int fast = 0;
+    for (int i = 0; cs && vdso[i]; i++)
+        fast |= !strcmp(cs, vdso[i]);
+    if (!cs || !*cs)
+        snprintf(buf, len, "CLOCK_MONOTONIC via clock_gettime() (clocksource unknown: vDSO "
+                 "or system call not known)");
+    else if (fast)
+        snprintf(buf, len, "CLOCK_MONOTONIC via clock_gettime() in the vDSO (clocksource %s)",
+                 cs);
+    else
+        snprintf(buf, len, "CLOCK_MONOTONIC via clock_gettime() as a system call (clocksource "
+                 "%s has no vDSO mode)", cs);
+    return buf;
+}
+
+const char *mp_clock_label(char *buf, size_t len)
+{
+    char cs[64];
+    if (mp_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", cs,
+                     sizeof cs) != 0)
+        cs[0] = 0;
+    return mp_clock_label_for(cs, buf, len);
+}

@@ -71,6 +71,10 @@ int mp_write_csv(const mp_results *r, const char *dir, mp_err *err)
             const mp_summary *s = &c->metrics[k].s;
             sb_printf(&b, "%s,%s,%s,%d,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
                       mp_mode_name(c->mode), c->nfds, c->active, mp_cell_status_name(c->status));
+            if (c->metrics[k].is_counter && s->n == 0) {   /* nothing counted: empty */
+                sb_printf(&b, "%s,,,,,,,,,0\n", c->metrics[k].name);
+                continue;
+            }
             sb_printf(&b, "%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%zu\n",
                       c->metrics[k].name, s->p10, s->p50, s->p90, s->p99, s->mean, s->min,
                       s->max, s->stddev, s->n);
@@ -82,7 +86,7 @@ int mp_write_csv(const mp_results *r, const char *dir, mp_err *err)
 int mp_write_samples(const mp_results *r, const char *dir, mp_err *err)
 {
     sbuf b = {0};
-    sb_printf(&b, "cell,repeat,wall_ns\n");
+    sb_printf(&b, "cell,backend,fd_kind,mode,nfds,active,repeat,wall_raw_ns\n");
     /* `cell` indexes results[] in results.json, which leaves out cells never reached. */
     for (size_t i = 0, j = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
@@ -90,7 +94,9 @@ int mp_write_samples(const mp_results *r, const char *dir, mp_err *err)
             continue;
         if (c->status == MP_CELL_OK)
             for (size_t k = 0; k < c->nsamples; k++)
-                sb_printf(&b, "%zu,%d,%.0f\n", j, c->sample_repeat[k], c->samples[k]);
+                sb_printf(&b, "%zu,%s,%s,%s,%d,%d,%d,%.0f\n", j, c->backend->name,
+                          mp_fd_kind_name(c->kind), mp_mode_name(c->mode), c->nfds, c->active,
+                          c->sample_repeat[k], c->samples[k]);
         j++;
     }
     return sb_write(&b, dir, "samples.csv", err);

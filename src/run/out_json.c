@@ -6,11 +6,19 @@
 #include "common/clock.h"
 #include "common/file.h"
 #include "common/version.h"
+#include "run/context.h"
 #include "run/results.h"
 
 cJSON *mp_summary_json(const mp_summary *s)
 {
     cJSON *o = cJSON_CreateObject();
+    if (s->n == 0) {   /* nothing measured: null, never zeros */
+        const char *keys[] = {"p10", "p50", "p90", "p99", "mean", "min", "max", "stddev"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            cJSON_AddNullToObject(o, keys[i]);
+        cJSON_AddNumberToObject(o, "n", 0);
+        return o;
+    }
     cJSON_AddNumberToObject(o, "p10", s->p10);
     cJSON_AddNumberToObject(o, "p50", s->p50);
     cJSON_AddNumberToObject(o, "p90", s->p90);
@@ -42,6 +50,9 @@ static cJSON *config_json(const mp_run_config *c)
     for (int i = 0; i < c->nkinds; i++)
         cJSON_AddItemToArray(a, cJSON_CreateString(mp_fd_kind_name(c->kinds[i])));
     cJSON_AddStringToObject(o, "fd_kind", mp_fd_kind_name(c->kinds[0]));
+    a = cJSON_AddArrayToObject(o, "fd_table");
+    for (int i = 0; i < c->nfd_tables; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(mp_fd_table_name(c->fd_tables[i])));
     cJSON_AddNumberToObject(o, "samples", c->samples);
     cJSON_AddNumberToObject(o, "repeats", c->repeats);
     cJSON_AddNumberToObject(o, "warmup", c->warmup);
@@ -76,6 +87,15 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
         cJSON_AddNumberToObject(o, "fd_hi", c->fd_hi);
         cJSON_AddNumberToObject(o, "ready_fd", c->ready_fd);
     }
+    cJSON_AddStringToObject(o, "fd_table", mp_fd_table_name(c->fd_table));
+    if (c->process_threads > 0)
+        cJSON_AddNumberToObject(o, "process_threads", c->process_threads);
+    else
+        cJSON_AddNullToObject(o, "process_threads");
+    if (c->watch_sets >= 0)
+        cJSON_AddNumberToObject(o, "watch_sets", c->watch_sets);
+    else
+        cJSON_AddNullToObject(o, "watch_sets");
     cJSON *rl = cJSON_AddObjectToObject(o, "rlimit_nofile");
     cJSON_AddNumberToObject(rl, "soft", (double)c->rl_soft);
     cJSON_AddNumberToObject(rl, "hard", (double)c->rl_hard);
@@ -102,13 +122,38 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
     cJSON_AddNumberToObject(sp, "min", rs.min);
     cJSON_AddNumberToObject(sp, "max", rs.max);
     if (c->mode == MP_MODE_READY) {
+        if (!isnan(c->empty_bracket_ns))
+            cJSON_AddNumberToObject(o, "empty_bracket_ns", c->empty_bracket_ns);
+        else
+            cJSON_AddNullToObject(o, "empty_bracket_ns");
         for (int i = 0; i < repeats; i++)
             tmp[i] = c->bare_loop[i];
         cJSON_AddNumberToObject(o, "bare_loop_ns", mp_median(tmp, (size_t)repeats));
+        double sum = 0;
+        for (int i = 0; i < repeats; i++)
+            sum += c->bare_loop_mean[i];
+        cJSON_AddNumberToObject(o, "bare_loop_mean_ns", sum / repeats);
     }
     cJSON *m = cJSON_AddObjectToObject(o, "metrics");
+    cJSON *missing = NULL;
     for (size_t i = 0; i < c->nmetrics; i++) {
         const mp_metric *mt = &c->metrics[i];
+        if (mt->is_counter && mt->s.n == 0) {
+            /* Nothing counted: null, never zeros; why in counters_missing. */
+            cJSON_AddNullToObject(m, mt->name);
+            if (!missing)
+                missing = cJSON_AddObjectToObject(o, "counters_missing");
+            cJSON *w = cJSON_AddObjectToObject(missing, mt->name);
+            cJSON_AddStringToObject(w, "reason", isnan(mt->bracket)
+                ? "the empty-bracket calibration kept no sample (every read failed or the "
+                  "group did not run throughout)"
+                : "no sample kept: every one was dropped (a read failed or the group did "
+                  "not run throughout the call)");
+            cJSON_AddStringToObject(w, "scope", mt->scope);
+            cJSON_AddNumberToObject(w, "pass", mt->pass);
+            cJSON_AddNumberToObject(w, "dropped", (double)mt->dropped);
+            continue;
+        }
         cJSON *s = mp_summary_json(&mt->s);
         if (mt->is_counter) {
             cJSON_AddStringToObject(s, "scope", mt->scope);
@@ -127,10 +172,14 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
 static cJSON *calibration_json(const mp_results *r)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "clock", MP_CLOCK_NAME);
+    char clock[192];
+    cJSON_AddStringToObject(o, "clock", mp_clock_label(clock, sizeof clock));
     cJSON_AddItemToObject(o, "empty_bracket_ns", mp_summary_json(&r->empty_bracket));
     cJSON_AddStringToObject(o, "subtracted",
-                            "ready mode: empty_bracket_ns.p50 from every wall_ns sample; "
+                            "ready mode: from every wall_ns sample, the cell's own "
+                            "empty_bracket_ns (the median of an empty clock bracket measured "
+                            "just before each of its timing blocks, median over repeats); "
+                            "empty_bracket_ns here is the run's start-up figure, for reference; "
                             "wakeup mode: nothing");
     cJSON *a = cJSON_AddArrayToObject(o, "bare_loop");
     double tmp[MP_REPEATS_MAX];

@@ -13,7 +13,7 @@ static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, int n, 
     for (size_t i = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
         if (c->kind == k && c->mode == m && c->nfds == n && c->active == a &&
-            !strcmp(c->backend->name, b))
+            c->fd_table == r->cfg->fd_tables[0] && !strcmp(c->backend->name, b))
             return c;
     }
     return NULL;

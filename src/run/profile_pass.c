@@ -11,7 +11,7 @@
  * MP_PROFILE_MIN_SAMPLES, and after MP_PROFILE_MAX_NS in any case (a
  * wakeup cell at 10,000 fds spends most of its wall time asleep).
  *
- * What it does not measure: the poker thread (only the waiter is
+ * What it does not measure: the poker process (only the waiter is
  * sampled), and time the waiter spends asleep (cpu-clock ticks only while
  * the thread runs).  Shares are of the waiter's on-CPU samples; ns per
  * call = share x the cell's wall p50 (docs/profile.md says when that is a

@@ -1,6 +1,7 @@
 /* results.c - allocation and lookup for the results model; see results.h. */
 #include "run/results.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
     r->interrupted_cell = -1;
     r->ncells = (cfg->experiments & MP_EXP_CALLS)
                     ? (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nactives *
-                          (size_t)cfg->nmodes * (size_t)cfg->nbackends
+                          (size_t)cfg->nmodes * (size_t)cfg->nfd_tables * (size_t)cfg->nbackends
                     : 0;
     r->cells = calloc(r->ncells ? r->ncells : 1, sizeof *r->cells);
     if (!r->cells)
@@ -22,14 +23,19 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
         for (int n = 0; n < cfg->ncounts; n++)
             for (int a = 0; a < cfg->nactives; a++)
                 for (int m = 0; m < cfg->nmodes; m++)
+                    for (int t = 0; t < cfg->nfd_tables; t++)
                     for (int b = 0; b < cfg->nbackends; b++) {
                         mp_cell *c = &r->cells[i++];
+                        c->fd_table = cfg->fd_tables[t];
                         c->backend = cfg->backends[b];
                         c->kind = cfg->kinds[k];
                         c->mode = cfg->modes[m];
                         c->nfds = cfg->fds[n];
                         c->active = cfg->actives[a];
                         c->fd_lo = c->fd_hi = c->ready_fd = -1;
+                        c->process_threads = -1;
+                        c->watch_sets = -1;
+                        c->empty_bracket_ns = NAN;
                     }
     return 0;
 }
@@ -40,7 +46,10 @@ void mp_results_free(mp_results *r)
         mp_cell *c = &r->cells[i];
         free(c->repeat_medians);
         free(c->bare_loop);
+        free(c->bare_loop_mean);
         free(c->samples);
+        free(c->waiter);
+        free(c->bracket_ns);
         free(c->sample_repeat);
         free(c->metrics);
         cJSON_Delete(c->profile);

@@ -34,11 +34,18 @@ typedef struct mp_cell {
     char reason[512];
     int fd_lo, fd_hi, ready_fd;
     long rl_soft, rl_hard;
+    int watch_sets;           /* epoll/io_uring instances open at its first timed block; -1 */
+    mp_fd_table fd_table;     /* asked for: private or shared */
+    int process_threads;      /* most threads seen in this process at its timed blocks; -1 unread */
     size_t kept, discarded;
     double *repeat_medians;   /* [repeats] */
     double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
+    double *bare_loop_mean;   /* [repeats], ready mode: the same, all loops' mean */
     /* Kept per-call wall samples (raw ns) and the repeat each came from. */
     double *samples;
+    double *waiter;           /* wakeup: the waiter's bracket of each kept sample (ns) */
+    double *bracket_ns;       /* ready: [repeats] empty clock bracket before each block */
+    double empty_bracket_ns;  /* ready: what was subtracted (median of bracket_ns); NaN */
     int *sample_repeat;
     size_t nsamples;
     mp_metric *metrics;
@@ -61,7 +68,7 @@ typedef struct mp_results {
     size_t ncells;
 } mp_results;
 
-/* Cells in sweep order: kind, N, active, mode, backend. */
+/* Cells in sweep order: kind, N, active, mode, fd table, backend. */
 int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err);
 void mp_results_free(mp_results *r);
 

@@ -4,7 +4,7 @@
  *  - ready mode: timeout 0 while the set's `active` ready fds stay
  *    readable; the sample is the time between two clock reads around the call;
  *  - wakeup mode: the waiter (calling thread) blocks with no timeout; the
- *    poker thread waits until the waiter sleeps, reads the clock, writes
+ *    poker process (poker.h) waits until the waiter sleeps, reads the clock, writes
  *    one byte; the sample is poker's clock read to waiter's return.  A
  *    sample in which the waiter never went to sleep (no voluntary context
  *    switch during the call) is discarded and counted.
@@ -20,6 +20,7 @@
 
 #include "backends/backend.h"
 #include "run/fdset.h"
+#include "run/poker.h"
 #include "pmu.h"
 
 /* Set by the signal handler: blocks stop early and return -EINTR. */
@@ -29,22 +30,22 @@ extern volatile int mp_sample_stop;
  * pass is given, for n * mp_pmu_pass_count(pass) deltas (row-major). */
 typedef struct mp_block {
     double *wall_ns;
+    /* wakeup, when not NULL: [n] the waiter's own bracket of each kept
+     * sample, from just before it arms to just after it returns: the
+     * interval a counter pass brackets (wall_ns starts at the poke). */
+    double *waiter_ns;
     size_t kept;          /* samples written */
     size_t discarded;     /* wakeup: waiter was not asleep */
     int64_t *counters;
     size_t dropped;       /* counter samples refused (multiplexed) */
 } mp_block;
 
-/* The poker thread for wakeup mode, bound to a PU (-1: unbound). */
-typedef struct mp_poker mp_poker;
-/* Returns once the poker has tried to bind (see mp_poker_bind_result). */
-int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err *err),
-                   void *bind_ctx, mp_err *err);
-void mp_poker_stop(mp_poker *p);
-/* Whether the poker's binding worked (0) or -errno; message in err. */
-int mp_poker_bind_result(const mp_poker *p, mp_err *err);
+/* Warm-up lasts at least this long as well as at least `warmup` calls: a
+ * fixed count is microseconds for a cheap call and the CPU may not be up
+ * to speed yet.  warmup 0 means no warm-up at all. */
+#define MP_WARMUP_NS 2000000ull
 
-/* Run `warmup` untimed calls then n timed ones.  With pass != NULL the
+/* Run the warm-up (untimed) then n timed calls.  With pass != NULL the
  * block counts events around each call instead of timing it (counter
  * passes are separate from timing passes so reads never inflate times). */
 int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int warmup,
@@ -53,9 +54,11 @@ int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_
                      int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err);
 
 /* ns per call of back-to-back ready-mode calls: n calls in 10 loops, each
- * timed as one interval (one clock pair per loop); the median loop. */
+ * timed as one interval (one clock pair per loop); *ns_per_call is the
+ * median loop's mean, *mean_ns all loops' time over all calls (to set
+ * against the mean of per-call samples: like with like). */
 int mp_sample_bare_loop(const mp_backend_ops *b, void *st, size_t n, double *ns_per_call,
-                        mp_err *err);
+                        double *mean_ns, mp_err *err);
 
 /* n empty brackets (two clock reads back to back), in ns. */
 void mp_sample_empty_brackets(double *out, size_t n);

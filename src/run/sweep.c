@@ -1,11 +1,15 @@
 /* sweep.c - the measurement loop of `muxprof run`.
  *
- * For each fd kind and each N one descriptor set is built and every
- * backend registers it once.  Then, per mode, the timing repeats run with
- * the backends interleaved inside each repeat (so slow drift of the host
- * hits every backend alike), followed by one counter pass per counter
- * group and backend.  Cells that cannot run get status "unsupported" or
- * "error" and a reason; the sweep goes on.
+ * For each fd kind and each N one descriptor set is built.  Then, per
+ * mode, the timing repeats run with the backends interleaved inside each
+ * repeat (so slow drift of the host hits every backend alike), their order
+ * rotated by one from repeat to repeat (so no order effect always lands on
+ * the same backend), followed by one counter pass per counter group and
+ * backend.  A backend is registered on the set only around its own blocks
+ * (open + add before, close after): another backend's epoll callbacks or
+ * io_uring poll requests on the same fds would otherwise run on every poke
+ * and inside the timed window.  Cells that cannot run get status
+ * "unsupported" or "error" and a reason; the sweep goes on.
  */
 #include "run/sweep.h"
 
@@ -17,10 +21,13 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "run/fdtable.h"
 #include "run/internal.h"
+#include "run/task.h"
 #include "common/stats.h"
 
 #define BRACKETS 200          /* empty counter brackets per counter pass */
+#define CLOCK_BRACKETS 500    /* empty clock brackets before each ready timing block */
 #define BARE_LOOP 100         /* calls in one bare-loop interval, per repeat */
 #define PMU_FD_SLACK 40       /* counter fds, epoll fds, stdio, files being written */
 
@@ -52,6 +59,14 @@ static void note_dead_peer(mp_cell *c, mp_peer *peer)
              "watched fd reads as end-of-file)", how);
 }
 
+/* The process's thread count as a timed block starts (the most seen). */
+static void note_threads(mp_cell *c)
+{
+    int t = mp_process_threads();
+    if (t > c->process_threads)
+        c->process_threads = t;
+}
+
 static int active(const mp_cell *c)
 {
     return c->status == MP_CELL_PENDING || c->status == MP_CELL_OK;
@@ -68,6 +83,28 @@ static void progress(const mp_sweep_env *env, size_t cell, size_t ncells, const 
              mp_fd_kind_name(c->kind), c->nfds, c->active > 1 ? " K=" : "",
              c->active > 1 ? c->active : 0, mp_mode_name(c->mode), what, i, n);
     env->progress(cell, ncells, label, env->progress_ctx);
+}
+
+/* Register the whole set with a backend: a fresh state, every fd added. */
+static int backend_register(const mp_backend_ops *ops, const mp_fdset *set, void **st,
+                            mp_err *err)
+{
+    *st = NULL;
+    int rc = ops->open(st, set->n, err);
+    for (int i = 0; rc == 0 && i < set->n; i++)
+        rc = ops->add(*st, set->fds[i], err);
+    if (rc < 0 && *st) {
+        ops->close(*st);
+        *st = NULL;
+    }
+    return rc;
+}
+
+static void backend_unregister(const mp_backend_ops *ops, void **st)
+{
+    if (*st)
+        ops->close(*st);
+    *st = NULL;
 }
 
 /* Count events around each of `samples` calls, for every pass of the plan. */
@@ -98,15 +135,15 @@ static int counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sw
         mp_block blk = {.counters = d};
         for (size_t i = 0; i < BRACKETS; i++) {
             mp_pmu_snap a, b;
-            mp_pmu_pass_read(pass, &a);
-            mp_pmu_pass_read(pass, &b);
-            if (mp_pmu_pass_delta(pass, &a, &b, d + blk.kept * nc) == 0)
+            int ra = mp_pmu_pass_read(pass, &a);
+            int rb = mp_pmu_pass_read(pass, &b);
+            if (ra == 0 && rb == 0 && mp_pmu_pass_delta(pass, &a, &b, d + blk.kept * nc) == 0)
                 blk.kept++;
         }
         for (unsigned k = 0; k < nc; k++) {
             for (size_t i = 0; i < blk.kept; i++)
                 x[i] = (double)d[i * nc + k];
-            bracket[k] = blk.kept ? mp_median(x, blk.kept) : 0;
+            bracket[k] = blk.kept ? mp_median(x, blk.kept) : NAN;
         }
         blk = (mp_block){.counters = d};
         rc = c->mode == MP_MODE_READY
@@ -120,14 +157,17 @@ static int counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sw
                 rc = mp_errf(err, -ENOMEM, "out of memory");
                 goto done;
             }
-            for (size_t i = 0; i < blk.kept; i++)
+            /* No calibrated bracket: nothing to subtract is unknown, not 0,
+             * so the counter is not reported. */
+            size_t kept = isnan(bracket[k]) ? 0 : blk.kept;
+            for (size_t i = 0; i < kept; i++)
                 x[i] = (double)d[i * nc + k] - bracket[k];
-            mp_summarize(x, blk.kept, &m->s);
+            mp_summarize(x, kept, &m->s);   /* n == 0: written as null */
             m->is_counter = 1;
             m->pass = (int)p + 1;
             m->bracket = bracket[k];
             m->dropped = blk.dropped;
-            snprintf(m->scope, sizeof m->scope, "%s", mp_pmu_plan_scope(env->plan));
+            snprintf(m->scope, sizeof m->scope, "%s", mp_pmu_pass_scope(pass, k));
             snprintf(m->read_path, sizeof m->read_path, "%s", mp_pmu_pass_read_path(pass));
         }
     done:
@@ -156,13 +196,30 @@ static int summarize_cell(mp_cell *c, const mp_results *r, mp_err *err)
         return mp_errf(err, -ENOMEM, "out of memory");
     }
     raw = &c->metrics[c->nmetrics - 2];
-    double sub = c->mode == MP_MODE_READY ? r->empty_bracket.p50 : 0.0;
+    /* Ready mode: the cell's own empty bracket, measured just before each
+     * of its timing blocks (the median of those medians). */
+    double sub = 0.0;
+    if (c->mode == MP_MODE_READY && c->bracket_ns) {
+        double tmp[MP_REPEATS_MAX];
+        size_t nb = 0;
+        for (int i = 0; i < r->cfg->repeats; i++)
+            if (!isnan(c->bracket_ns[i]))
+                tmp[nb++] = c->bracket_ns[i];
+        c->empty_bracket_ns = nb ? mp_median(tmp, nb) : NAN;
+        sub = nb ? c->empty_bracket_ns : 0.0;
+    }
     memcpy(x, c->samples, sizeof *x * c->nsamples);
     mp_summarize(x, c->nsamples, &raw->s);
     for (size_t i = 0; i < c->nsamples; i++)
         x[i] = c->samples[i] - sub;
     mp_summarize(x, c->nsamples, &wall->s);
     free(x);
+    if (c->waiter) {
+        mp_metric *w = mp_cell_add_metric(c, "waiter_ns");
+        if (!w)
+            return mp_errf(err, -ENOMEM, "out of memory");
+        mp_summarize(c->waiter, c->nsamples, &w->s);
+    }
     c->kept = c->nsamples;
     c->status = MP_CELL_OK;
     return 0;
@@ -180,14 +237,14 @@ static int wait_readable(const mp_fdset *set)
     return 0;
 }
 
-static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *set,
+static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
                     const mp_sweep_env *env, size_t first, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
     int nb = cfg->nbackends, rc = 0;
     mp_mode mode = cells[0].mode;
     size_t per = (size_t)cfg->samples;
-    double *blockbuf = malloc(sizeof *blockbuf * per);
+    double *blockbuf = malloc(sizeof *blockbuf * per * 2);
     if (!blockbuf)
         return mp_errf(err, -ENOMEM, "out of memory");
 
@@ -198,7 +255,7 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (why)
             mark(c, MP_CELL_UNSUPPORTED, "%s", why);
         if (mode == MP_MODE_WAKEUP && !env->poker)
-            mark(c, MP_CELL_ERROR, "internal: no poker thread");
+            mark(c, MP_CELL_ERROR, "internal: no poker process");
         if (mode == MP_MODE_WAKEUP && c->active > 1)
             mark(c, MP_CELL_UNSUPPORTED, "wakeup mode pokes one fd; %d ready fds at once "
                  "(--active) is measured in ready mode", c->active);
@@ -208,7 +265,14 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         c->sample_repeat = malloc(sizeof *c->sample_repeat * per * (size_t)cfg->repeats);
         c->repeat_medians = calloc((size_t)cfg->repeats, sizeof *c->repeat_medians);
         c->bare_loop = calloc((size_t)cfg->repeats, sizeof *c->bare_loop);
-        if (!c->samples || !c->sample_repeat || !c->repeat_medians || !c->bare_loop) {
+        c->bare_loop_mean = calloc((size_t)cfg->repeats, sizeof *c->bare_loop_mean);
+        if (mode == MP_MODE_WAKEUP)
+            c->waiter = malloc(sizeof *c->waiter * per * (size_t)cfg->repeats);
+        else
+            c->bracket_ns = malloc(sizeof *c->bracket_ns * (size_t)cfg->repeats);
+        if (!c->samples || !c->sample_repeat || !c->repeat_medians || !c->bare_loop ||
+            !c->bare_loop_mean ||
+            (mode == MP_MODE_WAKEUP && !c->waiter) || (mode == MP_MODE_READY && !c->bracket_ns)) {
             rc = mp_errf(err, -ENOMEM, "out of memory for %zu samples", per * cfg->repeats);
             goto out;
         }
@@ -228,18 +292,38 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
     }
 
     for (int rep = 0; rep < cfg->repeats; rep++) {
-        for (int b = 0; b < nb; b++) {
+        for (int o = 0; o < nb; o++) {
+            int b = (o + rep) % nb;
             mp_cell *c = &cells[b];
             if (!active(c))
                 continue;
             progress(env, first + (size_t)b, r->ncells, c, "repeat", rep + 1, cfg->repeats);
-            mp_block blk = {.wall_ns = blockbuf};
+            mp_block blk = {.wall_ns = blockbuf,
+                            .waiter_ns = mode == MP_MODE_WAKEUP ? blockbuf + per : NULL};
             mp_err cerr;
+            void *st;
+            if (backend_register(c->backend, set, &st, &cerr) < 0) {
+                mark(c, MP_CELL_ERROR, "registering the set: %s", cerr.msg);
+                continue;
+            }
+            note_threads(c);
+            if (rep == 0)
+                c->watch_sets = mp_process_watch_sets();
+            if (mode == MP_MODE_READY) {
+                double eb[CLOCK_BRACKETS];
+                mp_sample_empty_brackets(eb, CLOCK_BRACKETS);
+                c->bracket_ns[rep] = mp_median(eb, CLOCK_BRACKETS);
+            }
             int brc = mode == MP_MODE_READY
-                          ? mp_sample_ready(c->backend, st[b], set, cfg->warmup, per, NULL,
+                          ? mp_sample_ready(c->backend, st, set, cfg->warmup, per, NULL,
                                             &blk, &cerr)
-                          : mp_sample_wakeup(c->backend, st[b], set, env->poker, cfg->warmup,
+                          : mp_sample_wakeup(c->backend, st, set, env->poker, cfg->warmup,
                                              per, NULL, &blk, &cerr);
+            if (brc == 0 && mode == MP_MODE_READY &&
+                mp_sample_bare_loop(c->backend, st, BARE_LOOP, &c->bare_loop[rep],
+                                    &c->bare_loop_mean[rep], &cerr) < 0)
+                brc = -EPROTO;
+            backend_unregister(c->backend, &st);
             if (brc == -EINTR) {
                 r->interrupted_cell = (int)(first + (size_t)b);
                 rc = -EINTR;
@@ -252,14 +336,13 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
             }
             c->discarded += blk.discarded;
             memcpy(c->samples + c->nsamples, blk.wall_ns, sizeof *blk.wall_ns * blk.kept);
+            if (c->waiter)
+                memcpy(c->waiter + c->nsamples, blk.waiter_ns, sizeof *blk.waiter_ns * blk.kept);
             for (size_t i = 0; i < blk.kept; i++)
                 c->sample_repeat[c->nsamples + i] = rep;
             c->nsamples += blk.kept;
             /* A repeat with no sample kept has no median (NaN: null in the JSON). */
             c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : NAN;
-            if (mode == MP_MODE_READY &&
-                mp_sample_bare_loop(c->backend, st[b], BARE_LOOP, &c->bare_loop[rep], &cerr) < 0)
-                mark(c, MP_CELL_ERROR, "%s", cerr.msg);
         }
     }
     /* Every cell's timing is summarised before any counter pass, so an
@@ -274,26 +357,29 @@ static int run_mode(mp_results *r, mp_cell *cells, void **st, const mp_fdset *se
         if (!active(c))
             continue;
         mp_err cerr;
-        int prc = counter_passes(c, st[b], set, env, cfg->samples, cfg->warmup,
+        void *st;
+        if (backend_register(c->backend, set, &st, &cerr) < 0) {
+            snprintf(c->reason, sizeof c->reason, "counters not measured: registering the "
+                     "set: %.400s", cerr.msg);
+            continue;
+        }
+        note_threads(c);
+        int prc = counter_passes(c, st, set, env, cfg->samples, cfg->warmup,
                                  first + (size_t)b, r->ncells, &cerr);
+        if (prc < 0 && prc != -EINTR)
+            snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
+        if (prc != -EINTR && cfg->profile) {
+            progress(env, first + (size_t)b, r->ncells, c, "profile pass", 1, 1);
+            prc = mp__profile_pass(c, st, set, env, cfg->warmup, &cerr);
+            if (prc < 0 && prc != -EINTR)
+                snprintf(c->reason, sizeof c->reason, "profile not measured: %.400s",
+                         cerr.msg);
+        }
+        backend_unregister(c->backend, &st);
         if (prc == -EINTR) {
             r->interrupted_cell = (int)(first + (size_t)b);
             rc = -EINTR;
             goto out;
-        }
-        if (prc < 0)
-            snprintf(c->reason, sizeof c->reason, "counters not measured: %.400s", cerr.msg);
-        if (cfg->profile) {
-            progress(env, first + (size_t)b, r->ncells, c, "profile pass", 1, 1);
-            prc = mp__profile_pass(c, st[b], set, env, cfg->warmup, &cerr);
-            if (prc == -EINTR) {
-                r->interrupted_cell = (int)(first + (size_t)b);
-                rc = -EINTR;
-                goto out;
-            }
-            if (prc < 0)
-                snprintf(c->reason, sizeof c->reason, "profile not measured: %.400s",
-                         cerr.msg);
         }
     }
 out:
@@ -304,11 +390,12 @@ out:
     return rc;
 }
 
-static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, int b)
+static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, int t, int b)
 {
     size_t i = (size_t)k * (size_t)cfg->ncounts + (size_t)n;
     i = i * (size_t)cfg->nactives + (size_t)a;
     i = i * (size_t)cfg->nmodes + (size_t)m;
+    i = i * (size_t)cfg->nfd_tables + (size_t)t;
     return i * (size_t)cfg->nbackends + (size_t)b;
 }
 
@@ -317,8 +404,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     const mp_run_config *cfg = r->cfg;
     mp_fd_kind kind = cfg->kinds[k];
     int N = cfg->fds[ni], nb = cfg->nbackends, rc = 0;
-    mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0)];
-    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)nb;
+    mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0, 0)];
+    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)cfg->nfd_tables * (size_t)nb;
     int kmax = 1;   /* largest K that fits in N */
     for (int a = 0; a < cfg->nactives; a++)
         if (cfg->actives[a] <= N && cfg->actives[a] > kmax)
@@ -344,7 +431,7 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     int frc = mp_fdset_create(&set, kind, N, mp_ready_first(cfg->ready_pos, N, kmax), kmax,
                               env->peer, &ferr);
     if (frc < 0 && mp_sample_stop) {   /* interrupted while building: leave pending */
-        r->interrupted_cell = (int)cell_index(cfg, k, ni, 0, 0, 0);
+        r->interrupted_cell = (int)cell_index(cfg, k, ni, 0, 0, 0, 0);
         return -EINTR;
     }
     if (frc < 0) {
@@ -362,7 +449,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
                  "%d are watched", group[i].active, N);
     }
 
-    void *st[MP_MAX_BACKENDS] = {0};
+    /* Whether each backend can watch this set: registered once and let go
+     * again (the blocks register it afresh). */
     for (int b = 0; b < nb; b++) {
         const mp_backend_ops *ops = cfg->backends[b];
         char why[256];
@@ -371,11 +459,11 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
         mp_err berr;
         int brc = 0;
         if (!u) {
-            brc = ops->open(&st[b], N, &berr);
-            for (int i = 0; brc == 0 && i < N; i++)
-                brc = ops->add(st[b], set.fds[i], &berr);
+            void *st;
+            brc = backend_register(ops, &set, &st, &berr);
+            backend_unregister(ops, &st);
         }
-        for (size_t i = 0; i < (size_t)cfg->nactives * (size_t)cfg->nmodes; i++) {
+        for (size_t i = 0; i < ng / (size_t)nb; i++) {
             mp_cell *c = &group[i * (size_t)nb + (size_t)b];
             if (u)
                 mark(c, MP_CELL_UNSUPPORTED, "%s", u);
@@ -392,17 +480,22 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
             continue;
         /* The K active fds sit where --ready-pos says within the ready range. */
         mp_fdset_activate(&set, K, mp_ready_first(cfg->ready_pos, kmax, K));
-        for (int m = 0; m < cfg->nmodes && rc == 0; m++) {
-            size_t first = cell_index(cfg, k, ni, a, m, 0);
-            for (int b = 0; b < nb; b++)
-                r->cells[first + (size_t)b].ready_fd = mp_fdset_ready_fd(&set);
-            rc = run_mode(r, &r->cells[first], st, &set, env, first, err);
-        }
+        for (int m = 0; m < cfg->nmodes && rc == 0; m++)
+            for (int t = 0; t < cfg->nfd_tables && rc == 0; t++) {
+                size_t first = cell_index(cfg, k, ni, a, m, t, 0);
+                for (int b = 0; b < nb; b++)
+                    r->cells[first + (size_t)b].ready_fd = mp_fdset_ready_fd(&set);
+                /* shared: one parked thread shares the table through the blocks */
+                mp_parked *parked = NULL;
+                if (cfg->fd_tables[t] == MP_FDT_SHARED && mp_parked_start(&parked, err) < 0) {
+                    rc = err->code;
+                    break;
+                }
+                rc = run_mode(r, &r->cells[first], &set, env, first, err);
+                mp_parked_stop(parked);
+            }
     }
 
-    for (int b = 0; b < nb; b++)
-        if (st[b])
-            cfg->backends[b]->close(st[b]);
     mp_fdset_destroy(&set, env->peer);
     return rc;
 }
@@ -410,21 +503,22 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
 int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
-    for (int k = 0; k < cfg->nkinds; k++)
-        for (int n = 0; n < cfg->ncounts; n++) {
+    int rc = 0;
+    for (int k = 0; k < cfg->nkinds && rc == 0; k++)
+        for (int n = 0; n < cfg->ncounts && rc == 0; n++) {
             if (mp_sample_stop) {
-                r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0);
-                return -EINTR;
+                r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0, 0);
+                rc = -EINTR;
+                break;
             }
-            int rc = run_group(r, env, k, n, err);
+            rc = run_group(r, env, k, n, err);
             /* the group's cells are final, but for those an interruption left pending */
-            size_t g0 = cell_index(cfg, k, n, 0, 0, 0);
-            size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)cfg->nbackends;
+            size_t g0 = cell_index(cfg, k, n, 0, 0, 0, 0);
+            size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes *
+                        (size_t)cfg->nfd_tables * (size_t)cfg->nbackends;
             for (size_t i = g0; env->cell_done && i < g0 + ng; i++)
                 if (r->cells[i].status != MP_CELL_PENDING)
                     env->cell_done(i, env->progress_ctx);
-            if (rc < 0)
-                return rc;
         }
-    return 0;
+    return rc < 0 ? rc : 0;
 }

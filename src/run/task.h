@@ -9,6 +9,17 @@
 /* Open /proc/self/task/<tid>/<file> ("stat" or "status"); -1 on failure. */
 int mp_task_open(int tid, const char *file);
 
+/* Open /proc/<pid>/task/<tid>/<file>: a thread of another process. */
+int mp_task_open_in(int pid, int tid, const char *file);
+
+/* Threads of this process now ("Threads:" of /proc/self/status), -1 if
+ * unreadable. */
+int mp_process_threads(void);
+
+/* epoll and io_uring instances open in this process (anon_inode links in
+ * /proc/self/fd), -1 if unreadable: the sets that may watch our fds. */
+int mp_process_watch_sets(void);
+
 /* State letter from an open stat file ('R', 'S', 'D', ...), 0 if unreadable. */
 char mp_task_state(int stat_fd);
 

@@ -1,0 +1,238 @@
+/* sec_harness.c - the report section on the harness itself and the run's
+ * noise: who shared the measuring process's descriptor table, who else
+ * watched the descriptors, which interval each figure covers, counters
+ * that counted nothing or dropped samples, and the host's load, steal,
+ * frequency and mitigations.  Reads results.json (m->root) directly. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "report/internal.h"
+#include "report/md.h"
+#include "report/util.h"
+
+#define MAXROWS 64
+
+static const cJSON *results(const mp_rmodel *m)
+{
+    return cJSON_GetObjectItemCaseSensitive(m->root, "results");
+}
+
+static int is_ok(const cJSON *c)
+{
+    return !strcmp(mp_json_str(c, "status", ""), "ok");
+}
+
+static void noise(FILE *f, const mp_rmodel *m)
+{
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
+    const cJSON *o = cJSON_GetObjectItemCaseSensitive(ctx, "noise");
+    char a[32], b[300];
+    if (!cJSON_IsObject(o)) {
+        fprintf(f, "This run recorded no noise context (load, steal, frequency, mitigations): "
+                   "it predates them.\n\n");
+        return;
+    }
+    const cJSON *w, *warn = cJSON_GetObjectItemCaseSensitive(o, "warnings");
+    cJSON_ArrayForEach(w, warn)
+        if (cJSON_IsString(w))
+            fprintf(f, "> **Noisy run:** %s.\n\n", mp_md_cell(b, sizeof b, w->valuestring));
+    fprintf(f, "| noise | value |\n|---|---|\n");
+    const char *keys[] = {"loadavg_start", "loadavg_end"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, keys[k]), *e;
+        fprintf(f, "| load average (1, 5, 15 min) at %s |", k ? "end" : "start");
+        if (!cJSON_IsArray(l))
+            fprintf(f, " not readable");
+        cJSON_ArrayForEach(e, l)
+            fprintf(f, " %.2f", cJSON_IsNumber(e) ? e->valuedouble : NAN);
+        fprintf(f, " |\n");
+    }
+    double steal = mp_json_num(o, "steal_share", NAN), busy = mp_json_num(o, "busy_share", NAN);
+    fprintf(f, "| CPU time stolen by the hypervisor, over the run | %s |\n",
+            isnan(steal) ? "not readable" : (snprintf(a, sizeof a, "%.2f%%", steal * 100), a));
+    fprintf(f, "| CPUs busy (all work, not only muxprof) | %s |\n",
+            isnan(busy) ? "not readable" : (snprintf(b, sizeof b, "%.0f%%", busy * 100), b));
+    const cJSON *mhz = cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz"), *e;
+    fprintf(f, "| CPU MHz (%s) |", mp_json_str(o, "cpu_mhz_source", "?"));
+    if (!cJSON_IsArray(mhz))
+        fprintf(f, " not readable");
+    cJSON_ArrayForEach(e, mhz)
+        fprintf(f, " %.0f", cJSON_IsNumber(e) ? e->valuedouble : NAN);
+    fprintf(f, " |\n");
+    const cJSON *mit = cJSON_GetObjectItemCaseSensitive(o, "mitigations");
+    int unaffected = 0;
+    cJSON_ArrayForEach(e, mit) {
+        if (!cJSON_IsString(e))
+            continue;
+        if (!strcmp(e->valuestring, "Not affected"))
+            unaffected++;
+        else
+            fprintf(f, "| vulnerability %s | %s |\n", e->string,
+                    mp_md_cell(b, sizeof b, e->valuestring));
+    }
+    if (unaffected)
+        fprintf(f, "| vulnerabilities the CPU is not affected by | %d (results.json lists "
+                   "them) |\n", unaffected);
+    if (!cJSON_IsObject(mit))
+        fprintf(f, "| mitigations | not readable |\n");
+    fputc('\n', f);
+}
+
+/* Distinct (mode, fd_table, process_threads, watch_sets) among ok cells. */
+static void table_users(FILE *f, const mp_rmodel *m)
+{
+    struct { char mode[16], table[16]; int threads, sets, n; } row[MAXROWS];
+    size_t nr = 0;
+    const cJSON *c;
+    int private_shared = 0;
+    cJSON_ArrayForEach(c, results(m)) {
+        if (!is_ok(c))
+            continue;
+        const char *mode = mp_json_str(c, "mode", "?"), *t = mp_json_str(c, "fd_table", "?");
+        int th = (int)mp_json_num(c, "process_threads", -1);
+        int ws = (int)mp_json_num(c, "watch_sets", -1);
+        if (!strcmp(t, "private") && th > 1)
+            private_shared++;
+        size_t i;
+        for (i = 0; i < nr; i++)
+            if (!strcmp(row[i].mode, mode) && !strcmp(row[i].table, t) &&
+                row[i].threads == th && row[i].sets == ws)
+                break;
+        if (i == nr && nr < MAXROWS) {
+            snprintf(row[nr].mode, sizeof row[nr].mode, "%s", mode);
+            snprintf(row[nr].table, sizeof row[nr].table, "%s", t);
+            row[nr].threads = th;
+            row[nr].sets = ws;
+            row[nr++].n = 0;
+        }
+        if (i < MAXROWS)
+            row[i].n++;
+    }
+    fprintf(f, "Who shared the measuring process while its calls were timed (`fd_table`, "
+               "`process_threads` from /proc/self/status) and how many epoll/io_uring sets "
+               "were open on its descriptors (`watch_sets`, the cell's own included). With a "
+               "private table (one thread) the kernel's fd lookup skips a reference count per "
+               "file and call; a shared table pays it.\n\n"
+               "| mode | fd_table | process_threads | watch_sets | cells |\n"
+               "|---|---|---:|---:|---:|\n");
+    for (size_t i = 0; i < nr; i++) {
+        char th[16] = "not recorded", ws[16] = "not recorded";
+        if (row[i].threads >= 0)
+            snprintf(th, sizeof th, "%d", row[i].threads);
+        if (row[i].sets >= 0)
+            snprintf(ws, sizeof ws, "%d", row[i].sets);
+        fprintf(f, "| %s | %s | %s | %s | %d |\n", row[i].mode, row[i].table, th, ws, row[i].n);
+    }
+    fputc('\n', f);
+    if (private_shared)
+        fprintf(f, "> **Warning:** %d cell(s) asked for a private descriptor table ran with "
+                   "more than one thread in the process: their times include the shared "
+                   "table's reference counting.\n\n", private_shared);
+}
+
+/* p50 of wall_ns of the ok cell with these keys and fd_table, NaN if none. */
+static double p50_of(const mp_rmodel *m, const cJSON *like, const char *table)
+{
+    const cJSON *c;
+    cJSON_ArrayForEach(c, results(m))
+        if (is_ok(c) && !strcmp(mp_json_str(c, "fd_table", ""), table) &&
+            !strcmp(mp_json_str(c, "backend", ""), mp_json_str(like, "backend", "?")) &&
+            !strcmp(mp_json_str(c, "mode", ""), mp_json_str(like, "mode", "?")) &&
+            !strcmp(mp_json_str(c, "fd_kind", ""), mp_json_str(like, "fd_kind", "?")) &&
+            mp_json_num(c, "nfds", -1) == mp_json_num(like, "nfds", -2) &&
+            mp_json_num(c, "active", 1) == mp_json_num(like, "active", 1))
+            return mp_json_num(cJSON_GetObjectItemCaseSensitive(
+                                   cJSON_GetObjectItemCaseSensitive(c, "metrics"), "wall_ns"),
+                               "p50", NAN);
+    return NAN;
+}
+
+/* Private against shared, per backend and N, when the run holds both. */
+static void table_shared(FILE *f, const mp_rmodel *m)
+{
+    const cJSON *c;
+    int rows = 0;
+    char a[32], b[32];
+    cJSON_ArrayForEach(c, results(m)) {
+        if (!is_ok(c) || strcmp(mp_json_str(c, "fd_table", ""), "private"))
+            continue;
+        double p = p50_of(m, c, "private"), s = p50_of(m, c, "shared");
+        if (isnan(s))
+            continue;
+        if (!rows++)
+            fprintf(f, "Private against shared descriptor table (p50 `wall_ns`):\n\n"
+                       "| backend | mode | fds | N | private | shared | shared / private |\n"
+                       "|---|---|---|---:|---:|---:|---:|\n");
+        fprintf(f, "| %s | %s | %s | %.0f | %s | %s | %.3f |\n", mp_json_str(c, "backend", "?"),
+                mp_json_str(c, "mode", "?"), mp_json_str(c, "fd_kind", "?"),
+                mp_json_num(c, "nfds", NAN), mp_fmt_num(a, sizeof a, p),
+                mp_fmt_num(b, sizeof b, s), s / p);
+    }
+    if (rows)
+        fputc('\n', f);
+}
+
+/* Per counter: cells that counted it, cells where nothing was counted,
+ * samples dropped, and the scope it really counts. */
+static void table_dropped(FILE *f, const mp_rmodel *m)
+{
+    struct { char name[96], scope[16]; int counted, missing; double dropped; } row[MAXROWS];
+    size_t nr = 0;
+    const cJSON *c, *e;
+    cJSON_ArrayForEach(c, results(m)) {
+        if (!is_ok(c))
+            continue;
+        const cJSON *miss = cJSON_GetObjectItemCaseSensitive(c, "counters_missing");
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
+            const cJSON *info = cJSON_IsNull(e) ? cJSON_GetObjectItemCaseSensitive(miss, e->string)
+                                                : e;
+            if (!cJSON_IsNull(e) && !cJSON_GetObjectItemCaseSensitive(e, "scope"))
+                continue;   /* a time, not a counter */
+            size_t i;
+            for (i = 0; i < nr; i++)
+                if (!strcmp(row[i].name, e->string))
+                    break;
+            if (i == nr) {
+                if (nr == MAXROWS)
+                    continue;
+                snprintf(row[nr].name, sizeof row[nr].name, "%s", e->string);
+                snprintf(row[nr].scope, sizeof row[nr].scope, "%s",
+                         mp_json_str(info, "scope", "?"));
+                row[nr].counted = row[nr].missing = 0;
+                row[nr++].dropped = 0;
+            }
+            cJSON_IsNull(e) ? row[i].missing++ : row[i].counted++;
+            row[i].dropped += mp_json_num(info, "dropped", 0);
+        }
+    }
+    if (!nr)
+        return;
+    fprintf(f, "Counter samples kept and dropped (a sample is dropped when a read failed or its "
+               "group did not run for the whole call; a cell where every sample was dropped "
+               "has no value, never a 0). In wakeup cells the counters cover the waiter's "
+               "bracket `waiter_ns` (arm to return), not the poke-to-return `wall_ns`.\n\n"
+               "| counter | scope | cells counted | cells with nothing counted | samples "
+               "dropped |\n|---|---|---:|---:|---:|\n");
+    for (size_t i = 0; i < nr; i++)
+        fprintf(f, "| %s | %s | %d | %d | %.0f |\n", row[i].name, row[i].scope, row[i].counted,
+                row[i].missing, row[i].dropped);
+    fputc('\n', f);
+}
+
+static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    (void)figs;
+    fprintf(f, "## The harness and the noise of this run\n\n");
+    noise(f, m);
+    table_users(f, m);
+    table_shared(f, m);
+    table_dropped(f, m);
+}
+
+const mp_rsection mp_rsec_harness = {
+    .name = "harness",
+    .calls_only = 1,
+    .markdown = markdown,
+};

@@ -1,0 +1,276 @@
+/* poker.c - the wakeup poker process; see poker.h.
+ *
+ * Commands on a SOCK_SEQPACKET pair:
+ *   'B' + mp_begin_msg + SCM_RIGHTS(poke fd)   run a block, answer 'b' when
+ *                                              `busy` drops and the fd is closed
+ *   EOF                                        exit
+ * Inside a block, per sample (see sample.c for the waiter's side):
+ *   spin until armed > done; poll the waiter's /proc stat until its state is
+ *   'S' (or give up after a limit that grows with N); t0 = now; write;
+ *   done = armed; then watch for the waiter's return and interrupt it
+ *   (SIGUSR1 to its thread) if it does not return within the watchdog limit.
+ */
+#include "run/poker.h"
+
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "run/spin.h"
+#include "run/task.h"
+
+#define SLEEP_WAIT_BASE_NS 50000000ull    /* give up waiting for 'S' after 50 ms ... */
+#define SLEEP_WAIT_PER_FD_NS 2000ull      /* ... plus 2 us per watched fd (arming is O(N)) */
+#define WATCHDOG_BASE_NS 5000000000ull    /* no return 5 s after a poke ... */
+#define WATCHDOG_PER_FD_NS 10000ull       /* ... plus 10 us per fd: the cell fails */
+#define REPLY_WAIT_MS 10000               /* bound on every wait for the poker's answer */
+
+typedef struct mp_begin_msg {
+    int tid;            /* the waiter thread, in the parent */
+    int eventfd;        /* write 8 bytes (eventfd) instead of one */
+    int nfds;           /* watched fds: scales the limits */
+} mp_begin_msg;
+
+static void on_watchdog(int sig)
+{
+    (void)sig;   /* only interrupts the waiter's system call */
+}
+
+static int poke(int fd, int is_eventfd)
+{
+    uint64_t one = 1;
+    char b = 'x';
+    ssize_t r = is_eventfd ? write(fd, &one, sizeof one) : write(fd, &b, 1);
+    return r > 0 ? 0 : -1;
+}
+
+/* One block in the child: poke whenever armed moves past done. */
+static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, int fd)
+{
+    int sfd = mp_task_open_in((int)parent, m->tid, "stat");
+    uint64_t sleep_wait = SLEEP_WAIT_BASE_NS + SLEEP_WAIT_PER_FD_NS * (uint64_t)m->nfds;
+    uint64_t watchdog = WATCHDOG_BASE_NS + WATCHDOG_PER_FD_NS * (uint64_t)m->nfds;
+    uint64_t seen = atomic_load(&pg->done);
+    unsigned spins = 0;
+    while (!atomic_load(&pg->quit)) {
+        uint64_t want = atomic_load_explicit(&pg->armed, memory_order_acquire);
+        if (want == seen) {
+            if (!atomic_load_explicit(&pg->busy, memory_order_acquire))
+                break;
+            mp_spin_step(&spins);
+            continue;
+        }
+        spins = 0;
+        uint64_t start = mp_now_ns();
+        while (sfd >= 0 && mp_task_state(sfd) != 'S' && !atomic_load(&pg->quit) &&
+               mp_now_ns() - start < sleep_wait)
+            ;
+        uint64_t t0 = mp_now_ns();
+        atomic_store_explicit(&pg->t0, t0, memory_order_release);
+        if (poke(fd, m->eventfd) < 0)
+            atomic_store(&pg->write_errno, errno);
+        atomic_store_explicit(&pg->done, want, memory_order_release);
+        seen = want;
+        unsigned wspins = 0;
+        /* "<", not "!=": a waiter whose next call returns at once may have
+         * moved past `want` already. */
+        while (atomic_load_explicit(&pg->returned, memory_order_acquire) < want &&
+               !atomic_load(&pg->quit)) {
+            if (mp_now_ns() - t0 > watchdog) {
+                atomic_store(&pg->stuck, 1);
+                syscall(SYS_tgkill, (int)parent, m->tid, SIGUSR1);
+                t0 = mp_now_ns();
+            }
+            mp_spin_step(&wspins);
+        }
+    }
+    if (sfd >= 0)
+        close(sfd);
+}
+
+static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
+                       int (*bind)(int pu, void *ctx, mp_err *err), void *bind_ctx)
+{
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(0);
+    if (pu >= 0 && bind) {
+        mp_err e;
+        mp_err_clear(&e);
+        pg->bind_rc = bind(pu, bind_ctx, &e);
+        snprintf(pg->bind_msg, sizeof pg->bind_msg, "%s", e.msg);
+    }
+    atomic_store_explicit(&pg->bind_done, 1, memory_order_release);
+    for (;;) {
+        char cmd[1 + sizeof(mp_begin_msg)];
+        union {
+            char buf[CMSG_SPACE(sizeof(int))];
+            struct cmsghdr align;
+        } ctl;
+        struct iovec iov = {.iov_base = cmd, .iov_len = sizeof cmd};
+        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                             .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
+        ssize_t r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        int fd = -1;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+            memcpy(&fd, CMSG_DATA(c), sizeof fd);
+        if (cmd[0] == 'B' && r == (ssize_t)sizeof cmd && fd >= 0) {
+            mp_begin_msg m;
+            memcpy(&m, cmd + 1, sizeof m);
+            child_block(pg, parent, &m, fd);
+        }
+        if (fd >= 0)
+            close(fd);
+        char ack = 'b';
+        if (send(sock, &ack, 1, MSG_NOSIGNAL) != 1)
+            break;
+    }
+    _exit(0);
+}
+
+int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err *err),
+                   void *bind_ctx, mp_err *err)
+{
+    mp_poker *p = calloc(1, sizeof *p);
+    int sv[2] = {-1, -1};
+    if (!p)
+        return mp_errf(err, -ENOMEM, "out of memory for the poker");
+    p->pu = pu;
+    p->pg = mmap(NULL, sizeof *p->pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p->pg == MAP_FAILED) {
+        int e = errno;
+        free(p);
+        return mp_errf(err, -e, "poker: mmap of the shared page: %s", strerror(e));
+    }
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
+        int e = errno;
+        munmap(p->pg, sizeof *p->pg);
+        free(p);
+        return mp_errf(err, -e, "poker: socketpair: %s", strerror(e));
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_watchdog;   /* no SA_RESTART: the wait returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGUSR1, &sa, NULL);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(sv[0]);
+        close(sv[1]);
+        munmap(p->pg, sizeof *p->pg);
+        free(p);
+        return mp_errf(err, -e, "poker: fork: %s", strerror(e));
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        child_main(p->pg, sv[1], parent, pu, bind, bind_ctx);
+    }
+    close(sv[1]);
+    p->pid = pid;
+    p->sock = sv[0];
+    /* Binding is known before any sample: wait (bounded) for the attempt. */
+    uint64_t t0 = mp_now_ns();
+    while (!atomic_load_explicit(&p->pg->bind_done, memory_order_acquire)) {
+        if (mp_now_ns() - t0 > (uint64_t)REPLY_WAIT_MS * 1000000ull) {
+            mp_poker_stop(p);
+            return mp_errf(err, -ETIMEDOUT, "poker: the process did not start within %d s",
+                           REPLY_WAIT_MS / 1000);
+        }
+        usleep(100);
+    }
+    *out = p;
+    return 0;
+}
+
+int mp_poker_bind_result(const mp_poker *p, mp_err *err)
+{
+    if (p->pg->bind_rc < 0)
+        mp_errf(err, p->pg->bind_rc, "poker: binding to PU %d failed: %s", p->pu,
+                p->pg->bind_msg);
+    return p->pg->bind_rc;
+}
+
+void mp_poker_stop(mp_poker *p)
+{
+    if (!p)
+        return;
+    atomic_store(&p->pg->quit, 1);
+    if (p->sock >= 0)
+        close(p->sock);
+    if (p->pid > 0) {
+        int st;
+        while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+    }
+    munmap(p->pg, sizeof *p->pg);
+    free(p);
+}
+
+int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, mp_err *err)
+{
+    mp_begin_msg m = {.tid = tid, .eventfd = set->kind == MP_FD_EVENTFD, .nfds = set->n};
+    char cmd[1 + sizeof m];
+    int fd = set->poke_fds[set->active_off];
+    cmd[0] = 'B';
+    memcpy(cmd + 1, &m, sizeof m);
+    union {
+        char buf[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } ctl;
+    memset(&ctl, 0, sizeof ctl);
+    struct iovec iov = {.iov_base = cmd, .iov_len = sizeof cmd};
+    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
+                         .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &fd, sizeof fd);
+    atomic_store(&p->pg->stuck, 0);
+    atomic_store(&p->pg->write_errno, 0);
+    atomic_store(&p->pg->busy, 1);
+    ssize_t r;
+    do
+        r = sendmsg(p->sock, &msg, MSG_NOSIGNAL);
+    while (r < 0 && errno == EINTR);
+    if (r != (ssize_t)sizeof cmd) {
+        atomic_store(&p->pg->busy, 0);
+        return mp_errf(err, r < 0 ? -errno : -EIO, "poker: starting a block failed: %s "
+                       "(did the poker process die?)", r < 0 ? strerror(errno) : "short send");
+    }
+    return 0;
+}
+
+int mp_poker_end(mp_poker *p, mp_err *err)
+{
+    atomic_store(&p->pg->busy, 0);
+    struct pollfd pf = {.fd = p->sock, .events = POLLIN};
+    int r;
+    do
+        r = poll(&pf, 1, REPLY_WAIT_MS);
+    while (r < 0 && errno == EINTR);
+    char ack = 0;
+    if (r != 1 || recv(p->sock, &ack, 1, 0) != 1 || ack != 'b')
+        return mp_errf(err, -ETIMEDOUT, "poker: the process (pid %d) did not finish its block "
+                       "within %d s", (int)p->pid, REPLY_WAIT_MS / 1000);
+    return 0;
+}
