@@ -155,9 +155,11 @@ static void profile_drawn(void **st)
     char save[64];
     memcpy(save, dir, sizeof save);
     memcpy(dir, d, sizeof dir);
+    /* per-descriptor phases only for backends whose cost grows with N:
+     * not epoll (flat in the fixture) */
     static const char *figs[] = {"prof_ready_eventfd", "prof_wakeup_eventfd",
                                  "prof_fd_ready_eventfd_select", "prof_fd_ready_eventfd_poll",
-                                 "prof_fd_ready_eventfd_epoll", "prof_fd_wakeup_eventfd_poll"};
+                                 "prof_fd_wakeup_eventfd_poll"};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         all_formats(figs[i]);
     memcpy(dir, save, sizeof dir);
@@ -177,7 +179,7 @@ static void profile_drawn(void **st)
     }
     fclose(f);
     assert_int_equal(bars, 2);
-    assert_int_equal(perfd, 6);
+    assert_int_equal(perfd, 4);   /* the three above and wakeup select; not epoll */
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
     assert_int_equal(system(cmd), 0);
 }

@@ -2,6 +2,7 @@
 #include "run/results.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
                         c->nfds = cfg->fds[n];
                         c->active = cfg->actives[a];
                         c->fd_lo = c->fd_hi = c->ready_fd = -1;
+                        c->p50_ci_lo = c->p50_ci_hi = NAN;
                     }
     return 0;
 }

@@ -37,6 +37,9 @@ typedef struct mp_cell {
     size_t kept, discarded;
     double *repeat_medians;   /* [repeats] */
     double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
+    /* 95% bootstrap interval of wall_ns's median over the kept samples
+     * (common/stats.h); NaN until summarised. */
+    double p50_ci_lo, p50_ci_hi;
     /* Kept per-call wall samples (raw ns) and the repeat each came from. */
     double *samples;
     int *sample_repeat;
