@@ -5,6 +5,8 @@
 # Data: cmp_MODE_KIND_BACKEND_hI.dat, columns nfds p50 ratio_epoll.
 load "style.gp"
 set key below left Left reverse   # host labels are long: under the plot
+set autoscale fix
+set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # as the run's figures
 set logscale xy 10
 set format x "10^{%T}"
 set format y "10^{%T}"

@@ -6,8 +6,10 @@
 # a log y axis is widened to whole decades so at least two decade ticks
 # are labelled (a series below the lowest labelled tick is not readable);
 # a log x axis is widened the same way when its data hold no decade.
-set terminal unknown
+set terminal dumb
+set output "/dev/null"
 eval plotcmd
+unset output
 if (GPVAL_Y_LOG > 0 && GPVAL_DATA_Y_MIN > 0) {
     set yrange [10**floor(log10(GPVAL_DATA_Y_MIN)*1.0 - 1e-9) : 10**ceil(log10(GPVAL_DATA_Y_MAX) + 1e-9)]
 }

@@ -140,6 +140,10 @@ static void golden_synthetic(void **st)
             "200,050 ns (no interval), epoll 300 ns (no interval); the seed's 1,540× is a "
             "factor of 2.31 apart.\n");
     HAS(md, "  - wakeup mode: **same order of magnitude**: measured at N=10,000: 721×");
+    /* O(N) is one cost per fd: wakeup poll's interval costs differ 4.33x */
+    HAS(md, "  - wakeup mode: **holds in part** (poll grows with N but not linearly: its "
+            "interval costs differ 4.33×), checked against this run's medians at N = 10 to "
+            "10,000.");
     HAS(md, "**\"80,000 bytes copied at 10,000 fds\"** (seed 000): **holds by arithmetic "
             "(not measured)**");
     HAS(md, "ready mode L1-dcache-load-misses: 1,255 per call = 1 per pollfd line");
@@ -250,6 +254,31 @@ static void golden_profile(void **st)
     rm_rf(dir);
 }
 
+/* The results.json of a run directory, parsed, and written back. */
+static cJSON *load_doc(const char *dir)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    char *text = slurp(path);
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    assert_non_null(doc);
+    return doc;
+}
+
+static void save_doc(const char *dir, cJSON *doc)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    char *text = cJSON_Print(doc);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(text);
+    cJSON_Delete(doc);
+}
+
 /* The synthetic fixture with intervals added: one cell with a bootstrap
  * interval recorded by the run, one with repeat medians only (an older
  * file: the range of the repeats is the interval, and the report says so),
@@ -259,13 +288,9 @@ static void golden_profile(void **st)
 static void intervals_and_noise(void **st)
 {
     (void)st;
-    char dir[64], path[600];
+    char dir[64];
     run_dir_with(dir, sizeof dir, "synthetic/results.json");
-    snprintf(path, sizeof path, "%s/results.json", dir);
-    char *text = slurp(path);
-    cJSON *doc = cJSON_Parse(text);
-    free(text);
-    assert_non_null(doc);
+    cJSON *doc = load_doc(dir);
     cJSON *cell, *res = cJSON_GetObjectItem(doc, "results");
     int seen = 0;
     cJSON_ArrayForEach(cell, res) {
@@ -293,13 +318,7 @@ static void intervals_and_noise(void **st)
         }
     }
     assert_int_equal(seen, 3);
-    text = cJSON_Print(doc);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    free(text);
-    cJSON_Delete(doc);
+    save_doc(dir, doc);
     char *md = build_report(dir, 0);
     /* both kinds named, each cell marked with the kind it has */
     HAS(md, "Intervals marked ᵇ: 95% bootstrap confidence interval of the median from the "
@@ -315,6 +334,36 @@ static void intervals_and_noise(void **st)
             "150,000–260,000 (55%) ⚠ |\n");
     HAS(md, "⚠ Noisy cells (repeat medians differ by more than 10%; quote their range, not "
             "one number): poll N=10,000 (150,000–260,000 ns).");
+    free(md);
+    rm_rf(dir);
+}
+
+/* A counter that is the same in every cell (one context switch per call)
+ * is not a fit: no R², no verdict, no figure. */
+static void constant_counter(void **st)
+{
+    (void)st;
+    char dir[64], path[600];
+    run_dir_with(dir, sizeof dir, "synthetic/results.json");
+    cJSON *doc = load_doc(dir);
+    cJSON *cell;
+    cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "results")) {
+        cJSON *mt = cJSON_GetObjectItem(cell, "metrics");
+        if (!mt)
+            continue;
+        cJSON *cs = cJSON_AddObjectToObject(mt, "context-switches");
+        cJSON_AddNumberToObject(cs, "p50", 1);
+    }
+    save_doc(dir, doc);
+    char *md = build_report(dir, 0);
+    HAS(md, "| context-switches, poll | constant: 1 in every cell | – | no R² (constant) | 6 | "
+            "no fit: nothing varies with N |\n");
+    HAS(md, "| ready | pipe | context-switches | poll | constant: 1 in every cell | – | no R² | "
+            "6 | no fit (constant) | – |\n");
+    HAS(md, "No figure for counters that are constant across the sweep (the same median in "
+            "every cell): context-switches (ready mode, pipe fds: 1 in every cell)");
+    snprintf(path, sizeof path, "%s/figures/counter_ready_pipe_context-switches.gp", dir);
+    assert_int_equal(access(path, F_OK), -1);
     free(md);
     rm_rf(dir);
 }
@@ -667,6 +716,7 @@ int main(void)
         cmocka_unit_test(golden_synthetic),
         cmocka_unit_test(golden_kofn_experiments),
         cmocka_unit_test(intervals_and_noise),
+        cmocka_unit_test(constant_counter),
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(experiments_only),
         cmocka_unit_test(odd_experiments),

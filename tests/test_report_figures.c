@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "test_util.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -56,17 +57,9 @@ static char *slurp_fig(const char *name, const char *ext)
 {
     char p[600];
     snprintf(p, sizeof p, "%s/figures/%s%s", dir, name, ext);
-    FILE *f = fopen(p, "rb");
-    if (!f)
+    char *b = mp_test_slurp_n(p, &slurped);
+    if (!b)
         fail_msg("%s was not written", p);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    size_t got = fread(b, 1, (size_t)n, f);
-    b[got] = 0;
-    slurped = got;
-    fclose(f);
     return b;
 }
 
