@@ -92,6 +92,10 @@ size_t mp_rc_regimes(const mp_rmodel *m, double bytes_per_fd, double *bound,
 int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *metric);
 
+/* "CPU model (arch)" of the run for figure titles and captions, without
+ * characters a gnuplot string cannot hold.  Returns buf. */
+const char *mp_rc_host_cpu(const mp_rmodel *m, char *buf, size_t len);
+
 /* 1 when the run has a backend named so. */
 int mp_rc_has_backend(const mp_rmodel *m, const char *name);
 

@@ -148,19 +148,6 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
     return 1;
 }
 
-/* "CPU model (arch)" of the run, for figure titles and captions. */
-static const char *host_cpu(const mp_rmodel *m, char *buf, size_t len)
-{
-    char cpu[160];
-    if (!mp_rm_text(m, "context.cpu_model", cpu, sizeof cpu) || !*cpu)
-        snprintf(cpu, sizeof cpu, "unknown CPU");
-    for (char *p = cpu; *p; p++)   /* the title is a gnuplot string: no quotes */
-        if (*p == '"' || *p == '\\' || (unsigned char)*p < ' ')
-            *p = ' ';
-    snprintf(buf, len, "%.80s (%.20s)", cpu, m->arch[0] ? m->arch : "unknown arch");
-    return buf;
-}
-
 /* N at which select's highest fd reaches FD_SETSIZE (1024) in this run,
  * when select was run and the sweep reaches it: "fdset_n = N\n", else "". */
 static void fdset_var(const mp_rmodel *m, const char *mode, const char *kind, char *buf,
@@ -191,7 +178,7 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
 {
     int rc;
     char title[512], extra[1024], cpu[120], fdset[96];
-    host_cpu(m, cpu, sizeof cpu);
+    mp_rc_host_cpu(m, cpu, sizeof cpu);
     fdset_var(m, mode, kind, fdset, sizeof fdset);
     double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
     size_t with_points = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/calc.h"
 #include "report/fig.h"
 #include "report/internal.h"
 #include "common/file.h"
@@ -383,13 +384,15 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
                 return -ENOMEM;
             snprintf(g->mode, sizeof g->mode, "ready");
             snprintf(g->fd_kind, sizeof g->fd_kind, "%s", q.kind);
+            char cpu[120];
+            mp_rc_host_cpu(m, cpu, sizeof cpu);
             snprintf(g->caption, sizeof g->caption, "Time per call against K ready "
-                     "descriptors of N=%lld watched, ready mode, %s fds: median with "
-                     "p10..p90 band (log-log)", q.ns[i], q.kind);
+                     "descriptors of N=%s watched, %s, ready mode, %s fds: median with "
+                     "p10..p90 band (log-log)", MP_NUM(q.ns[i]), cpu, q.kind);
             size_t v = (size_t)snprintf(vars, sizeof vars,
                 "kind = \"%s\"\nnfds = %lld\nbackends = \"%s\"\nstyles = \"%s\"\n"
-                "ttl = \"ready mode, %s fds, N=%lld: time per call vs K ready\"\n",
-                q.kind, q.ns[i], bl, sl, q.kind, q.ns[i]);
+                "ttl = \"%s, ready mode, %s fds, N=%s: time per call vs K ready\"\n",
+                q.kind, q.ns[i], bl, sl, cpu, q.kind, MP_NUM(q.ns[i]));
             cross x;
             if (has(&q, "epoll") && has(&q, "poll") &&
                 crossing(m, &q, q.ns[i], &x) == MP_CROSS_AT)

@@ -281,7 +281,8 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
     for (size_t mi = 0; mi < m->nmodes; mi++)
         for (size_t ki = 0; ki < m->nkinds; ki++) {
             const char *mode = m->modes[mi], *kind = m->kinds[ki];
-            char names[MAXPH][64], tok[64];
+            char names[MAXPH][64], tok[64], cpu[120];
+            mp_rc_host_cpu(m, cpu, sizeof cpu);
             size_t nph = phase_names(m, mode, kind, names);
             if (!nph)
                 continue;
@@ -326,9 +327,9 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
                          "per watched descriptor of each kernel phase (share x wall p50 / N) "
                          "against N, log-log", m->backends[b], mode, kind);
                 snprintf(vars, sizeof vars, "file = \"data_prof_%s_%s_%s.dat\"\n"
-                         "cols = \"%s\"\nstyles = \"%s\"\ntitles = \"%s\"\nttl = \"%s, %s mode, %s fds: "
-                         "ns per descriptor by phase\"\n", mode, kind, m->backends[b], cols,
-                         sty, titles, m->backends[b], mode, kind);
+                         "cols = \"%s\"\nstyles = \"%s\"\ntitles = \"%s\"\nttl = \"%s: %s, %s mode, "
+                         "%s fds: ns per descriptor by phase\"\n", mode, kind, m->backends[b],
+                         cols, sty, titles, cpu, m->backends[b], mode, kind);
                 if ((rc = mp__rfig_wrapper(dir, g, "prof_fd.gp", vars, err)))
                     return rc;
             }
@@ -345,8 +346,8 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
                      "%s mode, %s fds: one bar per backend and N, stacked by phase (%% of "
                      "the waiter's samples)", mode, kind);
             snprintf(vars, sizeof vars, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"%s\"\n"
-                     "phases = \"%s\"\nttl = \"%s mode, %s fds: where the time of one call "
-                     "goes\"\n", mode, kind, bl, ph, mode, kind);
+                     "phases = \"%s\"\nttl = \"%s, %s mode, %s fds: where the time of one "
+                     "call goes\"\n", mode, kind, bl, ph, cpu, mode, kind);
             int rc = mp__rfig_wrapper(dir, g, "prof.gp", vars, err);
             if (rc)
                 return rc;
