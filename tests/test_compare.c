@@ -125,11 +125,7 @@ static void two_hosts_shared_and_listed(void **st)
     {   /* the figure data carry the interval of each median ('?': none in the file) */
         char dat[4096];
         snprintf(path, sizeof path, "%s/figures/cmp_ready_pipe_poll_h1.dat", out);
-        FILE *d = fopen(path, "r");
-        assert_non_null(d);
-        size_t k = fread(dat, 1, sizeof dat - 1, d);
-        dat[k] = 0;
-        fclose(d);
+        slurp(path, dat, sizeof dat);
         HAS(dat, "\nnfds p50 ratio_epoll ci_lo ci_hi\n");
         HAS(dat, "\n100 650 1.625 ? ?\n");
     }
