@@ -1,7 +1,11 @@
 # cost.gp - time per call against the number of watched descriptors, one
-# line per backend (median) with a p10..p90 band, log-log.
+# line per backend (median, with error bars from the interval of the median
+# where the data has one in ci_lo/ci_hi; '?' there draws no bar) with a p10..p90 band drawn as a
+# light see-through fill edged by thin lines in the backend's own dash
+# pattern (readable in grayscale, no band hides another), log-log.
 # Set by the per-figure wrapper: mode, kind, backends (space separated),
-# out (output base name), ttl (title).
+# out (output base name), ttl (title); optionally fdset_n (N at which
+# select's fd numbers reach FD_SETSIZE: marked).
 load "style.gp"
 set autoscale fix
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
@@ -9,12 +13,23 @@ set logscale xy 10
 set format x "10^{%T}"
 set format y "10^{%T}"
 set xlabel "watched descriptors N"
-set ylabel "time per call (ns), median and p10..p90"
+set ylabel "time per call (ns): median, 95% CI, p10..p90"
 set title ttl noenhanced
+if (exists("fdset_n")) {
+    set arrow 5 from fdset_n, graph 0 to fdset_n, graph 1 nohead ls 21
+    set label 5 "select: FD\\_SETSIZE" at fdset_n, graph 0.04 right offset -0.4,0 \
+        textcolor rgb "#555555"
+}
 datafile(b) = sprintf("data_%s_%s_%s.dat", mode, kind, b)
 nb = words(backends)
 plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p10':'p90' " . \
-          "with filledcurves fs transparent solid 0.12 noborder ls i notitle, " . \
+          "with filledcurves ls i notitle, " . \
+          "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p10' " . \
+          "with lines ls i lw 0.5*lw_s notitle, " . \
+          "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p90' " . \
+          "with lines ls i lw 0.5*lw_s notitle, " . \
+          "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p50':'ci_lo':'ci_hi' " . \
+          "with yerrorbars ls i ps 0 notitle, " . \
           "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p50' " . \
           "with linespoints ls i title word(backends,i)"
 load "render.gp"

@@ -2,8 +2,9 @@
 # ready at once, at one fixed N; one line per backend (median) with a
 # p10..p90 band, log-log.  poll and select scan all N whatever K is;
 # epoll_wait's work grows with K.  A dotted vertical line marks where
-# epoll's median reaches poll's (cross_k) when that happens between two
-# measured K.
+# epoll's median reaches poll's (cross_k, interpolated in log-log space like
+# the axes, labelled with the digits two K points support: cross_label) when
+# that happens between two measured K.
 # Set by the per-figure wrapper: kind, nfds, backends (space separated),
 # styles (each backend's line style, so a backend keeps its look in every
 # N's figure), out (output base name), ttl (title), optionally cross_k.
@@ -26,7 +27,8 @@ datafile(b) = sprintf("data_kofn_%s_N%d_%s.dat", kind, nfds, b)
 nb = words(backends)
 if (exists("cross_k")) {
     set arrow 1 from cross_k, graph 0 to cross_k, graph 1 nohead ls 21
-    set label 1 sprintf("epoll = poll\nat K = %.3g", cross_k) at cross_k, graph 0.06 \
+    if (!exists("cross_label")) { cross_label = sprintf("%.2g", cross_k) }
+    set label 1 sprintf("epoll = poll\nat K ≈ %s", cross_label) at cross_k, graph 0.06 \
         offset -0.5, 0 right font ",10" noenhanced
 }
 plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'active':'p10':'p90' " . \

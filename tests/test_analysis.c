@@ -34,7 +34,9 @@ static void fit_flat_and_noisy(void **st)
     mp_fit f = mp_fit_linear(x, flat, 4);
     assert_true(f.ok);
     NEAR(f.slope, 0, 1e-12);
-    NEAR(f.r2, 1, 0);
+    assert_true(isnan(f.r2));            /* a constant series has no R² */
+    assert_true(mp_series_constant(flat, 4));
+    assert_false(mp_series_constant(x, 4));
     /* y = 2x + noise: r2 below 1, slope close to 2; computed by hand (sums of squares) */
     double xs[] = {1, 2, 3, 4, 5}, ys[] = {2.1, 3.9, 6.2, 7.8, 10.1};
     f = mp_fit_linear(xs, ys, 5);
@@ -45,6 +47,39 @@ static void fit_flat_and_noisy(void **st)
     assert_false(mp_fit_linear(xs, ys, 1).ok);
     double same[] = {3, 3, 3};
     assert_false(mp_fit_linear(same, ys, 3).ok);
+}
+
+/* The relative fit weighs every N alike: poll-like medians of 36 ns per fd
+ * up to N = 5,000 and 84 ns per fd in the last interval.  Ordinary least
+ * squares lets the last point decide (slope far above 36, negative
+ * intercept); the relative fit stays near the small-N cost.  The marginal
+ * costs are the per-interval slopes. */
+static void fit_relative_weighs_n_alike(void **st)
+{
+    (void)st;
+    double x[] = {10, 100, 1000, 2000, 5000, 10000};
+    double y[] = {500, 3740, 36140, 72140, 180140, 600140};
+    mp_fit ols = mp_fit_linear(x, y, 6), rel = mp_fit_relative(x, y, 6);
+    assert_true(ols.ok && rel.ok);
+    if (!(ols.slope > 55 && ols.intercept < 0))
+        fail_msg("OLS slope %g, intercept %g: expected the last point to pull it", ols.slope,
+                 ols.intercept);
+    if (!(rel.slope > 34 && rel.slope < 40))
+        fail_msg("relative slope %g: expected near 36 ns per fd", rel.slope);
+    double mg[5];
+    assert_int_equal(mp_marginal(x, y, 6, mg), 5);
+    NEAR(mg[0], 36, 1e-9);
+    NEAR(mg[3], 36, 1e-9);
+    NEAR(mg[4], 84, 1e-9);
+    assert_int_equal(mp_marginal(x, y, 1, mg), 0);
+    /* an exact line: every fit recovers it */
+    double z[6];
+    for (int i = 0; i < 6; i++)
+        z[i] = 200 + 30 * x[i];
+    rel = mp_fit_relative(x, z, 6);
+    NEAR(rel.slope, 30, 1e-9);
+    NEAR(rel.intercept, 200, 1e-6);
+    NEAR(rel.r2, 1, 1e-12);
 }
 
 static void fit_stops_holding(void **st)
@@ -180,12 +215,36 @@ static void crossing_of_two_lines(void **st)
     assert_int_equal(mp_crossing(k, e, p, 0, &at), MP_CROSS_NODATA);
 }
 
+/* The K-of-N crossing in the space the figure is drawn in: epoll 900 ->
+ * 3,300 and poll 2,080 -> 2,200 between K = 4 and 16 meet where
+ * ln(epoll/poll) = 0 along ln K: K = 10.18 (linear in K it is 10.2). */
+static void crossing_loglog(void **st)
+{
+    (void)st;
+    double k[] = {1, 4, 16, 64}, e[] = {300, 900, 3300, 12900}, p[] = {2050, 2080, 2200, 2680};
+    double at = 0;
+    assert_int_equal(mp_crossing_loglog(k, e, p, 4, &at), MP_CROSS_AT);
+    NEAR(at, 10.1803, 1e-4);
+    double lin = 0;
+    assert_int_equal(mp_crossing(k, e, p, 4, &lin), MP_CROSS_AT);
+    assert_true(fabs(lin - at) > 0.02);
+    /* two power laws cross exactly where the log-log interpolation says */
+    double a2[2] = {1, 100}, b2[2] = {10, 10};   /* y = x against y = 10 */
+    double x2[2] = {1, 100};
+    assert_int_equal(mp_crossing_loglog(x2, a2, b2, 2, &at), MP_CROSS_AT);
+    NEAR(at, 10, 1e-9);
+    double z[2] = {0, 5};
+    assert_int_equal(mp_crossing_loglog(x2, z, b2, 2, &at), MP_CROSS_NODATA);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fit_exact_line),
         cmocka_unit_test(fit_flat_and_noisy),
+        cmocka_unit_test(fit_relative_weighs_n_alike),
         cmocka_unit_test(fit_stops_holding),
+        cmocka_unit_test(crossing_loglog),
         cmocka_unit_test(knees_found_where_built),
         cmocka_unit_test(abi_bytes_and_lines),
         cmocka_unit_test(cache_crossings),

@@ -123,14 +123,21 @@ static void two_hosts_shared_and_listed(void **st)
     /* the shared cells: ready/pipe poll and epoll at 100 and 1000 */
     HAS(md, "## ready mode, pipe descriptors");
     HAS(md, "### poll: time per call (ns, median)");
-    HAS(md, "| 100 | 650 | 2150 |");
-    HAS(md, "| 1000 | 2900 | 20,150 |");
+    HAS(md, "| 100 | 650 | 2,150 |");
+    {   /* the figure data carry the interval of each median ('?': none in the file) */
+        char dat[4096];
+        snprintf(path, sizeof path, "%s/figures/cmp_ready_pipe_poll_h1.dat", out);
+        slurp(path, dat, sizeof dat);
+        HAS(dat, "\nnfds p50 ratio_epoll ci_lo ci_hi\n");
+        HAS(dat, "\n100 650 1.625 ? ?\n");
+    }
+    HAS(md, "| 1000 | 2,900 | 20,150 |");
     HAS(md, "| 1000 | 7.25 | 134 |");                         /* poll / epoll */
     HAS(md, "| poll, ns | 2.5 ns/fd (N 100..1000, 2 pts");
     HAS(md, "| poll, cycles | 7.5 cycles/fd (N 100..1000, 2 pts");
     HAS(md, "40 cycles/fd");                                   /* arm_n1::CPU_CYCLES */
     /* counters side by side, marked where the other host lacks them */
-    HAS(md, "| cycles | 8500 | **not counted here** (different PMU");
+    HAS(md, "| cycles | 8,500 | **not counted here** (different PMU");
     HAS(md, "40,500 (user-only scope");
     /* x86_64 next to aarch64: the same backend is another system call */
     HAS(md, "Hosts of different architectures side by side: on aarch64 the C library's "
@@ -384,8 +391,8 @@ static void profiles_kofn_experiments(void **st)
     HAS(md, "## K of N ready side by side\n");
     HAS(md, "### poll, ready mode, pipe fds: time per call (ns, median) by N and K\n\n"
             "| N, K | Synthetic CPU (x86_64) | Other CPU (aarch64) |\n|---|---:|---:|\n"
-            "| N=10, K=4 | 280 | 560 |\n| N=100, K=4 | 2080 | 4160 |\n");
-    HAS(md, "| N=10000, K=16 | 3300 | 6600 |\n");                 /* epoll */
+            "| N=10, K=4 | 280 | 560 |\n| N=100, K=4 | 2,080 | 4,160 |\n");
+    HAS(md, "| N=10000, K=16 | 3,300 | 6,600 |\n");                 /* epoll */
     HAS(md, "- poll, ready mode, pipe fds: measured on Synthetic CPU (x86_64) only: "
             "(N=100, K=64), (N=1000, K=64), (N=2000, K=64)");
     HAS(md, "  Other CPU (aarch64): **not measured** there.\n");
@@ -397,7 +404,7 @@ static void profiles_kofn_experiments(void **st)
     HAS(md, "| select, pipe, N=10000 | unsupported | unsupported |\n");
     HAS(md, "- thundering herd (herd): only Synthetic CPU (x86_64) ran it; not compared.\n");
     HAS(md, "| LT, 64 | 128 / 64,000 | 128 / 128,000 |\n");
-    HAS(md, "| ET, 4096 | 3 / 1500 | 3 / 3000 |\n");
+    HAS(md, "| ET, 4096 | 3 / 1,500 | 3 / 3,000 |\n");
     /* the new sections come before the list of what was not compared */
     assert_true(strstr(md, "## Experiments side by side") <
                 strstr(md, "## Not compared (measured by one input only)"));
@@ -649,9 +656,9 @@ static void approximate_and_interrupted(void **st)
     snprintf(path, sizeof path, "%s/report.md", out);
     slurp(path, md, sizeof md);
     HAS(md, "## wakeup mode, tcp descriptors");
-    HAS(md, "| 900 | 3000 | ~3500 |");                  /* epoll */
-    HAS(md, "| 256 | 3512 | 16,900 |");                 /* select */
-    HAS(md, "| 900 | 5250 | 32,500 |");                 /* poll */
+    HAS(md, "| 900 | 3,000 | ~3,500 |");                  /* epoll */
+    HAS(md, "| 256 | 3,512 | 16,900 |");                 /* select */
+    HAS(md, "| 900 | 5,250 | 32,500 |");                 /* poll */
     HAS(md, "**run interrupted**");
     HAS(md, "unknown CPU (not given) (unknown)");
     HAS(md, "- AMD EPYC 7763 64-Core Processor (x86_64): wakeup mode, tcp fds, select at N = 900");
@@ -679,7 +686,7 @@ static void reference_from_any_directory(void **st)
     slurp(path, md, sizeof md);
     HAS(md, "| AMD EPYC 9354P 32-Core Processor (x86_64) |");
     HAS(md, "does not say which fd kind it measured; it is compared here as if it were pipe");
-    HAS(md, "| 1000 | 5500 | 96,158 |");
+    HAS(md, "| 1000 | 5,500 | 96,158 |");
     HAS(md, "median only (no spread known)");
     HAS(md, "- AMD EPYC 9354P 32-Core Processor (x86_64): wakeup mode, unknown fds, poll at "
             "N = 10000");
@@ -697,7 +704,7 @@ static void reference_from_any_directory(void **st)
     assert_int_equal(system(path), 0);
     snprintf(path, sizeof path, "%s/bin-out/report.md", here);
     slurp(path, md, sizeof md);
-    HAS(md, "| 1000 | 5500 | 96,158 |");
+    HAS(md, "| 1000 | 5,500 | 96,158 |");
 }
 
 int main(void)

@@ -133,6 +133,12 @@ static void test_quick_run(void **state)
                     assert_true(kept + num(found, "samples_discarded") == 300);
                 assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(found,
                                  "repeat_medians_ns")), 3);
+                /* the bootstrap interval of the median holds the median */
+                const cJSON *ci = cJSON_GetObjectItem(found, "wall_p50_ci95_ns");
+                if (!ci || !(num(ci, "lo") <= p50 && p50 <= num(ci, "hi")) ||
+                    strcmp(str(ci, "method"), "bootstrap"))
+                    fail_msg("cell %s N=%d %s: wall_p50_ci95_ns missing or not around the "
+                             "median %g", backends[b], ns[n], modes[m], p50);
                 assert_true(num(found, "fd_hi") >= num(found, "fd_lo") + ns[n] - 1);
             }
     cJSON_Delete(j);

@@ -94,11 +94,45 @@ static void test_mann_whitney(void **state)
     assert_int_equal(mp_mann_whitney(c, 0, d, 2, &u, &p), -EINVAL);
 }
 
+/* The bootstrap interval of the median: deterministic for one seed, around
+ * the median, about as wide as theory says (uniform 0..1, n = 1000: the
+ * median's standard error is 1/(2 sqrt(n)) = 0.0158, so a 95% interval is
+ * about 0.062 wide), one point for a single sample, refused for nothing. */
+static void test_bootstrap_median_ci(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static double x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = y[i] = (double)((i * 7919) % N) / N;   /* 0..0.999 shuffled */
+    double lo, hi, lo2, hi2;
+    assert_int_equal(mp_bootstrap_median_ci(x, N, 1000, 0.95, 42, &lo, &hi), 0);
+    assert_int_equal(mp_bootstrap_median_ci(y, N, 1000, 0.95, 42, &lo2, &hi2), 0);
+    assert_float_equal(lo, lo2, 0);
+    assert_float_equal(hi, hi2, 0);
+    double med = mp_quantile_sorted(x, N, 0.5);
+    if (!(lo < med && med < hi) || !(hi - lo > 0.04 && hi - lo < 0.09))
+        fail_msg("CI [%g, %g] around median %g: expected it to hold the median and be "
+                 "0.04..0.09 wide", lo, hi, med);
+    double one = 7;
+    assert_int_equal(mp_bootstrap_median_ci(&one, 1, 100, 0.95, 1, &lo, &hi), 0);
+    assert_float_equal(lo, 7, 0);
+    assert_float_equal(hi, 7, 0);
+    /* two values: resample medians are 1, 1.5 or 2; the interval spans them */
+    double two[] = {2, 1};
+    assert_int_equal(mp_bootstrap_median_ci(two, 2, 1000, 0.95, 1, &lo, &hi), 0);
+    assert_float_equal(lo, 1, 0);
+    assert_float_equal(hi, 2, 0);
+    assert_int_equal(mp_bootstrap_median_ci(x, 0, 100, 0.95, 1, &lo, &hi), -22);
+    assert_int_equal(mp_bootstrap_median_ci(x, N, 1, 0.95, 1, &lo, &hi), -22);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_set),
         cmocka_unit_test(test_mann_whitney),
+        cmocka_unit_test(test_bootstrap_median_ci),
         cmocka_unit_test(test_single_and_empty),
         cmocka_unit_test(test_quantile_edges),
         cmocka_unit_test(test_large_offset_stddev),

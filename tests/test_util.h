@@ -1,4 +1,4 @@
-/* test_util.h - small helpers shared by the tests of the run verb. */
+/* test_util.h - small helpers shared by the tests. */
 #ifndef MP_TEST_UTIL_H
 #define MP_TEST_UTIL_H
 
@@ -22,8 +22,9 @@ static inline int mp_test_open_fds(void)
     return n - 1;
 }
 
-/* Read a whole file (NUL-terminated); NULL on failure. */
-static inline char *mp_test_slurp(const char *path)
+/* Read a whole file (NUL-terminated, its length in *len when len is not
+ * NULL: binary files hold NUL bytes); NULL on failure. */
+static inline char *mp_test_slurp_n(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -38,8 +39,15 @@ static inline char *mp_test_slurp(const char *path)
     }
     if (b)
         b[n] = 0;
+    if (b && len)
+        *len = (size_t)n;
     fclose(f);
     return b;
+}
+
+static inline char *mp_test_slurp(const char *path)
+{
+    return mp_test_slurp_n(path, NULL);
 }
 
 /* Live processes whose command line mentions s (zombies have none), each

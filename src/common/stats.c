@@ -107,3 +107,60 @@ int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, doub
     *p = z <= 0 ? 1.0 : fmin(1.0, erfc(z / sqrt(2.0)));
     return 0;
 }
+
+static unsigned long long splitmix64(unsigned long long *state)
+{
+    unsigned long long z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The type-7 median of a resample given as counts[i] copies of sorted x[i]:
+ * the order statistics at floor(h) and floor(h) + 1, h = (n - 1) / 2. */
+static double counted_median(const double *x, const unsigned *counts, size_t n)
+{
+    double h = (double)(n - 1) * 0.5;
+    size_t lo = (size_t)floor(h), seen = 0;
+    double a = NAN, b = NAN;
+    for (size_t i = 0; i < n; i++) {
+        seen += counts[i];
+        if (isnan(a) && seen > lo)
+            a = x[i];
+        if (seen > lo + 1 || (lo + 1 >= n && !isnan(a))) {
+            b = x[i];
+            break;
+        }
+    }
+    if (isnan(b))
+        b = a;
+    return a + (h - (double)lo) * (b - a);
+}
+
+int mp_bootstrap_median_ci(double *x, size_t n, unsigned resamples, double level,
+                           unsigned long long seed, double *lo, double *hi)
+{
+    if (n == 0 || resamples < 2 || !(level > 0 && level < 1))
+        return -EINVAL;
+    qsort(x, n, sizeof *x, cmp_double);
+    unsigned *counts = malloc(n * sizeof *counts);
+    double *med = malloc(resamples * sizeof *med);
+    if (!counts || !med) {
+        free(counts);
+        free(med);
+        return -ENOMEM;
+    }
+    unsigned long long st = seed;
+    for (unsigned r = 0; r < resamples; r++) {
+        memset(counts, 0, n * sizeof *counts);
+        for (size_t k = 0; k < n; k++)
+            counts[splitmix64(&st) % n]++;
+        med[r] = counted_median(x, counts, n);
+    }
+    qsort(med, resamples, sizeof *med, cmp_double);
+    *lo = mp_quantile_sorted(med, resamples, (1 - level) / 2);
+    *hi = mp_quantile_sorted(med, resamples, (1 + level) / 2);
+    free(counts);
+    free(med);
+    return 0;
+}

@@ -33,4 +33,15 @@ double mp_median(double *x, size_t n);
 int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, double *u,
                     double *p);
 
+/* Percentile bootstrap confidence interval of the median of x[0..n-1]
+ * (sorted in place): `resamples` resamples of n draws with replacement,
+ * their type-7 medians, and the (1-level)/2 and (1+level)/2 quantiles of
+ * those.  Deterministic: the draws come from a splitmix64 stream started at
+ * seed, so the same samples and seed give the same interval.  Returns 0, or
+ * -EINVAL for n == 0, resamples < 2 or level outside (0,1), -ENOMEM. */
+#define MP_BOOT_RESAMPLES 1000
+#define MP_BOOT_SEED 0x6d75787072ull   /* "muxpr" */
+int mp_bootstrap_median_ci(double *x, size_t n, unsigned resamples, double level,
+                           unsigned long long seed, double *lo, double *hi);
+
 #endif

@@ -104,7 +104,9 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
         return rc;
     fprintf(a.f, "# muxprof compare: %s; %s mode, %s fds, backend %s\n"
                  "# p50 = median ns per call; ratio_epoll = p50 / epoll's p50 on this "
-                 "host at the same N; '?' = not measured\nnfds p50 ratio_epoll\n",
+                 "host at the same N; ci_lo, ci_hi = interval of p50 (the run's\n"
+                 "# bootstrap 95%%, else the range of its repeat medians); '?' = not measured\n"
+                 "nfds p50 ratio_epoll ci_lo ci_hi\n",
             h->label, g->mode, k, b);
     const mp_rcell *cells[MP_CMP_MAXPTS];
     size_t n = mp_rm_series(&h->m, g->mode, k, b, cells, MP_CMP_MAXPTS);
@@ -115,11 +117,15 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
         double r = ratio_of(h, g, b, cells[i]->nfds);
         fprintf(a.f, "%lld %.10g ", cells[i]->nfds, cells[i]->wall.p50);
         if (isfinite(r) && r > 0) {
-            fprintf(a.f, "%.10g\n", r);
+            fprintf(a.f, "%.10g", r);
             (*nratio)++;
         } else {
-            fputs("?\n", a.f);
+            fputs("?", a.f);
         }
+        if (cells[i]->ci_kind != MP_CI_NONE)
+            fprintf(a.f, " %.10g %.10g\n", cells[i]->ci_lo, cells[i]->ci_hi);
+        else
+            fputs(" ? ?\n", a.f);
         (*npts)++;
     }
     return mp_afile_commit(&a, err);

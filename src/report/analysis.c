@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-mp_fit mp_fit_linear(const double *x, const double *y, size_t n)
+static mp_fit fit_weighted(const double *x, const double *y, const double *w, size_t n)
 {
     mp_fit f = {0};
     f.n = n;
@@ -14,36 +14,77 @@ mp_fit mp_fit_linear(const double *x, const double *y, size_t n)
     f.intercept = NAN;
     if (n < 2)
         return f;
-    double mx = 0, my = 0;
+    double mx = 0, my = 0, sw = 0;
     for (size_t i = 0; i < n; i++) {
-        mx += x[i];
-        my += y[i];
+        double wi = w ? w[i] : 1.0;
+        mx += wi * x[i];
+        my += wi * y[i];
+        sw += wi;
     }
-    mx /= (double)n;
-    my /= (double)n;
+    mx /= sw;
+    my /= sw;
     double sxx = 0, sxy = 0, syy = 0;
     for (size_t i = 0; i < n; i++) {
-        double dx = x[i] - mx, dy = y[i] - my;
-        sxx += dx * dx;
-        sxy += dx * dy;
-        syy += dy * dy;
+        double wi = w ? w[i] : 1.0, dx = x[i] - mx, dy = y[i] - my;
+        sxx += wi * dx * dx;
+        sxy += wi * dx * dy;
+        syy += wi * dy * dy;
     }
     if (!(sxx > 0) || !isfinite(sxx) || !isfinite(sxy))
         return f;
     f.slope = sxy / sxx;
     f.intercept = my - f.slope * mx;
-    if (syy > 0) {
+    if (syy > 0 && !mp_series_constant(y, n)) {
         double ssr = 0;
         for (size_t i = 0; i < n; i++) {
             double r = y[i] - (f.intercept + f.slope * x[i]);
-            ssr += r * r;
+            ssr += (w ? w[i] : 1.0) * r * r;
         }
         f.r2 = 1.0 - ssr / syy;
-    } else {
-        f.r2 = 1.0;   /* all y equal: the flat line explains them exactly */
-    }
+    }   /* else all y equal: no variance to explain, no R² (NaN) */
     f.ok = isfinite(f.slope) && isfinite(f.intercept);
     return f;
+}
+
+mp_fit mp_fit_linear(const double *x, const double *y, size_t n)
+{
+    return fit_weighted(x, y, NULL, n);
+}
+
+mp_fit mp_fit_relative(const double *x, const double *y, size_t n)
+{
+    double w[256], big = 0;
+    if (n > sizeof w / sizeof w[0]) {
+        mp_fit f = {.n = n, .slope = NAN, .intercept = NAN, .r2 = NAN};
+        return f;
+    }
+    for (size_t i = 0; i < n; i++)
+        big = fmax(big, fabs(y[i]));
+    double floor_ = fmax(1.0, 1e-3 * big);
+    for (size_t i = 0; i < n; i++) {
+        double s = fmax(fabs(y[i]), floor_);
+        w[i] = 1.0 / (s * s);
+    }
+    return fit_weighted(x, y, w, n);
+}
+
+int mp_series_constant(const double *y, size_t n)
+{
+    if (n == 0)
+        return 0;
+    for (size_t i = 1; i < n; i++)
+        if (y[i] != y[0])
+            return 0;
+    return 1;
+}
+
+size_t mp_marginal(const double *x, const double *y, size_t n, double *out)
+{
+    if (n < 2)
+        return 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        out[i] = x[i + 1] > x[i] ? (y[i + 1] - y[i]) / (x[i + 1] - x[i]) : NAN;
+    return n - 1;
 }
 
 static int holds(const double *x, const double *y, size_t k, double min_r2,
@@ -188,4 +229,23 @@ int mp_crossing(const double *x, const double *a, const double *b, size_t n, dou
         }
     }
     return MP_CROSS_NONE;
+}
+
+int mp_crossing_loglog(const double *x, const double *a, const double *b, size_t n, double *at)
+{
+    double lx[256], la[256], lb[256];
+    if (n == 0 || n > 256)
+        return MP_CROSS_NODATA;
+    for (size_t i = 0; i < n; i++) {
+        if (!(x[i] > 0) || !(a[i] > 0) || !(b[i] > 0))
+            return MP_CROSS_NODATA;
+        lx[i] = log(x[i]);
+        la[i] = log(a[i]);
+        lb[i] = log(b[i]);
+    }
+    double l;
+    int r = mp_crossing(lx, la, lb, n, &l);
+    if (r == MP_CROSS_AT || r == MP_CROSS_BEFORE)
+        *at = exp(l);
+    return r;
 }

@@ -10,8 +10,9 @@
 #include <stddef.h>
 
 /* y = intercept + slope * x over n points.  r2 is the coefficient of
- * determination (1 when every point lies on the line, also when all y are
- * equal and the slope is 0).  ok = 0 when fewer than 2 points or all x equal. */
+ * determination (1 when every point lies on the line); NaN when all y are
+ * equal: a constant series has no R² (nothing to explain).  ok = 0 when
+ * fewer than 2 points or all x equal. */
 typedef struct mp_fit {
     double slope;
     double intercept;
@@ -21,6 +22,19 @@ typedef struct mp_fit {
 } mp_fit;
 
 mp_fit mp_fit_linear(const double *x, const double *y, size_t n);
+
+/* The same line fitted by least squares on relative error: each point
+ * weighted 1 / max(|y|, floor)^2 with floor = max(1, 1e-3 max|y|), so every
+ * N counts alike instead of the largest N deciding the slope.  r2 is the
+ * weighted coefficient of determination (NaN when all y are equal). */
+mp_fit mp_fit_relative(const double *x, const double *y, size_t n);
+
+/* 1 when n >= 1 and every y is the same value. */
+int mp_series_constant(const double *y, size_t n);
+
+/* Marginal cost of each interval: out[i] = (y[i+1] - y[i]) / (x[i+1] - x[i])
+ * for i < n - 1 (NaN where x does not grow).  Returns n - 1 (0 for n < 2). */
+size_t mp_marginal(const double *x, const double *y, size_t n, double *out);
 
 /* Largest prefix (sorted by x, at least 3 points) over which a linear fit
  * holds: r2 >= min_r2 and every point within max_rel of the fitted value
@@ -99,5 +113,9 @@ double mp_cross_nfds(unsigned long long cache_bytes, double bytes_per_fd);
  * MP_CROSS_NODATA when n == 0 or a value is not finite. */
 enum { MP_CROSS_AT, MP_CROSS_BEFORE, MP_CROSS_NONE, MP_CROSS_NODATA };
 int mp_crossing(const double *x, const double *a, const double *b, size_t n, double *at);
+/* The same in log-log space: ln a - ln b interpolated linearly in ln x, so
+ * the crossing sits where the two lines meet on a log-log figure.  Every
+ * value must be positive (else MP_CROSS_NODATA). */
+int mp_crossing_loglog(const double *x, const double *a, const double *b, size_t n, double *at);
 
 #endif

@@ -3,7 +3,11 @@
 #include "report/calc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "common/stats.h"
+#include "report/util.h"
 
 size_t mp_rc_points(const mp_rmodel *m, const char *mode, const char *kind,
                     const char *backend, const char *metric, double *nfds, double *y,
@@ -112,4 +116,110 @@ int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
             return 0;
     }
     return 1;
+}
+
+int mp_rc_cost(const mp_rmodel *m, const char *mode, const char *kind, const char *backend,
+               const char *metric, mp_rcost *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = mp_rc_points(m, mode, kind, backend, metric, out->nfds, out->y, MP_RC_MAXPTS);
+    out->marg_lo = out->marg_hi = NAN;
+    out->fit = mp_fit_relative(out->nfds, out->y, out->n);
+    if (out->n < 2)
+        return 0;
+    size_t nm = mp_marginal(out->nfds, out->y, out->n, out->marg);
+    for (size_t i = 0; i < nm; i++) {
+        if (!isfinite(out->marg[i]))
+            continue;
+        if (!(out->marg[i] >= out->marg_lo))
+            out->marg_lo = out->marg[i];
+        if (!(out->marg[i] <= out->marg_hi))
+            out->marg_hi = out->marg[i];
+    }
+    out->constant = mp_series_constant(out->y, out->n);
+    double y0 = out->y[0], y1 = out->y[out->n - 1];
+    out->flat = !out->constant && fabs(y0) > 0 &&
+                fabs(y1 - y0) / fabs(y0) < MP_RC_FLAT;
+    return 1;
+}
+
+const char *mp_rc_fit_warnings(const mp_rcost *c, const char *unit, char *buf, size_t len)
+{
+    size_t o = 0;
+    char a[32], b[32];
+    buf[0] = 0;
+    if (c->n < 2 || c->constant || c->flat || !c->fit.ok)
+        return buf;
+    if (c->fit.intercept < 0)
+        o += (size_t)snprintf(buf + o, len - o, "%s⚠ negative intercept (no physical meaning: "
+                              "the line does not describe small N)", o ? "; " : "");
+    if (o < len && !(c->fit.r2 >= MP_RC_MIN_R2))
+        o += (size_t)snprintf(buf + o, len - o, "%s⚠ R² %.3f < %.2f: not a straight line",
+                              o ? "; " : "", c->fit.r2, MP_RC_MIN_R2);
+    int sign = c->marg_lo <= 0 && c->marg_hi > 0;
+    if (o < len && (sign || c->marg_hi > MP_RC_SPREAD * c->marg_lo))
+        o += (size_t)snprintf(buf + o, len - o, "%s⚠ interval costs %s (%s to %s %s per fd): "
+                              "no single per-fd cost", o ? "; " : "",
+                              sign ? "change sign" : "differ more than 2×",
+                              mp_fmt_num(a, sizeof a, c->marg_lo),
+                              mp_fmt_num(b, sizeof b, c->marg_hi), unit);
+    return buf;
+}
+
+double mp_rc_rep_spread(const mp_rcell *c, double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (!c || c->status != MP_RC_OK || c->nrep < 2)
+        return NAN;
+    double v[MP_RM_MAX_REP];
+    memcpy(v, c->rep, c->nrep * sizeof *v);
+    double med = mp_median(v, c->nrep);
+    *lo = v[0];
+    *hi = v[c->nrep - 1];
+    return med > 0 ? (*hi - *lo) / med : NAN;
+}
+
+int mp_rc_noisy(const mp_rcell *c)
+{
+    double lo, hi, s = mp_rc_rep_spread(c, &lo, &hi);
+    return isfinite(s) && s > MP_RC_NOISY;
+}
+
+size_t mp_rc_regimes(const mp_rmodel *m, double bytes_per_fd, double *bound,
+                     const char **names, size_t max)
+{
+    size_t n = 0;
+    const mp_rcache *v[MP_RM_MAX_CACHES];
+    for (size_t i = 0; i < m->ncaches && i < MP_RM_MAX_CACHES; i++) {
+        size_t j = n++;
+        while (j > 0 && v[j - 1]->bytes > m->caches[i].bytes) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = &m->caches[i];
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < max; i++, k++) {
+        bound[k] = mp_cross_nfds(v[i]->bytes, bytes_per_fd);
+        names[k] = v[i]->name;
+    }
+    if (k < max) {
+        bound[k] = INFINITY;
+        names[k] = NULL;
+        k++;
+    }
+    return k;
+}
+
+/* "CPU model (arch)" of the run, for figure titles and captions. */
+const char *mp_rc_host_cpu(const mp_rmodel *m, char *buf, size_t len)
+{
+    char cpu[160];
+    if (!mp_rm_text(m, "context.cpu_model", cpu, sizeof cpu) || !*cpu)
+        snprintf(cpu, sizeof cpu, "unknown CPU");
+    for (char *p = cpu; *p; p++)   /* the title is a gnuplot string: no quotes */
+        if (*p == '"' || *p == '\\' || (unsigned char)*p < ' ')
+            *p = ' ';
+    snprintf(buf, len, "%.80s (%.20s)", cpu, m->arch[0] ? m->arch : "unknown arch");
+    return buf;
 }

@@ -50,10 +50,54 @@ int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
 mp_fit mp_rc_slope(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *backend, const char *metric, size_t *npts);
 
+/* The cost of one series against N, three ways: the marginal cost of each
+ * interval between neighbouring N (measured medians, no model), and a line
+ * fitted on relative error so every N counts alike (a model). */
+#define MP_RC_SPREAD 2.0      /* warn when interval costs differ more than this */
+#define MP_RC_FLAT 0.10       /* "flat": the median changes less than 10% over the sweep */
+typedef struct mp_rcost {
+    size_t n;                         /* points */
+    double nfds[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
+    double marg[MP_RC_MAXPTS];        /* n - 1 marginal costs, y units per fd */
+    int constant;                     /* every median equal: no fit, no R² */
+    int flat;                         /* median changes < MP_RC_FLAT first to last */
+    mp_fit fit;                       /* mp_fit_relative over every point */
+    double marg_lo, marg_hi;          /* smallest and largest marginal cost */
+} mp_rcost;
+
+/* 1 when the series has at least 2 points, else 0. */
+int mp_rc_cost(const mp_rmodel *m, const char *mode, const char *kind, const char *backend,
+               const char *metric, mp_rcost *out);
+
+/* The warnings that belong next to c's fit, "; "-separated, each starting
+ * with "⚠": a negative intercept, R² below MP_RC_MIN_R2, interval costs
+ * differing more than MP_RC_SPREAD× (or changing sign).  "" when none, or
+ * for a constant or flat series (no fit to warn about).  Returns buf. */
+const char *mp_rc_fit_warnings(const mp_rcost *c, const char *unit, char *buf, size_t len);
+
+/* Repeat medians of a cell: their range and (max - min) / their median;
+ * NaN when fewer than 2 repeats kept samples. */
+#define MP_RC_NOISY 0.10      /* repeat medians differing more than this: noisy */
+double mp_rc_rep_spread(const mp_rcell *c, double *lo, double *hi);
+/* 1 when the cell's repeat medians differ by more than MP_RC_NOISY. */
+int mp_rc_noisy(const mp_rcell *c);
+
+/* Cache regimes of a per-descriptor footprint: regime i (0..ncaches)
+ * holds N below bound[i] (bound[ncaches] = infinity) and at or above
+ * bound[i-1]; bound[i] = size of the i-th smallest cache / bytes_per_fd.
+ * names[i] points into the model's caches ("L1d"), NULL for beyond the
+ * last.  Returns the number of regimes (ncaches + 1). */
+size_t mp_rc_regimes(const mp_rmodel *m, double bytes_per_fd, double *bound,
+                     const char **names, size_t max);
+
 /* 1 when metric's median is 0 in every ok cell of (mode, kind) that has it
  * (a counter that never ticked: fits and figures of it say nothing). */
 int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *metric);
+
+/* "CPU model (arch)" of the run for figure titles and captions, without
+ * characters a gnuplot string cannot hold.  Returns buf. */
+const char *mp_rc_host_cpu(const mp_rmodel *m, char *buf, size_t len);
 
 /* 1 when the run has a backend named so. */
 int mp_rc_has_backend(const mp_rmodel *m, const char *name);

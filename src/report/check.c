@@ -118,6 +118,60 @@ static int get_summary(mp_rmodel *m, const cJSON *o, const char *field, mp_rsum 
     return 0;
 }
 
+/* The interval on the median and the repeat medians of an ok cell.  These
+ * decorate the numbers, so a field that does not fit is left out with a
+ * warning instead of refusing the file. */
+static void load_uncertainty(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c)
+{
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(o, "metrics");
+    const cJSON *raw = cJSON_GetObjectItemCaseSensitive(mt, "wall_raw_ns");
+    const cJSON *rp50 = cJSON_GetObjectItemCaseSensitive(raw, "p50");
+    /* repeat medians are of the raw samples; wall_ns subtracts a constant */
+    double shift = cJSON_IsNumber(rp50) && isfinite(rp50->valuedouble)
+                       ? rp50->valuedouble - c->wall.p50 : 0;
+    const cJSON *rm = cJSON_GetObjectItemCaseSensitive(o, "repeat_medians_ns"), *e;
+    c->ci_kind = MP_CI_NONE;
+    c->ci_lo = c->ci_hi = c->ci_level = NAN;
+    if (!cJSON_IsArray(rm))
+        rm = NULL;
+    cJSON_ArrayForEach(e, rm) {
+        if (cJSON_IsNull(e))
+            continue;
+        if (!cJSON_IsNumber(e) || !isfinite(e->valuedouble) || fabs(e->valuedouble) > 1e18) {
+            mp__rm_warn(m, "results[%zu].repeat_medians_ns left out: %s is not a number",
+                        i, mp__rm_type_name(e));
+            c->nrep = 0;
+            break;
+        }
+        if (c->nrep < MP_RM_MAX_REP)
+            c->rep[c->nrep++] = e->valuedouble - shift;
+    }
+    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(o, "wall_p50_ci95_ns");
+    if (ci) {
+        const cJSON *lo = cJSON_GetObjectItemCaseSensitive(ci, "lo");
+        const cJSON *hi = cJSON_GetObjectItemCaseSensitive(ci, "hi");
+        if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && isfinite(lo->valuedouble) &&
+            isfinite(hi->valuedouble) && lo->valuedouble <= hi->valuedouble) {
+            c->ci_kind = MP_CI_BOOT;
+            c->ci_lo = lo->valuedouble;
+            c->ci_hi = hi->valuedouble;
+            c->ci_level = 0.95;
+            return;
+        }
+        mp__rm_warn(m, "results[%zu].wall_p50_ci95_ns left out: expected {lo, hi} numbers "
+                    "with lo <= hi", i);
+    }
+    if (c->nrep >= 2) {
+        c->ci_kind = MP_CI_REPEATS;
+        c->ci_lo = c->ci_hi = c->rep[0];
+        for (size_t k = 1; k < c->nrep; k++) {
+            c->ci_lo = fmin(c->ci_lo, c->rep[k]);
+            c->ci_hi = fmax(c->ci_hi, c->rep[k]);
+        }
+        c->ci_level = 1 - ldexp(1, 1 - (int)c->nrep);
+    }
+}
+
 int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err *err)
 {
     char f[256];
@@ -187,6 +241,7 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
     if (wt && !cJSON_IsNull(wt) && (rc = get_summary(m, wt, F("metrics.waiter_ns"), &c->waiter,
                                                      1, err)))
         return rc;
+    load_uncertainty(m, o, i, c);
     int nm = cJSON_GetArraySize(mt);
     c->counters = calloc(nm > 0 ? (size_t)nm : 1, sizeof *c->counters);
     if (!c->counters)

@@ -106,7 +106,7 @@ static int nonempty(const char *dir, const char *name, const char *ext)
 {
     char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/%s.%s", dir, name, ext);
+    snprintf(p, sizeof p, "%s/%s%s", dir, name, ext);
     return stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
 }
 
@@ -122,18 +122,19 @@ void mp_rfig_draw(const char *figdir, mp_rfigs *f)
         mp_err e;
         mp_err_clear(&e);
         snprintf(gp, sizeof gp, "%s.gp", g->name);
-        static const char *ext[] = {"png", "svg", "pdf"};
-        for (int x = 0; x < 3; x++) {   /* never mistake an old figure for new */
+        static const char *ext[] = {"png", "svg", "pdf", "-2col.pdf"};
+        for (int x = 0; x < 4; x++) {   /* never mistake an old figure for new */
             char p[4096];
-            snprintf(p, sizeof p, "%s/%s.%s", figdir, g->name, ext[x]);
+            snprintf(p, sizeof p, "%s/%s%s%s", figdir, g->name, x < 3 ? "." : "", ext[x]);
             unlink(p);
         }
         if (mp_plot_run(figdir, gp, &e) != 0) {
             snprintf(g->error, sizeof g->error, "%s", e.msg);
-        } else if (!nonempty(figdir, g->name, "png") || !nonempty(figdir, g->name, "svg") ||
-                   !nonempty(figdir, g->name, "pdf")) {
-            snprintf(g->error, sizeof g->error, "gnuplot ran but %s.png/.svg/.pdf are not "
-                     "all there", g->name);
+        } else if (!nonempty(figdir, g->name, ".png") || !nonempty(figdir, g->name, ".svg") ||
+                   !nonempty(figdir, g->name, ".pdf") ||
+                   !nonempty(figdir, g->name, "-2col.pdf")) {
+            snprintf(g->error, sizeof g->error, "gnuplot ran but %s.png/.svg/.pdf/-2col.pdf "
+                     "are not all there", g->name);
         } else {
             g->drawn = 1;
             continue;

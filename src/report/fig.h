@@ -16,11 +16,11 @@ enum { MP_FIG_COST, MP_FIG_RATIO, MP_FIG_COUNTER, MP_FIG_LINES, MP_FIG_KOFN,
 typedef struct mp_rfig {
     int kind;                 /* MP_FIG_* */
     char name[160];           /* base name: NAME.gp -> NAME.png/.svg/.pdf */
-    char caption[256];
+    char caption[512];
     char mode[16];
     char fd_kind[32];
     char metric[MP_RM_NAME];  /* counter figures */
-    int drawn;                /* all three formats exist and are non-empty */
+    int drawn;                /* PNG, SVG, PDF (3.5 in) and -2col.pdf (7 in) exist */
     char error[MP_ERR_MAX];   /* why it was not drawn */
 } mp_rfig;
 

@@ -71,14 +71,17 @@ static void cache_model(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         mp_move p = mp_move_poll((unsigned long long)ns[i], m->line_bytes);
         mp_move s = mp_move_select((unsigned long long)maxfd, 1, m->line_bytes);
         mp_move e = mp_move_epoll(1, m->abi, m->line_bytes);
-        char a2[32], b2[32], sel[160];
+        char a2[32], b2[32], sel[160], d[32], g[32];
         if (maxfd >= MP_FD_SETSIZE)   /* select cannot run: no model to show */
-            snprintf(sel, sizeof sel, "– (fd %lld >= FD_SETSIZE) | – | –", maxfd);
+            snprintf(sel, sizeof sel, "– (fd %s >= FD_SETSIZE) | – | –",
+                     mp_fmt_num(g, sizeof g, (double)maxfd));
         else
-            snprintf(sel, sizeof sel, "%lld%s | %s / %s | %llu / %llu", maxfd,
+            snprintf(sel, sizeof sel, "%s%s | %s / %s | %llu / %llu",
+                     mp_fmt_num(g, sizeof g, (double)maxfd),
                      meas ? "" : " (est.)", mp_fmt_num(c, sizeof c, (double)s.bytes_in),
                      mp_fmt_num(a2, sizeof a2, (double)s.bytes_out), s.lines_in, s.lines_out);
-        fprintf(f, "| %lld | %s / %s | %s / %s | %s | %llu | %llu |\n", ns[i],
+        fprintf(f, "| %s | %s / %s | %s / %s | %s | %llu | %llu |\n",
+                mp_fmt_num(d, sizeof d, (double)ns[i]),
                 mp_fmt_num(a, sizeof a, (double)p.bytes_in),
                 mp_fmt_num(a2, sizeof a2, (double)p.bytes_out),
                 mp_fmt_num(b, sizeof b, (double)p.lines_in),
@@ -120,7 +123,16 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                     if (!mp_rc_linefit(m, m->modes[i], m->kinds[k], m->backends[be], metric,
                                        &lf))
                         continue;
-                    fprintf(f, "| %s | %s | %s | %s | %s | %s | %.4f | %zu | %s | %s |\n",
+                    mp_rcost cst;
+                    if (mp_rc_cost(m, m->modes[i], m->kinds[k], m->backends[be], metric,
+                                   &cst) && cst.constant) {
+                        fprintf(f, "| %s | %s | %s | %s | constant: %s in every cell | – | "
+                                   "no R² | %zu | no fit (constant) | – |\n", m->modes[i],
+                                m->kinds[k], metric, m->backends[be],
+                                mp_fmt_num(a, sizeof a, cst.y[0]), cst.n);
+                        continue;
+                    }
+                    fprintf(f, "| %s | %s | %s | %s | %s | %s | %.3f | %zu | %s | %s |\n",
                             m->modes[i], m->kinds[k], metric, m->backends[be],
                             mp_fmt_num(a, sizeof a, lf.all.slope),
                             mp_fmt_num(b, sizeof b, lf.all.intercept), lf.all.r2, lf.n,
@@ -136,6 +148,66 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     fputc('\n', f);
 }
 
+/* 1 when a counter name is a cache miss or refill count. */
+static int is_miss_counter(const char *name)
+{
+    static const char *const words[] = {"miss", "refill", "MISS", "REFILL", "Miss"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(name, words[i]))
+            return 1;
+    return 0;
+}
+
+/* The footprints whose cache crossings lie within a factor of 2 of
+ * [x0, x1], worded "coincides with". */
+static void knee_crossings(FILE *f, const mp_rmodel *m, const mp_knee *kn, double kernel_per_fd)
+{
+    static const char *const what[] = {"pollfd array", "kernel estimate"};
+    double per_fd[] = {MP_POLLFD_BYTES, kernel_per_fd};
+    char a[32], b[32];
+    int listed = 0;
+    for (size_t fp = 0; fp < 2; fp++)
+        for (size_t ci = 0; ci < m->ncaches; ci++) {
+            double n = mp_cross_nfds(m->caches[ci].bytes, per_fd[fp]);
+            if (!(n >= kn->x0 / 2 && n <= kn->x1 * 2))
+                continue;
+            fprintf(f, "%s %s (%s B/fd) filling %s at N ≈ %s", listed++ ? ";" : " coincides with",
+                    what[fp], mp_fmt_num(a, sizeof a, per_fd[fp]), m->caches[ci].name,
+                    mp_fmt_num(b, sizeof b, n));
+        }
+    if (!listed)
+        fprintf(f, " no footprint crosses a cache level within 2× of the interval");
+}
+
+/* What the miss counters of the backend did over the same interval. */
+static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
+                        const char *backend, const mp_knee *kn)
+{
+    char a[32], b[32], c[32];
+    int said = 0;
+    for (size_t k = 0; k < m->nmetrics; k++) {
+        if (!is_miss_counter(m->metrics[k]))
+            continue;
+        double v0 = mp_rm_p50(mp_rm_find(m, mode, kind, backend, (long long)kn->x0),
+                              m->metrics[k]);
+        double v1 = mp_rm_p50(mp_rm_find(m, mode, kind, backend, (long long)kn->x1),
+                              m->metrics[k]);
+        if (!isfinite(v0) || !isfinite(v1))
+            continue;
+        double sl = mp_loglog_slope(kn->x0, v0, kn->x1, v1);
+        fprintf(f, "%s %s %s → %s per call (log-log slope %s): %s", said++ ? ";" : "",
+                m->metrics[k], mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
+                isfinite(sl) ? (snprintf(c, sizeof c, "%.2f", sl), c) : "n/a",
+                sl > MP_KNEE_SLOPE ? "rise faster than N in the same interval (evidence "
+                                     "for a cache cause)"
+                                   : "do not rise faster than N (no evidence for a cache "
+                                     "cause)");
+    }
+    if (!said)
+        fprintf(f, " not measured (no miss counter in this run): the coincidence alone is "
+                   "not evidence");
+}
+
 void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
     int wake = !strcmp(mode, "wakeup");
@@ -143,8 +215,10 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     double per_fd = MP_POLLFD_BYTES + kb;
     char a[32], b[32], c[32];
     fprintf(f, "Knees: intervals between neighbouring N where the log-log slope of the "
-               "median exceeds %.1f (cost growing faster than N), beside the cache sizes "
-               "passed in that interval.\n\n", MP_KNEE_SLOPE);
+               "median exceeds %.1f (cost growing faster than N). Each lists every "
+               "footprint that fills a cache level within a factor of 2 of the interval: "
+               "that is a coincidence, not a cause; the miss counters of the same interval, "
+               "where measured, are the evidence.\n\n", MP_KNEE_SLOPE);
     int any = 0;
     for (size_t be = 0; be < m->nbackends; be++) {
         double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
@@ -153,20 +227,16 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
         size_t nk = mp_find_knees(x, y, p, MP_KNEE_SLOPE, kn, 16);
         for (size_t i = 0; i < nk && i < 16; i++) {
             if (!any++)
-                fprintf(f, "| backend | from N | to N | log-log slope | caches passed |\n"
-                           "|---|---:|---:|---:|---|\n");
-            fprintf(f, "| %s | %.0f | %.0f | %.2f |", m->backends[be], kn[i].x0, kn[i].x1,
+                fprintf(f, "| backend | from N | to N | log-log slope | cache crossings "
+                           "nearby | miss counters, same interval |\n"
+                           "|---|---:|---:|---:|---|---|\n");
+            fprintf(f, "| %s | %s | %s | %.2f |", m->backends[be],
+                    mp_fmt_num(a, sizeof a, kn[i].x0), mp_fmt_num(b, sizeof b, kn[i].x1),
                     kn[i].slope);
-            int listed = 0;
-            for (size_t ci = 0; ci < m->ncaches; ci++) {
-                double n1 = mp_cross_nfds(m->caches[ci].bytes, MP_POLLFD_BYTES);
-                double n2 = mp_cross_nfds(m->caches[ci].bytes, per_fd);
-                if (n1 > kn[i].x0 && n1 <= kn[i].x1)
-                    fprintf(f, "%s %s (pollfd array)", listed++ ? "," : "", m->caches[ci].name);
-                if (n2 > kn[i].x0 && n2 <= kn[i].x1)
-                    fprintf(f, "%s %s (kernel est.)", listed++ ? "," : "", m->caches[ci].name);
-            }
-            fprintf(f, "%s |\n", listed ? "" : " none");
+            knee_crossings(f, m, &kn[i], per_fd);
+            fprintf(f, " |");
+            knee_misses(f, m, mode, kind, m->backends[be], &kn[i]);
+            fprintf(f, " |\n");
         }
     }
     if (!any)
@@ -179,7 +249,8 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
         return;
     }
     fprintf(f, "N at which a per-descriptor footprint fills each cache: the pollfd array "
-               "(8 B/fd) and an estimate of the kernel's working set in %s mode (%.0f B/fd: "
+               "(8 B/fd, read sequentially, so prefetched) and an estimate of the kernel's "
+               "working set in %s mode (%.0f B/fd: "
                "pollfd 8, fdtable slot 8, one line each of struct file and the pipe/socket%s):\n\n"
                "| cache | size (bytes) | N, pollfd array | N, kernel estimate |\n"
                "|---|---:|---:|---:|\n", mode, per_fd,

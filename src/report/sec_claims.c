@@ -26,40 +26,65 @@ static const char *first_kind(const mp_rmodel *m)
     return m->nkinds ? m->kinds[0] : "unknown";
 }
 
+/* "p50 [lo–hi]" of a cell, the interval when it has one. */
+static const char *p50_ci(const mp_rcell *c, char *buf, size_t len)
+{
+    char a[32], b[32], d[32];
+    if (!c) {
+        snprintf(buf, len, "n/a");
+        return buf;
+    }
+    if (c->ci_kind == MP_CI_NONE)
+        snprintf(buf, len, "%s ns (no interval)", mp_fmt_num(a, sizeof a, c->wall.p50));
+    else
+        snprintf(buf, len, "%s ns [%s–%s]", mp_fmt_num(a, sizeof a, c->wall.p50),
+                 mp_fmt_num(b, sizeof b, c->ci_lo), mp_fmt_num(d, sizeof d, c->ci_hi));
+    return buf;
+}
+
 static void claim_linear(FILE *f, const mp_rmodel *m, const char *kind)
 {
-    char a[32], b[32], c[32];
+    char g[96], h[96];
     fprintf(f, "- **poll is O(N), epoll is flat** (seeds 000 and 002):\n");
     if (!m->nmodes)
-        fprintf(f, "  - not measured: results.json has no cells\n");
+        fprintf(f, "  - not measured in this run: results.json has no cells\n");
     for (size_t i = 0; i < m->nmodes; i++) {
         const char *mode = m->modes[i];
-        double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS], ex[MP_RC_MAXPTS], ey[MP_RC_MAXPTS];
-        size_t np = mp_rc_points(m, mode, kind, "poll", "wall_ns", x, y, MP_RC_MAXPTS);
-        size_t ne = mp_rc_points(m, mode, kind, "epoll", "wall_ns", ex, ey, MP_RC_MAXPTS);
-        if (np < 2 || ne < 2) {
-            fprintf(f, "  - %s mode: not measured (needs poll and epoll at two N or more)\n",
-                    mode);
+        mp_rcost pc, ec;
+        if (!mp_rc_cost(m, mode, kind, "poll", "wall_ns", &pc) ||
+            !mp_rc_cost(m, mode, kind, "epoll", "wall_ns", &ec)) {
+            fprintf(f, "  - %s mode: not measured in this run (needs poll and epoll at two N "
+                       "or more)\n", mode);
             continue;
         }
-        mp_fit pf = mp_fit_linear(x, y, np);
-        double ll = mp_loglog_slope(x[0], y[0], x[np - 1], y[np - 1]);
-        double lo = ey[0], hi = ey[0];
+        size_t np = pc.n, ne = ec.n;
+        double ll = mp_loglog_slope(pc.nfds[0], pc.y[0], pc.nfds[np - 1], pc.y[np - 1]);
+        double lo = ec.y[0], hi = ec.y[0];
         for (size_t k = 1; k < ne; k++) {
-            lo = fmin(lo, ey[k]);
-            hi = fmax(hi, ey[k]);
+            lo = fmin(lo, ec.y[k]);
+            hi = fmax(hi, ec.y[k]);
         }
         double spread = lo > 0 ? hi / lo : INFINITY;
-        int lin = pf.ok && pf.slope > 0 && pf.r2 >= 0.9 &&
-                  (x[np - 1] / x[0] < 100 || ll >= 0.5);
+        int grows = pc.marg_lo > 0 && (pc.nfds[np - 1] / pc.nfds[0] < 100 || ll >= 0.5);
+        /* O(N) is one cost per fd: interval costs within MP_RC_SPREAD of each other */
+        int lin = grows && pc.marg_hi <= MP_RC_SPREAD * pc.marg_lo;
         int flat = spread <= 2.0;
-        fprintf(f, "  - %s mode: **%s**. poll: %s ns per fd (R² %.3f), log-log slope %.2f "
-                   "from N=%.0f to %.0f; epoll: median from %s to %s ns over N=%.0f..%.0f "
-                   "(max/min %.2f).\n", mode,
-                lin && flat ? "holds" : lin || flat ? "holds in part" : "does not hold",
-                mp_fmt_num(a, sizeof a, pf.slope), pf.r2, ll, x[0], x[np - 1],
-                mp_fmt_num(b, sizeof b, lo), mp_fmt_num(c, sizeof c, hi), ex[0], ex[ne - 1],
-                spread);
+        char why[160] = "";
+        if (grows && !lin)
+            snprintf(why, sizeof why, " (poll grows with N but not linearly: its interval "
+                     "costs differ %s×)", MP_NUM(pc.marg_hi / pc.marg_lo));
+        const mp_rcell *p1 = mp_rm_find(m, mode, kind, "poll", (long long)pc.nfds[np - 1]);
+        const mp_rcell *e1 = mp_rm_find(m, mode, kind, "epoll", (long long)ec.nfds[ne - 1]);
+        fprintf(f, "  - %s mode: **%s**%s, checked against this run's medians at N = %s to %s. "
+                   "poll: every interval adds %s to %s ns per fd (%s), log-log slope %.2f first "
+                   "to last, %s at N=%s; epoll: median from %s to %s ns (max/min %.2f), %s at "
+                   "N=%s.\n", mode,
+                lin && flat ? "holds" : lin || flat ? "holds in part" : "does not hold", why,
+                MP_NUM(pc.nfds[0]), MP_NUM(pc.nfds[np - 1]), MP_NUM(pc.marg_lo),
+                MP_NUM(pc.marg_hi),
+                pc.marg_lo > 0 ? "all positive, so it grows with N" : "not all positive", ll,
+                p50_ci(p1, g, sizeof g), MP_NUM(pc.nfds[np - 1]), MP_NUM(lo), MP_NUM(hi),
+                spread, p50_ci(e1, h, sizeof h), MP_NUM(ec.nfds[ne - 1]));
     }
 }
 
@@ -69,38 +94,39 @@ static void claim_ratio(FILE *f, const mp_rmodel *m, const char *kind)
                "(EPYC 9354P, Linux 6.8); seed 002 about 1,540 in ready mode (arm64 container). "
                "Absolute ratios depend on the host; the claim is the order of magnitude.\n");
     if (!m->nmodes)
-        fprintf(f, "  - not measured: results.json has no cells\n");
+        fprintf(f, "  - not measured in this run: results.json has no cells\n");
     for (size_t i = 0; i < m->nmodes; i++) {
         const char *mode = m->modes[i];
         int wake = !strcmp(mode, "wakeup");
         double seed = wake ? 240.75 : !strcmp(mode, "ready") ? 1540 : NAN;
-        long long at = -1;
-        for (size_t c = 0; c < m->ncells; c++) {   /* 10000, else the largest common N */
-            const mp_rcell *x = &m->cells[c];
-            if (strcmp(x->mode, mode) || strcmp(x->fd_kind, kind) || strcmp(x->backend, "poll"))
-                continue;
-            if (isfinite(mp_rc_ratio(m, mode, kind, "poll", x->nfds)) &&
-                (at != 10000 && (x->nfds == 10000 || x->nfds > at)))
-                at = x->nfds;
-        }
-        if (at < 0) {
-            fprintf(f, "  - %s mode: not measured (no N with both poll and epoll)\n", mode);
+        const mp_rcell *pc = mp_rm_find(m, mode, kind, "poll", 10000);
+        const mp_rcell *ec = mp_rm_find(m, mode, kind, "epoll", 10000);
+        char a[32], b[32], c[32], g[96], h[96];
+        if (!pc || !ec) {
+            fprintf(f, "  - %s mode: **not measured in this run**: it has no poll and epoll "
+                       "cells at N=10,000, and a ratio at another N is not comparable.\n", mode);
             continue;
         }
-        double r = mp_rc_ratio(m, mode, kind, "poll", at);
-        char a[32];
+        double r = mp_rc_ratio(m, mode, kind, "poll", 10000);
+        /* the ratio's range from the two medians' intervals */
+        double rlo = ec->ci_hi > 0 ? pc->ci_lo / ec->ci_hi : NAN;
+        double rhi = ec->ci_lo > 0 ? pc->ci_hi / ec->ci_lo : NAN;
+        char range[96] = "";
+        if (isfinite(rlo) && isfinite(rhi))
+            snprintf(range, sizeof range, " (%s–%s× from the intervals)",
+                     mp_fmt_num(b, sizeof b, rlo), mp_fmt_num(c, sizeof c, rhi));
         if (!isfinite(seed)) {
-            fprintf(f, "  - %s mode: %s× at N=%lld (no seed figure for this mode)\n", mode,
-                    mp_fmt_num(a, sizeof a, r), at);
+            fprintf(f, "  - %s mode: measured %s×%s at N=10,000 (no seed figure for this "
+                       "mode)\n", mode, mp_fmt_num(a, sizeof a, r), range);
             continue;
         }
         double fac = r > seed ? r / seed : seed / r;
-        const char *v = at != 10000 ? "not measured at 10,000"
-                      : fac <= 2 ? "holds (within a factor of 2)"
+        const char *v = fac <= 2 ? "holds (within a factor of 2)"
                       : fac <= 10 ? "same order of magnitude" : "does not hold on this host";
-        fprintf(f, "  - %s mode: **%s**: measured %s× at N=%lld against the seed's %g× "
-                   "(a factor of %.2f apart).\n", mode, v, mp_fmt_num(a, sizeof a, r), at,
-                seed, fac);
+        fprintf(f, "  - %s mode: **%s**: measured at N=10,000: %s×%s, poll %s, epoll %s; "
+                   "the seed's %s× is a factor of %.3g apart.\n", mode, v,
+                mp_fmt_num(a, sizeof a, r), range, p50_ci(pc, g, sizeof g),
+                p50_ci(ec, h, sizeof h), mp_fmt_num(b, sizeof b, seed), fac);
     }
 }
 
@@ -124,12 +150,16 @@ static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
     mp_move p10k = mp_move_poll(10000, m->line_bytes);
     mp_move p20k = mp_move_poll(20000, 64);
     mp_move p20h = mp_move_poll(20000, m->line_bytes);
-    fprintf(f, "- **\"80,000 bytes copied at 10,000 fds\"** (seed 000): **holds** by the ABI: "
-               "10,000 x 8-byte pollfd = %llu bytes copied in; the kernel also writes the "
-               "2-byte `revents` back into every entry, so %llu bytes cross the boundary in "
-               "all, touching %llu lines in and the same %llu lines out (lines of %u bytes).",
-            p10k.bytes_in, p10k.bytes_in + p10k.bytes_out, p10k.lines_in, p10k.lines_out,
-            m->line_bytes);
+    char n1[32], n2[32], n3[32], n4[32];
+    fprintf(f, "- **\"80,000 bytes copied at 10,000 fds\"** (seed 000): **holds by arithmetic "
+               "(not measured)**, from the kernel ABI: 10,000 × 8-byte pollfd = %s bytes "
+               "copied in; the kernel also writes the 2-byte `revents` back into every entry, "
+               "so %s bytes cross the boundary in all, touching %s lines in and the same %s "
+               "lines out (lines of %u bytes).",
+            mp_fmt_num(n1, sizeof n1, (double)p10k.bytes_in),
+            mp_fmt_num(n2, sizeof n2, (double)(p10k.bytes_in + p10k.bytes_out)),
+            mp_fmt_num(n3, sizeof n3, (double)p10k.lines_in),
+            mp_fmt_num(n4, sizeof n4, (double)p10k.lines_out), m->line_bytes);
     int said = 0;
     for (size_t i = 0; i < m->nmodes; i++) {
         const mp_rcell *c = mp_rm_find(m, m->modes[i], kind, "poll", 10000);
@@ -138,23 +168,26 @@ static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
             if (!cache_counter(c->counters[k].name))
                 continue;
             fprintf(f, "%s %s mode %s: %s per call = %s per pollfd line", said++ ? ";" :
-                    " Measured at N=10,000:", m->modes[i], c->counters[k].name,
+                    " Beside it, measured at N=10,000 (misses count lines, not bytes, so this "
+                    "is context, not a check):", m->modes[i], c->counters[k].name,
                     mp_fmt_num(a, sizeof a, c->counters[k].s.p50),
                     mp_fmt_num(b, sizeof b, c->counters[k].s.p50 / (double)p10k.lines_in));
         }
     }
     fprintf(f, "%s\n", said ? "." : " No cache counters were measured for poll at N=10,000 "
             "(see Counters), so the bytes are not checked against misses.");
-    fprintf(f, "- **\"2,500 cache lines at 20,000 fds\"** (seed 000): **%s**: 20,000 x 8 = "
-               "%llu bytes = %llu lines of 64 bytes; with this host's %u-byte lines%s, %llu "
-               "lines.", m->line_bytes == 64 ? "holds" : "holds only for 64-byte lines",
-            p20k.bytes_in, p20k.lines_in, m->line_bytes, m->line_known ? "" : " (assumed)",
-            p20h.lines_in);
+    fprintf(f, "- **\"2,500 cache lines at 20,000 fds\"** (seed 000): **%s (not measured)**: "
+               "20,000 × 8 = %s bytes = %s lines of 64 bytes; with this host's %u-byte "
+               "lines%s, %s lines.", m->line_bytes == 64 ? "holds by arithmetic"
+               : "holds by arithmetic only for 64-byte lines",
+            mp_fmt_num(n1, sizeof n1, (double)p20k.bytes_in),
+            mp_fmt_num(n2, sizeof n2, (double)p20k.lines_in), m->line_bytes,
+            m->line_known ? "" : " (assumed)", mp_fmt_num(n3, sizeof n3, (double)p20h.lines_in));
     int at20k = 0;
     for (size_t i = 0; i < m->nmodes; i++)
         at20k |= mp_rm_find(m, m->modes[i], kind, "poll", 20000) != NULL;
     fprintf(f, "%s\n", at20k ? " This run measured poll at N=20,000: see the cache-line "
-                               "correlation above." : " This run did not measure N=20,000.");
+                               "correlation above." : " N=20,000 was not measured in this run.");
 }
 
 static void claim_fdsetsize(FILE *f, const mp_rmodel *m)
@@ -190,16 +223,22 @@ static void claim_fdsetsize(FILE *f, const mp_rmodel *m)
         fprintf(f, "not tested (no select cells).\n");
         return;
     }
-    char r[300];
+    char r[300], a[32], b[32], c[32], d[32];
     if (bad_ok >= 0)
-        fprintf(f, "**does not hold here**: select ran with fd %lld.\n", bad_ok);
+        fprintf(f, "**does not hold here**: select ran with fd %s.\n",
+                mp_fmt_num(a, sizeof a, (double)bad_ok));
     else if (un_min < 0)
-        fprintf(f, "not tested: every select cell had fds below 1024 (largest N %lld, "
-                   "maxfd %lld).\n", ok_max, ok_fd);
+        fprintf(f, "not measured in this run: every select cell had fds below 1024 (largest "
+                   "N %s, maxfd %s).\n", mp_fmt_num(a, sizeof a, (double)ok_max),
+                mp_fmt_num(b, sizeof b, (double)ok_fd));
     else
-        fprintf(f, "**%s**: select ran up to N=%lld (maxfd %lld) and was unsupported from "
-                   "N=%lld (maxfd %lld%s): %s\n", bad_un ? "holds, but some cells were "
-                   "refused below fd 1024" : "holds", ok_max, ok_fd, un_min, un_fd,
+        fprintf(f, "**%s by the kernel ABI (the cliff itself not measured)**: select ran up to "
+                   "N=%s (maxfd %s); from N=%s (maxfd %s%s) muxprof does not call it, because "
+                   "FD_SET beyond the set is undefined behaviour: %s\n",
+                bad_un ? "holds, but some cells were refused below fd 1024, and" : "holds",
+                ok_max >= 0 ? mp_fmt_num(a, sizeof a, (double)ok_max) : "none",
+                ok_max >= 0 ? mp_fmt_num(b, sizeof b, (double)ok_fd) : "–",
+                mp_fmt_num(c, sizeof c, (double)un_min), mp_fmt_num(d, sizeof d, (double)un_fd),
                 un_est ? ", estimated" : "",
                 reason[0] ? mp_md_cell(r, sizeof r, reason) : "(no reason given)");
 }
@@ -207,7 +246,7 @@ static void claim_fdsetsize(FILE *f, const mp_rmodel *m)
 static void claim_384(FILE *f, const mp_rmodel *m)
 {
     fprintf(f, "- **\"384 bytes of epoll_event for 3 ready events\"** (seed 000): **does not "
-               "hold**: `struct epoll_event` is 12 bytes on x86_64 and 16 on arm64, so 3 "
+               "hold, by arithmetic (not measured)**: `struct epoll_event` is 12 bytes on x86_64 and 16 on arm64, so 3 "
                "events are %u or %u bytes (384 would need 128 bytes per event). This run "
                "(%s) copies %u bytes, %llu line, per call for its one ready fd.\n",
             3 * mp_abi_epoll_event_bytes(MP_ABI_X86_64), 3 * mp_abi_epoll_event_bytes(MP_ABI_ARM64),
@@ -276,12 +315,13 @@ static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
     if (!s000 || !s002 || load_seed(s000, SEED000, f) < 0 || load_seed(s002, SEED002, f) < 0)
         goto out;
     fprintf(f, "\nThe seeds' own numbers beside this run's medians (ns per call; different "
-               "hosts, so compare shapes, not values):\n\n"
+               "hosts, so compare shapes, not values; this run's intervals are in the Results tables):\n\n"
                "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed 000 epoll "
                "(wakeup) | this run epoll (wakeup) |\n|---:|---:|---:|---:|---:|\n");
     size_t n000 = seed_ns(s000, "wakeup", "poll", ns, MP_RC_MAXPTS);
+    char e0[32];
     for (size_t i = 0; i < n000; i++)
-        fprintf(f, "| %lld | %s | %s | %s | %s |\n", ns[i],
+        fprintf(f, "| %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)ns[i]),
                 mp_fmt_num(a, sizeof a, seed_p50(s000, "wakeup", "poll", ns[i])),
                 run_p50(m, "wakeup", kind, "poll", ns[i], b, sizeof b),
                 mp_fmt_num(c, sizeof c, seed_p50(s000, "wakeup", "epoll", ns[i])),
@@ -293,7 +333,7 @@ static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
         char e[32], g[32];
         long long n = ns[i];
         double sel = seed_p50(s002, "ready", "select", n);
-        fprintf(f, "| %lld | %s | %s | %s | %s | %s | %s |\n", n,
+        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)n),
                 isfinite(sel) ? mp_fmt_num(a, sizeof a, sel) : "not possible",
                 run_p50(m, "ready", kind, "select", n, b, sizeof b),
                 mp_fmt_num(c, sizeof c, seed_p50(s002, "ready", "poll", n)),

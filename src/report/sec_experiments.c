@@ -99,7 +99,7 @@ static void reg_reading(FILE *f, const mp_rmodel *m, const char *kind, const cha
         }
         if (ok < 2)
             continue;
-        fprintf(f, "At N=%lld, registering costs", ns[i]);
+        fprintf(f, "At N=%s, registering costs", MP_NUM(ns[i]));
         for (size_t k = 0, j = 0; k < nb; k++) {
             const mp_rreg *r = reg_find(m, kind, bk[k], ns[i]);
             if (reg_ok(r))
@@ -128,9 +128,9 @@ static void reg_reading(FILE *f, const mp_rmodel *m, const char *kind, const cha
         }
         if (!r0 || r1 == r0)
             continue;
-        fprintf(f, "%s %s %s× from N=%lld to N=%lld", any++ ? "," : " Per fd, the cost "
+        fprintf(f, "%s %s %s× from N=%s to N=%s", any++ ? "," : " Per fd, the cost "
                 "changes:", bk[k], mp_fmt_num(a, sizeof a, r1->ns_per_fd / r0->ns_per_fd),
-                r0->nfds, r1->nfds);
+                MP_NUM(r0->nfds), MP_NUM(r1->nfds));
     }
     if (any)
         fprintf(f, " (flat: a constant cost per add; growing: each add costs more as the "
@@ -158,7 +158,7 @@ static void section_register(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         reg_lists(m, kinds[ki], bk, &nb, ns, &nn);
         fprintf(f, "%s fds: ns per fd (whole registration p50, ns):\n\n| backend |", kinds[ki]);
         for (size_t i = 0; i < nn; i++)
-            fprintf(f, " N=%lld |", ns[i]);
+            fprintf(f, " N=%s |", MP_NUM(ns[i]));
         fprintf(f, "\n|---|");
         for (size_t i = 0; i < nn; i++)
             fprintf(f, "---:|");
@@ -190,7 +190,7 @@ static void section_register(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                 continue;
             seen[nseen++] = r->reason;
             char why[300];
-            fprintf(f, "- %s, N=%lld: %s: %s\n", r->backend, r->nfds,
+            fprintf(f, "- %s, N=%s: %s: %s\n", r->backend, MP_NUM(r->nfds),
                     r->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
                     r->reason[0] ? mp_md_cell(why, sizeof why, r->reason) : "(no reason given)");
         }
@@ -205,9 +205,9 @@ static void section_register(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                 if (!reg_ok(r) || !r->ncpf)
                     continue;
                 if (!any++)
-                    fprintf(f, "Counters per registered fd at N=%lld (median count of a "
+                    fprintf(f, "Counters per registered fd at N=%s (median count of a "
                                "whole registration / N):\n\n| backend | counter | per fd |\n"
-                               "|---|---|---:|\n", ns[i]);
+                               "|---|---|---:|\n", MP_NUM(ns[i]));
                 for (size_t x = 0; x < r->ncpf; x++)
                     fprintf(f, "| %s | %s | %s |\n", bk[k], r->cpf[x].name,
                             mp_fmt_num(c, sizeof c, r->cpf[x].s.p50));
@@ -390,7 +390,7 @@ static void section_ltet(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                "syscall | ET syscalls per event | ET ns per event p50 (p90) | ET ns per "
                "syscall |\n|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < nc; i++) {
-        fprintf(f, "| %lld |", ch[i]);
+        fprintf(f, "| %s |", MP_NUM(ch[i]));
         lt_cells(f, lt_find(m, 0, ch[i]));
         lt_cells(f, lt_find(m, 1, ch[i]));
         fputc('\n', f);
@@ -408,9 +408,9 @@ static void section_ltet(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     char r[32];
     for (size_t i = first; i < nc; i = i == last ? nc : last) {
         const mp_rltet *l = lt_find(m, 0, ch[i]), *e = lt_find(m, 1, ch[i]);
-        fprintf(f, "%s%lld-byte reads, LT makes %s system calls per event against ET's %s "
+        fprintf(f, "%s%s-byte reads, LT makes %s system calls per event against ET's %s "
                 "and takes %s ns against %s ns (LT/ET %s×)", said++ ? "; with " : "With ",
-                ch[i], mp_fmt_num(a, sizeof a, l->syscalls),
+                MP_NUM(ch[i]), mp_fmt_num(a, sizeof a, l->syscalls),
                 mp_fmt_num(b, sizeof b, e->syscalls), mp_fmt_num(c, sizeof c, l->ns_p50),
                 mp_fmt_num(d, sizeof d, e->ns_p50),
                 mp_fmt_num(r, sizeof r, e->ns_p50 > 0 ? l->ns_p50 / e->ns_p50 : NAN));

@@ -37,9 +37,11 @@ static int write_data(const mp_rmodel *m, const char *dir, const char *mode,
     FILE *f = a.f;
     fprintf(f, "# muxprof %s: %s mode, %s fds, backend %s; medians per call unless named;\n"
                "# '?' = not measured.  ratio_epoll = p50 / epoll's p50 at the same N;\n"
-               "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number.\n",
+               "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number;\n"
+               "# ci_lo, ci_hi = interval of p50 (ci_kind: bootstrap = 95%% bootstrap from\n"
+               "# the kept samples, repeats = range of the repeat medians, none = '?').\n",
             m->path, mode, kind, backend, m->line_bytes);
-    fputs("nfds p10 p50 p90 p99 ratio_epoll pollfd_lines maxfd", f);
+    fputs("nfds p10 p50 p90 p99 ratio_epoll pollfd_lines maxfd ci_lo ci_hi ci_kind", f);
     for (size_t i = 0; i < m->nmetrics; i++)
         fprintf(f, " %s", m->metrics[i]);
     fputc('\n', f);
@@ -57,6 +59,10 @@ static int write_data(const mp_rmodel *m, const char *dir, const char *mode,
         put_num(f, mp_rc_ratio(m, mode, kind, backend, c->nfds));
         put_num(f, mp_rc_pollfd_lines(m, (double)c->nfds));
         put_num(f, (double)mp_rc_maxfd(c));
+        put_num(f, c->ci_kind != MP_CI_NONE ? c->ci_lo : NAN);
+        put_num(f, c->ci_kind != MP_CI_NONE ? c->ci_hi : NAN);
+        fprintf(f, " %s", c->ci_kind == MP_CI_BOOT ? "bootstrap"
+                          : c->ci_kind == MP_CI_REPEATS ? "repeats" : "none");
         for (size_t k = 0; k < m->nmetrics; k++)
             put_num(f, mp_rm_p50(c, m->metrics[k]));
         fputc('\n', f);
@@ -142,11 +148,38 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
     return 1;
 }
 
+/* N at which select's highest fd reaches FD_SETSIZE (1024) in this run,
+ * when select was run and the sweep reaches it: "fdset_n = N\n", else "". */
+static void fdset_var(const mp_rmodel *m, const char *mode, const char *kind, char *buf,
+                      size_t len)
+{
+    double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS], hi = 0;
+    long long lo_fd = 3;   /* fds 0..2 are stdio */
+    buf[0] = 0;
+    if (!mp_rc_has_backend(m, "select"))
+        return;
+    for (size_t b = 0; b < m->nbackends; b++) {
+        size_t k = mp_rc_points(m, mode, kind, m->backends[b], "wall_ns", nn, yy, MP_RC_MAXPTS);
+        if (k)
+            hi = fmax(hi, nn[k - 1]);
+    }
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (!strcmp(c->backend, "select") && c->fd_hi >= 0 && c->fd_hi - c->nfds + 1 >= 0)
+            lo_fd = c->fd_hi - c->nfds + 1;
+    }
+    double n = 1024.0 - (double)lo_fd;
+    if (hi >= n)
+        snprintf(buf, len, "fdset_n = %.0f   # N whose highest fd is 1023\n", n);
+}
+
 static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
                         const char *kind, mp_rfigs *o, mp_err *err)
 {
     int rc;
-    char title[256], extra[1024];
+    char title[512], extra[1024], cpu[120], fdset[96];
+    mp_rc_host_cpu(m, cpu, sizeof cpu);
+    fdset_var(m, mode, kind, fdset, sizeof fdset);
     double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
     size_t with_points = 0;
     for (size_t b = 0; b < m->nbackends; b++) {
@@ -161,9 +194,10 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
     if (!g)
         return -ENOMEM;
     snprintf(g->caption, sizeof g->caption, "Time per call against watched descriptors, "
-             "%s mode, %s fds: median with p10..p90 band (log-log)", mode, kind);
-    snprintf(title, sizeof title, "%s mode, %s fds: time per call", mode, kind);
-    if ((rc = write_wrapper(m, dir, g, title, NULL, err)))
+             "%s, %s mode, %s fds: median with error bars from its interval, p10..p90 band "
+             "(log-log)%s", cpu, mode, kind, fdset[0] ? "; select's FD_SETSIZE marked" : "");
+    snprintf(title, sizeof title, "%s, %s mode, %s fds: time per call", cpu, mode, kind);
+    if ((rc = write_wrapper(m, dir, g, title, fdset, err)))
         return rc;
 
     if (mp_rc_has_backend(m, "epoll") && m->nbackends > 1) {
@@ -171,13 +205,16 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if (!g)
             return -ENOMEM;
         snprintf(g->caption, sizeof g->caption, "Median time per call relative to epoll's "
-                 "at the same N, %s mode, %s fds (log-log)", mode, kind);
-        snprintf(title, sizeof title, "%s mode, %s fds: time per call / epoll", mode, kind);
-        if ((rc = write_wrapper(m, dir, g, title, NULL, err)))
+                 "at the same N, %s, %s mode, %s fds (log-log; parity with epoll is the "
+                 "dashed reference line)", cpu, mode, kind);
+        snprintf(title, sizeof title, "%s, %s mode, %s fds: time per call / epoll", cpu,
+                 mode, kind);
+        if ((rc = write_wrapper(m, dir, g, title, fdset, err)))
             return rc;
     }
     for (size_t c = 0; c < m->nmetrics; c++) {
-        size_t pts = 0, poll_pts = 0, nonzero = 0;
+        size_t pts = 0, poll_pts = 0, nonzero = 0, differ = 0;
+        double first = NAN;
         int positive = 1;   /* log y only when every median is above 0 */
         for (size_t b = 0; b < m->nbackends; b++) {
             size_t k = mp_rc_points(m, mode, kind, m->backends[b], m->metrics[c], nn, yy,
@@ -186,16 +223,21 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
             for (size_t i = 0; i < k; i++) {
                 nonzero += yy[i] != 0;
                 positive &= yy[i] > 0;
+                if (isnan(first))
+                    first = yy[i];
+                differ += yy[i] != first;
             }
             if (!strcmp(m->backends[b], "poll"))
                 poll_pts = k;
         }
         if (!pts)
             continue;
-        if (!nonzero) {
+        if (!nonzero || !differ) {   /* a constant counter: a flat line says nothing */
+            char v[32];
             if (o->nzero < MP_RM_MAX_LIST)
-                snprintf(o->zero[o->nzero++], sizeof o->zero[0], "%s (%s mode, %s fds)",
-                         m->metrics[c], mode, kind);
+                snprintf(o->zero[o->nzero++], sizeof o->zero[0], "%s (%s mode, %s fds: %s "
+                         "in every cell)", m->metrics[c], mode, kind,
+                         mp_fmt_num(v, sizeof v, first));
             continue;
         }
         char logy[128];
@@ -206,8 +248,8 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if (!g)
             return -ENOMEM;
         snprintf(g->caption, sizeof g->caption, "%s per call against watched descriptors, "
-                 "%s mode, %s fds (median, log-log)", m->metrics[c], mode, kind);
-        snprintf(title, sizeof title, "%s mode, %s fds: %s per call", mode, kind,
+                 "%s, %s mode, %s fds (median, log-log)", m->metrics[c], cpu, mode, kind);
+        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s per call", cpu, mode, kind,
                  m->metrics[c]);
         if ((rc = write_wrapper(m, dir, g, title, logy, err)))
             return rc;
@@ -217,10 +259,10 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if (!g)
             return -ENOMEM;
         snprintf(g->caption, sizeof g->caption, "%s per call against pollfd cache lines "
-                 "(%u-byte lines), %s mode, %s fds, with the fit to poll and cache sizes",
-                 m->metrics[c], m->line_bytes, mode, kind);
-        snprintf(title, sizeof title, "%s mode, %s fds: %s vs pollfd lines", mode, kind,
-                 m->metrics[c]);
+                 "(%u-byte lines), %s, %s mode, %s fds, with the fit to poll and cache sizes",
+                 m->metrics[c], m->line_bytes, cpu, mode, kind);
+        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s vs pollfd lines", cpu, mode,
+                 kind, m->metrics[c]);
         size_t el = strlen(logy);
         memcpy(extra, logy, el + 1);
         lines_extra(m, g, extra + el, sizeof extra - el);
@@ -253,7 +295,8 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
         sub.n++;
     fprintf(f, "## Figures\n\n");
     if (g->nzero) {
-        fprintf(f, "No figure for counters whose median was 0 in every cell:");
+        fprintf(f, "No figure for counters that are constant across the sweep (the same "
+                   "median in every cell):");
         for (size_t i = 0; i < g->nzero; i++)
             fprintf(f, "%s %s", i ? "," : "", g->zero[i]);
         fprintf(f, ".\n\n");
@@ -276,15 +319,18 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
         fputc('\n', f);
         return;
     }
-    fprintf(f, "Each figure is also in SVG and PDF beside the PNG. To restyle: edit "
+    fprintf(f, "Each figure is also in SVG and in PDF at a paper's single-column width "
+               "(3.5 in, `NAME.pdf`) and double-column width (7 in, `NAME-2col.pdf`), vector "
+               "with fonts embedded, beside the PNG. To restyle: edit "
                "`figures/style.gp` (all figures) or a figure's `.gp`, then `cd figures && "
                "gnuplot NAME.gp`. Data files are `figures/data_MODE_KIND_BACKEND.dat`.\n\n");
     for (size_t i = 0; i < g->n; i++) {
         const mp_rfig *x = &g->v[i];
         if (x->drawn)
             fprintf(f, "![%s](figures/%s.png)\n\n*%s* ([SVG](figures/%s.svg), "
-                       "[PDF](figures/%s.pdf), [script](figures/%s.gp))\n\n",
-                    x->caption, x->name, x->caption, x->name, x->name, x->name);
+                       "[PDF 3.5 in](figures/%s.pdf), [PDF 7 in](figures/%s-2col.pdf), "
+                       "[script](figures/%s.gp))\n\n",
+                    x->caption, x->name, x->caption, x->name, x->name, x->name, x->name);
         else {
             char e[400];
             fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, x->caption,

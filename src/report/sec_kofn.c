@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/calc.h"
 #include "report/fig.h"
 #include "report/internal.h"
 #include "common/file.h"
@@ -150,7 +151,7 @@ static int crossing(const mp_rmodel *m, const kofn *q, long long n, cross *x)
     x->kmax = x->khi = k[c - 1];
     x->r0 = e[0] / p[0];
     x->r1 = e[c - 1] / p[c - 1];
-    int r = mp_crossing(k, e, p, c, &x->at);
+    int r = mp_crossing_loglog(k, e, p, c, &x->at);
     if (r == MP_CROSS_AT)
         for (size_t i = 1; i < c; i++)
             if (k[i - 1] <= x->at && x->at <= k[i]) {
@@ -166,7 +167,7 @@ static void table_backend(FILE *f, const mp_rmodel *m, const kofn *q, const char
     char s[32];
     fprintf(f, "**%s**, time per call, p50 (ns):\n\n| K |", b);
     for (size_t i = 0; i < q->nn; i++)
-        fprintf(f, " N=%lld |", q->ns[i]);
+        fprintf(f, " N=%s |", MP_NUM(q->ns[i]));
     fprintf(f, "\n|---:|");
     for (size_t i = 0; i < q->nn; i++)
         fprintf(f, "---:|");
@@ -210,8 +211,8 @@ static void reasons(FILE *f, const mp_rmodel *m, const kofn *q)
             continue;
         seen[ns++] = c->reason;
         char r[300];
-        fprintf(f, "- %s, N=%lld, K=%lld (and any other cell with this reason): %s\n",
-                c->backend, c->nfds, c->active,
+        fprintf(f, "- %s, N=%s, K=%s (and any other cell with this reason): %s\n",
+                c->backend, MP_NUM(c->nfds), MP_NUM(c->active),
                 c->reason[0] ? mp_md_cell(r, sizeof r, c->reason) : "(no reason given)");
     }
     if (ns)
@@ -250,7 +251,7 @@ static void growth(FILE *f, const mp_rmodel *m, const kofn *q)
                 continue;
             char a[32], s[32];
             if (!any++)
-                fprintf(f, "At N=%lld, from K=%.0f to K=%.0f:", n, k0, k1);
+                fprintf(f, "At N=%s, from K=%s to K=%s:", MP_NUM(n), MP_NUM(k0), MP_NUM(k1));
             fprintf(f, "%s %s's median changes %s× (log-log slope %s)", any > 1 ? ";" : "", bk,
                     mp_fmt_num(a, sizeof a, y1 / y0),
                     (snprintf(s, sizeof s, "%.2f", mp_loglog_slope(k0, y0, k1, y1)), s));
@@ -271,8 +272,10 @@ static void crossing_table(FILE *f, const mp_rmodel *m, const kofn *q)
                    has(q, "poll") ? "no epoll" : "neither");
         return;
     }
-    fprintf(f, "Where epoll's median reaches poll's as K grows (interpolated linearly in K "
-               "between the measured K on both sides):\n\n"
+    fprintf(f, "Where epoll's median reaches poll's as K grows: interpolated between the "
+               "measured K on both sides in log-log space (ln(epoll/poll) linear in ln K), the "
+               "space the figures are drawn in; two significant digits, since two K points "
+               "support no more:\n\n"
                "| N | epoll / poll, smallest K | epoll / poll, largest K | epoll reaches poll "
                "|\n|---:|---:|---:|---|\n");
     for (size_t i = 0; i < q->nn; i++) {
@@ -280,14 +283,14 @@ static void crossing_table(FILE *f, const mp_rmodel *m, const kofn *q)
         int r = crossing(m, q, q->ns[i], &x);
         char a[32], b[32], c[32];
         if (r == MP_CROSS_NODATA) {
-            fprintf(f, "| %lld | – | – | no K where both ran |\n", q->ns[i]);
+            fprintf(f, "| %s | – | – | no K where both ran |\n", MP_NUM(q->ns[i]));
             continue;
         }
-        fprintf(f, "| %lld | %s× (K=%.0f) | %s× (K=%.0f) | ", q->ns[i],
+        fprintf(f, "| %s | %s× (K=%.0f) | %s× (K=%.0f) | ", MP_NUM(q->ns[i]),
                 mp_fmt_num(a, sizeof a, x.r0), x.kmin, mp_fmt_num(b, sizeof b, x.r1), x.kmax);
         if (r == MP_CROSS_AT)
             fprintf(f, "at K ≈ %s (between K=%.0f and K=%.0f) |\n",
-                    mp_fmt_num(c, sizeof c, x.at), x.klo, x.khi);
+                    (snprintf(c, sizeof c, "%.2g", x.at), c), x.klo, x.khi);
         else if (r == MP_CROSS_BEFORE)
             fprintf(f, "already at K=%.0f: epoll is not cheaper here |\n", x.at);
         else
@@ -381,17 +384,20 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
                 return -ENOMEM;
             snprintf(g->mode, sizeof g->mode, "ready");
             snprintf(g->fd_kind, sizeof g->fd_kind, "%s", q.kind);
+            char cpu[120];
+            mp_rc_host_cpu(m, cpu, sizeof cpu);
             snprintf(g->caption, sizeof g->caption, "Time per call against K ready "
-                     "descriptors of N=%lld watched, ready mode, %s fds: median with "
-                     "p10..p90 band (log-log)", q.ns[i], q.kind);
+                     "descriptors of N=%s watched, %s, ready mode, %s fds: median with "
+                     "p10..p90 band (log-log)", MP_NUM(q.ns[i]), cpu, q.kind);
             size_t v = (size_t)snprintf(vars, sizeof vars,
                 "kind = \"%s\"\nnfds = %lld\nbackends = \"%s\"\nstyles = \"%s\"\n"
-                "ttl = \"ready mode, %s fds, N=%lld: time per call vs K ready\"\n",
-                q.kind, q.ns[i], bl, sl, q.kind, q.ns[i]);
+                "ttl = \"%s, ready mode, %s fds, N=%s: time per call vs K ready\"\n",
+                q.kind, q.ns[i], bl, sl, cpu, q.kind, MP_NUM(q.ns[i]));
             cross x;
             if (has(&q, "epoll") && has(&q, "poll") &&
                 crossing(m, &q, q.ns[i], &x) == MP_CROSS_AT)
-                snprintf(vars + v, sizeof vars - v, "cross_k = %.6g\n", x.at);
+                snprintf(vars + v, sizeof vars - v, "cross_k = %.6g\ncross_label = \"%.2g\"\n",
+                         x.at, x.at);
             int rc = mp__rfig_wrapper(dir, g, "kofn.gp", vars, err);
             if (rc)
                 return rc;

@@ -75,6 +75,38 @@ static double phase_ns_per_fd(const mp_rcell *c, const cJSON *e)
     return v / (double)c->nfds;
 }
 
+/* Functions and phases where cpu-clock time piles up: samples cannot land
+ * while interrupts are off, so the time of an irq-off section is charged to
+ * the point where interrupts come back on (the unlock that restores them,
+ * or the context switch). */
+static int irq_pileup(const char *name)
+{
+    static const char *const keys[] = {"unlock_irq", "irqrestore", "finish_task_switch",
+                                       "__schedule", "schedule", "context_switch",
+                                       "sched-sleep-wake", "wait-queue", "local_irq_enable"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strstr(name, keys[i]))
+            return 1;
+    return 0;
+}
+
+#define PILEUP_NOTE "† cpu-clock samples cannot land while interrupts are off, so the " \
+    "time of irq-off sections piles onto the point where they come back on (the unlock, " \
+    "the context switch): the share of a row marked † is an upper bound that includes " \
+    "time spent elsewhere."
+
+/* 1 when the series' median grows with N (at least doubles from the first
+ * to the last N): only then is "ns per descriptor" a meaningful unit; for a
+ * flat backend it is a slope of -1 by construction. */
+static int grows_with_n(const mp_rmodel *m, const char *mode, const char *kind,
+                        const char *backend)
+{
+    mp_rcost c;
+    if (!mp_rc_cost(m, mode, kind, backend, "wall_ns", &c) || c.constant || c.flat)
+        return 0;
+    return c.y[0] > 0 && c.y[c.n - 1] >= 2 * c.y[0];
+}
+
 static int has_phases(const mp_rcell *c)
 {
     return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) > 0;
@@ -86,8 +118,12 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
     size_t nph = phase_names(m, mode, NULL, names);
     char b[128], cell[160], sm[32];
     fprintf(f, "| backend | N | samples | event | symbols | user share |");
-    for (size_t k = 0; k < nph; k++)
-        fprintf(f, " %s |", mp_md_cell(cell, sizeof cell, names[k]));
+    int marked = 0;
+    for (size_t k = 0; k < nph; k++) {
+        fprintf(f, " %s%s |", mp_md_cell(cell, sizeof cell, names[k]),
+                irq_pileup(names[k]) ? " †" : "");
+        marked |= irq_pileup(names[k]);
+    }
     fprintf(f, "\n|---|---:|---:|---|---|---:|");
     for (size_t k = 0; k < nph; k++)
         fprintf(f, "---:|");
@@ -98,8 +134,8 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
             continue;
         double s = mp_json_num(c->profile, "samples", NAN);
         pct(b, sizeof b, mp_json_num(c->profile, "user_share", NAN));
-        fprintf(f, "| %s | %lld | %s | %s | ", c->backend, c->nfds,
-                isfinite(s) ? (snprintf(sm, sizeof sm, "%.0f", s), sm) : "n/a",
+        fprintf(f, "| %s | %s | %s | %s | ", c->backend, MP_NUM(c->nfds),
+                isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a",
                 mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "event", "?")));
         fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "?")),
                 b);
@@ -115,6 +151,8 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
         fputc('\n', f);
     }
     fputc('\n', f);
+    if (marked)
+        fprintf(f, "%s\n\n", PILEUP_NOTE);
 }
 
 static void top_functions(FILE *f, const mp_rcell *c)
@@ -136,19 +174,38 @@ static void top_functions(FILE *f, const mp_rcell *c)
     }
     char a[32], b[32], cell[200];
     if (!n) {
-        fprintf(f, "No function attribution for %s at N=%lld: %s.\n\n", c->backend, c->nfds,
+        fprintf(f, "No function attribution for %s at N=%s: %s.\n\n", c->backend,
+                MP_NUM(c->nfds),
                 mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "no symbols")));
         return;
     }
-    fprintf(f, "Top kernel functions, %s at N=%lld:\n\n| function | share | ns per call |\n"
-               "|---|---:|---:|\n", c->backend, c->nfds);
+    /* Wakeup mode: the samples are of the waiter's on-CPU time, while the
+     * latency is mostly off-CPU, so a share times the latency is no cost. */
+    int wake = !strcmp(c->mode, "wakeup");
+    if (wake)
+        fprintf(f, "Top kernel functions, %s at N=%s (share of the waiter's on-CPU samples; "
+                   "no ns per call: in wakeup mode a share is an upper-bound split of the "
+                   "latency, not a cost):\n\n| function | share of on-CPU samples |\n"
+                   "|---|---:|\n", c->backend, MP_NUM(c->nfds));
+    else
+        fprintf(f, "Top kernel functions, %s at N=%s:\n\n| function | share | ns per call "
+                   "(share × p50) |\n|---|---:|---:|\n", c->backend, MP_NUM(c->nfds));
+    int marked = 0;
     for (size_t i = 0; i < n; i++) {
+        const char *name = mp_json_str(pick[i], "name", "?");
+        int pile = irq_pileup(name);
+        marked |= pile;
         pct(a, sizeof a, mp_json_num(pick[i], "share", NAN));
-        fprintf(f, "| `%s` | %s | %s |\n", mp_md_cell(cell, sizeof cell,
-                mp_json_str(pick[i], "name", "?")), a, mp_fmt_num(b, sizeof b,
-                mp_json_num(pick[i], "ns_per_call", NAN)));
+        fprintf(f, "| `%s`%s | %s |", mp_md_cell(cell, sizeof cell, name), pile ? " †" : "",
+                a);
+        if (!wake)
+            fprintf(f, " %s |", mp_fmt_num(b, sizeof b, mp_json_num(pick[i], "ns_per_call",
+                                                                    NAN)));
+        fputc('\n', f);
     }
     fputc('\n', f);
+    if (marked)
+        fprintf(f, "%s\n\n", PILEUP_NOTE);
 }
 
 /* A phase name as a word for gnuplot titles and .dat headers. */
@@ -224,7 +281,8 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
     for (size_t mi = 0; mi < m->nmodes; mi++)
         for (size_t ki = 0; ki < m->nkinds; ki++) {
             const char *mode = m->modes[mi], *kind = m->kinds[ki];
-            char names[MAXPH][64], tok[64];
+            char names[MAXPH][64], tok[64], cpu[120];
+            mp_rc_host_cpu(m, cpu, sizeof cpu);
             size_t nph = phase_names(m, mode, kind, names);
             if (!nph)
                 continue;
@@ -244,8 +302,8 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
                     continue;
                 snprintf(bl + strlen(bl), sizeof bl - strlen(bl), "%s%s", bl[0] ? " " : "",
                          m->backends[b]);
-                if (rows < 2 || !fdc)
-                    continue;
+                if (rows < 2 || !fdc || !grows_with_n(m, mode, kind, m->backends[b]))
+                    continue;   /* ns per fd of a flat backend: a slope of -1 by construction */
                 char name[160], cols[MAXPH * 4] = "", titles[MAXPH * 66] = "",
                      sty[MAXPH * 4] = "";
                 for (size_t k = 0; k < nph; k++)
@@ -269,9 +327,9 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
                          "per watched descriptor of each kernel phase (share x wall p50 / N) "
                          "against N, log-log", m->backends[b], mode, kind);
                 snprintf(vars, sizeof vars, "file = \"data_prof_%s_%s_%s.dat\"\n"
-                         "cols = \"%s\"\nstyles = \"%s\"\ntitles = \"%s\"\nttl = \"%s, %s mode, %s fds: "
-                         "ns per descriptor by phase\"\n", mode, kind, m->backends[b], cols,
-                         sty, titles, m->backends[b], mode, kind);
+                         "cols = \"%s\"\nstyles = \"%s\"\ntitles = \"%s\"\nttl = \"%s: %s, %s mode, "
+                         "%s fds: ns per descriptor by phase\"\n", mode, kind, m->backends[b],
+                         cols, sty, titles, cpu, m->backends[b], mode, kind);
                 if ((rc = mp__rfig_wrapper(dir, g, "prof_fd.gp", vars, err)))
                     return rc;
             }
@@ -288,8 +346,8 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
                      "%s mode, %s fds: one bar per backend and N, stacked by phase (%% of "
                      "the waiter's samples)", mode, kind);
             snprintf(vars, sizeof vars, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"%s\"\n"
-                     "phases = \"%s\"\nttl = \"%s mode, %s fds: where the time of one call "
-                     "goes\"\n", mode, kind, bl, ph, mode, kind);
+                     "phases = \"%s\"\nttl = \"%s, %s mode, %s fds: where the time of one "
+                     "call goes\"\n", mode, kind, bl, ph, cpu, mode, kind);
             int rc = mp__rfig_wrapper(dir, g, "prof.gp", vars, err);
             if (rc)
                 return rc;
@@ -305,8 +363,14 @@ static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     if (!any)
         return;
     fprintf(f, "## Where the time goes in the kernel (sampled profile)\n\n"
-               "Kernel-function sampling of the measured calls: shares of samples by phase "
-               "and by function, and the nanoseconds per call they stand for.\n\n");
+               "Kernel-function sampling of the measured calls (a separate pass): shares of "
+               "samples by phase and by function. In ready mode a share times the median is "
+               "the nanoseconds per call it stands for. In wakeup mode the samples cover only "
+               "the waiter's on-CPU time: the shares are an upper-bound split of the latency, "
+               "not a cost, and no ns per call is given. Rows marked † collect time from "
+               "interrupts-off sections (see the note under each table). The per-descriptor "
+               "phase figure is drawn only for backends whose cost grows with N. "
+               "docs/profile.md has the details.\n\n");
     for (size_t i = 0; i < m->nmodes; i++) {
         int here = 0;
         for (size_t c = 0; c < m->ncells; c++)

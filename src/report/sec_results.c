@@ -7,6 +7,7 @@
 
 #include "report/calc.h"
 #include "report/md.h"
+#include "common/stats.h"
 #include "report/util.h"
 
 #define MAXN 24
@@ -36,9 +37,10 @@ static size_t nfds_list(const mp_rmodel *m, const char *mode, const char *kind,
 
 static void header_n(FILE *f, const char *first, const long long *ns, size_t n)
 {
+    char a[32];
     fprintf(f, "| %s |", first);
     for (size_t i = 0; i < n; i++)
-        fprintf(f, " N=%lld |", ns[i]);
+        fprintf(f, " N=%s |", mp_fmt_num(a, sizeof a, (double)ns[i]));
     fprintf(f, "\n|---|");
     for (size_t i = 0; i < n; i++)
         fprintf(f, "---:|");
@@ -57,23 +59,68 @@ static const mp_rcell *any_cell(const mp_rmodel *m, const char *mode, const char
     return NULL;
 }
 
+/* Which intervals the cells of (mode, kind) carry: counts of each kind. */
+static void ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, size_t *boot,
+                     size_t *reps, size_t *none, double *level)
+{
+    *boot = *reps = *none = 0;
+    *level = NAN;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (c->status != MP_RC_OK || strcmp(c->mode, mode) || strcmp(c->fd_kind, kind))
+            continue;
+        if (c->ci_kind == MP_CI_BOOT)
+            (*boot)++;
+        else if (c->ci_kind == MP_CI_REPEATS) {
+            (*reps)++;
+            if (!(c->ci_level >= *level))
+                *level = c->ci_level;   /* the smallest R decides the weakest level */
+        } else
+            (*none)++;
+    }
+}
+
 static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
                         const long long *ns, size_t n)
 {
-    char a[32], b[32];
-    fprintf(f, "Time per call, p50 / p99 (ns):\n\n");
+    char a[32], b[32], c1[32], c2[32];
+    size_t boot, reps, none;
+    double level;
+    ci_kinds(m, mode, kind, &boot, &reps, &none, &level);
+    fprintf(f, "Time per call, p50 [interval] / p99 (ns). ");
+    if (boot)
+        fprintf(f, "%s: 95%% bootstrap confidence interval of the median from the kept "
+                   "samples (%s resamples, computed by the run: `wall_p50_ci95_ns`). ",
+                reps || none ? "Intervals marked ᵇ" : "Intervals",
+                mp_fmt_num(c1, sizeof c1, MP_BOOT_RESAMPLES));
+    if (reps)
+        fprintf(f, "%s: range of the repeat medians (no bootstrap interval recorded for these cells); "
+                   "with R repeats it holds the median with probability 1 − 2^(1−R), at least "
+                   "%.1f%% here. ", boot ? "Intervals marked ʳ" : "Intervals", level * 100);
+    if (none)
+        fprintf(f, "%zu cells have no interval (no bootstrap interval recorded and fewer than 2 "
+                   "repeat medians). ", none);
+    fprintf(f, "⚠ marks a noisy cell (repeat medians differ by more than %.0f%%).\n\n",
+            MP_RC_NOISY * 100);
     header_n(f, "backend", ns, n);
     for (size_t k = 0; k < m->nbackends; k++) {
         fprintf(f, "| %s |", m->backends[k]);
         for (size_t i = 0; i < n; i++) {
             const mp_rcell *c = any_cell(m, mode, kind, m->backends[k], ns[i]);
-            if (!c)
+            if (!c) {
                 fprintf(f, " – |");
-            else if (c->status == MP_RC_OK)
-                fprintf(f, " %s / %s |", mp_fmt_num(a, sizeof a, c->wall.p50),
-                        mp_fmt_num(b, sizeof b, c->wall.p99));
-            else
+            } else if (c->status == MP_RC_OK) {
+                fprintf(f, " %s", mp_fmt_num(a, sizeof a, c->wall.p50));
+                if (c->ci_kind != MP_CI_NONE)
+                    fprintf(f, " [%s–%s]%s", mp_fmt_num(c1, sizeof c1, c->ci_lo),
+                            mp_fmt_num(c2, sizeof c2, c->ci_hi),
+                            !(boot && (reps || none)) && !(reps && none) ? ""
+                            : c->ci_kind == MP_CI_BOOT ? "ᵇ" : "ʳ");
+                fprintf(f, " / %s%s |", mp_fmt_num(b, sizeof b, c->wall.p99),
+                        mp_rc_noisy(c) ? " ⚠" : "");
+            } else {
                 fprintf(f, " %s |", c->status == MP_RC_UNSUPPORTED ? "unsupported" : "error");
+            }
         }
         fputc('\n', f);
     }
@@ -82,48 +129,208 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
         const mp_rcell *c = &m->cells[i];
         char r[300];
         if (c->status != MP_RC_OK && !strcmp(c->mode, mode) && !strcmp(c->fd_kind, kind))
-            fprintf(f, "- %s, N=%lld: %s: %s\n", c->backend, c->nfds,
+            fprintf(f, "- %s, N=%s: %s: %s\n", c->backend,
+                    mp_fmt_num(a, sizeof a, (double)c->nfds),
                     c->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
                     c->reason[0] ? mp_md_cell(r, sizeof r, c->reason) : "(no reason given)");
     }
     fputc('\n', f);
 }
 
+/* The spread across repeats, as results.json records it, and the noisy
+ * cells named in the text. */
+static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
+                          const long long *ns, size_t n)
+{
+    int any = 0;
+    char a[32], b[32], c1[32];
+    for (size_t i = 0; i < m->ncells && !any; i++) {
+        const mp_rcell *c = &m->cells[i];
+        any = c->nrep >= 2 && !strcmp(c->mode, mode) && !strcmp(c->fd_kind, kind);
+    }
+    if (!any) {
+        fprintf(f, "No spread across repeats: the cells have fewer than 2 repeat medians.\n\n");
+        return;
+    }
+    fprintf(f, "Spread across repeats: lowest–highest repeat median (ns) and "
+               "(highest − lowest) / their median:\n\n");
+    header_n(f, "backend", ns, n);
+    for (size_t k = 0; k < m->nbackends; k++) {
+        fprintf(f, "| %s |", m->backends[k]);
+        for (size_t i = 0; i < n; i++) {
+            const mp_rcell *c = any_cell(m, mode, kind, m->backends[k], ns[i]);
+            double lo, hi, sp = mp_rc_rep_spread(c, &lo, &hi);
+            if (!isfinite(sp))
+                fprintf(f, " – |");
+            else
+                fprintf(f, " %s–%s (%s%%)%s |", mp_fmt_num(a, sizeof a, lo),
+                        mp_fmt_num(b, sizeof b, hi), mp_fmt_num(c1, sizeof c1, sp * 100),
+                        mp_rc_noisy(c) ? " ⚠" : "");
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+    size_t noisy = 0, outside = 0;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        double lo, hi, sp = mp_rc_rep_spread(c, &lo, &hi);
+        if (strcmp(c->mode, mode) || strcmp(c->fd_kind, kind) || !mp_rc_noisy(c))
+            continue;
+        if (!noisy++)
+            fprintf(f, "⚠ Noisy cells (repeat medians differ by more than %.0f%%; quote "
+                       "their range, not one number):", MP_RC_NOISY * 100);
+        fprintf(f, "%s %s N=%s (%s–%s ns)", noisy > 1 ? "," : "", c->backend,
+                mp_fmt_num(a, sizeof a, (double)c->nfds), mp_fmt_num(b, sizeof b, lo),
+                mp_fmt_num(c1, sizeof c1, hi));
+        (void)sp;
+        outside += c->ci_kind == MP_CI_BOOT && (lo < c->ci_lo || hi > c->ci_hi);
+    }
+    if (noisy)
+        fprintf(f, ".%s%s%s\n\n", outside ? " In " : "",
+                outside ? mp_fmt_num(a, sizeof a, (double)outside) : "",
+                outside ? " of them the repeat medians fall outside the bootstrap interval, "
+                          "which sees only the spread within the pooled samples, not drift "
+                          "between repeats: there the repeat range is the honest uncertainty."
+                        : "");
+    else
+        fprintf(f, "No noisy cell: every cell's repeat medians lie within %.0f%% of each "
+                   "other.\n\n", MP_RC_NOISY * 100);
+}
+
+static void cost_cell(FILE *f, double v, const char *unit)
+{
+    char a[32];
+    fprintf(f, " %s%s |", mp_fmt_num(a, sizeof a, v), isfinite(v) ? unit : "");
+}
+
+/* Per-interval and per-regime cost: measured medians, no model. */
+static void table_marginal(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
+{
+    char a[32], b[32], c1[32];
+    int wake = !strcmp(mode, "wakeup");
+    double per_fd = MP_POLLFD_BYTES + mp_kernel_bytes_per_fd(wake);
+    fprintf(f, "Per-descriptor cost, measured: the marginal cost of each interval between "
+               "neighbouring N, (p50[N₂] − p50[N₁]) / (N₂ − N₁), in ns per added fd:\n\n");
+    for (size_t k = 0; k < m->nbackends; k++) {
+        mp_rcost c;
+        if (!mp_rc_cost(m, mode, kind, m->backends[k], "wall_ns", &c))
+            continue;
+        fprintf(f, "- %s:", m->backends[k]);
+        for (size_t i = 0; i + 1 < c.n; i++)
+            fprintf(f, "%s %s→%s: %s", i ? ";" : "", mp_fmt_num(a, sizeof a, c.nfds[i]),
+                    mp_fmt_num(b, sizeof b, c.nfds[i + 1]),
+                    mp_fmt_num(c1, sizeof c1, c.marg[i]));
+        fprintf(f, "\n");
+    }
+    fputc('\n', f);
+    double bound[MP_RM_MAX_CACHES + 1];
+    const char *names[MP_RM_MAX_CACHES + 1];
+    size_t nr = mp_rc_regimes(m, per_fd, bound, names, MP_RM_MAX_CACHES + 1);
+    if (nr < 2) {
+        fprintf(f, "No cache sizes in results.json (topology.caches), so no per-regime "
+                   "costs.\n\n");
+        return;
+    }
+    fprintf(f, "Per cache regime, measured: the same slope between the first and last N "
+               "whose kernel working set (estimated at %.0f B per fd in %s mode, see Knees) "
+               "fits in each level; \"–\" where fewer than 2 N fall in the regime. ns per fd:"
+               "\n\n| backend |", per_fd, mode);
+    for (size_t r = 0; r < nr; r++) {
+        if (!r)
+            fprintf(f, " fits %s (N < %s) |", names[r], mp_fmt_num(a, sizeof a, bound[r]));
+        else if (names[r])
+            fprintf(f, " fits %s (%s ≤ N < %s) |", names[r],
+                    mp_fmt_num(a, sizeof a, bound[r - 1]), mp_fmt_num(b, sizeof b, bound[r]));
+        else
+            fprintf(f, " beyond %s (N ≥ %s) |", names[r - 1],
+                    mp_fmt_num(a, sizeof a, bound[r - 1]));
+    }
+    fprintf(f, "\n|---|");
+    for (size_t r = 0; r < nr; r++)
+        fprintf(f, "---:|");
+    fputc('\n', f);
+    for (size_t k = 0; k < m->nbackends; k++) {
+        mp_rcost c;
+        if (!mp_rc_cost(m, mode, kind, m->backends[k], "wall_ns", &c))
+            continue;
+        fprintf(f, "| %s |", m->backends[k]);
+        for (size_t r = 0; r < nr; r++) {
+            double lo = r ? bound[r - 1] : -INFINITY;
+            size_t first = c.n, last = c.n;
+            for (size_t i = 0; i < c.n; i++)
+                if (c.nfds[i] >= lo && c.nfds[i] < bound[r]) {
+                    if (first == c.n)
+                        first = i;
+                    last = i;
+                }
+            if (first == c.n || last == first)
+                fprintf(f, " – |");
+            else
+                cost_cell(f, (c.y[last] - c.y[first]) / (c.nfds[last] - c.nfds[first]), "");
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
+/* One row of a fitted cost, with its warnings beside the numbers. */
+static void fit_row(FILE *f, const char *first, const mp_rcost *c, const char *unit)
+{
+    char a[32], b[32], r2[32], w[512];
+    if (c->constant) {
+        fprintf(f, "| %s | constant: %s in every cell | – | no R² (constant) | %zu | no fit: "
+                   "nothing varies with N |\n", first, mp_fmt_num(a, sizeof a, c->y[0]), c->n);
+        return;
+    }
+    if (c->flat) {
+        fprintf(f, "| %s | %s | %s | %s | %zu | flat: the median changes %s%% from first to "
+                   "last N, so no per-fd cost is resolved |\n", first,
+                mp_fmt_num(a, sizeof a, c->fit.ok ? c->fit.slope : NAN),
+                mp_fmt_num(b, sizeof b, c->fit.ok ? c->fit.intercept : NAN),
+                c->fit.ok && isfinite(c->fit.r2) ? (snprintf(r2, sizeof r2, "%.3f",
+                                                             c->fit.r2), r2) : "n/a",
+                c->n, mp_fmt_num(w, sizeof w, 100 * (c->y[c->n - 1] - c->y[0]) / c->y[0]));
+        return;
+    }
+    mp_rc_fit_warnings(c, unit, w, sizeof w);
+    fprintf(f, "| %s | %s | %s | %s | %zu | %s |\n", first,
+            mp_fmt_num(a, sizeof a, c->fit.ok ? c->fit.slope : NAN),
+            mp_fmt_num(b, sizeof b, c->fit.ok ? c->fit.intercept : NAN),
+            c->fit.ok && isfinite(c->fit.r2) ? (snprintf(r2, sizeof r2, "%.3f", c->fit.r2), r2)
+                                             : "n/a",
+            c->n, w[0] ? w : "none");
+}
+
 static void table_slopes(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
-    char a[32], b[32], c2[32], d[32];
-    fprintf(f, "Per-descriptor cost (least-squares fit of the median against N):\n\n"
-               "| backend | ns per fd | intercept (ns) | R² | points | log-log slope, "
-               "first to last N |\n|---|---:|---:|---:|---:|---:|\n");
+    table_marginal(f, m, mode, kind);
+    fprintf(f, "Per-descriptor cost, fitted (a model, not a measurement): a line through the "
+               "medians by least squares on relative error (each point weighted 1/p50², so "
+               "every N counts alike; an ordinary fit lets the largest N decide the slope). "
+               "Warnings stand next to the number they qualify.\n\n"
+               "| backend | ns per fd (fit) | intercept (ns) | weighted R² | points | "
+               "warnings |\n|---|---:|---:|---:|---:|---|\n");
     for (size_t k = 0; k < m->nbackends; k++) {
-        size_t np;
-        double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
-        mp_fit ft = mp_rc_slope(m, mode, kind, m->backends[k], "wall_ns", &np);
-        size_t p = mp_rc_points(m, mode, kind, m->backends[k], "wall_ns", x, y, MP_RC_MAXPTS);
-        double ll = p >= 2 ? mp_loglog_slope(x[0], y[0], x[p - 1], y[p - 1]) : NAN;
-        fprintf(f, "| %s | %s | %s | %s | %zu | %s |\n", m->backends[k],
-                mp_fmt_num(a, sizeof a, ft.ok ? ft.slope : NAN),
-                mp_fmt_num(b, sizeof b, ft.ok ? ft.intercept : NAN),
-                ft.ok ? (snprintf(c2, sizeof c2, "%.4f", ft.r2), c2) : "n/a", np,
-                isfinite(ll) ? (snprintf(d, sizeof d, "%.2f", ll), d) : "n/a");
+        mp_rcost c;
+        if (mp_rc_cost(m, mode, kind, m->backends[k], "wall_ns", &c))
+            fit_row(f, m->backends[k], &c, "ns");
     }
     fputc('\n', f);
     int any = 0;
     for (size_t c = 0; c < m->nmetrics; c++)
         for (size_t k = 0; k < m->nbackends && !mp_rc_all_zero(m, mode, kind, m->metrics[c]);
              k++) {
-            size_t np;
-            mp_fit ft = mp_rc_slope(m, mode, kind, m->backends[k], m->metrics[c], &np);
-            if (np < 2)
+            mp_rcost ct;
+            char first[200];
+            if (!mp_rc_cost(m, mode, kind, m->backends[k], m->metrics[c], &ct))
                 continue;
             if (!any++)
-                fprintf(f, "Counters per descriptor (fit of the median count against N):\n\n"
-                           "| counter | backend | events per fd | intercept | R² | points |\n"
-                           "|---|---|---:|---:|---:|---:|\n");
-            fprintf(f, "| %s | %s | %s | %s | %s | %zu |\n", m->metrics[c], m->backends[k],
-                    mp_fmt_num(a, sizeof a, ft.ok ? ft.slope : NAN),
-                    mp_fmt_num(b, sizeof b, ft.ok ? ft.intercept : NAN),
-                    ft.ok ? (snprintf(c2, sizeof c2, "%.4f", ft.r2), c2) : "n/a", np);
+                fprintf(f, "Counters per descriptor (the same relative-error fit of the median "
+                           "count against N):\n\n"
+                           "| counter, backend | events per fd (fit) | intercept | weighted R² "
+                           "| points | warnings |\n|---|---:|---:|---:|---:|---|\n");
+            snprintf(first, sizeof first, "%s, %s", m->metrics[c], m->backends[k]);
+            fit_row(f, first, &ct, "events");
         }
     if (any)
         fputc('\n', f);
@@ -166,6 +373,7 @@ static void results(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                 continue;
             fprintf(f, "## Results: %s mode, %s fds\n\n", m->modes[i], m->kinds[k]);
             table_times(f, m, m->modes[i], m->kinds[k], ns, n);
+            table_repeats(f, m, m->modes[i], m->kinds[k], ns, n);
             table_slopes(f, m, m->modes[i], m->kinds[k]);
             table_ratios(f, m, m->modes[i], m->kinds[k], ns, n);
             mp__rmd_knees(f, m, m->modes[i], m->kinds[k]);

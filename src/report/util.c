@@ -14,7 +14,7 @@ const char *mp_fmt_num(char *buf, size_t len, double v)
     double a = fabs(v);
     if (a >= 1e15) {
         snprintf(buf, len, "%.3g", v);
-    } else if (a >= 10000) {
+    } else if (a >= 999.5) {
         /* thousands grouped with commas: 656,745 */
         char digits[32];
         snprintf(digits, sizeof digits, "%.0f", a);

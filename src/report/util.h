@@ -5,9 +5,15 @@
 
 #include <stdio.h>
 
-/* A number for a table: 3 significant digits for small values, thousands
- * grouped for large ones; "–" (n/a) for NaN. Returns buf. */
+/* One number format for every report and compare table and sentence:
+ * values from 1,000 up rounded to whole numbers with thousands grouped by
+ * commas; below that 3 significant digits (ratios included), trailing
+ * ".0" dropped; "n/a" for NaN. Returns buf. */
 const char *mp_fmt_num(char *buf, size_t len, double v);
+
+/* mp_fmt_num into a buffer that lives until the end of the enclosing block:
+ * for numbers in one printf ("N=%s", MP_NUM(n)). */
+#define MP_NUM(v) mp_fmt_num((char[32]){0}, 32, (double)(v))
 
 /* Copy s into buf for a Markdown table cell: '|' and newlines replaced. */
 const char *mp_md_cell(char *buf, size_t len, const char *s);

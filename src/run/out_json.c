@@ -121,6 +121,14 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
     cJSON_AddNumberToObject(sp, "median", rs.p50);
     cJSON_AddNumberToObject(sp, "min", rs.min);
     cJSON_AddNumberToObject(sp, "max", rs.max);
+    if (isfinite(c->p50_ci_lo) && isfinite(c->p50_ci_hi)) {
+        cJSON *ci = cJSON_AddObjectToObject(o, "wall_p50_ci95_ns");
+        cJSON_AddNumberToObject(ci, "lo", c->p50_ci_lo);
+        cJSON_AddNumberToObject(ci, "hi", c->p50_ci_hi);
+        cJSON_AddStringToObject(ci, "method", "bootstrap");
+        cJSON_AddNumberToObject(ci, "resamples", MP_BOOT_RESAMPLES);
+        cJSON_AddNumberToObject(ci, "seed", (double)MP_BOOT_SEED);
+    }
     if (c->mode == MP_MODE_READY) {
         if (!isnan(c->empty_bracket_ns))
             cJSON_AddNumberToObject(o, "empty_bracket_ns", c->empty_bracket_ns);

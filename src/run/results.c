@@ -36,6 +36,7 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
                         c->process_threads = -1;
                         c->watch_sets = -1;
                         c->empty_bracket_ns = NAN;
+                        c->p50_ci_lo = c->p50_ci_hi = NAN;
                     }
     return 0;
 }

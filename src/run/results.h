@@ -41,6 +41,9 @@ typedef struct mp_cell {
     double *repeat_medians;   /* [repeats] */
     double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
     double *bare_loop_mean;   /* [repeats], ready mode: the same, all loops' mean */
+    /* 95% bootstrap interval of wall_ns's median over the kept samples
+     * (common/stats.h); NaN until summarised. */
+    double p50_ci_lo, p50_ci_hi;
     /* Kept per-call wall samples (raw ns) and the repeat each came from. */
     double *samples;
     double *waiter;           /* wakeup: the waiter's bracket of each kept sample (ns) */

@@ -213,7 +213,13 @@ static int summarize_cell(mp_cell *c, const mp_results *r, mp_err *err)
     for (size_t i = 0; i < c->nsamples; i++)
         x[i] = c->samples[i] - sub;
     mp_summarize(x, c->nsamples, &wall->s);
+    int brc = mp_bootstrap_median_ci(x, c->nsamples, MP_BOOT_RESAMPLES, 0.95, MP_BOOT_SEED,
+                                     &c->p50_ci_lo, &c->p50_ci_hi);
     free(x);
+    if (brc == -ENOMEM)
+        return mp_errf(err, -ENOMEM, "out of memory");
+    if (brc < 0)
+        c->p50_ci_lo = c->p50_ci_hi = NAN;
     if (c->waiter) {
         mp_metric *w = mp_cell_add_metric(c, "waiter_ns");
         if (!w)
