@@ -1,8 +1,9 @@
 # cost.gp - time per call against the number of watched descriptors, one
 # line per backend (median, with error bars from the interval of the median
-# where the data has one in ci_lo/ci_hi; '?' there draws no bar) with a p10..p90 band drawn as a
-# light see-through fill edged by thin lines in the backend's own dash
-# pattern (readable in grayscale, no band hides another), log-log.
+# where the data has one in ci_lo/ci_hi; '?' there draws no bar) with a
+# p10..p90 band hatched in the backend's own direction (patterns 4, 5, 6...)
+# and edged by thin lines in its own dash pattern: readable in grayscale, and
+# overlapping bands stay visible through each other (wakeup mode), log-log.
 # Set by the per-figure wrapper: mode, kind, backends (space separated),
 # out (output base name), ttl (title); optionally fdset_n (N at which
 # select's fd numbers reach FD_SETSIZE: marked).
@@ -23,7 +24,7 @@ if (exists("fdset_n")) {
 datafile(b) = sprintf("data_%s_%s_%s.dat", mode, kind, b)
 nb = words(backends)
 plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p10':'p90' " . \
-          "with filledcurves ls i notitle, " . \
+          "with filledcurves ls i fs transparent pattern (i+3)%8 notitle, " . \
           "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p10' " . \
           "with lines ls i lw 0.5*lw_s notitle, " . \
           "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p90' " . \
