@@ -111,8 +111,7 @@ int mp_exit_status(int code)
     return code == 0 ? 0 : code == MP_EUSAGE ? 2 : 1;
 }
 
-/* A whole decimal number in [lo, hi]. */
-static int parse_count(const char *opt, const char *s, long lo, long hi, long *out, mp_err *err)
+int mp_cli_parse_count(const char *opt, const char *s, long lo, long hi, long *out, mp_err *err)
 {
     char *end;
     errno = 0;
@@ -181,7 +180,7 @@ static int parse_counts(const char *opt, char *s, int *out, int *nout, mp_err *e
         return n;
     for (int i = 0; i < n; i++) {
         long v;
-        int rc = parse_count(opt, it[i], 1, MP_FDS_MAX, &v, err);
+        int rc = mp_cli_parse_count(opt, it[i], 1, MP_FDS_MAX, &v, err);
         if (rc < 0)
             return rc;
         out[i] = (int)v;
@@ -302,18 +301,18 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
         case O_ACTIVE: rc = parse_counts("--active", buf, c->actives, &c->nactives, err); break;
         case O_EXPERIMENT: rc = parse_experiments(buf, c, err); break;
         case O_WAITERS:
-            rc = parse_count("--waiters", buf, 1, MP_WAITERS_MAX, &v, err);
+            rc = mp_cli_parse_count("--waiters", buf, 1, MP_WAITERS_MAX, &v, err);
             c->waiters = (int)v; break;
         case O_MODE: rc = parse_modes(buf, c, err); break;
         case O_KIND: rc = parse_kinds(buf, c, err); break;
         case O_SAMPLES:
-            rc = parse_count("--samples", buf, 1, MP_SAMPLES_MAX, &v, err);
+            rc = mp_cli_parse_count("--samples", buf, 1, MP_SAMPLES_MAX, &v, err);
             c->samples = (int)v; have_samples = 1; break;
         case O_REPEATS:
-            rc = parse_count("--repeats", buf, 1, MP_REPEATS_MAX, &v, err);
+            rc = mp_cli_parse_count("--repeats", buf, 1, MP_REPEATS_MAX, &v, err);
             c->repeats = (int)v; have_repeats = 1; break;
         case O_WARMUP:
-            rc = parse_count("--warmup", buf, 0, MP_WARMUP_MAX, &v, err);
+            rc = mp_cli_parse_count("--warmup", buf, 0, MP_WARMUP_MAX, &v, err);
             c->warmup = (int)v; break;
         case O_READYPOS:
             if (!strcmp(buf, "first")) c->ready_pos = MP_POS_FIRST;

@@ -66,4 +66,8 @@ const char *mp_ready_pos_name(mp_ready_pos p);
  * ready fds are consecutive). */
 int mp_ready_first(mp_ready_pos p, int n, int k);
 
+/* A whole decimal number in [lo, hi] for option opt: 0, or MP_EUSAGE. */
+int mp_cli_parse_count(const char *opt, const char *s, long lo, long hi, long *out,
+                       mp_err *err);
+
 #endif

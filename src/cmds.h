@@ -9,6 +9,7 @@ int mp_cmd_compare(int argc, char **argv);   /* src/cmd_compare.c */
 int mp_cmd_events(int argc, char **argv);    /* src/cmd_events.c */
 int mp_cmd_doctor(int argc, char **argv);    /* src/cmd_doctor.c */
 int mp_cmd_topology(int argc, char **argv);  /* src/cmd_topology.c */
+int mp_cmd_loop(int argc, char **argv);      /* src/cmd_loop.c */
 
 /* Exit status for an mp_err code: MP_EUSAGE -> 2, other failures -> 1. */
 int mp_exit_status(int code);

@@ -16,6 +16,7 @@ static const struct {
     {"events",   mp_cmd_events,   "counter presets and how each resolves on this host"},
     {"topology", mp_cmd_topology, "caches, PUs and waiter/poker placements"},
     {"doctor",   mp_cmd_doctor,   "what works on this host and how to fix what does not"},
+    {"loop",     mp_cmd_loop,     "K bare calls over N fds, for perf stat, valgrind, simulators"},
 };
 
 static void usage(FILE *f)
@@ -43,6 +44,6 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], verbs[i].name))
             return verbs[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "muxprof: unknown verb '%s'; expected one of: run, report, compare, "
-                    "events, topology, doctor\n", argv[1]);
+                    "events, topology, doctor, loop\n", argv[1]);
     return 2;
 }

@@ -16,3 +16,5 @@ endif()
 set_tests_properties(test_backend_epoll_pwait2 PROPERTIES SKIP_RETURN_CODE 77 LABELS run)
 mp_add_test(test_experiments SOURCES test_experiments.c LABELS run
   NATIVE_ONLY "thread wakeups and /proc task states of an emulated process are qemu's, not the program's")
+mp_add_test(test_loop SOURCES test_loop.c LABELS run integration
+  NATIVE_ONLY "fork() of the descriptor helper can deadlock the child under qemu-user")
