@@ -122,6 +122,12 @@ void mp_rmd_correlation(FILE *f, const mp_rmodel *m)
 
 void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
+    mp_rmd_knees_of(f, m, mode, kind, "wall_ns");
+}
+
+void mp_rmd_knees_of(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
+                     const char *metric)
+{
     int wake = !strcmp(mode, "wakeup");
     double kb = mp_kernel_bytes_per_fd(wake);
     double per_fd = MP_POLLFD_BYTES + kb;
@@ -133,7 +139,7 @@ void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kin
     for (size_t be = 0; be < m->nbackends; be++) {
         double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
         mp_knee kn[16];
-        size_t p = mp_rc_points(m, mode, kind, m->backends[be], "wall_ns", x, y, MP_RC_MAXPTS);
+        size_t p = mp_rc_points(m, mode, kind, m->backends[be], metric, x, y, MP_RC_MAXPTS);
         size_t nk = mp_find_knees(x, y, p, MP_KNEE_SLOPE, kn, 16);
         for (size_t i = 0; i < nk && i < 16; i++) {
             if (!any++)

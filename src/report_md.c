@@ -389,7 +389,8 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
         return rc;
     FILE *f = a.f;
     char host[128], when[64];
-    fprintf(f, "# muxprof report: %s, %s\n\n",
+    fprintf(f, "# muxprof report: %s%s%s, %s\n\n", m->simulated ? m->sim_label : "",
+            m->simulated ? " on " : "",
             mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host",
             mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time");
     if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
@@ -412,6 +413,15 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
                    "no per-call tables, fits, cache-line analysis or claims; each experiment "
                    "below has its table and figure (method: docs/experiments.md).\n\n");
         mp_rmd_experiments(f, m, figs);
+        section_counters(f, m);
+        return mp_afile_commit(&a, err);
+    }
+    if (m->simulated) {   /* counts of a cache model, no times: report_sim.c */
+        section_context(f, m);
+        mp_rmd_sim(f, m);
+        mp_rmd_cache_model(f, m);
+        mp_rmd_correlation(f, m);
+        section_figures(f, figs);
         section_counters(f, m);
         return mp_afile_commit(&a, err);
     }

@@ -16,6 +16,11 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
 void mp_rmd_cache_model(FILE *f, const mp_rmodel *m);
 void mp_rmd_correlation(FILE *f, const mp_rmodel *m);
 void mp_rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind);
+/* The same for any metric of the cells ("wall_ns" or a counter). */
+void mp_rmd_knees_of(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
+                     const char *metric);
+/* A simulated run's counts, knees and functions (report_sim.c). */
+void mp_rmd_sim(FILE *f, const mp_rmodel *m);
 void mp_rmd_claims(FILE *f, const mp_rmodel *m);
 /* Nothing is written when no cell carries a profile.  Embeds the phase
  * figures prof_MODE_KIND and prof_fd_MODE_KIND_BACKEND from figs. */

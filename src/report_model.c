@@ -209,9 +209,10 @@ static int load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
         return bad(err, m, F("metrics"), "expected an object (an \"ok\" cell has metrics), "
                    "found %s", type_name(mt));
     const cJSON *w = cJSON_GetObjectItemCaseSensitive(mt, "wall_ns");
-    if (!w)
+    if (!w && !m->simulated)
         return bad(err, m, F("metrics.wall_ns"), "missing (every \"ok\" cell has it)");
-    if ((rc = get_summary(m, w, F("metrics.wall_ns"), &c->wall, 1, err)))
+    c->wall = (mp_rsum){NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};   /* simulated: no time */
+    if (w && (rc = get_summary(m, w, F("metrics.wall_ns"), &c->wall, 1, err)))
         return rc;
     int nm = cJSON_GetArraySize(mt);
     c->counters = calloc(nm > 0 ? (size_t)nm : 1, sizeof *c->counters);
@@ -354,6 +355,11 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
     snprintf(m->arch, sizeof m->arch, "%s",
              cJSON_IsString(arch) ? arch->valuestring : "unknown");
     m->abi = mp_abi_from_arch(m->arch);
+    const cJSON *sim = cJSON_GetObjectItemCaseSensitive(ctx, "simulated");
+    const cJSON *label = cJSON_GetObjectItemCaseSensitive(ctx, "label");
+    m->simulated = cJSON_IsTrue(sim);
+    snprintf(m->sim_label, sizeof m->sim_label, "%.90s",
+             m->simulated && cJSON_IsString(label) ? label->valuestring : "simulated");
 
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
     if (!cJSON_IsArray(res))
