@@ -65,6 +65,13 @@ static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, cons
      * difference did not cancel is in the table too. */
     const cJSON *oc = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(cell, "sim_other_core"), "L1d-misses");
+    const cJSON *chk = cJSON_GetObjectItemCaseSensitive(sf, "mapping_check");
+    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(chk, "instructions");
+    const cJSON *ca = cJSON_GetObjectItemCaseSensitive(chk, "agree");
+    if (cJSON_IsNumber(ci) && cJSON_IsNumber(ca))
+        fprintf(f, "; address mapping checked: the plugin's disassembly of %.0f top "
+                   "instructions agrees with the kernel image's at the mapped address for %.0f",
+                ci->valuedouble, ca->valuedouble);
     if (cJSON_IsNumber(oc))
         fprintf(f, "; the other CPU's L1d misses changed by %s per call, which these rows "
                    "include: trust rows well above it", cnt(a, sizeof a, oc->valuedouble));

@@ -21,6 +21,8 @@ import sys
 
 RAM_BASE = 0x40000000   # guest physical address of RAM on qemu's arm64 "virt" machine
 TOP_FUNCTIONS = 15
+STEXT_IN_IMAGE = 0x10000  # _stext's offset in an arm64 Image (head section padded to 64 KiB)
+CHECK_INSNS = 10          # top instructions whose disassembly is checked per cell
 METRICS = [  # (metric, column in the per-core table)
     ("sim:L1d-accesses", 1), ("sim:L1d-misses", 2), ("sim:L1i-accesses", 4),
     ("sim:L1i-misses", 5), ("sim:L2-accesses", 7), ("sim:L2-misses", 8)]
@@ -98,6 +100,56 @@ def boot_mapper(bootdir, syms):
             return re.sub(r"\.(isra|constprop|part|cold|llvm)\.?\d*$", "", syms.lookup(vaddr))
         return "[user space or outside kernel text]"
     return base, name
+
+
+def norm_disas(text):
+    """'ldp x12, x13, [x1, #0x40]!' and objdump's 'ldp\tx12, x13, [x1, #64]!' alike."""
+    text = re.sub(r"#(-?)0x([0-9a-f]+)", lambda m: "#%s%d" % (m.group(1), int(m.group(2), 16)),
+                  text.strip().lower())
+    return re.sub(r"\s+", " ", re.sub(r"\s*//.*$", "", text))
+
+
+def check_mapping(bootdir, syms, image, k=CHECK_INSNS):
+    """Second method for the address mapping: the plugin's disassembly of its top missing
+    instructions against objdump of the kernel Image at the mapped address.
+    -> {"instructions": checked, "agree": n} or None when it cannot be checked."""
+    mp = boot_mapper(bootdir, syms)
+    if not mp or not os.path.exists(image):
+        return None
+    base, _ = mp
+    try:
+        kphys = int(open(os.path.join(bootdir, "iomem")).read().split("-")[0].strip(), 16)
+    except (OSError, ValueError):
+        return None
+    rows = []
+    with open(os.path.join(bootdir, "plugin.log"), errors="replace") as f:
+        on = False
+        for line in f:
+            if line.startswith("address, data misses"):
+                on = True
+                continue
+            if on and not line.strip():
+                break
+            m = re.match(r"^0x([0-9a-f]+)(?: \([^)]*\))?, \d+, (.*)$", line.rstrip("\n"))
+            if on and m:
+                rows.append((int(m.group(1), 16), m.group(2)))
+    checked = agree = 0
+    for haddr, dis in rows:
+        vaddr = haddr - base + RAM_BASE - kphys + syms.stext
+        if not syms.stext <= vaddr <= syms.addr[-1]:
+            continue     # user space: no image to check against
+        off = vaddr - syms.stext + STEXT_IN_IMAGE
+        out = os.popen("aarch64-linux-gnu-objdump -D -b binary -m aarch64 --start-address=%d "
+                       "--stop-address=%d '%s' 2>/dev/null" % (off, off + 4, image)).read()
+        last = out.strip().splitlines()[-1:] if out.strip() else []
+        parts = last[0].split("\t") if last else []
+        if len(parts) < 3:
+            return None  # no objdump for arm64 here
+        checked += 1
+        agree += norm_disas(" ".join(parts[2:])) == norm_disas(dis)
+        if checked == k:
+            break
+    return {"instructions": checked, "agree": agree} if checked else None
 
 
 def summary(v):
@@ -207,7 +259,9 @@ def main(out):
                         for f, v in per.items()]
                 rows.sort(key=lambda x: -x["L1d-misses"])
                 total_d = (tot2[2] - tot1[2]) if tot1 and tot2 else None
+                chk = check_mapping(r[1]["dir"], syms, env["kernel"])
                 cell["sim_functions"] = {
+                    "mapping_check": chk,
                     "per": "call", "source": "the plugin's top %s instructions per list, "
                     "K..2K difference, mapped with the guest kernel's kallsyms" % env.get(
                         "top_limit", "N"),
