@@ -25,9 +25,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 AG_NAME=cachesim
 AG_TIMEOUT=${AG_TIMEOUT:-1800}   # one instrumented boot: 30 s idle, 5+ min on a loaded host
-# shellcheck source=lib/arm64-guest.sh
-. "$HERE/lib/arm64-guest.sh"
-
 CS_CACHE=${CS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/cachesim}
 HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
@@ -37,7 +34,7 @@ TOP_LIMIT=3000     # instructions listed per top-miss table (attribution)
 DEF_BACKENDS=poll,epoll,select
 DEF_FDS=10,20,50,100,200,500,1000,2000,5000,10000
 out="" geometry="" l1d="" l1i="" l2="" line=64 backends=$DEF_BACKENDS fds=$DEF_FDS
-kind=pipe calls=100 jobs=2 force=0
+kind=pipe calls=100 jobs=2 force=0 dry=0
 
 ARGS="$*"
 say() { printf 'cachesim: %s\n' "$*" >&2; }
@@ -64,6 +61,7 @@ included: QEMU's cache plugin in an emulated arm64 guest, K and 2K calls of
   --calls K          calls in the short boot; the long one makes 2K [100]
   --jobs J           boots at a time [2]
   --force            reuse a non-empty DIR
+  --dry-run          print the geometry and the boots, build and boot nothing
 EOF
 }
 
@@ -94,6 +92,7 @@ while [ $# -gt 0 ]; do
     case $1 in
         --help|-h) usage; exit 0 ;;
         --force) force=1; shift; continue ;;
+        --dry-run) dry=1; shift; continue ;;
         --out|--geometry|--l1d|--l1i|--l2|--line|--backends|--fds|--fd-kind|--calls|--jobs)
             [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
         *) usage_error "unknown option '$1' (--help)" ;;
@@ -123,9 +122,9 @@ fi
 # The geometry: "name description l1d_size l1d_ways l1i_size l1i_ways l2_size l2_ways".
 if [ -n "$l1d$l2$l1i" ]; then
     [ -n "$l1d" ] && [ -n "$l2" ] || usage_error "--l1d and --l2 go together"
-    read -r d_size d_ways <<<"$(cache_spec --l1d "$l1d")" || exit 2
-    read -r i_size i_ways <<<"$(cache_spec --l1i "${l1i:-$l1d}")" || exit 2
-    read -r u_size u_ways <<<"$(cache_spec --l2 "$l2")" || exit 2
+    v=$(cache_spec --l1d "$l1d") || exit 2; read -r d_size d_ways <<<"$v"
+    v=$(cache_spec --l1i "${l1i:-$l1d}") || exit 2; read -r i_size i_ways <<<"$v"
+    v=$(cache_spec --l2 "$l2") || exit 2; read -r u_size u_ways <<<"$v"
     geometry="custom-l1d${d_size}x${d_ways}-l2${u_size}x${u_ways}"
     g_desc="custom: L1d $d_size B $d_ways-way, L2 $u_size B $u_ways-way, $line-B lines"
 elif [ "${geometry:-neoverse-n1}" = host ]; then
@@ -140,9 +139,9 @@ elif [ "${geometry:-neoverse-n1}" = host ]; then
     [ -n "${d_kb:-}" ] && [ -n "${u_kb:-}" ] && [ -n "${line:-}" ] ||
         { say "--geometry host: hwloc reports no L1d/L2 size here; give --l1d and --l2"; exit 1; }
     [ -n "${i_kb:-}" ] || { i_kb=$d_kb; i_ways=$d_ways; }
-    read -r d_size d_ways <<<"$(cache_spec "host L1d" "${d_kb}K,$d_ways")" || exit 1
-    read -r i_size i_ways <<<"$(cache_spec "host L1i" "${i_kb}K,$i_ways")" || exit 1
-    read -r u_size u_ways <<<"$(cache_spec "host L2" "${u_kb}K,$u_ways")" || exit 1
+    v=$(cache_spec "host L1d" "${d_kb}K,$d_ways") || exit 1; read -r d_size d_ways <<<"$v"
+    v=$(cache_spec "host L1i" "${i_kb}K,$i_ways") || exit 1; read -r i_size i_ways <<<"$v"
+    v=$(cache_spec "host L2" "${u_kb}K,$u_ways") || exit 1; read -r u_size u_ways <<<"$v"
     geometry=host
     g_desc="this host ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), from hwloc)"
 else
@@ -151,24 +150,32 @@ else
     [ -f "$gf" ] || usage_error "--geometry: unknown '$geometry'; expected $(ls "$HERE/cachesim/geometry" | sed 's/\.conf$//' | tr '\n' ' ')host"
     gv() { sed -n "s/^$1=//p" "$gf"; }
     line=$(gv line)
-    read -r d_size d_ways <<<"$(cache_spec "$gf: l1d" "$(gv l1d)")" || exit 1
-    read -r i_size i_ways <<<"$(cache_spec "$gf: l1i" "$(gv l1i)")" || exit 1
-    read -r u_size u_ways <<<"$(cache_spec "$gf: l2" "$(gv l2)")" || exit 1
+    v=$(cache_spec "$gf: l1d" "$(gv l1d)") || exit 1; read -r d_size d_ways <<<"$v"
+    v=$(cache_spec "$gf: l1i" "$(gv l1i)") || exit 1; read -r i_size i_ways <<<"$v"
+    v=$(cache_spec "$gf: l2" "$(gv l2)") || exit 1; read -r u_size u_ways <<<"$v"
     g_desc=$(gv description)
 fi
 
+# Backend and fd kind names: the loop's own check (exit 2 is a usage error).
+for b in ${backends//,/ }; do
+    [ -x "$HOST_BIN" ] || break
+    why=$("$HOST_BIN" loop --backend "$b" --fds 1 --calls 1 --fd-kind "$kind" --quiet 2>&1)
+    [ $? = 2 ] && { why=${why#muxprof loop: }; why=${why//--backend:/--backends:}; usage_error "${why//--backend /--backends: }"; }
+done
+
+if [ "$dry" = 1 ]; then
+    echo "geometry $geometry: $g_desc"
+    echo "L1d $d_size B $d_ways-way, L1i $i_size B $i_ways-way, L2 $u_size B $u_ways-way, $line-B lines"
+    for b in ${backends//,/ }; do for n in ${fds//,/ }; do
+        echo "boot $b N=$n: $calls and $((2 * calls)) calls"; done; done
+    exit 0
+fi
 if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
     usage_error "--out: $out exists and is not empty; choose another directory or add --force"
 fi
 mkdir -p "$out/boots" || { say "--out: cannot create $out"; exit 2; }
 out=$(cd "$out" && pwd)
 
-# Backend and fd kind names: the loop's own check (exit 2 is a usage error).
-for b in ${backends//,/ }; do
-    [ -x "$HOST_BIN" ] || break
-    why=$("$HOST_BIN" loop --backend "$b" --fds 1 --calls 1 --fd-kind "$kind" --quiet 2>&1)
-    [ $? = 2 ] && usage_error "${why#muxprof loop: }"
-done
 
 # ---- the plugin: QEMU's cache.c from the source of the installed qemu ----
 
@@ -283,8 +290,14 @@ boot() {
 
 # ---- main ----
 
+[ -f "$HERE/lib/arm64-guest.sh" ] ||
+    { say "needs the arm64 guest library scripts/lib/arm64-guest.sh"; exit 1; }
+# shellcheck source=lib/arm64-guest.sh
+. "$HERE/lib/arm64-guest.sh"
+
 [ -x "$ARM_BIN" ] || { say "no arm64 build at $ARM_BIN: run scripts/cross-aarch64.sh (or set ARM_BIN)"; exit 1; }
 command -v python3 >/dev/null || { say "needs python3"; exit 1; }
+if declare -F ag_need_tools >/dev/null; then ag_need_tools || exit 1; fi
 build_plugin || exit 1
 ag_fetch_kernel && ag_fetch_busybox || exit 1
 kernel_symbols || exit 1
