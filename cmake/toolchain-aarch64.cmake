@@ -39,6 +39,11 @@ set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/${MP_AARCH64_TRIPLE}/pkgconfig:/usr/share/p
 set(ENV{PKG_CONFIG_PATH} "")
 
 # ctest (and add_test with a target as COMMAND) runs the arm64 programs
-# through qemu-user; the arm64 libraries are found by the guest's loader.
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/${MP_AARCH64_TRIPLE}
-    -E LD_LIBRARY_PATH=/usr/lib/${MP_AARCH64_TRIPLE}:/lib/${MP_AARCH64_TRIPLE})
+# through qemu-user, started by the program loader of the multiarch libc6:arm64
+# with that package's libraries: loader and libc.so.6 from one package.  (The
+# cross toolchain's loader in /usr/${MP_AARCH64_TRIPLE}/lib with the multiarch
+# libc.so.6 is a mismatched pair: a forked child then spins in glibc's fork
+# code, which looked like a qemu-user fork deadlock.)
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64
+    /usr/lib/${MP_AARCH64_TRIPLE}/ld-linux-aarch64.so.1
+    --library-path /usr/lib/${MP_AARCH64_TRIPLE}:/lib/${MP_AARCH64_TRIPLE})

@@ -15,10 +15,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#ifndef MP__USER_READ_NAME
+#define MP__USER_READ_NAME "read()"
+#endif
+
 #define RF (PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 typedef struct mp__gopen {
     int fd[MP_PMU_MAX_COUNTERS];      /* fd[0] is the leader */
+    const char *access[MP_PMU_MAX_COUNTERS]; /* how each member is read (arm64) */
     void *page[MP_PMU_MAX_COUNTERS];  /* mapped perf_event_mmap_page, or NULL */
     unsigned n, slot;                 /* members; first index in mp_pmu_snap.value */
     int user;                         /* 1: read with rdpmc / mrs */
@@ -29,8 +34,61 @@ struct mp_pmu_pass {
     const char *name[MP_PMU_MAX_COUNTERS];
     mp__gopen g[MP_PMU_MAX_GROUPS];
     const char *read_path;
+    const char *access[MP_PMU_MAX_COUNTERS];
     long page_size;
 };
+
+#if defined(__aarch64__)
+/* arm64 config1 of the armv8_pmuv3 driver: bit 0 asks for a 64-bit counter,
+ * bit 1 for user access (mrs).  A user-readable counter must not be
+ * chained, so a 64-bit one exists only as the cycle counter or on a PMU
+ * with 64-bit event counters (PMUv3p5); other PMUs refuse bit 0 with
+ * EOPNOTSUPP.  Learnt once per process: -1 unknown, 0 no, 1 yes. */
+static int arm_long_events = -1;
+
+static int is_cpu_cycles(const struct perf_event_attr *a)
+{
+    if (a->type == PERF_TYPE_HARDWARE)
+        return a->config == PERF_COUNT_HW_CPU_CYCLES;
+    return a->type != PERF_TYPE_SOFTWARE && a->type != PERF_TYPE_HW_CACHE &&
+           (a->config & 0xffff) == 0x11;   /* CPU_CYCLES, architected number */
+}
+
+/* Open one counter for mrs reads: 64-bit where the PMU allows, else a
+ * 32-bit counter (mrs reads it and the page's pmc_width says 32), else
+ * (*user = 0) a plain counter read with read().  *access says which. */
+static int open_user_arm(struct perf_event_attr *a, int group_fd, int *user,
+                         const char **access)
+{
+    int cyc = is_cpu_cycles(a), fd;
+    uint64_t base = a->config1 & ~(uint64_t)0x3;
+    if (cyc || arm_long_events != 0) {
+        a->config1 = base | 0x3;
+        fd = mp__perf_open(a, group_fd);
+        if (fd >= 0) {
+            if (!cyc) arm_long_events = 1;
+            *access = cyc ? "mrs, 64-bit cycle counter" : "mrs, 64-bit counter";
+            return fd;
+        }
+        if (fd != -EOPNOTSUPP) return fd;
+        if (!cyc) arm_long_events = 0;
+    }
+    a->config1 = base | 0x2;
+    fd = mp__perf_open(a, group_fd);
+    if (fd >= 0) {
+        *access = "mrs, 32-bit counter (the PMU refused a 64-bit one: EOPNOTSUPP)";
+        return fd;
+    }
+    if (fd != -EOPNOTSUPP && fd != -EINVAL) return fd;
+    a->config1 = base;
+    fd = mp__perf_open(a, group_fd);
+    if (fd >= 0) {
+        *user = 0;
+        *access = "read() (the PMU refused user access)";
+    }
+    return fd;
+}
+#endif
 
 int mp__perf_open(struct perf_event_attr *attr, int group_fd)
 {
@@ -102,10 +160,13 @@ int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, 
             a.read_format = RF;
             a.disabled = k == 0;
             a.inherit = 0;
+            g->access[k] = user ? MP__USER_READ_NAME : "read()";
 #if defined(__aarch64__)
-            if (user) a.config1 |= 0x3; /* bit 0: 64-bit counter; bit 1: user access */
+            if (user)
+                fd = open_user_arm(&a, k == 0 ? -1 : g->fd[0], &user, &g->access[k]);
+            else
 #endif
-            fd = mp__perf_open(&a, k == 0 ? -1 : g->fd[0]);
+                fd = mp__perf_open(&a, k == 0 ? -1 : g->fd[0]);
             if (fd < 0) {
                 char why[320];
                 mp_pmu_classify(-fd, &plan->host, ev->kind != MP__KIND_SOFTWARE,
@@ -116,6 +177,7 @@ int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, 
             }
             g->fd[k] = fd;
             g->n = k + 1;
+            p->access[p->n] = g->access[k];
             p->name[p->n++] = ev->name;
             if (user) {
                 void *pg = mmap(NULL, (size_t)p->page_size, PROT_READ, MAP_SHARED, fd, 0);
@@ -142,8 +204,14 @@ int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, 
                 if (!pc || !pc->cap_user_rdpmc || !pc->cap_user_time) p->g[gi].user = 0;
             }
         }
-        if (p->g[gi].user) users++;
-        else reads++;
+        if (p->g[gi].user) {
+            users++;
+        } else {
+            reads++;
+            for (unsigned k = 0; k < p->g[gi].n; k++)
+                if (strncmp(p->g[gi].access[k], "read()", 6))
+                    p->access[p->g[gi].slot + k] = "read() (its group is not user-readable)";
+        }
     }
 #if MP__HAVE_USER_READ
     p->read_path = users && reads ? MP__USER_READ_NAME "+read" : users ? MP__USER_READ_NAME
@@ -161,6 +229,10 @@ const char *mp_pmu_pass_name(const mp_pmu_pass *p, unsigned i)
     return p && i < p->n ? p->name[i] : NULL;
 }
 const char *mp_pmu_pass_read_path(const mp_pmu_pass *p) { return p ? p->read_path : "none"; }
+const char *mp_pmu_pass_access(const mp_pmu_pass *p, unsigned i)
+{
+    return p && i < p->n ? p->access[i] : NULL;
+}
 
 /* read() of a whole group: {nr, time_enabled, time_running, value[nr]}. */
 static int read_group(const mp__gopen *g, unsigned gi, mp_pmu_snap *s)
@@ -177,6 +249,7 @@ static int read_group(const mp__gopen *g, unsigned gi, mp_pmu_snap *s)
 
 int mp_pmu_pass_read(mp_pmu_pass *p, mp_pmu_snap *s)
 {
+    s->ok = 0;
     for (unsigned gi = 0; gi < p->ngroups; gi++) {
         const mp__gopen *g = &p->g[gi];
 #if MP__HAVE_USER_READ
@@ -197,20 +270,23 @@ int mp_pmu_pass_read(mp_pmu_pass *p, mp_pmu_snap *s)
 #endif
         {
             int r = read_group(g, gi, s);
-            if (r) return r;
+            if (r) return r;   /* s->ok stays 0: no delta is taken from it */
         }
     }
+    s->ok = 1;
     return 0;
 }
 
 int mp_pmu_pass_delta(const mp_pmu_pass *p, const mp_pmu_snap *a, const mp_pmu_snap *b,
                       int64_t *out)
 {
-    int refused = 0;
+    int refused = !a->ok || !b->ok;   /* a failed read (a group in error state) */
     for (unsigned gi = 0; gi < p->ngroups; gi++) {
         uint64_t de = b->enabled_ns[gi] - a->enabled_ns[gi];
         uint64_t dr = b->running_ns[gi] - a->running_ns[gi];
-        if (de != dr) refused = 1;
+        /* Multiplexed for part of the window, or never on the counters in
+         * it (an oversized group opens and then never runs): not a count. */
+        if (de != dr || dr == 0) refused = 1;
     }
     for (unsigned i = 0; i < p->n; i++) out[i] = (int64_t)(b->value[i] - a->value[i]);
     return refused;

@@ -14,7 +14,14 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#define SYSFS_PMUS "/sys/bus/event_source/devices"
+#define SYSFS_PMUS_DEFAULT "/sys/bus/event_source/devices"
+/* The PMU directory; MUXPROF_SYSFS_PMUS points the tests at a fake tree. */
+static const char *sysfs_pmus(void)
+{
+    const char *e = getenv("MUXPROF_SYSFS_PMUS");
+    return e && *e ? e : SYSFS_PMUS_DEFAULT;
+}
+#define SYSFS_PMUS "%s"
 
 /* ---- generic perf names --------------------------------------------- */
 
@@ -184,7 +191,7 @@ static int sysfs_terms(mp__event *ev, const char *pmu, const char *terms, int de
             else ev->attr.config2 = v;
             continue;
         }
-        snprintf(path, sizeof path, SYSFS_PMUS "/%s/format/%s", pmu, t);
+        snprintf(path, sizeof path, SYSFS_PMUS "/%s/format/%s", sysfs_pmus(), pmu, t);
         if (read_line(path, fmt, sizeof fmt) == 0) {
             if (put_bits(&ev->attr, fmt, v))
                 return mp_errf(err, -EIO, "event '%s': cannot parse %s ('%s')", ev->spec,
@@ -193,7 +200,7 @@ static int sysfs_terms(mp__event *ev, const char *pmu, const char *terms, int de
         }
         if (!eq && depth == 0) {
             char alias[256];
-            snprintf(path, sizeof path, SYSFS_PMUS "/%s/events/%s", pmu, t);
+            snprintf(path, sizeof path, SYSFS_PMUS "/%s/events/%s", sysfs_pmus(), pmu, t);
             if (read_line(path, alias, sizeof alias) == 0) {
                 int r = sysfs_terms(ev, pmu, alias, 1, err);
                 if (r) return r;
@@ -203,10 +210,75 @@ static int sysfs_terms(mp__event *ev, const char *pmu, const char *terms, int de
         }
         ev->available = 0;
         snprintf(ev->reason, sizeof ev->reason, "PMU %s has no event or format term '%s' "
-                 "(see %s/%s/events and format)", pmu, t, SYSFS_PMUS, pmu);
+                 "(see %s/%s/events and format)", pmu, t, sysfs_pmus(), pmu);
         return 0;
     }
     return 0;
+}
+
+/* The first PMU in sysfs whose name starts with prefix (sorted by name). */
+static int first_pmu_with_prefix(const char *prefix, char *out, size_t n)
+{
+    DIR *d = opendir(sysfs_pmus());
+    struct dirent *e;
+    size_t k = strlen(prefix);
+    out[0] = '\0';
+    if (!d) return 0;
+    while ((e = readdir(d)))
+        if (!strncmp(e->d_name, prefix, k) && (!out[0] || strcmp(e->d_name, out) < 0) &&
+            strlen(e->d_name) < n)
+            snprintf(out, n, "%s", e->d_name);
+    closedir(d);
+    return out[0] != '\0';
+}
+
+/* Names of the Arm common events the presets use, for the encoding text. */
+static const char *arm_common_name(uint64_t id)
+{
+    static const struct { unsigned id; const char *name; } t[] = {
+        {0x03, "L1D_CACHE_REFILL"}, {0x05, "L1D_TLB_REFILL"}, {0x08, "INST_RETIRED"},
+        {0x11, "CPU_CYCLES"}, {0x16, "L2D_CACHE"}, {0x17, "L2D_CACHE_REFILL"},
+        {0x2d, "L2D_TLB_REFILL"}, {0x34, "DTLB_WALK"}, {0x36, "LL_CACHE_RD"},
+        {0x37, "LL_CACHE_MISS_RD"},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        if (t[i].id == id) return t[i].name;
+    return "common event";
+}
+
+/* An architected (common) event of an Arm PMU: say so, and check it against
+ * the PMU's common-event bitmap (PMCEID0/1), which the kernel exposes as the
+ * files of .../events/ ("event=0x0003"): an event it does not list is not
+ * implemented by this core (or this emulator). */
+static void arm_common_event(mp__event *ev, const char *pmu)
+{
+    uint64_t id = ev->attr.config & 0xffff;
+    char dir[512], path[800], line[64];
+    int listed = 0;
+    if (!(id < 0x40 || (id >= 0x4000 && id < 0x4040))) return;
+    size_t l = strlen(ev->encoding);
+    snprintf(ev->encoding + l, sizeof ev->encoding - l, " (architected ARMv8 common event "
+             "0x%02llx %s, not a model-specific table)", (unsigned long long)id,
+             arm_common_name(id));
+    snprintf(dir, sizeof dir, SYSFS_PMUS "/%s/events", sysfs_pmus(), pmu);
+    DIR *d = opendir(dir);
+    if (!d) return;   /* no list to check against: the open decides */
+    struct dirent *e;
+    while (!listed && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        const char *v;
+        if (read_line(path, line, sizeof line) == 0 && (v = strstr(line, "event=")) &&
+            strtoull(v + 6, NULL, 0) == id)
+            listed = 1;
+    }
+    closedir(d);
+    if (!listed) {
+        ev->available = 0;
+        snprintf(ev->reason, sizeof ev->reason, "the %s PMU does not implement common event "
+                 "0x%02llx %s: not in its PMCEID0/1 bitmap (%s lists what it has)", pmu,
+                 (unsigned long long)id, arm_common_name(id), dir);
+    }
 }
 
 static int encode_sysfs(mp__event *ev, char *s, mp_err *err)
@@ -234,11 +306,23 @@ static int encode_sysfs(mp__event *ev, char *s, mp_err *err)
     snprintf(ev->origin, sizeof ev->origin, "sysfs");
     snprintf(ev->encoding, sizeof ev->encoding, "%s/%s/", s, slash + 1);
     ev->attr.size = sizeof ev->attr;
-    snprintf(path, sizeof path, SYSFS_PMUS "/%s/type", s);
+    if (s[strlen(s) - 1] == '*') {   /* "armv8_pmuv3*": the first PMU named so */
+        char found[64];
+        s[strlen(s) - 1] = '\0';
+        if (!first_pmu_with_prefix(s, found, sizeof found)) {
+            ev->available = 0;
+            snprintf(ev->reason, sizeof ev->reason, "no PMU named %s* on this host (not in "
+                     "%s)", s, sysfs_pmus());
+            return 0;
+        }
+        snprintf(ev->pmu, sizeof ev->pmu, "%s", found);
+        s = ev->pmu;
+    }
+    snprintf(path, sizeof path, SYSFS_PMUS "/%s/type", sysfs_pmus(), s);
     if (read_line(path, line, sizeof line) != 0) {
         ev->available = 0;
         snprintf(ev->reason, sizeof ev->reason, "no PMU named '%s' on this host (not in "
-                 SYSFS_PMUS ")", s);
+                 "%s)", s, sysfs_pmus());
         return 0;
     }
     ev->attr.type = (uint32_t)strtoul(line, NULL, 10);
@@ -251,6 +335,8 @@ static int encode_sysfs(mp__event *ev, char *s, mp_err *err)
              !strncmp(s, "armv8_", 6) || !strncmp(s, "armv9_", 6))
         ev->kind = MP__KIND_CORE;
     else ev->kind = MP__KIND_OTHER;
+    if (ev->available && (!strncmp(s, "armv8_", 6) || !strncmp(s, "armv9_", 6)))
+        arm_common_event(ev, s);
     apply_mods(ev, u, k);
     return 0;
 }
@@ -381,7 +467,7 @@ static int encode_pfm(mp__event *ev, const char *s, mp_err *err)
 static int valid_chars(const char *s)
 {
     for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && !strchr("_-.:/=,@", *s)) return 0;
+        if (!isalnum((unsigned char)*s) && !strchr("_-.:/=,@*", *s)) return 0;
     return 1;
 }
 

@@ -93,6 +93,11 @@ static int file_matches(const char *text, const char *libpfm_core)
                 return 0;
             return !strcmp(v, vendor) && strtol(f, NULL, 0) == strtol(fam, NULL, 10) ? 2 : 0;
         }
+        if (!strcmp(tok, "arm-any")) {   /* an Arm core no other file matched */
+            char impl[32];
+            return !getenv("LIBPFM_FORCE_PMU") &&
+                   cpuinfo_field("CPU implementer", impl, sizeof impl);
+        }
         if (!strcmp(tok, "arm-part")) {
             char part[32] = "";
             if (getenv("LIBPFM_FORCE_PMU") || !cpuinfo_field("CPU part", part, sizeof part))
@@ -412,7 +417,7 @@ int mp__plan_pack(mp_pmu_plan *pl, mp_err *err)
 /* ---- does each core pass really schedule? ------------------------------ */
 
 /* 0: the pass ran; 1: it opened but never ran; <0: it did not open. */
-static int try_pass(const mp_pmu_plan *pl, unsigned pi)
+static int try_pass(mp_pmu_plan *pl, unsigned pi)
 {
     mp_pmu_pass *p;
     mp_pmu_snap a, b;
@@ -421,6 +426,10 @@ static int try_pass(const mp_pmu_plan *pl, unsigned pi)
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     if ((r = mp_pmu_pass_open(&p, pl, pi, NULL))) return r;
+    for (unsigned g = 0, i = 0; g < pl->pass[pi].ngroups; g++)
+        for (unsigned k = 0; k < pl->pass[pi].g[g].nev; k++, i++)
+            snprintf(pl->ev[pl->pass[pi].g[g].ev[k]].access, sizeof pl->ev[0].access, "%s",
+                     mp_pmu_pass_access(p, i));
     r = mp_pmu_pass_read(p, &a);
     for (unsigned long i = 0; i < 20000 && !r; i++) sink += i;
     if (!r) r = mp_pmu_pass_read(p, &b);
@@ -640,6 +649,8 @@ cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan)
         if (ev->available) {
             cJSON_AddNumberToObject(e, "pass", ev->pass);
             cJSON_AddNumberToObject(e, "group", ev->group);
+            if (ev->access[0])
+                cJSON_AddStringToObject(e, "access", ev->access);
         } else {
             cJSON_AddStringToObject(e, "reason", ev->reason);
         }

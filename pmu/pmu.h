@@ -34,6 +34,7 @@ typedef struct mp_pmu_snap {
     uint64_t value[MP_PMU_MAX_COUNTERS];
     uint64_t enabled_ns[MP_PMU_MAX_GROUPS];
     uint64_t running_ns[MP_PMU_MAX_GROUPS];
+    int ok;                  /* 1: mp_pmu_pass_read read every group */
 } mp_pmu_snap;
 
 /* Resolve a preset name (cache, tlb, minimal, none, ...) or a comma list
@@ -65,12 +66,18 @@ const char *mp_pmu_pass_name(const mp_pmu_pass *p, unsigned i);
  * or "mrs+read" when its groups differ, e.g. a CPU group next to another
  * PMU's group, which only read() can read). */
 const char *mp_pmu_pass_read_path(const mp_pmu_pass *p);
+/* How counter i is read, in words: "mrs, 64-bit counter", "mrs, 32-bit
+ * counter (the PMU refused a 64-bit one: EOPNOTSUPP)", "read() (the PMU
+ * refused user access)", "rdpmc", "read()", ... */
+const char *mp_pmu_pass_access(const mp_pmu_pass *p, unsigned i);
 
 /* Read every counter of the pass.  Hot path: no allocation, no printing. */
 int mp_pmu_pass_read(mp_pmu_pass *p, mp_pmu_snap *s);
 
 /* out[i] = b - a for each counter.  Returns 0, or 1 when some group did not
- * run for the whole interval (multiplexed: the sample must be dropped). */
+ * run for the whole interval (multiplexed, or not at all, as a group too
+ * large for the counters that opened but never runs), or when a or b was
+ * not read whole: the sample must be dropped. */
 int mp_pmu_pass_delta(const mp_pmu_pass *p, const mp_pmu_snap *a,
                       const mp_pmu_snap *b, int64_t *out);
 

@@ -34,6 +34,7 @@ typedef struct mp__event {
     int available;          /* 1 when it opened on this host at plan time */
     char reason[320];       /* why not, in words (empty when available) */
     int pass, group;        /* where it is measured, -1 when unavailable */
+    char access[96];        /* how its pass read it when tried ("" until then) */
 } mp__event;
 
 typedef struct mp__group {

@@ -6,6 +6,8 @@
 # every test program through qemu-aarch64 (CMAKE_CROSSCOMPILING_EMULATOR).
 #
 # Usage: scripts/cross-aarch64.sh [extra ctest arguments, e.g. -L compare]
+#        scripts/cross-aarch64.sh --build-only     install, configure, build the muxprof
+#                                                  program only; no ctest
 # Environment: BUILD_DIR (default build-aarch64), JOBS (default: nproc),
 #              CTEST_JOBS (default 6: most qemu time is waiting, not CPU),
 #              CTEST_BUDGET seconds for the whole ctest (default 300): tests that
@@ -19,6 +21,8 @@
 set -eu
 
 cd "$(dirname "$0")/.."
+BUILD_ONLY=0
+if [ "${1:-}" = --build-only ]; then BUILD_ONLY=1; shift; fi
 BUILD_DIR=${BUILD_DIR:-build-aarch64}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 CTEST_JOBS=${CTEST_JOBS:-6}
@@ -60,9 +64,14 @@ say "configuring $BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_TOOLCHAIN_FILE=cmake/toolchain-aarch64.cmake \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMUXPROF_WERROR=ON >/dev/null
 say "building with $JOBS jobs"
-cmake --build "$BUILD_DIR" -j "$JOBS"
+if [ "$BUILD_ONLY" = 1 ]; then
+    cmake --build "$BUILD_DIR" -j "$JOBS" --target muxprof
+else
+    cmake --build "$BUILD_DIR" -j "$JOBS"
+fi
 file "$BUILD_DIR/bin/muxprof" 2>/dev/null | grep -q 'ARM aarch64' ||
     say "warning: $BUILD_DIR/bin/muxprof does not look like an aarch64 program"
+[ "$BUILD_ONLY" = 1 ] && exit 0
 stop=$(date -d "@$(( $(date +%s) + CTEST_BUDGET ))" +%H:%M:%S)
 say "running ctest under qemu-aarch64 ($CTEST_JOBS at a time, all stopped at $stop)"
 ctest --test-dir "$BUILD_DIR" -j "$CTEST_JOBS" --stop-time "$stop" --output-on-failure "$@"

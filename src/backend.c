@@ -2,6 +2,7 @@
 #include "backend.h"
 
 #include <string.h>
+#include <sys/syscall.h>
 
 extern const mp_backend_ops mp_backend_select;
 extern const mp_backend_ops mp_backend_poll;
@@ -33,4 +34,41 @@ const mp_backend_ops *mp_backend_find(const char *name)
 const char *mp_backend_names(void)
 {
     return "select, poll, epoll, epoll-et, ppoll, epoll-pwait2, io_uring";
+}
+
+/* The system call glibc makes for each backend's call on this architecture.
+ * Where the generic system call table lacks the old calls (arm64, riscv64)
+ * glibc's poll() is ppoll, select() is pselect6 and epoll_wait() is
+ * epoll_pwait, exactly as it chooses (by whether __NR_x exists). */
+#ifdef SYS_poll
+#define MP_SYS_POLL "poll"
+#else
+#define MP_SYS_POLL "ppoll"
+#endif
+#ifdef SYS_select
+#define MP_SYS_SELECT "select"
+#else
+#define MP_SYS_SELECT "pselect6"
+#endif
+#ifdef SYS_epoll_wait
+#define MP_SYS_EPOLL_WAIT "epoll_wait"
+#else
+#define MP_SYS_EPOLL_WAIT "epoll_pwait"
+#endif
+
+static const struct {
+    const char *backend, *syscall;
+} syscalls[] = {
+    {"select", MP_SYS_SELECT},        {"poll", MP_SYS_POLL},
+    {"epoll", MP_SYS_EPOLL_WAIT},     {"epoll-et", MP_SYS_EPOLL_WAIT},
+    {"ppoll", "ppoll"},               {"epoll-pwait2", "epoll_pwait2"},
+    {"io_uring", "io_uring_enter"},
+};
+
+const char *mp_backend_syscall(const mp_backend_ops *b)
+{
+    for (size_t i = 0; b && i < sizeof syscalls / sizeof syscalls[0]; i++)
+        if (!strcmp(syscalls[i].backend, b->name))
+            return syscalls[i].syscall;
+    return "unknown";
 }

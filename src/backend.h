@@ -38,6 +38,10 @@ extern const mp_backend_ops *const mp_backends[];
 /* By name ("select", "poll", "epoll", ...), or NULL. */
 const mp_backend_ops *mp_backend_find(const char *name);
 
+/* The system call the backend's call makes on this architecture ("poll",
+ * or "ppoll" on arm64 where there is no poll system call; ...). */
+const char *mp_backend_syscall(const mp_backend_ops *b);
+
 /* "select, poll, ..." for messages. */
 const char *mp_backend_names(void);
 

@@ -524,6 +524,18 @@ static void hosts(wctx *w)
         fputs(" |\n", w->f);
     }
     fputc('\n', w->f);
+    int arm = 0, other = 0;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!strcmp(c->h[i].m.arch, "aarch64"))
+            arm = 1;
+        else if (c->h[i].m.arch[0])
+            other = 1;
+    }
+    if (arm && other)
+        fprintf(w->f, "Hosts of different architectures side by side: on aarch64 the C library's "
+                      "poll() is the ppoll system call, select() is pselect6 and epoll_wait() is "
+                      "epoll_pwait (no older calls exist there), so the same backend name is a "
+                      "different kernel entry on each (`syscall` of each cell in results.json).\n\n");
     for (size_t i = 0; i < c->n; i++) {
         const cJSON *notes = cJSON_GetObjectItemCaseSensitive(c->h[i].m.root, "notes");
         const cJSON *e;

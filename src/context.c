@@ -90,6 +90,69 @@ static void add_long_file(cJSON *o, const char *key, const char *path)
         cJSON_AddStringToObject(o, key, "unavailable");
 }
 
+/* 1 when the file's first len bytes contain s (device-tree strings are
+ * NUL-separated, so this scans past the NULs). */
+static int file_has(const char *path, const char *s)
+{
+    char b[4096];
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(b, 1, sizeof b, f), k = strlen(s);
+    fclose(f);
+    for (size_t i = 0; i + k <= n; i++)
+        if (!memcmp(b + i, s, k))
+            return 1;
+    return 0;
+}
+
+/* Full-system or user-mode emulation: counts from an emulated PMU are the
+ * emulator's (cycles are virtual time) and timings mean nothing.  Adds
+ * "emulated" and "emulation_seen" (what gave it away, or what was only
+ * noted) to o. */
+static void add_emulation(cJSON *o)
+{
+    cJSON *seen = cJSON_CreateArray();
+    int emulated = 0, x86_cpuinfo = 0, implementer0 = 0;
+    FILE *ci = fopen("/proc/cpuinfo", "r");
+    if (ci) {
+        char l[256];
+        while (fgets(l, sizeof l, ci)) {
+            if (!strncmp(l, "vendor_id", 9))
+                x86_cpuinfo = 1;
+            if (!strncmp(l, "CPU implementer", 15) && strstr(l, ": 0x00"))
+                implementer0 = 1;
+        }
+        fclose(ci);
+    }
+#if defined(__aarch64__)
+    if (x86_cpuinfo) {
+        emulated = 1;
+        cJSON_AddItemToArray(seen, cJSON_CreateString(
+            "an aarch64 program reading an x86 /proc/cpuinfo (qemu-user)"));
+    }
+#else
+    (void)x86_cpuinfo;
+#endif
+    if (implementer0) {
+        emulated = 1;
+        cJSON_AddItemToArray(seen, cJSON_CreateString(
+            "CPU implementer 0x00 in /proc/cpuinfo (no Arm licensee: qemu's -cpu max)"));
+    }
+    if (file_has("/sys/firmware/devicetree/base/compatible", "linux,dummy-virt") ||
+        file_has("/proc/device-tree/compatible", "linux,dummy-virt")) {
+        emulated = 1;
+        cJSON_AddItemToArray(seen, cJSON_CreateString(
+            "device tree compatible \"linux,dummy-virt\" (qemu's virt machine; a KVM "
+            "guest of that machine shows it too)"));
+    }
+    if (file_has("/sys/class/dmi/id/sys_vendor", "QEMU"))
+        cJSON_AddItemToArray(seen, cJSON_CreateString(
+            "DMI sys_vendor QEMU (noted only: KVM guests show it as well)"));
+    cJSON_AddBoolToObject(o, "emulated", emulated);
+    cJSON_AddItemToObject(o, "emulation_seen", seen);
+}
+
 cJSON *mp_context_json(const char *command)
 {
     cJSON *o = cJSON_CreateObject();
@@ -108,23 +171,7 @@ cJSON *mp_context_json(const char *command)
     cJSON_AddStringToObject(o, "cpu_model", buf);
     cJSON_AddNumberToObject(o, "nr_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
     cJSON_AddBoolToObject(o, "hypervisor", hyp);
-#if defined(__aarch64__)
-    /* Under qemu-user the host's /proc/cpuinfo shows through. */
-    FILE *ci = fopen("/proc/cpuinfo", "r");
-    int x86 = 0;
-    if (ci) {
-        char l[256];
-        while (fgets(l, sizeof l, ci))
-            if (!strncmp(l, "vendor_id", 9)) {
-                x86 = 1;
-                break;
-            }
-        fclose(ci);
-    }
-    cJSON_AddBoolToObject(o, "emulated", x86);
-#else
-    cJSON_AddBoolToObject(o, "emulated", 0);
-#endif
+    add_emulation(o);
     add_file(o, "governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
              "unavailable (no cpufreq in /sys: usual in a VM)");
     add_file(o, "clocksource", "/sys/devices/system/clocksource/clocksource0/current_clocksource",

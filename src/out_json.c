@@ -61,6 +61,7 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "backend", c->backend->name);
+    cJSON_AddStringToObject(o, "syscall", mp_backend_syscall(c->backend));
     cJSON_AddStringToObject(o, "fd_kind", mp_fd_kind_name(c->kind));
     cJSON_AddStringToObject(o, "mode", mp_mode_name(c->mode));
     cJSON_AddNumberToObject(o, "nfds", c->nfds);

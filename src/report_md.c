@@ -106,6 +106,47 @@ static void section_context(FILE *f, const mp_rmodel *m)
     }
 }
 
+/* The system call behind each backend (results[].syscall), said when it is
+ * not the backend's namesake: on arm64 glibc's poll() is ppoll, select() is
+ * pselect6 and epoll_wait() is epoll_pwait. */
+static void syscalls_made(FILE *f, const mp_rmodel *m)
+{
+    char seen[16][96];
+    size_t n = 0;
+    int other = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results")) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "backend");
+        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(c, "syscall");
+        if (!cJSON_IsString(b) || !cJSON_IsString(sc) || !mp__rm_safe_name(b->valuestring) ||
+            !mp__rm_safe_name(sc->valuestring))
+            continue;
+        char pair[96];
+        snprintf(pair, sizeof pair, "`%s`: `%s`", b->valuestring, sc->valuestring);
+        size_t i;
+        for (i = 0; i < n && strcmp(seen[i], pair); i++)
+            ;
+        if (i < n || n == 16)
+            continue;
+        snprintf(seen[n++], sizeof seen[0], "%s", pair);
+        const char *bn = b->valuestring, *sn = sc->valuestring;
+        if (!strcmp(sn, "pselect6") || !strcmp(sn, "epoll_pwait") ||
+            (!strcmp(sn, "ppoll") && strcmp(bn, "ppoll")))
+            other = 1;
+    }
+    if (!n)
+        return;
+    char arch[64];
+    fprintf(f, "System call each backend made on this host (%s)%s: ",
+            mp_rm_text(m, "context.arch", arch, sizeof arch) ? arch : "arch unknown",
+            other ? ", not always its namesake: the C library uses the newer call where the "
+                    "architecture has no older one (arm64: poll is ppoll, select is pselect6, "
+                    "epoll_wait is epoll_pwait)" : "");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "%s%s", i ? ", " : "", seen[i]);
+    fprintf(f, ".\n\n");
+}
+
 static void section_method(FILE *f, const mp_rmodel *m)
 {
     fprintf(f, "## What was measured and how\n\n");
@@ -129,6 +170,7 @@ static void section_method(FILE *f, const mp_rmodel *m)
         "nanoseconds; counters are events per call, medians. Percentiles interpolate between "
         "order statistics (type 7). Slopes are least-squares fits of the median against N over "
         "the sweep, with R² on the linear scale.\n\n");
+    syscalls_made(f, m);
 }
 
 static size_t nfds_list(const mp_rmodel *m, const char *mode, const char *kind,
@@ -369,6 +411,25 @@ static void section_counters(FILE *f, const mp_rmodel *m)
         if (m->counters[i].opened)
             fprintf(f, "%s `%s`", k++ ? "," : "", m->counters[i].name);
     fprintf(f, "%s\n\n", opened ? "." : " none.");
+    const cJSON *cn = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
+    const cJSON *e, *pf = cJSON_GetObjectItemCaseSensitive(cn, "preset_file");
+    if (cJSON_IsString(pf) && !strcmp(pf->valuestring, "armv8_common")) {
+        fprintf(f, "These are the **architected ARMv8 common events** (by number, through the "
+                   "CPU's sysfs PMU), not a model-specific table: no preset matches this Arm "
+                   "core. Each was checked against the PMU's common-event bitmap (PMCEID):");
+        const char *sep = " ";
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cn, "events")) {
+            const cJSON *enc = cJSON_GetObjectItemCaseSensitive(e, "encoding");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+            if (cJSON_IsString(enc) && cJSON_IsString(nm) &&
+                strstr(enc->valuestring, "architected ARMv8")) {
+                fprintf(f, "%s`%s` = %s", sep, nm->valuestring,
+                        mp_md_cell(a, sizeof a, enc->valuestring));
+                sep = "; ";
+            }
+        }
+        fprintf(f, ".\n\n");
+    }
     if (refused) {
         fprintf(f, "Unavailable on this host (%zu):\n\n| event | why |\n|---|---|\n", refused);
         for (size_t i = 0; i < m->ncounters; i++)
@@ -378,6 +439,57 @@ static void section_counters(FILE *f, const mp_rmodel *m)
                         m->counters[i].reason) : "no reason recorded");
         fputc('\n', f);
     }
+}
+
+/* An emulated CPU (context.emulated): say what gave it away, that its
+ * hardware counts are the emulator's, and which counters counted nothing in
+ * any cell (an emulator that does not model an event counts 0: that is not
+ * a measurement of zero misses). */
+static void emulation_note(FILE *f, const mp_rmodel *m)
+{
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "emulated")))
+        return;
+    fprintf(f, "> **Emulated CPU**");
+    const cJSON *e, *seen = cJSON_GetObjectItemCaseSensitive(ctx, "emulation_seen");
+    const char *sep = " (seen: ";
+    cJSON_ArrayForEach(e, seen)
+        if (cJSON_IsString(e)) {
+            fprintf(f, "%s%s", sep, e->valuestring);
+            sep = "; ";
+        }
+    fprintf(f, "%s: times are the emulator's, and so are the hardware counts: cycles count "
+               "virtual time, instructions are exact only under `-icount`.", *sep == ';' ? ")"
+                                                                                       : "");
+    char names[32][96];
+    int any[32], n = 0;
+    const cJSON *c, *mt;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results"))
+        cJSON_ArrayForEach(mt, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
+            const cJSON *path = cJSON_GetObjectItemCaseSensitive(mt, "read_path");
+            const cJSON *mx = cJSON_GetObjectItemCaseSensitive(mt, "max");
+            if (!cJSON_IsString(path) || !mt->string || !strcmp(path->valuestring, "read"))
+                continue;   /* software counters are read with read() */
+            int i;
+            for (i = 0; i < n && strcmp(names[i], mt->string); i++)
+                ;
+            if (i == n) {
+                if (n == 32)
+                    continue;
+                snprintf(names[n], sizeof names[n], "%s", mt->string);
+                any[n++] = 0;
+            }
+            if (!cJSON_IsNumber(mx) || mx->valuedouble != 0)
+                any[i] = 1;
+        }
+    sep = " Counted 0 in every call of every cell, so **not measured here** (the emulator "
+          "does not model them; read these zeros as missing, not as no events): ";
+    for (int i = 0; i < n; i++)
+        if (!any[i]) {
+            fprintf(f, "%s`%s`", sep, names[i]);
+            sep = ", ";
+        }
+    fprintf(f, "%s\n\n", *sep == ',' ? "." : "");
 }
 
 int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
@@ -395,6 +507,7 @@ int mp_rmd_write(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
             mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time");
     if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
         fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", when);
+    emulation_note(f, m);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
                "rebuild with `muxprof report %s`.\n\n", run_dir);

@@ -31,3 +31,6 @@ target_include_directories(test_pmu_pack PRIVATE ${MP_PMU_TEST_INC})
 mp_add_test(test_pmu_cli SOURCES test_pmu_cli.c LABELS pmu
   NATIVE_ONLY "perf_event_open gives ENOSYS under qemu-user, so no event opens")
 add_dependencies(test_pmu_cli muxprof)
+# The architected ARMv8 events against a fake sysfs tree (any host).
+mp_add_test(test_pmu_armv8 SOURCES test_pmu_armv8.c LABELS pmu)
+target_include_directories(test_pmu_armv8 PRIVATE ${MP_PMU_TEST_INC})

@@ -1,10 +1,9 @@
 # Tests of the run verb.
 mp_add_test(test_stats SOURCES test_stats.c LABELS run)
 mp_add_test(test_cli SOURCES test_cli.c LABELS run)
-mp_add_test(test_backends SOURCES test_backends.c LABELS run
-  NATIVE_ONLY "fork() of the descriptor helper can deadlock the child under qemu-user")
-mp_add_test(test_run SOURCES test_run.c LABELS run integration TIMEOUT 300
-  NATIVE_ONLY "fork() of the descriptor helper can deadlock the child under qemu-user; timings mean nothing there")
+mp_add_test(test_backends SOURCES test_backends.c LABELS run)
+mp_add_test(test_peer SOURCES test_peer.c LABELS run)
+mp_add_test(test_run SOURCES test_run.c LABELS run integration TIMEOUT 300)
 # Backends the kernel may lack: one program, one test per backend (77 = lacks it).
 mp_add_test(test_backend_io_uring SOURCES test_backend_optional.c ARGS io_uring LABELS run
   NATIVE_ONLY "qemu-user emulates neither io_uring nor epoll_pwait2")

@@ -178,6 +178,25 @@ static void test_descriptor_census(void **state)
     }
 }
 
+/* The system call behind each backend on this architecture. */
+static void syscall_per_arch(void **state)
+{
+    (void)state;
+#if defined(__aarch64__)
+    assert_string_equal(mp_backend_syscall(mp_backend_find("poll")), "ppoll");
+    assert_string_equal(mp_backend_syscall(mp_backend_find("select")), "pselect6");
+    assert_string_equal(mp_backend_syscall(mp_backend_find("epoll")), "epoll_pwait");
+    assert_string_equal(mp_backend_syscall(mp_backend_find("epoll-et")), "epoll_pwait");
+#elif defined(__x86_64__)
+    assert_string_equal(mp_backend_syscall(mp_backend_find("poll")), "poll");
+    assert_string_equal(mp_backend_syscall(mp_backend_find("select")), "select");
+    assert_string_equal(mp_backend_syscall(mp_backend_find("epoll")), "epoll_wait");
+#endif
+    assert_string_equal(mp_backend_syscall(mp_backend_find("ppoll")), "ppoll");
+    for (size_t i = 0; mp_backends[i]; i++)
+        assert_string_not_equal(mp_backend_syscall(mp_backends[i]), "unknown");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -185,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_k_of_n),
         cmocka_unit_test(test_select_fd_setsize),
         cmocka_unit_test(test_descriptor_census),
+        cmocka_unit_test(syscall_per_arch),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

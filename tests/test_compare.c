@@ -130,6 +130,9 @@ static void two_hosts_shared_and_listed(void **st)
     /* counters side by side, marked where the other host lacks them */
     HAS(md, "| cycles | 8500 | **not counted here** (different PMU");
     HAS(md, "40,500 (user-only scope");
+    /* x86_64 next to aarch64: the same backend is another system call */
+    HAS(md, "Hosts of different architectures side by side: on aarch64 the C library's "
+            "poll() is the ppoll system call, select() is pselect6");
     /* N = 10 is hostA's alone, so it is not in a compared table */
     HASNT(md, "\n| 10 | ");
     HASNT(md, "## wakeup mode");

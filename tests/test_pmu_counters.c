@@ -82,6 +82,7 @@ static void multiplex_refused(void **state)
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     for (unsigned i = 0; i < MP_PMU_MAX_COUNTERS; i++) { a.value[i] = 10; b.value[i] = 25; }
+    a.ok = b.ok = 1;
     a.enabled_ns[0] = 1000; a.running_ns[0] = 1000;
     b.enabled_ns[0] = 2000; b.running_ns[0] = 2000;
     assert_int_equal(mp_pmu_pass_delta(p, &a, &b, d), 0);
@@ -96,6 +97,15 @@ static void multiplex_refused(void **state)
     /* Already behind before the interval, fully running during it: kept. */
     a.running_ns[0] = 500; b.running_ns[0] = 1500;
     assert_int_equal(mp_pmu_pass_delta(p, &a, &b, d), 0);
+    /* A window in which the group was never on the counters, not even
+     * enabled time passing (an oversized group): no count, refused. */
+    b.enabled_ns[0] = a.enabled_ns[0]; b.running_ns[0] = a.running_ns[0];
+    assert_int_equal(mp_pmu_pass_delta(p, &a, &b, d), 1);
+    /* A snapshot that was not read whole (read() failed: group in error). */
+    b.enabled_ns[0] = 2000; b.running_ns[0] = 1500;
+    assert_int_equal(mp_pmu_pass_delta(p, &a, &b, d), 0);
+    b.ok = 0;
+    assert_int_equal(mp_pmu_pass_delta(p, &a, &b, d), 1);
     mp_pmu_pass_close(p);
     mp_pmu_plan_free(pl);
 }

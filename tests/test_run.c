@@ -174,7 +174,12 @@ static void test_interrupted_run(void **state)
               (char *)NULL);
         _exit(127);
     }
-    struct timespec ts = {1, 0};
+    /* The handler exists once the run directory does (a slow start, as
+     * under an emulator, must not meet the default action), then 1 s into
+     * the sweep. */
+    struct timespec tick = {0, 10000000}, ts = {1, 0};
+    for (int i = 0; i < 6000 && access(out, F_OK) != 0; i++)
+        nanosleep(&tick, NULL);
     nanosleep(&ts, NULL);
     kill(pid, SIGINT);
     int st;

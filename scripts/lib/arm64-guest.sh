@@ -1,0 +1,220 @@
+# arm64-guest.sh - a small arm64 Linux guest under qemu-system-aarch64 (TCG),
+# for running arm64 programs against a real kernel (its PMU driver included)
+# on any host.  Sourced by bash scripts (scripts/arm64-vm.sh); it defines
+# functions and variables prefixed ag_ / AG_ and runs nothing by itself.
+#
+#   . scripts/lib/arm64-guest.sh
+#   ag_need_tools                        # qemu-system-arm, qemu-user, cpio, file
+#   ag_fetch_kernel                      # AG_KERNEL: Debian's arm64 kernel (cached)
+#   ag_fetch_busybox                     # AG_BUSYBOX: a static arm64 busybox (cached)
+#   root=$(mktemp -d); ag_root_new "$root"
+#   ag_root_add_prog "$root" build-aarch64/bin/muxprof /bin/muxprof   # + its libraries
+#   ag_root_add_file "$root" some/data /data                          # any file
+#   ag_root_job "$root" job.sh           # the job: sh script run as root in the guest;
+#                                        # what it leaves in /out comes back
+#   ag_pack "$root" initrd.gz
+#   ag_boot initrd.gz OUTDIR console.log [qemu args...] [-- kernel args...]
+#
+# ag_boot starts `qemu-system-aarch64 -M virt -nographic -no-reboot` with the
+# initrd, waits at most AG_TIMEOUT seconds, keeps the console in console.log,
+# and unpacks what the job left in /out into OUTDIR.  Files come back over the
+# serial console (tar.gz in base64 between two marker lines, checked with its
+# sha256), so no module (9p, virtio) is needed in the guest.  Its status: the
+# job's exit status; 124 when the guest did not finish in time; 125 when it
+# finished without sending its files back intact.  Default qemu arguments:
+# -cpu max -smp 2 -m 1024 (later ones win: pass -cpu neoverse-n1, -icount
+# shift=0, ...).  Default kernel arguments: console=ttyAMA0 quiet panic=-1.
+#
+# The guest's /init mounts proc, sysfs, devtmpfs and a tmpfs on /tmp, sets
+# kernel.perf_event_paranoid=-1, installs the busybox applets, runs /job.sh with
+# its output on the console and in /out/job.log, sends /out back, powers off.
+#
+# Downloads (apt-get download: nothing is installed, no root needed) and their
+# unpacked files are cached in AG_CACHE (default ~/.cache/muxprof/arm64-guest).
+# AG_KERNEL_PKG names the kernel package (default: the newest
+# linux-image-*-arm64-unsigned that apt-cache knows).  Needs qemu-system-arm,
+# qemu-user (to list a program's libraries with the arm64 loader), cpio,
+# gzip, and apt with the arm64 architecture added (or AG_KERNEL / AG_BUSYBOX
+# set to files already there).
+
+AG_CACHE=${AG_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/arm64-guest}
+AG_TIMEOUT=${AG_TIMEOUT:-300}
+AG_LIBDIR=/usr/lib/aarch64-linux-gnu
+AG_LOADER=$AG_LIBDIR/ld-linux-aarch64.so.1
+
+ag_say() { printf '%s: %s\n' "${AG_NAME:-arm64-guest}" "$*" >&2; }
+
+# apt-get download PKG into the cache, once; prints the .deb's path.
+ag__download() {
+    local pkg=$1 dir=$AG_CACHE/deb deb
+    mkdir -p "$dir"
+    deb=$(ls "$dir"/"${pkg%%:*}"_*.deb 2>/dev/null | tail -n 1)
+    if [ -z "$deb" ]; then
+        ag_say "downloading $pkg"
+        (cd "$dir" && apt-get download -q "$pkg" >/dev/null 2>&1) ||
+            { ag_say "apt-get download $pkg failed (is the arm64 architecture added? dpkg --add-architecture arm64 && apt-get update)"; return 1; }
+        deb=$(ls "$dir"/"${pkg%%:*}"_*.deb 2>/dev/null | tail -n 1)
+    fi
+    [ -n "$deb" ] && printf '%s\n' "$deb"
+}
+
+# The newest generic arm64 kernel image package apt knows.
+ag__kernel_pkg() {
+    apt-cache search --names-only '^linux-image-[0-9.]+-[0-9]+-arm64-unsigned$' 2>/dev/null |
+        awk '{print $1}' | sort -V | tail -n 1
+}
+
+# Sets AG_KERNEL to a cached arm64 vmlinuz (downloaded and unpacked once).
+ag_fetch_kernel() {
+    if [ -n "${AG_KERNEL:-}" ] && [ -f "$AG_KERNEL" ]; then return 0; fi
+    local pkg=${AG_KERNEL_PKG:-$(ag__kernel_pkg)} deb dir
+    [ -n "$pkg" ] || { ag_say "apt-cache knows no linux-image-*-arm64-unsigned package (add the arm64 architecture and run apt-get update)"; return 1; }
+    dir=$AG_CACHE/$pkg
+    AG_KERNEL=$(ls "$dir"/boot/vmlinuz-* 2>/dev/null | head -n 1)
+    if [ -z "$AG_KERNEL" ]; then
+        deb=$(ag__download "$pkg:arm64") || return 1
+        rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" &&
+            dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir.tmp" ./boot &&
+            rm -rf "$dir" && mv "$dir.tmp" "$dir" ||
+            { ag_say "could not unpack $deb"; return 1; }
+        AG_KERNEL=$(ls "$dir"/boot/vmlinuz-* 2>/dev/null | head -n 1)
+    fi
+    [ -n "$AG_KERNEL" ] || { ag_say "no vmlinuz in $pkg"; return 1; }
+}
+
+# Sets AG_BUSYBOX to a static arm64 busybox: the installed one when it is
+# that, else busybox-static:arm64 downloaded and unpacked once.
+ag_fetch_busybox() {
+    if [ -n "${AG_BUSYBOX:-}" ] && [ -f "$AG_BUSYBOX" ]; then return 0; fi
+    local b deb
+    for b in /bin/busybox /usr/bin/busybox; do
+        if [ -f "$b" ] && file -L "$b" | grep -q 'ARM aarch64.*statically linked'; then
+            AG_BUSYBOX=$b; return 0
+        fi
+    done
+    AG_BUSYBOX=$AG_CACHE/busybox/busybox
+    [ -f "$AG_BUSYBOX" ] && return 0
+    deb=$(ag__download busybox-static:arm64) || return 1
+    rm -rf "$AG_CACHE/busybox.tmp" && mkdir -p "$AG_CACHE/busybox.tmp" &&
+        dpkg-deb -x "$deb" "$AG_CACHE/busybox.tmp" &&
+        mkdir -p "$AG_CACHE/busybox" &&
+        mv "$AG_CACHE/busybox.tmp/bin/busybox" "$AG_BUSYBOX" &&
+        rm -rf "$AG_CACHE/busybox.tmp" || { ag_say "could not unpack $deb"; return 1; }
+}
+
+# Install what the guest needs on the host when missing (apt-get, as root
+# or through sudo): qemu-system-arm, qemu-user, cpio, file.
+ag_need_tools() {
+    local missing="" SUDO=""
+    command -v qemu-system-aarch64 >/dev/null || missing="$missing qemu-system-arm"
+    command -v qemu-aarch64 >/dev/null || missing="$missing qemu-user"
+    command -v cpio >/dev/null || missing="$missing cpio"
+    command -v file >/dev/null || missing="$missing file"
+    [ -z "$missing" ] && return 0
+    [ "$(id -u)" = 0 ] || SUDO=sudo
+    ag_say "installing:$missing"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-remove $missing >/dev/null ||
+        { ag_say "could not install:$missing"; return 1; }
+}
+
+# A new root tree in DIR: busybox, the /init, empty mount points.
+ag_root_new() {
+    local root=$1
+    mkdir -p "$root"/bin "$root"/sbin "$root"/proc "$root"/sys "$root"/dev "$root"/tmp \
+             "$root"/out "$root"/etc "$root$AG_LIBDIR" "$root"/lib || return 1
+    cp "$AG_BUSYBOX" "$root"/bin/busybox && ln -sf busybox "$root"/bin/sh || return 1
+    cat > "$root"/init <<'EOF'
+#!/bin/sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin LD_LIBRARY_PATH=/usr/lib/aarch64-linux-gnu HOME=/tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+echo 1 > /proc/sys/kernel/printk
+echo -1 > /proc/sys/kernel/perf_event_paranoid
+echo "@@AG-JOB-START@@"
+{ sh /job.sh; echo $? > /tmp/.rc; } 2>&1 | tee /out/job.log
+rc=$(cat /tmp/.rc 2>/dev/null || echo 125)
+cd /out && tar -czf /tmp/.out.tgz . && sum=$(sha256sum /tmp/.out.tgz | cut -d' ' -f1)
+echo "@@AG-OUT-BEGIN@@"
+base64 /tmp/.out.tgz
+echo "@@AG-OUT-END@@ rc=$rc sha256=$sum"
+sync
+poweroff -f
+EOF
+    chmod 755 "$root"/init
+}
+
+# Copy FILE to DEST (a path inside the root).
+ag_root_add_file() {
+    local root=$1 src=$2 dest=$3
+    mkdir -p "$root$(dirname "$dest")" && cp -L "$src" "$root$dest"
+}
+
+# Copy an arm64 program to DEST with every shared library it loads (as the
+# multiarch arm64 loader resolves them, run under qemu-user) and the loader.
+ag_root_add_prog() {
+    local root=$1 prog=$2 dest=$3 libs lib interp
+    ag_root_add_file "$root" "$prog" "$dest" || return 1
+    chmod 755 "$root$dest"
+    libs=$(qemu-aarch64 "$AG_LOADER" --library-path "$AG_LIBDIR:/lib/aarch64-linux-gnu" \
+               --list "$prog" 2>&1) || { ag_say "cannot list the libraries of $prog: $libs"; return 1; }
+    for lib in $(printf '%s\n' "$libs" | awk '/=> \//{print $3}'); do
+        cp -L "$lib" "$root$AG_LIBDIR/$(basename "$lib")" || return 1
+    done
+    cp -L "$AG_LOADER" "$root$AG_LIBDIR/" || return 1
+    interp=$(printf '%s\n' "$libs" | awk '$1 ~ /^\/.*ld-linux/{print $1; exit}')
+    interp=${interp:-/lib/ld-linux-aarch64.so.1}
+    mkdir -p "$root$(dirname "$interp")"
+    [ -e "$root$interp" ] || ln -sf "$AG_LIBDIR/ld-linux-aarch64.so.1" "$root$interp"
+}
+
+# The job: a sh script (busybox ash) run in the guest from /.
+ag_root_job() {
+    cp "$2" "$1"/job.sh && chmod 755 "$1"/job.sh
+}
+
+# Pack the root as a gzipped newc cpio.
+ag_pack() {
+    local root=$1 out=$2
+    (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out.tmp" &&
+        mv "$out.tmp" "$out"
+}
+
+# ag_boot INITRD OUTDIR LOG [qemu args...] [-- kernel args...]
+ag_boot() {
+    local initrd=$1 outdir=$2 log=$3 qargs=() kargs=(console=ttyAMA0 quiet panic=-1) rc end sum got
+    shift 3
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do qargs+=("$1"); shift; done
+    [ $# -gt 0 ] && shift
+    kargs+=("$@")
+    command -v qemu-system-aarch64 >/dev/null ||
+        { ag_say "qemu-system-aarch64 is missing (package qemu-system-arm)"; return 1; }
+    timeout --kill-after=5 "$AG_TIMEOUT" qemu-system-aarch64 -M virt -cpu max -smp 2 -m 1024 \
+        -nographic -no-reboot -monitor none -serial stdio "${qargs[@]}" \
+        -kernel "$AG_KERNEL" -initrd "$initrd" -append "${kargs[*]}" \
+        </dev/null > "$log" 2>&1
+    rc=$?
+    tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        ag_say "the guest did not finish within $AG_TIMEOUT s (console: $log)"; return 124
+    fi
+    end=$(grep -a '^@@AG-OUT-END@@' "$log" | tail -n 1)
+    if [ -z "$end" ]; then
+        ag_say "the guest ended (qemu status $rc) without sending its files back (console: $log)"
+        return 125
+    fi
+    sum=${end##*sha256=}
+    mkdir -p "$outdir"
+    sed -n '/^@@AG-OUT-BEGIN@@/,/^@@AG-OUT-END@@/p' "$log" | sed '1d;$d' | grep -E '^[A-Za-z0-9+/=]+$' |
+        base64 -d > "$outdir/.guest-out.tgz" 2>/dev/null
+    got=$(sha256sum "$outdir/.guest-out.tgz" | cut -d' ' -f1)
+    if [ "$got" != "$sum" ] || ! tar -xzf "$outdir/.guest-out.tgz" -C "$outdir"; then
+        rm -f "$outdir/.guest-out.tgz"
+        ag_say "the files sent back over the console are damaged (console: $log)"; return 125
+    fi
+    rm -f "$outdir/.guest-out.tgz"
+    rc=${end#*rc=}; rc=${rc%% *}
+    return "$rc"
+}
