@@ -14,9 +14,9 @@
 #include "report/internal.h"
 
 static const mp_rsection *const sections[] = {
-    &mp_rsec_context,     &mp_rsec_method,      &mp_rsec_results, &mp_rsec_kofn,
-    &mp_rsec_cache,       &mp_rsec_correlation, &mp_rsec_claims,  &mp_rsec_profile,
-    &mp_rsec_experiments, &mp_rsec_figures,     &mp_rsec_counters,
+    &mp_rsec_context,  &mp_rsec_method,      &mp_rsec_sim,         &mp_rsec_results,
+    &mp_rsec_kofn,     &mp_rsec_cache,       &mp_rsec_correlation, &mp_rsec_claims,
+    &mp_rsec_profile,  &mp_rsec_experiments, &mp_rsec_figures,     &mp_rsec_counters,
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
@@ -101,7 +101,8 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
         return rc;
     FILE *f = a.f;
     char host[128], when[64];
-    fprintf(f, "# muxprof report: %s, %s\n\n",
+    fprintf(f, "# muxprof report: %s%s%s, %s\n\n", m->simulated ? m->sim_label : "",
+            m->simulated ? " on " : "",
             mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host",
             mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time");
     if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
@@ -111,9 +112,11 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
                "rebuild with `muxprof report %s`.\n\n", run_dir);
     int exp_only = mp__r_experiments_only(m);
-    for (size_t i = 0; i < NSECTIONS; i++)
-        if (!(exp_only && sections[i]->calls_only))
-            sections[i]->markdown(f, m, figs);
+    for (size_t i = 0; i < NSECTIONS; i++) {
+        const mp_rsection *s = sections[i];
+        if (!(exp_only && s->calls_only) && !(m->simulated && s->timed_only))
+            s->markdown(f, m, figs);
+    }
     return mp_afile_commit(&a, err);
 }
 

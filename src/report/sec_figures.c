@@ -142,21 +142,11 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
     return 1;
 }
 
-static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
-                        const char *kind, mp_rfigs *o, mp_err *err)
+static int prepare_times(const mp_rmodel *m, const char *dir, const char *mode,
+                         const char *kind, mp_rfigs *o, mp_err *err)
 {
     int rc;
-    char title[256], extra[1024];
-    double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
-    size_t with_points = 0;
-    for (size_t b = 0; b < m->nbackends; b++) {
-        if ((rc = write_data(m, dir, mode, kind, m->backends[b], err)))
-            return rc;
-        with_points += mp_rc_points(m, mode, kind, m->backends[b], "wall_ns", nn, yy,
-                                    MP_RC_MAXPTS) > 0;
-    }
-    if (!with_points)
-        return 0;
+    char title[256];
     mp_rfig *g = add_fig(o, MP_FIG_COST, mode, kind, NULL, err);
     if (!g)
         return -ENOMEM;
@@ -176,6 +166,26 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if ((rc = write_wrapper(m, dir, g, title, NULL, err)))
             return rc;
     }
+    return 0;
+}
+
+static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
+                        const char *kind, mp_rfigs *o, mp_err *err)
+{
+    int rc;
+    char title[256], extra[1024];
+    double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
+    size_t with_points = 0;
+    for (size_t b = 0; b < m->nbackends; b++) {
+        if ((rc = write_data(m, dir, mode, kind, m->backends[b], err)))
+            return rc;
+        with_points += mp_rc_points(m, mode, kind, m->backends[b], "wall_ns", nn, yy,
+                                    MP_RC_MAXPTS) > 0;
+    }
+    mp_rfig *g;
+    /* a simulated run has counts and no times: its counter figures only */
+    if (with_points && (rc = prepare_times(m, dir, mode, kind, o, err)))
+        return rc;
     for (size_t c = 0; c < m->nmetrics; c++) {
         size_t pts = 0, poll_pts = 0, nonzero = 0;
         int positive = 1;   /* log y only when every median is above 0 */
@@ -206,9 +216,10 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if (!g)
             return -ENOMEM;
         snprintf(g->caption, sizeof g->caption, "%s per call against watched descriptors, "
-                 "%s mode, %s fds (median, log-log)", m->metrics[c], mode, kind);
-        snprintf(title, sizeof title, "%s mode, %s fds: %s per call", mode, kind,
-                 m->metrics[c]);
+                 "%s mode, %s fds (median, log-log)%s%s", m->metrics[c], mode, kind,
+                 m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
+        snprintf(title, sizeof title, "%s mode, %s fds: %s per call%s%s", mode, kind,
+                 m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
         if ((rc = write_wrapper(m, dir, g, title, logy, err)))
             return rc;
         if (poll_pts < 2)
@@ -217,10 +228,11 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if (!g)
             return -ENOMEM;
         snprintf(g->caption, sizeof g->caption, "%s per call against pollfd cache lines "
-                 "(%u-byte lines), %s mode, %s fds, with the fit to poll and cache sizes",
-                 m->metrics[c], m->line_bytes, mode, kind);
-        snprintf(title, sizeof title, "%s mode, %s fds: %s vs pollfd lines", mode, kind,
-                 m->metrics[c]);
+                 "(%u-byte lines), %s mode, %s fds, with the fit to poll and cache sizes%s%s",
+                 m->metrics[c], m->line_bytes, mode, kind, m->simulated ? ", " : "",
+                 m->simulated ? m->sim_label : "");
+        snprintf(title, sizeof title, "%s mode, %s fds: %s vs pollfd lines%s%s", mode, kind,
+                 m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
         size_t el = strlen(logy);
         memcpy(extra, logy, el + 1);
         lines_extra(m, g, extra + el, sizeof extra - el);
@@ -295,4 +307,4 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
 
 static const char *const prefixes[] = {"cost_", "ratio_", "counter_", "lines_", "data_", NULL};
 
-const mp_rsection mp_rsec_figures = {"figures", 1, prefixes, figures, figures_md};
+const mp_rsection mp_rsec_figures = {"figures", 1, 0, prefixes, figures, figures_md};

@@ -220,6 +220,12 @@ static int check_answer(const mp_backend_ops *b, void *st, const mp_fdset *set, 
     return 0;
 }
 
+int mp_sample_check_answer(const mp_backend_ops *b, void *st, const mp_fdset *set, int n,
+                           int *got, mp_err *err)
+{
+    return check_answer(b, st, set, n, got, err);
+}
+
 static int counter_sample(mp_pmu_pass *pass, const mp_pmu_snap *a, const mp_pmu_snap *b,
                           mp_block *out)
 {
