@@ -44,11 +44,12 @@ int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_
 /* An emulated CPU (context.emulated): say what gave it away, that its
  * hardware counts are the emulator's, and which counters counted nothing in
  * any cell (an emulator that does not model an event counts 0: that is not
- * a measurement of zero misses). */
+ * a measurement of zero misses).  Not for a simulated run: it has neither
+ * times nor hardware counts, and its own section says what the model is. */
 static void emulation_note(FILE *f, const mp_rmodel *m)
 {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
-    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "emulated")))
+    if (m->simulated || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "emulated")))
         return;
     fprintf(f, "> **Emulated CPU**");
     const cJSON *e, *seen = cJSON_GetObjectItemCaseSensitive(ctx, "emulation_seen");
