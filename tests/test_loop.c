@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backends/backend.h"
 #include "test_util.h"
 
 /* Run `muxprof loop ARGS`; exit status, and stderr's first line in line. */
@@ -90,20 +91,23 @@ static long count_calls(const char *backend, const char *call, long k)
 static void test_k_calls(void **state)
 {
     (void)state;
+#ifdef MP_TEST_EMULATED
+    printf("SKIP part: strace would count the emulator's system calls, not the program's\n");
+    return;
+#endif
     if (system("strace -V >/dev/null 2>&1") != 0) {
         printf("SKIP part: strace is not installed (apt-get install strace)\n");
         return;
     }
+    /* The system call each backend makes on this arch (arm64 has no poll
+     * or epoll_wait: ppoll, epoll_pwait). */
+    const char *pc = mp_backend_syscall(mp_backend_find("poll"));
+    const char *ew = mp_backend_syscall(mp_backend_find("epoll"));
     /* K more calls asked for, exactly K more made: setup and exit cancel. */
-    assert_int_equal(count_calls("poll", "poll", 600) - count_calls("poll", "poll", 300), 300);
-#if defined(__x86_64__)
-    const char *ew = "epoll_wait";
-#else
-    const char *ew = "epoll_pwait";
-#endif
+    assert_int_equal(count_calls("poll", pc, 600) - count_calls("poll", pc, 300), 300);
     assert_int_equal(count_calls("epoll", ew, 600) - count_calls("epoll", ew, 300), 300);
     /* and at least K: setup may poll too (bounded waits on the helper) */
-    assert_true(count_calls("poll", "poll", 1000) >= 1000);
+    assert_true(count_calls("poll", pc, 1000) >= 1000);
 }
 
 static void test_usage(void **state)
