@@ -520,7 +520,9 @@ static void hosts(wctx *w)
         if (h->reference)
             fprintf(w->f, "published figures, median only (no spread known); source: %s",
                     mp_md_cell(s, sizeof s, h->source));
-        if (h->emulated)
+        if (h->m.simulated)
+            fputs("**simulated: counts of a cache model, no times** ", w->f);
+        else if (h->emulated)
             fputs("**emulated CPU: timings mean nothing** ", w->f);
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(h->m.root, "status");
         if (cJSON_IsString(st) && strcmp(st->valuestring, "complete"))
