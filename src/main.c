@@ -12,6 +12,7 @@ static const mp_verb verbs[] = {
     {"events",   mp_cmd_events,   "counter presets and how each resolves on this host"},
     {"topology", mp_cmd_topology, "caches, PUs and waiter/poker placements"},
     {"doctor",   mp_cmd_doctor,   "what works on this host and how to fix what does not"},
+    {"loop",     mp_cmd_loop,     "K bare calls over N fds, for perf stat, valgrind, simulators"},
 };
 
 static void usage(FILE *f)

@@ -1,5 +1,10 @@
 # Tests of src/cmd/: the run options table, and usage errors of the binary.
 mp_add_test(test_cli SOURCES test_cli.c LABELS run)
+# muxprof loop end to end: answers, K more calls for K more (strace), usage errors.
+mp_add_test(test_loop SOURCES test_loop.c LABELS run integration)
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  target_compile_definitions(test_loop PRIVATE MP_TEST_EMULATED=1)
+endif()
 # run/report/compare --anonymize end to end: no host name, user name, home
 # path or kernel address in any output (a UTS namespace; exits 77 without one).
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)

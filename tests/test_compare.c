@@ -440,6 +440,34 @@ static void lacking_marked(void **st)
     HASNT(md, "## Experiments");
 }
 
+/* Two cache geometries side by side (scripts/cachesim.sh runs), each column
+ * named by its model; and a simulated input beside a real one: the real
+ * column never gets a simulated count, and the times are the real one's. */
+static void simulated_geometries(void **st)
+{
+    (void)st;
+    char out[512], md[200000];
+    snprintf(out, sizeof out, "%s/sim", tmpdir);
+    int rc = compare(MP_TEST_FIXTURES "/report/simulated/results.json", FIX "/sim_n1", "--out",
+                     out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "### poll: sim:L1d-misses per call (simulated: counts of each input's cache "
+            "model)\n\n| N | simulated (epyc-9354p) | simulated (neoverse-n1) |\n|---|---:|---:|\n"
+            "| 10 | 4 | 4 |\n| 100 | 445 | 44.6 |\n| 1000 | 4,569 | 4,569 |\n");
+    HASNT(md, "time per call (ns, median)");
+    HAS(md, "**simulated: counts of a cache model, no times**");
+    HASNT(md, "timings mean nothing");
+    snprintf(out, sizeof out, "%s/simreal", tmpdir);
+    rc = compare(FIX "/sim_n1", FIX "/hostA", "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "| 100 | 44.6 | not simulated (a real run) |\n");
+    HAS(md, "### poll: time per call (ns, median)\n");
+}
+
 static void shared_n_api(void **st)
 {
     (void)st;
@@ -715,6 +743,7 @@ int main(void)
         cmocka_unit_test(same_host_before_after),
         cmocka_unit_test(profiles_kofn_experiments),
         cmocka_unit_test(lacking_marked),
+        cmocka_unit_test(simulated_geometries),
         cmocka_unit_test(shared_n_api),
         cmocka_unit_test(ref_epyc_9354p),
         cmocka_unit_test(ref_aarch64_gcc13_pipe),

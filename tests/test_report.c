@@ -79,6 +79,42 @@ static char *build_report(const char *dir, int figures)
 #define HAS(md, s) do { if (!strstr((md), (s))) \
     fail_msg("report.md lacks the line/fragment:\n  %s", (s)); } while (0)
 
+/* A run of scripts/cachesim.sh: counts of a cache model and no times.  It
+ * loads (no wall_ns needed), says "simulated (GEOMETRY)" in the title, every
+ * section and figure, and draws no time sections, nor the emulated-CPU note
+ * about times and hardware counts (its guest is emulated by design). */
+static void simulated_run(void **st)
+{
+    (void)st;
+    char dir[64];
+    run_dir_with(dir, sizeof dir, "simulated/results.json");
+    char *md = build_report(dir, 0);
+    HAS(md, "# muxprof report: simulated (epyc-9354p) on fixture-host, 2026-11-30T03:10:00Z\n");
+    HAS(md, "## Simulated cache counts per call: simulated (epyc-9354p)\n");
+    HAS(md, "| poll | 1,000 | 52,966 | 4,569 | 4.57 | 36.6 | 4,600 | 3 | 1.5 |\n");
+    HAS(md, "| select | 2,000 | unsupported |");
+    HAS(md, "Knees of the simulated L1d misses (simulated (epyc-9354p)).");
+    HAS(md, "| poll | 10 | 100 | 2.05 | no footprint crosses a cache level within 2× of the "
+            "interval | sim:L1d-misses 4 → 445 per call (log-log slope 2.05): rise faster than "
+            "N in the same interval");
+    HAS(md, "## Where the simulated misses are: kernel functions (simulated (epyc-9354p))\n");
+    HAS(md, "| `__fget_light` | 2,000 | 2 | 0 | 0.5 |\n");
+    HAS(md, "address mapping checked: the plugin's disassembly of 10 top instructions agrees "
+            "with the kernel image's at the mapped address for 10; the other CPU's L1d misses "
+            "changed by 1.5 per call");
+    HAS(md, "| ready | pipe | sim:L1d-misses | poll |");
+    HAS(md, "sim:L1d-misses per call against pollfd cache lines (64-byte lines), emulated "
+            "arm64 guest, ready mode, pipe fds, with the fit to poll and cache sizes, simulated "
+            "(epyc-9354p)");
+    if (strstr(md, "## Results: ready mode") || strstr(md, "time per call"))
+        fail_msg("a simulated run has no times, but report.md shows time sections");
+    if (strstr(md, "Emulated CPU"))
+        fail_msg("a simulated run has no times and no hardware counts, but report.md says "
+                 "the emulator's times and hardware counts are in it");
+    free(md);
+    rm_rf(dir);
+}
+
 static void golden_synthetic(void **st)
 {
     (void)st;
@@ -730,6 +766,7 @@ int main(void)
         cmocka_unit_test(random_damage),
         cmocka_unit_test(without_gnuplot),
         cmocka_unit_test(command_line),
+        cmocka_unit_test(simulated_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/internal.h"
 #include "common/names.h"
 #include "experiments/experiment.h"
 #include "run/config.h"
@@ -24,8 +25,8 @@
 #define QUICK_SAMPLES "100"
 #define QUICK_REPEATS "3"
 
-/* A whole decimal number in [lo, hi]. */
-static int parse_count(const char *opt, const char *s, long lo, long hi, long *out, mp_err *err)
+int mp__cli_parse_count(const char *opt, const char *s, long lo, long hi, long *out,
+                        mp_err *err)
 {
     char *end;
     errno = 0;
@@ -86,7 +87,7 @@ static int parse_counts(const char *opt, char *s, int *out, int *nout, mp_err *e
         return n;
     for (int i = 0; i < n; i++) {
         long v;
-        int rc = parse_count(opt, it[i], 1, MP_FDS_MAX, &v, err);
+        int rc = mp__cli_parse_count(opt, it[i], 1, MP_FDS_MAX, &v, err);
         if (rc < 0)
             return rc;
         out[i] = (int)v;
@@ -210,7 +211,7 @@ static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
     static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
     {                                                                                     \
         long n;                                                                           \
-        int rc = parse_count(opt, v, lo, hi, &n, err);                                    \
+        int rc = mp__cli_parse_count(opt, v, lo, hi, &n, err);                            \
         if (rc == 0)                                                                      \
             c->field = (int)n;                                                            \
         return rc;                                                                        \

@@ -96,6 +96,12 @@ int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err)
             *p = ' ';
     snprintf(h->label, sizeof h->label, "%s (%s)%s", model, arch,
              h->emulated ? " [emulated]" : "");
+    if (h->m.simulated) {   /* counts of a cache model: named by it, never as a host */
+        snprintf(h->label, sizeof h->label, "%s", h->m.sim_label);
+        for (char *p = h->label; *p; p++)
+            if (!label_char(*p))
+                *p = ' ';
+    }
     snprintf(h->machine, sizeof h->machine, "%s", h->label);
     snprintf(h->scope, sizeof h->scope, "%s", h->m.counters_scope);
     h->user_only = h->scope[0] && !strstr(h->scope, "kernel") && strstr(h->scope, "user");

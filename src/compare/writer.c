@@ -330,6 +330,39 @@ static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
     }
 }
 
+/* Counts of cache models (scripts/cachesim.sh) side by side, one table per
+ * backend and metric; each column is named by its model.  A column of real
+ * counters never shows a simulated metric: the names differ ("sim:"). */
+static void simulated(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
+{
+    static const char *metric[] = {"sim:L1d-misses", "sim:L2-misses", "sim:L1d-accesses"};
+    const mp_cmp *c = w->c;
+    for (size_t b = 0; b < nb; b++) {
+        long long sh[MP_CMP_MAXPTS];
+        size_t ns = mp_cmp_shared_n(c, g, be[b], sh, MP_CMP_MAXPTS);
+        for (size_t k = 0; ns && k < sizeof metric / sizeof metric[0]; k++) {
+            fprintf(w->f, "### %s: %s per call (simulated: counts of each input's cache "
+                          "model)\n\n", be[b], metric[k]);
+            table_head(w, g, "N");
+            for (size_t i = 0; i < ns; i++) {
+                fprintf(w->f, "| %lld |", sh[i]);
+                for (size_t h = 0; h < c->n; h++) {
+                    if (!mp_cmp_kind(&c->h[h], g->kind))
+                        continue;
+                    const mp_rcell *x = mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], sh[i]);
+                    char t[64];
+                    double v = mp_rm_p50(x, metric[k]);
+                    fprintf(w->f, " %s |", isfinite(v) ? num(t, sizeof t, v) :
+                            !x || x->status != MP_RC_OK ? "not measured" :
+                            c->h[h].m.simulated ? "n/a" : "not simulated (a real run)");
+                }
+                fputc('\n', w->f);
+            }
+            fputc('\n', w->f);
+        }
+    }
+}
+
 static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
 {
     const mp_cmp *c = w->c;
@@ -350,6 +383,13 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
             fprintf(w->f, "- %s does not say which fd kind it measured; it is compared "
                           "here as if it were %s.\n", c->h[i].label, g->kind);
     fputc('\n', w->f);
+    size_t nsim = 0;
+    for (size_t i = 0; i < c->n; i++)
+        nsim += c->h[i].m.simulated;
+    if (nsim)
+        simulated(w, g, be, nb);
+    if (nsim == c->n)   /* counts only: no times to set side by side */
+        return 0;
     for (size_t b = 0; b < nb; b++) {
         long long sh[MP_CMP_MAXPTS];
         size_t ns = mp_cmp_shared_n(c, g, be[b], sh, MP_CMP_MAXPTS);
@@ -486,7 +526,9 @@ static void hosts(wctx *w)
         if (h->reference)
             fprintf(w->f, "published figures, median only (no spread known); source: %s",
                     mp_md_cell(s, sizeof s, h->source));
-        if (h->emulated)
+        if (h->m.simulated)
+            fputs("**simulated: counts of a cache model, no times** ", w->f);
+        else if (h->emulated)
             fputs("**emulated CPU: timings mean nothing** ", w->f);
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(h->m.root, "status");
         if (cJSON_IsString(st) && strcmp(st->valuestring, "complete"))

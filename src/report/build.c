@@ -14,7 +14,8 @@
 #include "report/internal.h"
 
 static const mp_rsection *const sections[] = {
-    &mp_rsec_context,  &mp_rsec_method,      &mp_rsec_harness,     &mp_rsec_results,
+    &mp_rsec_context,  &mp_rsec_method,      &mp_rsec_sim,         &mp_rsec_harness,
+    &mp_rsec_results,
     &mp_rsec_kofn,     &mp_rsec_cache,       &mp_rsec_correlation, &mp_rsec_claims,
     &mp_rsec_profile,  &mp_rsec_experiments, &mp_rsec_figures,     &mp_rsec_counters,
 };
@@ -44,11 +45,12 @@ int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_
 /* An emulated CPU (context.emulated): say what gave it away, that its
  * hardware counts are the emulator's, and which counters counted nothing in
  * any cell (an emulator that does not model an event counts 0: that is not
- * a measurement of zero misses). */
+ * a measurement of zero misses).  Not for a simulated run: it has neither
+ * times nor hardware counts, and its own section says what the model is. */
 static void emulation_note(FILE *f, const mp_rmodel *m)
 {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
-    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "emulated")))
+    if (m->simulated || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "emulated")))
         return;
     fprintf(f, "> **Emulated CPU**");
     const cJSON *e, *seen = cJSON_GetObjectItemCaseSensitive(ctx, "emulation_seen");
@@ -101,7 +103,8 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
         return rc;
     FILE *f = a.f;
     char host[128], when[64];
-    fprintf(f, "# muxprof report: %s, %s\n\n",
+    fprintf(f, "# muxprof report: %s%s%s, %s\n\n", m->simulated ? m->sim_label : "",
+            m->simulated ? " on " : "",
             mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host",
             mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time");
     if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
@@ -111,9 +114,11 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
                "rebuild with `muxprof report %s`.\n\n", run_dir);
     int exp_only = mp__r_experiments_only(m);
-    for (size_t i = 0; i < NSECTIONS; i++)
-        if (!(exp_only && sections[i]->calls_only))
-            sections[i]->markdown(f, m, figs);
+    for (size_t i = 0; i < NSECTIONS; i++) {
+        const mp_rsection *s = sections[i];
+        if (!(exp_only && s->calls_only) && !(m->simulated && s->timed_only))
+            s->markdown(f, m, figs);
+    }
     return mp_afile_commit(&a, err);
 }
 

@@ -21,6 +21,7 @@ typedef struct mp_rcell mp_rcell;
 typedef struct mp_rsection {
     const char *name;
     int calls_only;                    /* left out of a run with experiments only */
+    int timed_only;                    /* left out of a simulated run (counts, no times) */
     const char *const *fig_prefixes;   /* names of its figure files; NULL-terminated */
     /* Prepare its figures (data files and wrappers) in dir; NULL: none. */
     int (*figures)(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
@@ -29,14 +30,15 @@ typedef struct mp_rsection {
 } mp_rsection;
 
 extern const mp_rsection mp_rsec_context, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
-    mp_rsec_cache, mp_rsec_correlation, mp_rsec_claims, mp_rsec_profile,
+    mp_rsec_sim, mp_rsec_cache, mp_rsec_correlation, mp_rsec_claims, mp_rsec_profile,
     mp_rsec_experiments, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness;
 
 /* 1 when the run holds experiments but no per-call cells (no `calls`). */
 int mp__r_experiments_only(const mp_rmodel *m);
-/* Where the cost bends, beside the cache sizes (sec_cache.c, used by the
- * results section). */
-void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind);
+/* Where the median of metric ("wall_ns" or a counter) bends, beside the
+ * cache sizes (sec_cache.c, used by the results and simulated sections). */
+void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
+                   const char *metric);
 
 /* ---- the loader (load.c, check.c, model.c, load_opt.c, load_exp.c) ---- */
 

@@ -93,6 +93,11 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
     snprintf(m->arch, sizeof m->arch, "%s",
              cJSON_IsString(arch) ? arch->valuestring : "unknown");
     m->abi = mp_abi_from_arch(m->arch);
+    const cJSON *sim = cJSON_GetObjectItemCaseSensitive(ctx, "simulated");
+    const cJSON *label = cJSON_GetObjectItemCaseSensitive(ctx, "label");
+    m->simulated = cJSON_IsTrue(sim);
+    snprintf(m->sim_label, sizeof m->sim_label, "%.90s",
+             m->simulated && cJSON_IsString(label) ? label->valuestring : "simulated");
 
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
     if (!cJSON_IsArray(res))

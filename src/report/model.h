@@ -121,6 +121,8 @@ typedef struct mp_rmodel {
     cJSON *root;
     char arch[32];
     mp_abi abi;
+    int simulated;                /* context.simulated: cache counts of a model, no times */
+    char sim_label[96];           /* context.label, "simulated (GEOMETRY)" */
     unsigned line_bytes;
     int line_known;               /* 0: 64 assumed */
     mp_rcache caches[MP_RM_MAX_CACHES];

@@ -208,7 +208,8 @@ static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const cha
                    "not evidence");
 }
 
-void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
+void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
+                   const char *metric)
 {
     int wake = !strcmp(mode, "wakeup");
     double kb = mp_kernel_bytes_per_fd(wake);
@@ -223,7 +224,7 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     for (size_t be = 0; be < m->nbackends; be++) {
         double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
         mp_knee kn[16];
-        size_t p = mp_rc_points(m, mode, kind, m->backends[be], "wall_ns", x, y, MP_RC_MAXPTS);
+        size_t p = mp_rc_points(m, mode, kind, m->backends[be], metric, x, y, MP_RC_MAXPTS);
         size_t nk = mp_find_knees(x, y, p, MP_KNEE_SLOPE, kn, 16);
         for (size_t i = 0; i < nk && i < 16; i++) {
             if (!any++)
@@ -263,5 +264,5 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     fputc('\n', f);
 }
 
-const mp_rsection mp_rsec_cache = {"cache", 1, NULL, NULL, cache_model};
-const mp_rsection mp_rsec_correlation = {"correlation", 1, NULL, NULL, correlation};
+const mp_rsection mp_rsec_cache = {"cache", 1, 0, NULL, NULL, cache_model};
+const mp_rsection mp_rsec_correlation = {"correlation", 1, 0, NULL, NULL, correlation};

@@ -606,4 +606,4 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
 
 static const char *const prefixes[] = {"register_", "herd_", "ltet_", NULL};
 
-const mp_rsection mp_rsec_experiments = {"experiments", 0, prefixes, figures, experiments};
+const mp_rsection mp_rsec_experiments = {"experiments", 0, 1, prefixes, figures, experiments};

@@ -173,23 +173,13 @@ static void fdset_var(const mp_rmodel *m, const char *mode, const char *kind, ch
         snprintf(buf, len, "fdset_n = %.0f   # N whose highest fd is 1023\n", n);
 }
 
-static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
-                        const char *kind, mp_rfigs *o, mp_err *err)
+static int prepare_times(const mp_rmodel *m, const char *dir, const char *mode,
+                         const char *kind, mp_rfigs *o, mp_err *err)
 {
     int rc;
-    char title[512], extra[1024], cpu[120], fdset[96];
+    char title[512], cpu[120], fdset[96];
     mp_rc_host_cpu(m, cpu, sizeof cpu);
     fdset_var(m, mode, kind, fdset, sizeof fdset);
-    double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
-    size_t with_points = 0;
-    for (size_t b = 0; b < m->nbackends; b++) {
-        if ((rc = write_data(m, dir, mode, kind, m->backends[b], err)))
-            return rc;
-        with_points += mp_rc_points(m, mode, kind, m->backends[b], "wall_ns", nn, yy,
-                                    MP_RC_MAXPTS) > 0;
-    }
-    if (!with_points)
-        return 0;
     mp_rfig *g = add_fig(o, MP_FIG_COST, mode, kind, NULL, err);
     if (!g)
         return -ENOMEM;
@@ -212,6 +202,29 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if ((rc = write_wrapper(m, dir, g, title, fdset, err)))
             return rc;
     }
+    return 0;
+}
+
+static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
+                        const char *kind, mp_rfigs *o, mp_err *err)
+{
+    int rc;
+    char title[512], extra[1024], cpu[120];
+    mp_rc_host_cpu(m, cpu, sizeof cpu);
+    if (m->simulated)   /* counts of a cache model run in an emulated guest, not of a CPU */
+        snprintf(cpu, sizeof cpu, "emulated arm64 guest");
+    double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
+    size_t with_points = 0;
+    for (size_t b = 0; b < m->nbackends; b++) {
+        if ((rc = write_data(m, dir, mode, kind, m->backends[b], err)))
+            return rc;
+        with_points += mp_rc_points(m, mode, kind, m->backends[b], "wall_ns", nn, yy,
+                                    MP_RC_MAXPTS) > 0;
+    }
+    mp_rfig *g;
+    /* a simulated run has counts and no times: its counter figures only */
+    if (with_points && (rc = prepare_times(m, dir, mode, kind, o, err)))
+        return rc;
     for (size_t c = 0; c < m->nmetrics; c++) {
         size_t pts = 0, poll_pts = 0, nonzero = 0, differ = 0;
         double first = NAN;
@@ -248,9 +261,10 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if (!g)
             return -ENOMEM;
         snprintf(g->caption, sizeof g->caption, "%s per call against watched descriptors, "
-                 "%s, %s mode, %s fds (median, log-log)", m->metrics[c], cpu, mode, kind);
-        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s per call", cpu, mode, kind,
-                 m->metrics[c]);
+                 "%s, %s mode, %s fds (median, log-log)%s%s", m->metrics[c], cpu, mode, kind,
+                 m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
+        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s per call%s%s", cpu, mode, kind,
+                 m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
         if ((rc = write_wrapper(m, dir, g, title, logy, err)))
             return rc;
         if (poll_pts < 2)
@@ -259,10 +273,11 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         if (!g)
             return -ENOMEM;
         snprintf(g->caption, sizeof g->caption, "%s per call against pollfd cache lines "
-                 "(%u-byte lines), %s, %s mode, %s fds, with the fit to poll and cache sizes",
-                 m->metrics[c], m->line_bytes, cpu, mode, kind);
-        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s vs pollfd lines", cpu, mode,
-                 kind, m->metrics[c]);
+                 "(%u-byte lines), %s, %s mode, %s fds, with the fit to poll and cache "
+                 "sizes%s%s", m->metrics[c], m->line_bytes, cpu, mode, kind,
+                 m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
+        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s vs pollfd lines%s%s", cpu, mode,
+                 kind, m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
         size_t el = strlen(logy);
         memcpy(extra, logy, el + 1);
         lines_extra(m, g, extra + el, sizeof extra - el);
@@ -341,4 +356,4 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
 
 static const char *const prefixes[] = {"cost_", "ratio_", "counter_", "lines_", "data_", NULL};
 
-const mp_rsection mp_rsec_figures = {"figures", 1, prefixes, figures, figures_md};
+const mp_rsection mp_rsec_figures = {"figures", 1, 0, prefixes, figures, figures_md};

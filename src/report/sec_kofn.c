@@ -408,4 +408,4 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
 
 static const char *const prefixes[] = {"kofn_", NULL};
 
-const mp_rsection mp_rsec_kofn = {"kofn", 1, prefixes, figures, kofn_md};
+const mp_rsection mp_rsec_kofn = {"kofn", 1, 1, prefixes, figures, kofn_md};

@@ -405,4 +405,4 @@ static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 
 static const char *const prefixes[] = {"prof_", NULL};
 
-const mp_rsection mp_rsec_profile = {"profile", 1, prefixes, figures, profile};
+const mp_rsection mp_rsec_profile = {"profile", 1, 1, prefixes, figures, profile};

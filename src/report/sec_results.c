@@ -376,8 +376,8 @@ static void results(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             table_repeats(f, m, m->modes[i], m->kinds[k], ns, n);
             table_slopes(f, m, m->modes[i], m->kinds[k]);
             table_ratios(f, m, m->modes[i], m->kinds[k], ns, n);
-            mp__rmd_knees(f, m, m->modes[i], m->kinds[k]);
+            mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "wall_ns");
         }
 }
 
-const mp_rsection mp_rsec_results = {"results", 1, NULL, NULL, results};
+const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, NULL, results};

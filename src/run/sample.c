@@ -58,6 +58,12 @@ static int check_answer(const mp_backend_ops *b, void *st, const mp_fdset *set, 
     return 0;
 }
 
+int mp_sample_check_answer(const mp_backend_ops *b, void *st, const mp_fdset *set, int n,
+                           int *got, mp_err *err)
+{
+    return check_answer(b, st, set, n, got, err);
+}
+
 /* Keep the deltas of one bracket, or drop the sample: a read that failed
  * (ra, rb < 0) would leave a stale snapshot, and a group that did not run
  * throughout would need scaling. */

@@ -53,6 +53,11 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
 int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_poker *poker,
                      int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err);
 
+/* Check one ready-mode call that returned n: exactly the set's active
+ * fds, collected into got (room for set->active + 1).  0 or -EPROTO. */
+int mp_sample_check_answer(const mp_backend_ops *b, void *st, const mp_fdset *set, int n,
+                           int *got, mp_err *err);
+
 /* ns per call of back-to-back ready-mode calls: n calls in 10 loops, each
  * timed as one interval (one clock pair per loop); *ns_per_call is the
  * median loop's mean, *mean_ns all loops' time over all calls (to set

@@ -1,0 +1,139 @@
+/* sec_sim.c - the section of a simulated run (scripts/cachesim.sh):
+ * counts of QEMU's cache model per call, knees of the simulated misses
+ * beside the simulated cache sizes, and where the misses are, by kernel
+ * function.  Every heading and table names the model ("simulated
+ * (GEOMETRY)"): these are counts of a model, never a host's.  Nothing in a
+ * measured run.  See docs/cachesim.md. */
+#include "report/internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/calc.h"
+#include "report/model.h"
+#include "report/util.h"
+
+#define TOP_ROWS 8
+
+static const char *cnt(char *b, size_t len, double v)
+{
+    return isfinite(v) ? mp_fmt_num(b, len, v) : "–";
+}
+
+static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
+{
+    char a[32], b[32], c[32], d[32], e[32], g[32], h[32];
+    fprintf(f, "### %s mode, %s fds (%s)\n\n"
+               "| backend | N | L1d accesses | L1d misses | L1d misses per fd | L1d misses "
+               "per pollfd line | L2 accesses | L2 misses | L1i misses |\n"
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", mode, kind, m->sim_label);
+    for (size_t be = 0; be < m->nbackends; be++) {
+        const mp_rcell *s[MP_RC_MAXPTS];
+        size_t n = mp_rm_series(m, mode, kind, m->backends[be], s, MP_RC_MAXPTS);
+        for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
+            if (s[i]->status != MP_RC_OK) {
+                fprintf(f, "| %s | %s | %s | | | | | | |\n", m->backends[be],
+                        mp_fmt_num(h, sizeof h, (double)s[i]->nfds),
+                        s[i]->status == MP_RC_UNSUPPORTED ? "unsupported" : "error");
+                continue;
+            }
+            double miss = mp_rm_p50(s[i], "sim:L1d-misses");
+            char nn[32];
+            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", m->backends[be],
+                    mp_fmt_num(nn, sizeof nn, (double)s[i]->nfds),
+                    cnt(a, sizeof a, mp_rm_p50(s[i], "sim:L1d-accesses")),
+                    cnt(b, sizeof b, miss), cnt(c, sizeof c, miss / (double)s[i]->nfds),
+                    cnt(d, sizeof d, miss / mp_rc_pollfd_lines(m, (double)s[i]->nfds)),
+                    cnt(e, sizeof e, mp_rm_p50(s[i], "sim:L2-accesses")),
+                    cnt(g, sizeof g, mp_rm_p50(s[i], "sim:L2-misses")),
+                    cnt(h, sizeof h, mp_rm_p50(s[i], "sim:L1i-misses")));
+        }
+    }
+    fputc('\n', f);
+}
+
+/* The cell's "sim_functions": top rows by L1d misses per call. */
+static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, const cJSON *cell)
+{
+    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(cell, "sim_functions");
+    const cJSON *fns = cJSON_GetObjectItemCaseSensitive(sf, "functions");
+    const cJSON *share = cJSON_GetObjectItemCaseSensitive(sf, "attributed_L1d_share");
+    if (!cJSON_IsArray(fns) || !cJSON_GetArraySize(fns))
+        return;
+    char a[32], b[32], d[32], i1s[32], nm[160];
+    fprintf(f, "**%s, N = %s** (%s", c->backend, mp_fmt_num(nm, sizeof nm, (double)c->nfds),
+            m->sim_label);
+    if (cJSON_IsNumber(share))
+        fprintf(f, "; the listed instructions hold %.0f%% of the difference in L1d misses",
+                100 * share->valuedouble);
+    /* The plugin's instruction lists sum every simulated core: what the other CPU's
+     * difference did not cancel is in the table too. */
+    const cJSON *oc = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cell, "sim_other_core"), "L1d-misses");
+    const cJSON *chk = cJSON_GetObjectItemCaseSensitive(sf, "mapping_check");
+    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(chk, "instructions");
+    const cJSON *ca = cJSON_GetObjectItemCaseSensitive(chk, "agree");
+    if (cJSON_IsNumber(ci) && cJSON_IsNumber(ca))
+        fprintf(f, "; address mapping checked: the plugin's disassembly of %.0f top "
+                   "instructions agrees with the kernel image's at the mapped address for %.0f",
+                ci->valuedouble, ca->valuedouble);
+    if (cJSON_IsNumber(oc))
+        fprintf(f, "; the other CPU's L1d misses changed by %s per call, which these rows "
+                   "include: trust rows well above it", cnt(a, sizeof a, oc->valuedouble));
+    fprintf(f, ")\n\n| kernel function | L1d misses per call | per fd | L2 misses per call | "
+               "L1i misses per call |\n|---|---:|---:|---:|---:|\n");
+    const cJSON *e;
+    int rows = 0;
+    cJSON_ArrayForEach(e, fns) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+        const cJSON *d1 = cJSON_GetObjectItemCaseSensitive(e, "L1d-misses");
+        const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(e, "L2-misses");
+        const cJSON *i1 = cJSON_GetObjectItemCaseSensitive(e, "L1i-misses");
+        if (!cJSON_IsString(name) || rows++ >= TOP_ROWS)
+            continue;
+        double v = cJSON_IsNumber(d1) ? d1->valuedouble : NAN;
+        fprintf(f, "| `%s` | %s | %s | %s | %s |\n", mp_md_cell(nm, sizeof nm, name->valuestring),
+                cnt(a, sizeof a, v), cnt(b, sizeof b, v / (double)c->nfds),
+                cnt(d, sizeof d, cJSON_IsNumber(l2) ? l2->valuedouble : NAN),
+                cnt(i1s, sizeof i1s, cJSON_IsNumber(i1) ? i1->valuedouble : NAN));
+    }
+    fputc('\n', f);
+}
+
+static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    (void)figs;
+    if (!m->simulated)
+        return;
+    fprintf(f, "## Simulated cache counts per call: %s\n\n"
+        "Counts of QEMU's cache model (contrib/plugins/cache.c) on simulated core 1 of an "
+        "emulated arm64 guest, kernel included, while `muxprof loop` made K and then 2K "
+        "ready-mode calls: the difference divided by K. No prefetchers, no L3, no TLB, no "
+        "timing: these are counts of a model, for the shape of the curve and its mechanism, "
+        "not a host's misses (docs/cachesim.md). A pollfd line is %u bytes of the pollfd "
+        "array (8 bytes per fd).\n\n", m->sim_label, m->line_bytes);
+    for (size_t i = 0; i < m->nmodes; i++)
+        for (size_t k = 0; k < m->nkinds; k++) {
+            table_counts(f, m, m->modes[i], m->kinds[k]);
+            fprintf(f, "Knees of the simulated L1d misses (%s). ", m->sim_label);
+            mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:L1d-misses");
+            fprintf(f, "Knees of the simulated L2 misses (%s). ", m->sim_label);
+            mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:L2-misses");
+        }
+    const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
+    int any = 0;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const cJSON *cell = cJSON_GetArrayItem(res, (int)m->cells[i].index);
+        if (!cJSON_GetObjectItemCaseSensitive(cell, "sim_functions"))
+            continue;
+        if (!any++)
+            fprintf(f, "## Where the simulated misses are: kernel functions (%s)\n\n"
+                "The plugin's most-missing instructions in both boots, matched by guest "
+                "address, their difference divided by K, summed per function (guest "
+                "addresses from nokaslr and the kernel's own symbol table). Top %d per cell "
+                "by L1d misses.\n\n", m->sim_label, TOP_ROWS);
+        table_functions(f, m, &m->cells[i], cell);
+    }
+}
+
+const mp_rsection mp_rsec_sim = {"sim", 1, 0, NULL, NULL, sim};
