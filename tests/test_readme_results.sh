@@ -1,0 +1,41 @@
+#!/bin/sh
+# scripts/readme-results.py on fixture runs: the block holds the table and the numbers
+# computed from the runs, a README rewritten from them passes --check, a stale one fails it,
+# and input that is not bench output is refused.
+# usage: test_readme_results.sh SOURCE_DIR SCRATCH_DIR
+set -u
+src=$1 tmp=$2
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+rr=$src/scripts/readme-results.py
+fx=$src/tests/fixtures
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
+set -- "$fx/report/synthetic" --profile "$fx/report/profile" \
+    --herd "$fx/report/experiments_only" --bench "$fx/readme/bench.txt"
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+python3 "$rr" "$@" --stdout >"$tmp/block.md" || no "--stdout exited $?"
+for want in \
+    '| 10,000 | unsupported | 200,050 | 300 | 667 | unsupported | 1,802,000 | 2,500 | 721 |' \
+    'ns/fd: 20 (10→100), 20 (100→1,000)' 'between 300 and 300 ns' 'highest fd 1,002' 'from N = 2,000' \
+    'costs 20 ns (p50)' 'mean/mean 1.04' 'took 21 s' \
+    '48% fd-lookup (`fdget`), 47% file-poll (`eventfd_poll`)' \
+    '`own-sets` 4.0 woken, 3.0 of them for nothing' 'the sweep took 600 s' \
+    '<!-- results:end -->'; do
+    grep -qF -- "$want" "$tmp/block.md" || no "block lacks: $want"
+done
+
+cp "$fx/readme/README.md" "$tmp/README.md"
+python3 "$rr" "$@" --check --readme "$tmp/README.md" >/dev/null && no "--check passed a stale README"
+python3 "$rr" "$@" --readme "$tmp/README.md" || no "rewriting the README exited $?"
+python3 "$rr" "$@" --check --readme "$tmp/README.md" || no "--check failed right after a rewrite"
+grep -qF 'runs the sweep (<!-- sweep-time -->600 s on the 2-core development VM<!-- /sweep-time -->).' \
+    "$tmp/README.md" || no "the quick start's sweep time was not rewritten"
+grep -qF '## After' "$tmp/README.md" || no "text after the block was lost"
+
+python3 "$rr" "$fx/report/synthetic" --bench "$fx/readme/README.md" --stdout >/dev/null 2>&1
+[ $? -eq 1 ] || no "a bench file without bench lines was not refused with exit 1"
+python3 "$rr" "$fx/report/synthetic" --fds x --stdout >/dev/null 2>&1
+[ $? -eq 2 ] || no "a bad --fds was not a usage error (exit 2)"
+[ $fail -eq 0 ] && echo "ok"
+exit $fail
