@@ -1,5 +1,5 @@
 /* writer.c - the comparison report: DIR/report.md and DIR/figures/
- * (data files, gnuplot wrappers, drawings).  See compare.h.  The figure
+ * (data files, gnuplot wrappers through report/fig.h, drawings).  See compare.h.  The figure
  * kinds are plots/compare_cost.gp and plots/compare_ratio.gp, copied out of
  * the binary with the report's shared style.gp and render.gp. */
 #include "compare/internal.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/analysis.h"
+#include "report/fig.h"
 #include "report/plot.h"
 #include "common/file.h"
 #include "report/util.h"
@@ -154,20 +155,18 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
         return 0;
     snprintf(fig, sizeof fig, "cmp_%s_%s_%s_%s", ratio ? "ratio" : "cost", g->mode, g->kind, b);
     snprintf(name, sizeof name, "%s.gp", fig);
-    mp_afile a;
-    int rc = mp_afile_open(&a, w->figdir, name, err);
+    char vars[4096];
+    size_t o = (size_t)snprintf(vars, sizeof vars,
+                                "mode = \"%s\"\nkind = \"%s\"\nbackend = \"%s\"\nhosts = \"%s\"\n",
+                                g->mode, g->kind, b, hosts);
+    for (size_t i = 0; i < c->n && o < sizeof vars; i++)
+        o += (size_t)snprintf(vars + o, sizeof vars - o, "t%zu = \"%s%s\"\n", i + 1,
+                              c->h[i].label, c->h[i].reference ? " (published)" : "");
+    if (o < sizeof vars)
+        snprintf(vars + o, sizeof vars - o, "ttl = \"%s\"\n", caption);
+    int rc = mp_rfig_write_wrapper(w->figdir, fig, caption,
+                                   ratio ? "compare_ratio.gp" : "compare_cost.gp", vars, err);
     if (rc)
-        return rc;
-    fprintf(a.f, "# %s.gp - %s\n# Redraw %s.png/.svg/.pdf here with: gnuplot %s.gp\n",
-            fig, caption, fig, fig);
-    fprintf(a.f, "mode = \"%s\"\nkind = \"%s\"\nbackend = \"%s\"\nhosts = \"%s\"\n",
-            g->mode, g->kind, b, hosts);
-    for (size_t i = 0; i < c->n; i++)
-        fprintf(a.f, "t%zu = \"%s%s\"\n", i + 1, c->h[i].label,
-                c->h[i].reference ? " (published)" : "");
-    fprintf(a.f, "out = \"%s\"\nttl = \"%s\"\nload \"%s\"\n", fig, caption,
-            ratio ? "compare_ratio.gp" : "compare_cost.gp");
-    if ((rc = mp_afile_commit(&a, err)))
         return rc;
     w->figs++;
     if (!w->no_plots && !w->plot_note[0]) {

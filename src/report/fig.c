@@ -50,20 +50,26 @@ const mp_rfig *mp_rfig_find(const mp_rfigs *f, const char *name)
     return NULL;
 }
 
-int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
-                     mp_err *err)
+int mp_rfig_write_wrapper(const char *dir, const char *name, const char *caption,
+                          const char *script, const char *vars, mp_err *err)
 {
-    char name[200];
-    snprintf(name, sizeof name, "%s.gp", g->name);
+    char file[200];
+    snprintf(file, sizeof file, "%s.gp", name);
     mp_afile a;
-    int rc = mp_afile_open(&a, dir, name, err);
+    int rc = mp_afile_open(&a, dir, file, err);
     if (rc)
         return rc;
     fprintf(a.f, "# %s.gp - %s\n# Redraw %s.png/.svg/.pdf here with: gnuplot %s.gp\n"
                  "# (restyle all figures in style.gp, this kind in %s)\n",
-            g->name, g->caption, g->name, g->name, script);
-    fprintf(a.f, "%sout = \"%s\"\nload \"%s\"\n", vars, g->name, script);
+            name, caption, name, name, script);
+    fprintf(a.f, "%sout = \"%s\"\nload \"%s\"\n", vars, name, script);
     return mp_afile_commit(&a, err);
+}
+
+int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
+                     mp_err *err)
+{
+    return mp_rfig_write_wrapper(dir, g->name, g->caption, script, vars, err);
 }
 
 /* Remove what an earlier report wrote here (only names this writer makes),
