@@ -147,12 +147,18 @@ step_valgrind() {
   say "valgrind: muxprof report (figures drawn by gnuplot, not traced)"
   "${vg[@]}" --log-file="$out/report.vg" build-hard/bin/muxprof report "$out/run" \
       >"$out/report.stdout" 2>"$out/report.stderr" || { rc=1; cat "$out/report.vg" "$out/report.stderr"; }
-  say "valgrind: muxprof run stopped by SIGINT after 4 s (the interrupt path frees too)"
+  say "valgrind: muxprof run stopped by SIGINT 3 s into its sweep (the interrupt path frees too)"
   # 1000 samples: long enough under valgrind for the signal to land in the sweep
   "${vg[@]}" --log-file="$out/sigint.vg" build-hard/bin/muxprof run --quick --samples 1000 \
       --no-plots --quiet --out "$out/sigint" >"$out/sigint.stdout" 2>"$out/sigint.stderr" &
-  local pid=$! st=0
-  sleep 4
+  local pid=$! st=0 waited=0
+  # The handler is installed once the run directory exists; under valgrind
+  # on a loaded host that can take longer than any fixed delay, so wait for
+  # it (at most 120 s), then let the sweep start.
+  while [ ! -d "$out/sigint" ] && [ $waited -lt 120 ] && kill -0 $pid 2>/dev/null; do
+    sleep 1; waited=$((waited + 1))
+  done
+  sleep 3
   kill -INT $pid
   wait $pid || st=$?
   if [ $st != 130 ]; then

@@ -304,7 +304,7 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
     size_t first = 0;   /* they were prepared together, so they are adjacent */
     while (first < all->n && all->v[first].kind > MP_FIG_LINES)
         first++;
-    sub.v = all->v + first;
+    sub.v = all->v ? all->v + first : NULL;   /* no figures at all: no array */
     sub.n = 0;
     while (first + sub.n < all->n && all->v[first + sub.n].kind <= MP_FIG_LINES)
         sub.n++;
