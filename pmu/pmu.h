@@ -169,7 +169,7 @@ int mp_pmu_kernel_allowed(const mp_pmu_host *h);
  * before every CPU-wide open; a per-thread event is never widened into one. */
 int mp_pmu_cpu_wide_allowed(const mp_pmu_host *h, char *why, size_t n);
 /* 1 when PMU pmu counts per CPU only (sysfs has its cpumask: uncore PMUs).
- * sysfs_root: NULL for /sys/bus/event_source/devices (tests give another). */
+ * sysfs_root: NULL for /sys/bus/event_source/devices (or MUXPROF_SYSFS_PMUS). */
 int mp_pmu_pmu_is_cpu_wide(const char *sysfs_root, const char *pmu);
 
 /* The running binary's privilege setup, as muxprof doctor reports it. */
