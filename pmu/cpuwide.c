@@ -105,8 +105,9 @@ int mp__pinned_cpu(char *why, size_t n)
     }
     count = CPU_COUNT(&set);
     if (count != 1) {
-        snprintf(why, n, "a CPU-wide counter is opened on the measured thread's CPU, but "
-                 "the thread may run on %d CPUs: pin it (do not use --no-pin)", count);
+        snprintf(why, n, "a CPU-wide counter opens on the CPU the measured thread is pinned "
+                 "to, and this thread may run on %d CPUs (muxprof run pins the waiter "
+                 "unless --placement none, or no pair of PUs could be bound)", count);
         return -1;
     }
     for (int c = 0; c < CPU_SETSIZE; c++)

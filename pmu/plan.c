@@ -417,6 +417,36 @@ static void probe_scope(mp_pmu_plan *pl)
 
 /* ---- packing into passes ---------------------------------------------- */
 
+/* Put event i into pass pi, in the group of its PMU (same kind and type;
+ * CPU-wide groups apart), or a new group; unavailable with why_full when the
+ * pass has no group left. */
+static void place_by_pmu(mp_pmu_plan *pl, unsigned pi, unsigned i, const char *why_full)
+{
+    mp__passdef *pd = &pl->pass[pi];
+    mp__event *ev = &pl->ev[i];
+    unsigned gi;
+    for (gi = 0; gi < pd->ngroups; gi++) {
+        const mp__event *lead = &pl->ev[pd->g[gi].ev[0]];
+        if (pd->g[gi].kind == ev->kind && lead->attr.type == ev->attr.type &&
+            pd->g[gi].cpu_wide == ev->cpu_wide && pd->g[gi].nev < MP_PMU_MAX_COUNTERS)
+            break;
+    }
+    if (gi == pd->ngroups) {
+        if (pd->ngroups >= MP_PMU_MAX_GROUPS) {
+            ev->available = 0;
+            snprintf(ev->reason, sizeof ev->reason, "counter budget: more than %d %s",
+                     MP_PMU_MAX_GROUPS, why_full);
+            return;
+        }
+        pd->g[gi].kind = ev->kind;
+        pd->g[gi].cpu_wide = ev->cpu_wide;
+        pd->ngroups++;
+    }
+    ev->pass = (int)pi;
+    ev->group = (int)gi;
+    pd->g[gi].ev[pd->g[gi].nev++] = i;
+}
+
 /* CPU-wide events: a pass of their own after the others, one group per PMU,
  * opened on the measured thread's CPU and read with read().  They cannot
  * join a per-thread group, and a pass of their own keeps the per-thread
@@ -424,10 +454,8 @@ static void probe_scope(mp_pmu_plan *pl)
 static int pack_cpu_wide(mp_pmu_plan *pl)
 {
     unsigned pi = pl->npasses;
-    mp__passdef *pd;
     for (unsigned i = 0; i < pl->nev; i++) {
         mp__event *ev = &pl->ev[i];
-        unsigned gi;
         if (!ev->available || !ev->cpu_wide) continue;
         if (pi >= MP__MAX_PASSES) {
             ev->available = 0;
@@ -435,25 +463,7 @@ static int pack_cpu_wide(mp_pmu_plan *pl)
                      "CPU-wide events (at most %d passes)", MP__MAX_PASSES);
             continue;
         }
-        pd = &pl->pass[pi];
-        for (gi = 0; gi < pd->ngroups; gi++)
-            if (pl->ev[pd->g[gi].ev[0]].attr.type == ev->attr.type &&
-                pd->g[gi].nev < MP_PMU_MAX_COUNTERS)
-                break;
-        if (gi == pd->ngroups) {
-            if (pd->ngroups >= MP_PMU_MAX_GROUPS) {
-                ev->available = 0;
-                snprintf(ev->reason, sizeof ev->reason, "counter budget: more than %d "
-                         "CPU-wide PMUs", MP_PMU_MAX_GROUPS);
-                continue;
-            }
-            pd->g[gi].kind = ev->kind;
-            pd->g[gi].cpu_wide = 1;
-            pd->ngroups++;
-        }
-        ev->pass = (int)pi;
-        ev->group = (int)gi;
-        pd->g[gi].ev[pd->g[gi].nev++] = i;
+        place_by_pmu(pl, pi, i, "CPU-wide PMUs");
     }
     if (pi < MP__MAX_PASSES && pl->pass[pi].ngroups) pl->npasses = pi + 1;
     return 0;
@@ -473,32 +483,9 @@ int mp__plan_pack(mp_pmu_plan *pl, mp_err *err)
 
     /* Pass 0: the software group, then other PMUs' groups (read() anyway). */
     p0 = &pl->pass[0];
-    for (unsigned i = 0; i < pl->nev; i++) {
-        mp__event *ev = &pl->ev[i];
-        mp__group *g;
-        unsigned gi;
-        if (!ev->available || ev->kind == MP__KIND_CORE || ev->cpu_wide) continue;
-        for (gi = 0; gi < p0->ngroups; gi++) {
-            mp__event *lead = &pl->ev[p0->g[gi].ev[0]];
-            if (p0->g[gi].kind == ev->kind && lead->attr.type == ev->attr.type &&
-                p0->g[gi].nev < MP_PMU_MAX_COUNTERS)
-                break;
-        }
-        if (gi == p0->ngroups) {
-            if (p0->ngroups >= MP_PMU_MAX_GROUPS) {
-                ev->available = 0;
-                snprintf(ev->reason, sizeof ev->reason, "counter budget: more than %d "
-                         "software/other-PMU groups in one pass", MP_PMU_MAX_GROUPS);
-                continue;
-            }
-            p0->g[gi].kind = ev->kind;
-            p0->ngroups++;
-        }
-        g = &p0->g[gi];
-        ev->pass = 0;
-        ev->group = (int)gi;
-        g->ev[g->nev++] = i;
-    }
+    for (unsigned i = 0; i < pl->nev; i++)
+        if (pl->ev[i].available && pl->ev[i].kind != MP__KIND_CORE && !pl->ev[i].cpu_wide)
+            place_by_pmu(pl, 0, i, "software/other-PMU groups in one pass");
     if (p0->ngroups) pl->npasses = 1;
 
     /* Core events: one group per pass, within the budget. */
