@@ -1,5 +1,6 @@
 /* counters.c - one pass of counters for the calling thread: open its groups
- * with perf_event_open (pid 0, any CPU), map each core counter's page for
+ * with perf_event_open (pid 0, any CPU; a CPU-wide group with pid -1 on the
+ * CPU the thread is pinned to, pmu/cpuwide.c), map each core counter's page for
  * the rdpmc / mrs fast path, read every counter (hot path: seqlock reads
  * with read() per group as the fallback), and per-call deltas that refuse
  * a sample in which some group did not run the whole time (never scaled). */

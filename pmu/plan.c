@@ -349,11 +349,12 @@ static void probe_event(mp_pmu_plan *pl, mp__event *ev)
             ev->available = 0;
             return;
         }
+        /* Probe on a CPU of the PMU, filtered to that CPU's core. */
+        char why[sizeof ev->reason] = "";
         cpu = mp__pmu_first_cpu(ev->pmu);
-        if (cpu < 0 || mp__cpu_wide_attr(ev, cpu, &a, ev->reason, sizeof ev->reason)) {
-            if (cpu < 0)
-                snprintf(ev->reason, sizeof ev->reason, "PMU %s lists no CPU in its "
-                         "cpumask", ev->pmu);
+        if (cpu < 0) snprintf(why, sizeof why, "PMU %s lists no CPU in its cpumask", ev->pmu);
+        if (cpu < 0 || mp__cpu_wide_attr(ev, cpu, &a, why, sizeof why)) {
+            memcpy(ev->reason, why, sizeof why);
             ev->available = 0;
             return;
         }

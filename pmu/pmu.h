@@ -54,7 +54,11 @@ const char *mp_pmu_plan_scope(const mp_pmu_plan *plan);
  * its encoding, pass, status ("opened"/"unavailable") and reason. */
 cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan);
 
-/* Open one pass's counters for the calling thread (pid 0, any CPU). */
+/* Open one pass's counters for the calling thread (pid 0, any CPU); a pass
+ * of CPU-wide events (uncore, e.g. amd_l3) opens instead with pid -1 on the
+ * one CPU the calling thread is pinned to, narrowed to its core where the PMU
+ * can filter, after checking the privilege again; an unpinned thread or a
+ * missing privilege fails the pass with the reason. */
 int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan,
                      unsigned pass, mp_err *err);
 void mp_pmu_pass_close(mp_pmu_pass *p);
