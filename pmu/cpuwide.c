@@ -74,7 +74,7 @@ void mp__cpu_wide_classify(mp__event *ev)
     ev->cpu_filter = MP__FILTER_NONE;
     if (strcmp(ev->pmu, "amd_l3")) {
         snprintf(ev->cpu_scope, sizeof ev->cpu_scope, "every task on the waiter's CPU as "
-                 "PMU %s sees it (not filtered to the thread)", ev->pmu);
+                 "PMU %s sees it, not filtered to the thread", ev->pmu);
         return;
     }
     snprintf(ev->cpu_scope, sizeof ev->cpu_scope, "%s", L3_SCOPE);
