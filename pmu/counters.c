@@ -1,5 +1,6 @@
 /* counters.c - one pass of counters for the calling thread: open its groups
- * with perf_event_open (pid 0, any CPU), map each core counter's page for
+ * with perf_event_open (pid 0, any CPU; a CPU-wide group with pid -1 on the
+ * CPU the thread is pinned to, pmu/cpuwide.c), map each core counter's page for
  * the rdpmc / mrs fast path, read every counter (hot path: seqlock reads
  * with read() per group as the fallback), and per-call deltas that refuse
  * a sample in which some group did not run the whole time (never scaled). */
@@ -97,6 +98,23 @@ int mp__perf_open(struct perf_event_attr *attr, int group_fd)
     return fd < 0 ? -errno : (int)fd;
 }
 
+int mp__perf_open_cpu(struct perf_event_attr *attr, int cpu, int group_fd)
+{
+    long fd = syscall(SYS_perf_event_open, attr, -1, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+    return fd < 0 ? -errno : (int)fd;
+}
+
+/* The CPU a CPU-wide group opens on: the one the calling (measured) thread
+ * is pinned to, with the privilege checked again now.  -1 with why. */
+static int cpu_wide_cpu(char *why, size_t n)
+{
+    mp_pmu_host h;
+    int cpu = mp__pinned_cpu(why, n);
+    if (cpu < 0) return -1;
+    mp_pmu_host_probe(&h);
+    return mp_pmu_cpu_wide_allowed(&h, why, n) ? cpu : -1;
+}
+
 static void close_group(mp__gopen *g, long page_size)
 {
     for (unsigned i = 0; i < g->n; i++) {
@@ -150,18 +168,40 @@ int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, 
     for (unsigned gi = 0; gi < pd->ngroups; gi++) {
         const mp__group *gd = &pd->g[gi];
         mp__gopen *g = &p->g[gi];
-        int user = want_user_read(plan, gd);
+        int user = want_user_read(plan, gd), cpu = -1;
         p->ngroups = gi + 1;
+        if (gd->cpu_wide) {
+            char why[400];
+            if ((cpu = cpu_wide_cpu(why, sizeof why)) < 0) {
+                const char *name = plan->ev[gd->ev[0]].name;
+                mp_pmu_pass_close(p);
+                return mp_errf(err, -EPERM, "counter %s (pass %u) is CPU-wide and was not "
+                               "opened: %s", name, pass, why);
+            }
+            user = 0;
+        }
         g->slot = p->n;
         for (unsigned k = 0; k < MP_PMU_MAX_COUNTERS; k++) g->fd[k] = -1;
         for (unsigned k = 0; k < gd->nev; k++) {
             const mp__event *ev = &plan->ev[gd->ev[k]];
             struct perf_event_attr a = ev->attr;
             int fd;
+            if (gd->cpu_wide) {
+                char why[320];
+                if (mp__cpu_wide_attr(ev, cpu, &a, why, sizeof why)) {
+                    mp_pmu_pass_close(p);
+                    return mp_errf(err, -EINVAL, "counter %s (pass %u): %s", ev->name,
+                                   pass, why);
+                }
+            }
             a.read_format = RF;
             a.disabled = k == 0;
             a.inherit = 0;
             g->access[k] = user ? MP__USER_READ_NAME : "read()";
+            if (gd->cpu_wide) {
+                g->access[k] = "read() of its own CPU-wide group on the waiter's CPU";
+                fd = mp__perf_open_cpu(&a, cpu, k == 0 ? -1 : g->fd[0]);
+            } else
 #if defined(__aarch64__)
             if (user)
                 fd = open_user_arm(&a, k == 0 ? -1 : g->fd[0], &user, &g->access[k]);

@@ -16,7 +16,7 @@
 
 #define SYSFS_PMUS_DEFAULT "/sys/bus/event_source/devices"
 /* The PMU directory; MUXPROF_SYSFS_PMUS points the tests at a fake tree. */
-static const char *sysfs_pmus(void)
+const char *mp__sysfs_pmus(void)
 {
     const char *e = getenv("MUXPROF_SYSFS_PMUS");
     return e && *e ? e : SYSFS_PMUS_DEFAULT;
@@ -120,7 +120,7 @@ static void apply_mods(mp__event *ev, int u, int k)
 
 /* ---- sysfs pmu/event/ ------------------------------------------------ */
 
-static int read_line(const char *path, char *buf, size_t n)
+int mp__read_line(const char *path, char *buf, size_t n)
 {
     FILE *f = fopen(path, "r");
     if (!f) return -errno;
@@ -132,7 +132,7 @@ static int read_line(const char *path, char *buf, size_t n)
 
 /* Place value into attr per a format spec such as "config:0-7,21" or
  * "config1:0-63".  Returns 0, or -1 when the format cannot be parsed. */
-static int put_bits(struct perf_event_attr *a, const char *fmt, uint64_t value)
+int mp__put_bits(struct perf_event_attr *a, const char *fmt, uint64_t value)
 {
     char field[16];
     const char *p = strchr(fmt, ':');
@@ -191,17 +191,17 @@ static int sysfs_terms(mp__event *ev, const char *pmu, const char *terms, int de
             else ev->attr.config2 = v;
             continue;
         }
-        snprintf(path, sizeof path, SYSFS_PMUS "/%s/format/%s", sysfs_pmus(), pmu, t);
-        if (read_line(path, fmt, sizeof fmt) == 0) {
-            if (put_bits(&ev->attr, fmt, v))
+        snprintf(path, sizeof path, SYSFS_PMUS "/%s/format/%s", mp__sysfs_pmus(), pmu, t);
+        if (mp__read_line(path, fmt, sizeof fmt) == 0) {
+            if (mp__put_bits(&ev->attr, fmt, v))
                 return mp_errf(err, -EIO, "event '%s': cannot parse %s ('%s')", ev->spec,
                                path, fmt);
             continue;
         }
         if (!eq && depth == 0) {
             char alias[256];
-            snprintf(path, sizeof path, SYSFS_PMUS "/%s/events/%s", sysfs_pmus(), pmu, t);
-            if (read_line(path, alias, sizeof alias) == 0) {
+            snprintf(path, sizeof path, SYSFS_PMUS "/%s/events/%s", mp__sysfs_pmus(), pmu, t);
+            if (mp__read_line(path, alias, sizeof alias) == 0) {
                 int r = sysfs_terms(ev, pmu, alias, 1, err);
                 if (r) return r;
                 snprintf(ev->encoding, sizeof ev->encoding, "%s/%s/ = %s", pmu, t, alias);
@@ -210,7 +210,7 @@ static int sysfs_terms(mp__event *ev, const char *pmu, const char *terms, int de
         }
         ev->available = 0;
         snprintf(ev->reason, sizeof ev->reason, "PMU %s has no event or format term '%s' "
-                 "(see %s/%s/events and format)", pmu, t, sysfs_pmus(), pmu);
+                 "(see %s/%s/events and format)", pmu, t, mp__sysfs_pmus(), pmu);
         return 0;
     }
     return 0;
@@ -219,7 +219,7 @@ static int sysfs_terms(mp__event *ev, const char *pmu, const char *terms, int de
 /* The first PMU in sysfs whose name starts with prefix (sorted by name). */
 static int first_pmu_with_prefix(const char *prefix, char *out, size_t n)
 {
-    DIR *d = opendir(sysfs_pmus());
+    DIR *d = opendir(mp__sysfs_pmus());
     struct dirent *e;
     size_t k = strlen(prefix);
     out[0] = '\0';
@@ -260,7 +260,7 @@ static void arm_common_event(mp__event *ev, const char *pmu)
     snprintf(ev->encoding + l, sizeof ev->encoding - l, " (architected ARMv8 common event "
              "0x%02llx %s, not a model-specific table)", (unsigned long long)id,
              arm_common_name(id));
-    snprintf(dir, sizeof dir, SYSFS_PMUS "/%s/events", sysfs_pmus(), pmu);
+    snprintf(dir, sizeof dir, SYSFS_PMUS "/%s/events", mp__sysfs_pmus(), pmu);
     DIR *d = opendir(dir);
     if (!d) return;   /* no list to check against: the open decides */
     struct dirent *e;
@@ -268,7 +268,7 @@ static void arm_common_event(mp__event *ev, const char *pmu)
         if (e->d_name[0] == '.') continue;
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         const char *v;
-        if (read_line(path, line, sizeof line) == 0 && (v = strstr(line, "event=")) &&
+        if (mp__read_line(path, line, sizeof line) == 0 && (v = strstr(line, "event=")) &&
             strtoull(v + 6, NULL, 0) == id)
             listed = 1;
     }
@@ -312,17 +312,17 @@ static int encode_sysfs(mp__event *ev, char *s, mp_err *err)
         if (!first_pmu_with_prefix(s, found, sizeof found)) {
             ev->available = 0;
             snprintf(ev->reason, sizeof ev->reason, "no PMU named %s* on this host (not in "
-                     "%s)", s, sysfs_pmus());
+                     "%s)", s, mp__sysfs_pmus());
             return 0;
         }
         snprintf(ev->pmu, sizeof ev->pmu, "%s", found);
         s = ev->pmu;
     }
-    snprintf(path, sizeof path, SYSFS_PMUS "/%s/type", sysfs_pmus(), s);
-    if (read_line(path, line, sizeof line) != 0) {
+    snprintf(path, sizeof path, SYSFS_PMUS "/%s/type", mp__sysfs_pmus(), s);
+    if (mp__read_line(path, line, sizeof line) != 0) {
         ev->available = 0;
         snprintf(ev->reason, sizeof ev->reason, "no PMU named '%s' on this host (not in "
-                 "%s)", s, sysfs_pmus());
+                 "%s)", s, mp__sysfs_pmus());
         return 0;
     }
     ev->attr.type = (uint32_t)strtoul(line, NULL, 10);

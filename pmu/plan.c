@@ -354,24 +354,36 @@ static int time_based(const mp__event *ev)
 static void probe_event(mp_pmu_plan *pl, mp__event *ev)
 {
     struct perf_event_attr a = ev->attr;
-    int fd;
+    int fd, cpu = -1;
     a.disabled = 1;
     if (ev->kind == MP__KIND_OTHER && mp_pmu_pmu_is_cpu_wide(NULL, ev->pmu)) {
         /* An uncore PMU counts the whole CPU, CCX or socket: only with the
          * privilege for that, never as a widened per-thread event. */
         ev->cpu_wide = 1;
+        mp__cpu_wide_classify(ev);
+        if (!ev->available) return;
         if (!mp_pmu_cpu_wide_allowed(&pl->host, ev->reason, sizeof ev->reason)) {
             ev->available = 0;
             return;
         }
+        /* Probe on a CPU of the PMU, filtered to that CPU's core. */
+        char why[sizeof ev->reason] = "";
+        cpu = mp__pmu_first_cpu(ev->pmu);
+        if (cpu < 0) snprintf(why, sizeof why, "PMU %s lists no CPU in its cpumask", ev->pmu);
+        if (cpu < 0 || mp__cpu_wide_attr(ev, cpu, &a, why, sizeof why)) {
+            memcpy(ev->reason, why, sizeof why);
+            ev->available = 0;
+            return;
+        }
+        a.disabled = 1;
     }
-    fd = mp__perf_open(&a, -1);
+    fd = ev->cpu_wide ? mp__perf_open_cpu(&a, cpu, -1) : mp__perf_open(&a, -1);
     if (fd == -EINVAL && ev->kind == MP__KIND_OTHER && !ev->mod_u && !ev->mod_k &&
         (a.exclude_hv || a.exclude_kernel)) {
         /* Some PMUs (msr, uncore) cannot filter by privilege level: count
          * everything, if that is allowed, and say so. */
         a.exclude_hv = a.exclude_kernel = 0;
-        fd = mp__perf_open(&a, -1);
+        fd = ev->cpu_wide ? mp__perf_open_cpu(&a, cpu, -1) : mp__perf_open(&a, -1);
         if (fd >= 0) {
             ev->attr.exclude_hv = ev->attr.exclude_kernel = 0;
             /* A copy of the PMU name: ev->pmu and ev->encoding share *ev. */
@@ -384,6 +396,9 @@ static void probe_event(mp_pmu_plan *pl, mp__event *ev)
     }
     if (fd >= 0) {
         close(fd);
+        if (ev->cpu_wide)
+            snprintf(ev->access, sizeof ev->access, "read() of its own CPU-wide group on "
+                     "the waiter's CPU, in a pass of its own");
         return;
     }
     ev->available = 0;
@@ -420,6 +435,58 @@ static void probe_scope(mp_pmu_plan *pl)
 
 /* ---- packing into passes ---------------------------------------------- */
 
+/* Put event i into pass pi, in the group of its PMU (same kind and type;
+ * CPU-wide groups apart), or a new group; unavailable with why_full when the
+ * pass has no group left. */
+static void place_by_pmu(mp_pmu_plan *pl, unsigned pi, unsigned i, const char *why_full)
+{
+    mp__passdef *pd = &pl->pass[pi];
+    mp__event *ev = &pl->ev[i];
+    unsigned gi;
+    for (gi = 0; gi < pd->ngroups; gi++) {
+        const mp__event *lead = &pl->ev[pd->g[gi].ev[0]];
+        if (pd->g[gi].kind == ev->kind && lead->attr.type == ev->attr.type &&
+            pd->g[gi].cpu_wide == ev->cpu_wide && pd->g[gi].nev < MP_PMU_MAX_COUNTERS)
+            break;
+    }
+    if (gi == pd->ngroups) {
+        if (pd->ngroups >= MP_PMU_MAX_GROUPS) {
+            ev->available = 0;
+            snprintf(ev->reason, sizeof ev->reason, "counter budget: more than %d %s",
+                     MP_PMU_MAX_GROUPS, why_full);
+            return;
+        }
+        pd->g[gi].kind = ev->kind;
+        pd->g[gi].cpu_wide = ev->cpu_wide;
+        pd->ngroups++;
+    }
+    ev->pass = (int)pi;
+    ev->group = (int)gi;
+    pd->g[gi].ev[pd->g[gi].nev++] = i;
+}
+
+/* CPU-wide events: a pass of their own after the others, one group per PMU,
+ * opened on the measured thread's CPU and read with read().  They cannot
+ * join a per-thread group, and a pass of their own keeps the per-thread
+ * counts when they cannot open (an unpinned thread, privilege gone). */
+static int pack_cpu_wide(mp_pmu_plan *pl)
+{
+    unsigned pi = pl->npasses;
+    for (unsigned i = 0; i < pl->nev; i++) {
+        mp__event *ev = &pl->ev[i];
+        if (!ev->available || !ev->cpu_wide) continue;
+        if (pi >= MP__MAX_PASSES) {
+            ev->available = 0;
+            snprintf(ev->reason, sizeof ev->reason, "counter budget: no pass left for "
+                     "CPU-wide events (at most %d passes)", MP__MAX_PASSES);
+            continue;
+        }
+        place_by_pmu(pl, pi, i, "CPU-wide PMUs");
+    }
+    if (pi < MP__MAX_PASSES && pl->pass[pi].ngroups) pl->npasses = pi + 1;
+    return 0;
+}
+
 int mp__plan_pack(mp_pmu_plan *pl, mp_err *err)
 {
     unsigned general = pl->budget_general, fixed = pl->budget_fixed;
@@ -434,32 +501,9 @@ int mp__plan_pack(mp_pmu_plan *pl, mp_err *err)
 
     /* Pass 0: the software group, then other PMUs' groups (read() anyway). */
     p0 = &pl->pass[0];
-    for (unsigned i = 0; i < pl->nev; i++) {
-        mp__event *ev = &pl->ev[i];
-        mp__group *g;
-        unsigned gi;
-        if (!ev->available || ev->kind == MP__KIND_CORE) continue;
-        for (gi = 0; gi < p0->ngroups; gi++) {
-            mp__event *lead = &pl->ev[p0->g[gi].ev[0]];
-            if (p0->g[gi].kind == ev->kind && lead->attr.type == ev->attr.type &&
-                p0->g[gi].nev < MP_PMU_MAX_COUNTERS)
-                break;
-        }
-        if (gi == p0->ngroups) {
-            if (p0->ngroups >= MP_PMU_MAX_GROUPS) {
-                ev->available = 0;
-                snprintf(ev->reason, sizeof ev->reason, "counter budget: more than %d "
-                         "software/other-PMU groups in one pass", MP_PMU_MAX_GROUPS);
-                continue;
-            }
-            p0->g[gi].kind = ev->kind;
-            p0->ngroups++;
-        }
-        g = &p0->g[gi];
-        ev->pass = 0;
-        ev->group = (int)gi;
-        g->ev[g->nev++] = i;
-    }
+    for (unsigned i = 0; i < pl->nev; i++)
+        if (pl->ev[i].available && pl->ev[i].kind != MP__KIND_CORE && !pl->ev[i].cpu_wide)
+            place_by_pmu(pl, 0, i, "software/other-PMU groups in one pass");
     if (p0->ngroups) pl->npasses = 1;
 
     /* Core events: one group per pass, within the budget. */
@@ -501,7 +545,7 @@ int mp__plan_pack(mp_pmu_plan *pl, mp_err *err)
         pl->pass[pi].ngroups = 1;
         pl->npasses++;
     }
-    return 0;
+    return pack_cpu_wide(pl);
 }
 
 /* ---- does each core pass really schedule? ------------------------------ */
@@ -765,7 +809,10 @@ cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan)
             cJSON_AddBoolToObject(e, "exclude_hv", ev->attr.exclude_hv);
             cJSON_AddStringToObject(e, "scope", mp__event_scope(ev));
         }
-        if (ev->cpu_wide) cJSON_AddBoolToObject(e, "cpu_wide", 1);
+        if (ev->cpu_wide) {
+            cJSON_AddBoolToObject(e, "cpu_wide", 1);
+            cJSON_AddStringToObject(e, "cpu_scope", ev->cpu_scope);
+        }
         cJSON_AddStringToObject(e, "status", ev->available ? "opened" : "unavailable");
         if (ev->available) {
             cJSON_AddNumberToObject(e, "pass", ev->pass);

@@ -54,7 +54,11 @@ const char *mp_pmu_plan_scope(const mp_pmu_plan *plan);
  * its encoding, pass, status ("opened"/"unavailable") and reason. */
 cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan);
 
-/* Open one pass's counters for the calling thread (pid 0, any CPU). */
+/* Open one pass's counters for the calling thread (pid 0, any CPU); a pass
+ * of CPU-wide events (uncore, e.g. amd_l3) opens instead with pid -1 on the
+ * one CPU the calling thread is pinned to, narrowed to its core where the PMU
+ * can filter, after checking the privilege again; an unpinned thread or a
+ * missing privilege fails the pass with the reason. */
 int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan,
                      unsigned pass, mp_err *err);
 void mp_pmu_pass_close(mp_pmu_pass *p);
@@ -172,7 +176,7 @@ int mp_pmu_kernel_allowed(const mp_pmu_host *h);
  * before every CPU-wide open; a per-thread event is never widened into one. */
 int mp_pmu_cpu_wide_allowed(const mp_pmu_host *h, char *why, size_t n);
 /* 1 when PMU pmu counts per CPU only (sysfs has its cpumask: uncore PMUs).
- * sysfs_root: NULL for /sys/bus/event_source/devices (tests give another). */
+ * sysfs_root: NULL for /sys/bus/event_source/devices (or MUXPROF_SYSFS_PMUS). */
 int mp_pmu_pmu_is_cpu_wide(const char *sysfs_root, const char *pmu);
 
 /* The running binary's privilege setup, as muxprof doctor reports it. */

@@ -21,6 +21,13 @@ enum mp__kind {
     MP__KIND_OTHER         /* another PMU (sysfs type, e.g. msr): own group */
 };
 
+/* How a CPU-wide event is narrowed to the measured thread's core. */
+enum mp__cpu_filter {
+    MP__FILTER_NONE = 0,   /* not narrowed: everything its PMU sees on that CPU */
+    MP__FILTER_L3_COREID,  /* amd_l3 of family 19h+: coreid, threadmask, enallcores=0 */
+    MP__FILTER_L3_MASK8    /* amd_l3 of family 17h: threadmask of 8 bits, slicemask */
+};
+
 typedef struct mp__event {
     char name[96];          /* metric name, as the user or preset named it */
     char spec[192];         /* the event string that was resolved */
@@ -32,6 +39,8 @@ typedef struct mp__event {
     int fixed;              /* 1: may use a fixed counter (Intel cycles/instructions) */
     int mod_u, mod_k;       /* explicit :u / :k modifiers given */
     int cpu_wide;           /* 1: an uncore PMU that counts all work on its CPUs */
+    enum mp__cpu_filter cpu_filter; /* how a cpu_wide event is narrowed to the waiter */
+    char cpu_scope[128];    /* what a cpu_wide event counts, in words ("" otherwise) */
     int available;          /* 1 when it opened on this host at plan time */
     char reason[512];       /* why not, in words (empty when available) */
     int pass, group;        /* where it is measured, -1 when unavailable */
@@ -46,6 +55,7 @@ typedef struct mp__group {
     unsigned nev;
     unsigned ev[MP_PMU_MAX_COUNTERS]; /* indexes into plan->ev, leader first */
     enum mp__kind kind;
+    int cpu_wide;                     /* 1: opened on the waiter's CPU (pid -1) */
 } mp__group;
 
 typedef struct mp__passdef {
@@ -97,7 +107,30 @@ int mp__plan_pack(mp_pmu_plan *pl, mp_err *err);
 int mp__read_int(const char *path, int dflt);
 unsigned long long mp__cap_eff(void);
 
-/* counters.c */
+/* encode.c: the sysfs PMU directory (MUXPROF_SYSFS_PMUS points tests at a
+ * fake tree), one line of a file (0 or -errno), and value placed into attr
+ * per a sysfs format spec such as "config:56-57" (0, or -1 unparsable). */
+const char *mp__sysfs_pmus(void);
+int mp__read_line(const char *path, char *buf, size_t n);
+int mp__put_bits(struct perf_event_attr *a, const char *fmt, uint64_t value);
+
+/* counters.c: open for the calling thread (pid 0, any CPU), or CPU-wide
+ * (pid -1, cpu): the latter only for ev->cpu_wide events, after
+ * mp_pmu_cpu_wide_allowed(). */
 int mp__perf_open(struct perf_event_attr *attr, int group_fd);
+int mp__perf_open_cpu(struct perf_event_attr *attr, int cpu, int group_fd);
+
+/* cpuwide.c: CPU-wide (uncore) events narrowed to the measured thread. */
+/* At plan time: how ev (a cpu_wide event) can be narrowed, its scope words
+ * in ev->cpu_scope; ev->available = 0 with the reason when an amd_l3 event
+ * cannot be filtered to one core (it would count the whole CCX). */
+void mp__cpu_wide_classify(mp__event *ev);
+/* The one CPU the calling thread is pinned to, or -1 with why filled. */
+int mp__pinned_cpu(char *why, size_t n);
+/* A CPU of pmu's cpumask (the first), or -1. */
+int mp__pmu_first_cpu(const char *pmu);
+/* *out = ev->attr narrowed to cpu's core.  0, or -1 with why filled. */
+int mp__cpu_wide_attr(const mp__event *ev, int cpu, struct perf_event_attr *out,
+                      char *why, size_t n);
 
 #endif

@@ -62,7 +62,7 @@ int mp_pmu_pmu_is_cpu_wide(const char *sysfs_root, const char *pmu)
     if (!pmu || !*pmu || strchr(pmu, '/') || !strcmp(pmu, ".") || !strcmp(pmu, ".."))
         return 0;
     snprintf(path, sizeof path, "%s/%s/cpumask",
-             sysfs_root ? sysfs_root : "/sys/bus/event_source/devices", pmu);
+             sysfs_root ? sysfs_root : mp__sysfs_pmus(), pmu);
     return access(path, F_OK) == 0;
 }
 

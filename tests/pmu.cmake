@@ -18,6 +18,10 @@ foreach(m generic skl icl spr amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_z
   set_tests_properties(test_pmu_encode_${m} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
     LABELS pmu)
 endforeach()
+set_tests_properties(test_pmu_encode_amd64_fam19h_zen3 test_pmu_encode_amd64_fam19h_zen4
+  PROPERTIES ENVIRONMENT MUXPROF_SYSFS_PMUS=${CMAKE_CURRENT_SOURCE_DIR}/fixtures/sysfs_amd/zen3)
+set_tests_properties(test_pmu_encode_amd64_fam17h_zen2
+  PROPERTIES ENVIRONMENT MUXPROF_SYSFS_PMUS=${CMAKE_CURRENT_SOURCE_DIR}/fixtures/sysfs_amd/zen2)
 # Arm models: forced only in an arm64 build of libpfm4 (elsewhere they skip,
 # 77); arm_cortex_a7x has no libpfm4 model (chosen by MIDR part) and checks its
 # data file's raw events on any host.
@@ -53,3 +57,9 @@ endif()
 # The architected ARMv8 events against a fake sysfs tree (any host).
 mp_add_test(test_pmu_armv8 SOURCES test_pmu_armv8.c LABELS pmu)
 target_include_directories(test_pmu_armv8 PRIVATE ${MP_PMU_TEST_INC})
+# CPU-wide events filtered to the measured thread (amd_l3) against fake sysfs
+# trees, and the CPU-wide open/read path through the kernel's msr PMU.
+mp_add_test(test_pmu_l3 SOURCES test_pmu_l3.c LABELS pmu
+  ARGS ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/sysfs_amd)
+target_include_directories(test_pmu_l3 PRIVATE ${MP_PMU_TEST_INC})
+target_link_libraries(test_pmu_l3 PRIVATE PFM::pfm)

@@ -8,7 +8,10 @@
  * codes (e.g. skl L2_RQSTS.MISS 24H/3FH = 0x3f24) and, for Arm, the Arm ARM
  * common event numbers (e.g. L2D_CACHE_REFILL 0x17, raw type 4).  Arm models
  * are forced only in an arm64 build (x86 ones only in an x86 build);
- * arm_cortex_a7x has no libpfm4 model and checks its data file's lines. */
+ * arm_cortex_a7x has no libpfm4 model and checks its data file's lines.
+ * The AMD models run against the fake sysfs tree tests/fixtures/sysfs_amd
+ * (MUXPROF_SYSFS_PMUS), whose amd_l3 PMU has type 11: the L3 rows are the
+ * event/umask of perf's amdzen2/3/4 L3 events (AMD PPR L3PMCx04, x06). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -79,6 +82,8 @@ static const row rows[] = {
     {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "cache", "L2-requests", 4, 0xfe60},
     {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "cache", "LLC-loads", -1, 0},
     {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "cache", "LLC-load-misses", -1, 0},
+    {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "cache", "L3-accesses", 11, 0xff04},
+    {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "cache", "L3-misses", 11, 0x106},
     {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "cache", "dTLB-load-misses", 4, 0xf045},
     {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "tlb", "cycles", 0, 0x0},
     {__LINE__, "amd64_fam17h_zen2", "amd_zen2", "tlb", "instructions", 0, 0x1},
@@ -94,6 +99,8 @@ static const row rows[] = {
     {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "cache", "L2-requests", 4, 0xfe60},
     {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "cache", "LLC-loads", -1, 0},
     {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "cache", "LLC-load-misses", -1, 0},
+    {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "cache", "L3-accesses", 11, 0xff04},
+    {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "cache", "L3-misses", 11, 0x104},
     {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "cache", "dTLB-load-misses", 4, 0xf045},
     {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "tlb", "cycles", 0, 0x0},
     {__LINE__, "amd64_fam19h_zen3", "amd_zen3", "tlb", "instructions", 0, 0x1},
@@ -109,6 +116,8 @@ static const row rows[] = {
     {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "cache", "L2-requests", 4, 0xfe60},
     {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "cache", "LLC-loads", -1, 0},
     {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "cache", "LLC-load-misses", -1, 0},
+    {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "cache", "L3-accesses", 11, 0xff04},
+    {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "cache", "L3-misses", 11, 0x104},
     {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "cache", "dTLB-load-misses", 4, 0xf045},
     {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "tlb", "cycles", 0, 0x0},
     {__LINE__, "amd64_fam19h_zen4", "amd_zen4", "tlb", "instructions", 0, 0x1},

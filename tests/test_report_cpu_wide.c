@@ -1,7 +1,8 @@
 /* test_report_cpu_wide.c - the report says that a CPU-wide (uncore) event
  * counts all work on its CPU, CCX or socket, and says nothing of the kind
  * for per-thread events.  Input: the synthetic fixture with one event
- * marked "cpu_wide" as pmu/ records an amd_l3 event. */
+ * marked "cpu_wide" with its cpu_scope as pmu/ records an amd_l3 event; the
+ * report names the scope and says how such an event is read. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -30,8 +31,10 @@ static char *report_with(int cpu_wide)
     assert_non_null(doc);
     cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "counters"), "events"))
-        if (!strcmp(cJSON_GetObjectItem(e, "name")->valuestring, "LLC-load-misses") && cpu_wide)
+        if (!strcmp(cJSON_GetObjectItem(e, "name")->valuestring, "LLC-load-misses") && cpu_wide) {
             cJSON_AddBoolToObject(e, "cpu_wide", 1);
+            cJSON_AddStringToObject(e, "cpu_scope", "L3 of the CCX, filtered to the waiter's core");
+        }
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/results.json", dir);
     FILE *f = fopen(path, "w");
@@ -58,9 +61,12 @@ static void says_cpu_wide(void **state)
 {
     (void)state;
     char *md = report_with(1);
-    if (!strstr(md, "CPU-wide (uncore) events: `LLC-load-misses`. They count all work on the "
-                    "same CPU, CCX or socket"))
-        fail_msg("report.md does not say LLC-load-misses is CPU-wide:\n%s", md);
+    if (!strstr(md, "CPU-wide (uncore) events: `LLC-load-misses` (L3 of the CCX, filtered to "
+                    "the waiter's core). They count all work their PMU sees"))
+        fail_msg("report.md does not say LLC-load-misses is CPU-wide, with its scope:\n%s", md);
+    if (!strstr(md, "on its own fd, in a counter pass of its own, and read with read() before "
+                    "and after each call"))
+        fail_msg("report.md does not say how the CPU-wide event is read:\n%s", md);
     free(md);
     md = report_with(0);
     assert_null(strstr(md, "CPU-wide (uncore)"));

@@ -4,6 +4,7 @@
  * files and the generic perf names.  Reads the plan's JSON description. */
 #include "cmd/cmd.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <cjson/cJSON.h>
@@ -16,10 +17,19 @@ static const char *str(const cJSON *o, const char *k)
     return mp_json_str(o, k, "");
 }
 
-/* Whether each pass of the plan opens now, added to the plan's JSON. */
+/* Whether each pass of the plan opens now, added to the plan's JSON.  The
+ * check runs pinned to the CPU it is on, as the run's waiter is pinned: a
+ * CPU-wide pass opens only on the CPU of a pinned thread. */
 static void add_pass_status(cJSON *j, const mp_pmu_plan *plan)
 {
     cJSON *arr = cJSON_AddArrayToObject(j, "pass_status");
+    cpu_set_t was, one;
+    int cpu = sched_getcpu(), pinned = 0;
+    if (cpu >= 0 && sched_getaffinity(0, sizeof was, &was) == 0) {
+        CPU_ZERO(&one);
+        CPU_SET(cpu, &one);
+        pinned = sched_setaffinity(0, sizeof one, &one) == 0;
+    }
     for (unsigned pi = 0; pi < mp_pmu_plan_passes(plan); pi++) {
         mp_pmu_pass *p;
         mp_err err;
@@ -36,6 +46,7 @@ static void add_pass_status(cJSON *j, const mp_pmu_plan *plan)
         }
         cJSON_AddItemToArray(arr, o);
     }
+    if (pinned) sched_setaffinity(0, sizeof was, &was);
 }
 
 /* The plan of spec as JSON (with pass_status), or NULL with a message. */

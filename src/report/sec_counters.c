@@ -9,6 +9,19 @@
 #include "report/md.h"
 #include "report/util.h"
 
+/* counters.events[].cpu_scope of the event named name, or NULL. */
+static const char *cpu_scope(const cJSON *cn, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cn, "events")) {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(e, "cpu_scope");
+        if (cJSON_IsString(nm) && !strcmp(nm->valuestring, name) && cJSON_IsString(sc))
+            return sc->valuestring;
+    }
+    return NULL;
+}
+
 static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     (void)figs;
@@ -58,12 +71,21 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     }
     size_t wide = 0;
     for (size_t i = 0; i < m->ncounters; i++)
-        if (m->counters[i].opened && m->counters[i].cpu_wide)
-            fprintf(f, "%s`%s`", wide++ ? ", " : "CPU-wide (uncore) events: ", m->counters[i].name);
+        if (m->counters[i].opened && m->counters[i].cpu_wide) {
+            const char *scope = cpu_scope(cn, m->counters[i].name);
+            fprintf(f, "%s`%s`", wide++ ? ", " : "CPU-wide (uncore) events: ",
+                    m->counters[i].name);
+            if (scope) fprintf(f, " (%s)", mp_md_cell(a, sizeof a, scope));
+        }
     if (wide)
-        fprintf(f, ". They count all work on the same CPU, CCX or socket during the call, "
-                   "other tasks' included, not only the measured thread: per-call values "
-                   "are an upper bound.\n\n");
+        fprintf(f, ". They count all work their PMU sees in its scope during the call (for "
+                   "amd_l3 filtered to the waiter's core: both of its SMT threads and its "
+                   "prefetchers included; otherwise the whole CPU, CCX or socket), other "
+                   "tasks' included, not only the measured thread: per-call values are an "
+                   "upper bound. A CPU-wide event cannot join the per-thread group: it is "
+                   "opened on the waiter's CPU on its own fd, in a counter pass of its own, "
+                   "and read with read() before and after each call, so it brackets other "
+                   "calls of the same cell than the per-thread counters.\n\n");
     if (refused) {
         fprintf(f, "Unavailable on this host (%zu):\n\n| event | why |\n|---|---|\n", refused);
         for (size_t i = 0; i < m->ncounters; i++)
