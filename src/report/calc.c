@@ -154,8 +154,9 @@ const char *mp_rc_fit_warnings(const mp_rcost *c, const char *unit, char *buf, s
         o += (size_t)snprintf(buf + o, len - o, "%s⚠ negative intercept (no physical meaning: "
                               "the line does not describe small N)", o ? "; " : "");
     if (o < len && !(c->fit.r2 >= MP_RC_MIN_R2))
-        o += (size_t)snprintf(buf + o, len - o, "%s⚠ R² %.3f < %.2f: not a straight line",
-                              o ? "; " : "", c->fit.r2, MP_RC_MIN_R2);
+        o += (size_t)snprintf(buf + o, len - o, "%s⚠ R² %.*f < %.2f: not a straight line",
+                              o ? "; " : "", c->fit.r2 >= 0.9495 ? 4 : 3, c->fit.r2,
+                              MP_RC_MIN_R2);   /* 0.9497 is not printed as "0.950 < 0.95" */
     int sign = c->marg_lo <= 0 && c->marg_hi > 0;
     if (o < len && (sign || c->marg_hi > MP_RC_SPREAD * c->marg_lo))
         o += (size_t)snprintf(buf + o, len - o, "%s⚠ interval costs %s (%s to %s %s per fd): "

@@ -79,8 +79,9 @@ static void method(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         "before it arms to after it returns: the interval its counters cover.\n\n"
         "Tables give the median (p50) and the 99th percentile of the per-call samples, in "
         "nanoseconds; counters are events per call, medians. Percentiles interpolate between "
-        "order statistics (type 7). Slopes are least-squares fits of the median against N over "
-        "the sweep, with R² on the linear scale.\n\n");
+        "order statistics (type 7). Per-descriptor costs are measured per interval between "
+        "neighbouring N; the fitted line beside them weighs every N alike (least squares on "
+        "relative error) and is labelled a model (see Results).\n\n");
     syscalls_made(f, m);
 }
 
