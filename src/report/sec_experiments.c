@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/calc.h"
 #include "report/fig.h"
 #include "report/internal.h"
 #include "common/file.h"
@@ -488,13 +489,15 @@ static int fig_register(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err
         if (!g)
             return -ENOMEM;
         snprintf(g->fd_kind, sizeof g->fd_kind, "%s", kinds[ki]);
+        char cpu[120];
+        mp_rc_host_cpu(m, cpu, sizeof cpu);
         snprintf(g->caption, sizeof g->caption, "Registration cost per descriptor against N, "
-                 "%s fds: median of open() + N add() divided by N (log x%s)", kinds[ki],
-                 positive ? ", log y" : "");
+                 "%s, %s fds: median of open() + N add() divided by N (log x%s)", cpu,
+                 kinds[ki], positive ? ", log y" : "");
         char vars[1024];
         snprintf(vars, sizeof vars, "kind = \"%s\"\nbackends = \"%s\"\nstyles = \"%s\"\n"
-                 "logy = %d\nttl = \"registering N %s fds: ns per fd\"\n", kinds[ki], bl, sl,
-                 positive, kinds[ki]);
+                 "logy = %d\nttl = \"%s, registering N %s fds: ns per fd\"\n", kinds[ki], bl,
+                 sl, positive, cpu, kinds[ki]);
         int rc = mp__rfig_wrapper(dir, g, "register.gp", vars, err);
         if (rc)
             return rc;
@@ -536,14 +539,16 @@ static int fig_herd(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
     if (!g)
         return -ENOMEM;
     double w = m->exp.herd[0].waiters;
-    snprintf(g->caption, sizeof g->caption, "Thundering herd: waiters woken, returned and "
-             "woken for nothing per event, per arrangement (means over the rounds)");
+    char cpu[120];
+    mp_rc_host_cpu(m, cpu, sizeof cpu);
+    snprintf(g->caption, sizeof g->caption, "Thundering herd, %s, pipe: waiters woken, returned "
+             "and woken for nothing per event, per arrangement (means over the rounds)", cpu);
     char vars[512];
     if (isfinite(w))
-        snprintf(vars, sizeof vars, "ttl = \"thundering herd, %.0f waiters: per event\"\n"
-                 "waiters = %.0f\n", w, w);
+        snprintf(vars, sizeof vars, "ttl = \"%s, thundering herd, %.0f waiters: per event\"\n"
+                 "waiters = %.0f\n", cpu, w, w);
     else
-        snprintf(vars, sizeof vars, "ttl = \"thundering herd: per event\"\n");
+        snprintf(vars, sizeof vars, "ttl = \"%s, thundering herd: per event\"\n", cpu);
     return mp__rfig_wrapper(dir, g, "herd.gp", vars, err);
 }
 
@@ -582,13 +587,16 @@ static int fig_ltet(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
     mp_rfig *g = mp__rfig_add(o, MP_FIG_LTET, "ltet_chunks", err);
     if (!g)
         return -ENOMEM;
-    snprintf(g->caption, sizeof g->caption, "Level- vs edge-triggered epoll: system calls "
-             "(left) and time (right) per delivered write against the read size (log-log)");
-    char vars[256];
-    snprintf(vars, sizeof vars, "ttl = \"LT vs ET, one %.0f-byte write per event\"\n",
+    char cpu[120];
+    mp_rc_host_cpu(m, cpu, sizeof cpu);
+    snprintf(g->caption, sizeof g->caption, "Level- vs edge-triggered epoll, %s, pipe: system "
+             "calls (left) and time (right) per delivered write against the read size "
+             "(log-log)", cpu);
+    char vars[512];
+    snprintf(vars, sizeof vars, "ttl = \"%s, LT vs ET, one %.0f-byte write per event\"\n", cpu,
              isfinite(m->exp.event_bytes) ? m->exp.event_bytes : 0);
     if (!isfinite(m->exp.event_bytes))
-        snprintf(vars, sizeof vars, "ttl = \"LT vs ET, one write per event\"\n");
+        snprintf(vars, sizeof vars, "ttl = \"%s, LT vs ET, one write per event\"\n", cpu);
     return mp__rfig_wrapper(dir, g, "ltet.gp", vars, err);
 }
 
