@@ -26,16 +26,13 @@ static char dir[64];
 static int setup(void **state)
 {
     (void)state;
-    snprintf(dir, sizeof dir, "/tmp/mp-bias-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return mp_test_mkdtemp(dir, sizeof dir, "bias");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return mp_test_rmtree(dir);
 }
 
 /* Run `muxprof run ARGS --out DIR/name` and return its results.json. */

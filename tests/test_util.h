@@ -7,6 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A scratch directory for one test program: mp_test_mkdtemp fills dir
+ * (at least 64 bytes) with a new /tmp/mp-NAME-XXXXXX, mp_test_rmtree removes it
+ * (0, or -1 on failure: cmocka group setup/teardown conventions). */
+static inline int mp_test_mkdtemp(char *dir, size_t len, const char *name)
+{
+    snprintf(dir, len, "/tmp/mp-%s-XXXXXX", name);
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static inline int mp_test_rmtree(const char *dir)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
 /* Entries in /proc/self/fd, less ".", ".." and the directory's own fd. */
 static inline int mp_test_open_fds(void)
 {
