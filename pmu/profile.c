@@ -4,9 +4,12 @@
  * Event: cycles when the CPU PMU offers them (period 100,000 cycles), else
  * the cpu-clock software event (period 50 us of the thread's on-CPU time:
  * 2,000 samples take 100 ms of CPU; shorter periods distort the profile
- * in a VM, see docs/profile.md).  Samples carry the IP, pid/tid and the
- * kernel callchain (up to 32 frames; user chains are excluded, the report
- * wants kernel attribution only).  Kernel samples need
+ * in a VM, see docs/profile.md).  Samples carry the IP, pid/tid, the time
+ * on CLOCK_MONOTONIC (use_clockid: the clock the calls are bracketed with)
+ * and the kernel callchain (up to 32 frames; user chains are excluded, the
+ * report wants kernel attribution only).  With the calls' windows given to
+ * the drain, a sample taken outside every call (the harness between
+ * calls) is counted and dropped, so shares are of the calls' samples.  Kernel samples need
  * perf_event_paranoid <= 1 or CAP_PERFMON/CAP_SYS_ADMIN; when refused the
  * event is reopened user-only and the profile says so.
  *
@@ -26,6 +29,7 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -46,6 +50,11 @@ struct mp_profile {
     uint64_t data_size;
     uint64_t tail;
     uint64_t sample_type;
+    int timed;            /* samples carry CLOCK_MONOTONIC times */
+    const uint64_t *span; /* the calls' windows while a drain runs, else NULL */
+    size_t nspan;
+    int windows_used;     /* some drain was given the calls' windows */
+    uint64_t outside;     /* samples outside every call window (dropped) */
     const char *event;
     uint64_t period;
     int user_only;
@@ -55,7 +64,7 @@ struct mp_profile {
     const mp_ksyms *k;
 };
 
-static int open_event(int cycles, int user_only)
+static int open_event(int cycles, int user_only, int timed)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
@@ -70,6 +79,12 @@ static int open_event(int cycles, int user_only)
         a.sample_period = CPU_CLOCK_PERIOD_NS;
     }
     a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+    if (timed) {
+        /* Sample times on the clock the calls are bracketed with. */
+        a.sample_type |= PERF_SAMPLE_TIME;
+        a.use_clockid = 1;
+        a.clockid = CLOCK_MONOTONIC;
+    }
     a.disabled = 1;
     a.exclude_hv = 1;
     a.exclude_kernel = (unsigned)user_only;
@@ -84,9 +99,26 @@ static int no_such_event(int e)
     return e == -ENOENT || e == -ENODEV || e == -EOPNOTSUPP || e == -ENXIO || e == -EINVAL;
 }
 
+int mp_profile_in_window(const uint64_t *span, size_t n, uint64_t t)
+{
+    size_t lo = 0, hi = n;   /* first window whose end is >= t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (span[2 * mid + 1] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && span[2 * lo] <= t;
+}
+
 static void on_sample(const mp_rb_sample *s, void *ctx)
 {
     mp_profile *p = ctx;
+    if (p->span && !mp_profile_in_window(p->span, p->nspan, s->time)) {
+        p->outside++;
+        return;
+    }
     int user = (s->misc & MP_RB_MISC_CPUMODE_MASK) == MP_RB_MISC_USER;
     mp_profile_agg_add(p->agg, user, s->ip, s->chain, (size_t)s->nchain);
 }
@@ -97,8 +129,13 @@ int mp_profile_open(mp_profile **out, const mp_ksyms *k, const mp_phases *ph, mp
     int fd = -1, first_err = 0, kernel_err = 0;
     size_t t;
     *out = NULL;
+    int timed = 1;
     for (t = 0; t < sizeof tries / sizeof tries[0]; t++) {
-        fd = open_event(tries[t].cycles, tries[t].user_only);
+        fd = open_event(tries[t].cycles, tries[t].user_only, timed);
+        if (fd == -EINVAL && timed) {   /* no use_clockid (before 4.1): no windows */
+            timed = 0;
+            fd = open_event(tries[t].cycles, tries[t].user_only, timed);
+        }
         if (fd >= 0)
             break;
         if (!first_err)
@@ -125,6 +162,9 @@ int mp_profile_open(mp_profile **out, const mp_ksyms *k, const mp_phases *ph, mp
     p->period = tries[t].cycles ? CYCLES_PERIOD : CPU_CLOCK_PERIOD_NS;
     p->user_only = tries[t].user_only;
     p->sample_type = MP_RB_SAMPLE_IP | MP_RB_SAMPLE_TID | MP_RB_SAMPLE_CALLCHAIN;
+    p->timed = timed;
+    if (timed)
+        p->sample_type |= MP_RB_SAMPLE_TIME;
     if (p->user_only)
         snprintf(p->note, sizeof p->note, "kernel samples refused (%s): user time only; "
                  "%s", strerror(-kernel_err), MP_PMU_GRANT_HINT);
@@ -168,13 +208,28 @@ int mp_profile_disable(mp_profile *p)
     return ioctl(p->fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 }
 
-void mp_profile_drain(mp_profile *p)
+void mp_profile_drain_calls(mp_profile *p, const uint64_t *span, size_t n)
 {
     struct perf_event_mmap_page *meta = p->map;
     uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+    p->span = p->timed ? span : NULL;
+    p->nspan = n;
+    if (p->span)
+        p->windows_used = 1;
     p->tail = mp_rb_parse(p->data, p->data_size, p->tail, head, p->sample_type, on_sample, p,
                           &p->st);
+    p->span = NULL;
     __atomic_store_n(&meta->data_tail, p->tail, __ATOMIC_RELEASE);
+}
+
+void mp_profile_drain(mp_profile *p)
+{
+    mp_profile_drain_calls(p, NULL, 0);
+}
+
+int mp_profile_windowed(const mp_profile *p)
+{
+    return p->timed;
 }
 
 uint64_t mp_profile_samples(const mp_profile *p)
@@ -195,6 +250,7 @@ cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call)
         .truncated = p->st.truncated, .calls = calls, .ns_per_call = ns_per_call,
         .scope = p->user_only ? "user" : "user+kernel", .note = p->note[0] ? p->note : NULL,
         .symbols_error = "kernel symbols were not loaded",
+        .windowed = p->timed && p->windows_used, .outside = p->outside,
     };
     cJSON *o = mp_profile_agg_json(p->agg, &in);
     if (o && p->st.throttled)

@@ -8,7 +8,8 @@
  *
  *   mp_profile_open(&p, ksyms, phases, &err)   in the thread to be sampled
  *   repeat: mp_profile_enable(p); CALLS; mp_profile_disable(p);
- *           mp_profile_drain(p)            (keeps the ring from filling)
+ *           mp_profile_drain_calls(p, span, n)   (keeps the samples taken
+ *           inside the calls' windows; keeps the ring from filling)
  *   cJSON *j = mp_profile_collect(p, ns_per_call, calls)
  *   mp_profile_close(p)
  *
@@ -97,6 +98,8 @@ typedef struct mp_profile_info {
     const char *scope;        /* "user+kernel" or "user" */
     const char *note;         /* NULL or a sentence */
     const char *symbols_error;/* why there is no symbol table, when k is NULL */
+    int windowed;             /* 1: only samples inside the calls were kept */
+    uint64_t outside;         /* samples taken outside every call (dropped) */
 } mp_profile_info;
 
 /* The "profile" object: event, samples, lost, symbols, user_share,
@@ -116,6 +119,16 @@ int mp_profile_enable(mp_profile *p);
 int mp_profile_disable(mp_profile *p);
 /* Decode what the ring holds into the aggregate and free the space. */
 void mp_profile_drain(mp_profile *p);
+/* The same, keeping only samples taken inside one of the calls' windows:
+ * span holds n [begin, end] pairs in CLOCK_MONOTONIC ns (mp_now_ns), in
+ * time order, not overlapping.  The others are counted as "outside" and
+ * dropped.  Where samples carry no usable time (mp_profile_windowed() is
+ * 0) every sample is kept and the profile says so. */
+void mp_profile_drain_calls(mp_profile *p, const uint64_t *span, size_t n);
+int mp_profile_windowed(const mp_profile *p);
+/* 1 when time t lies in one of the n [begin, end] windows of span (ends
+ * included; windows in time order, not overlapping), else 0. */
+int mp_profile_in_window(const uint64_t *span, size_t n, uint64_t t);
 uint64_t mp_profile_samples(const mp_profile *p);
 /* Drain, then build the "profile" object (see mp_profile_agg_json);
  * calls and ns_per_call describe the measured block. */

@@ -189,6 +189,11 @@ cJSON *mp_profile_agg_json(const mp_profile_agg *a, const mp_profile_info *in)
     if (in->truncated)
         cJSON_AddNumberToObject(o, "truncated", (double)in->truncated);
     cJSON_AddNumberToObject(o, "calls", (double)in->calls);
+    /* "calls": only samples taken inside a call's bracket were kept;
+     * "blocks": the harness between calls is in the samples too. */
+    cJSON_AddStringToObject(o, "window", in->windowed ? "calls" : "blocks");
+    if (in->windowed)
+        cJSON_AddNumberToObject(o, "outside_calls", (double)in->outside);
     if (isfinite(in->ns_per_call))
         cJSON_AddNumberToObject(o, "wall_p50_ns", in->ns_per_call);
     if (in->period && in->calls && in->event && !strcmp(in->event, "cpu-clock"))

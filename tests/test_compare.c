@@ -377,7 +377,9 @@ static void profiles_kofn_experiments(void **st)
     HAS(md, "## Kernel profiles side by side\n");
     HAS(md, "### poll, ready mode, pipe fds, N=10000: phase shares\n\n"
             "| phase | Synthetic CPU (x86_64) | Other CPU (aarch64) |\n|---|---:|---:|\n"
-            "| samples (event) | 5000 (cpu-clock) | 5000 (cpu-clock) |\n"
+            "| samples (event) | 5,000 (cpu-clock) | 5,000 (cpu-clock) |\n"
+            "| samples outside the calls | not separated (older file) | "
+            "not separated (older file) |\n"
             "| user space | 2.0% | 2.0% |\n"
             "| entry | 5.0% (10,000 ns) | 10.0% (40,010 ns) |\n"
             "| copy_in | 8.0% (16,000 ns) | 20.0% (80,020 ns) |\n"

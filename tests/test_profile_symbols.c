@@ -325,9 +325,31 @@ static void test_recorded_profiles(void **state)
     mp_ksyms_free(k);
 }
 
+/* Which sample times fall inside the calls' windows: ends included, gaps
+ * and the times before the first and after the last window left out. */
+static void test_in_window(void **state)
+{
+    (void)state;
+    static const uint64_t span[] = {100, 200, 300, 300, 1000, 5000};
+    assert_int_equal(mp_profile_in_window(span, 0, 150), 0);
+    assert_int_equal(mp_profile_in_window(span, 3, 99), 0);
+    assert_int_equal(mp_profile_in_window(span, 3, 100), 1);
+    assert_int_equal(mp_profile_in_window(span, 3, 200), 1);
+    assert_int_equal(mp_profile_in_window(span, 3, 201), 0);
+    assert_int_equal(mp_profile_in_window(span, 3, 299), 0);
+    assert_int_equal(mp_profile_in_window(span, 3, 300), 1);
+    assert_int_equal(mp_profile_in_window(span, 3, 301), 0);
+    assert_int_equal(mp_profile_in_window(span, 3, 999), 0);
+    assert_int_equal(mp_profile_in_window(span, 3, 3000), 1);
+    assert_int_equal(mp_profile_in_window(span, 3, 5000), 1);
+    assert_int_equal(mp_profile_in_window(span, 3, 5001), 0);
+    assert_int_equal(mp_profile_in_window(span, 2, 3000), 0);   /* n bounds the search */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_in_window),
         cmocka_unit_test(test_lookup),
         cmocka_unit_test(test_hidden),
         cmocka_unit_test(test_builtin_phases),

@@ -54,6 +54,18 @@ static void share_text(char *b, size_t len, const cJSON *e)
         snprintf(b, len, "%.1f%%", s * 100);
 }
 
+/* Samples left out as the harness between calls, or why there is no count. */
+static void outside_text(char *b, size_t len, const cJSON *p)
+{
+    const char *w = mp_json_str(p, "window", NULL);
+    double out = mp_json_num(p, "outside_calls", NAN);
+    if (w && !strcmp(w, "calls") && isfinite(out))
+        mp_fmt_num(b, len, out);
+    else
+        snprintf(b, len, "%s", w ? "not separated (no sample times)"
+                                 : "not separated (older file)");
+}
+
 void mp__cmp_profiles(FILE *f, const mp_cmp *c)
 {
     size_t with = 0;
@@ -74,9 +86,12 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
         fprintf(f, "\n\n");
         return;
     }
-    fprintf(f, "Phase shares of the waiter's profile samples (docs/profile.md), with the ns per "
-               "call they stand for (share x that host's wall p50), for every cell that at "
-               "least two hosts profiled. A phase a host's phase file does not have is `-`.\n\n");
+    fprintf(f, "Phase shares of the profile samples taken inside the calls (docs/profile.md), "
+               "with the ns per call they stand for (share x that host's wall p50), for every "
+               "cell that at least two hosts profiled. A phase a host's phase file does not "
+               "have is `-`. Samples taken between calls (the harness) are left out and "
+               "counted; files written before that have them in the shares and say \"not "
+               "separated\".\n\n");
     mp_cmp_group g[64];
     size_t ng = mp_cmp_groups(c, g, 64), tables = 0;
     for (size_t gi = 0; gi < ng && gi < 64; gi++) {
@@ -131,9 +146,11 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
                         g[gi].mode, g[gi].kind, ns[k]);
                 mp__cmp_head(f, c, "phase", col);
                 char t[256], cell[200];
-                for (int row = -2; row < (int)nph; row++) {
-                    if (row == -2)
+                for (int row = -3; row < (int)nph; row++) {
+                    if (row == -3)
                         fprintf(f, "| samples (event) |");
+                    else if (row == -2)
+                        fprintf(f, "| samples outside the calls |");
                     else if (row == -1)
                         fprintf(f, "| user space |");
                     else
@@ -143,14 +160,18 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
                             continue;
                         const char *w = no_profile(&c->h[h], x[h], why, sizeof why);
                         if (w) {
-                            fprintf(f, " %s |", row == -2 ? w : "");
+                            fprintf(f, " %s |", row == -3 ? w : "");
                             continue;
                         }
                         const cJSON *p = x[h]->profile;
-                        if (row == -2) {
+                        if (row == -3) {
                             double s = mp_json_num(p, "samples", NAN);
-                            fprintf(f, " %.0f (%s) |", isfinite(s) ? s : 0.0,
+                            char sn[32];
+                            fprintf(f, " %s (%s) |", mp_fmt_num(sn, sizeof sn, s),
                                     mp_md_cell(cell, sizeof cell, mp_json_str(p, "event", "?")));
+                        } else if (row == -2) {
+                            outside_text(t, sizeof t, p);
+                            fprintf(f, " %s |", t);
                         } else if (row == -1) {
                             double u = mp_json_num(p, "user_share", NAN);
                             if (isfinite(u))

@@ -112,19 +112,46 @@ static int has_phases(const mp_rcell *c)
     return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) > 0;
 }
 
+/* Samples left out as the harness between calls; files written before the
+ * sampler kept only the calls' samples say so instead of a count. */
+static const char *outside_calls(char *b, size_t n, const cJSON *prof)
+{
+    const char *w = mp_json_str(prof, "window", NULL);
+    double out = mp_json_num(prof, "outside_calls", NAN);
+    if (w && !strcmp(w, "calls") && isfinite(out))
+        return mp_fmt_num(b, n, out);
+    snprintf(b, n, "%s", w ? "not separated (no sample times)" : "not separated (older file)");
+    return b;
+}
+
+/* On-CPU time per call while sampled over the timed p50: how much the
+ * sampling slowed the calls it profiled (cpu-clock only). */
+static const char *sampled_vs_timed(char *b, size_t n, const cJSON *prof)
+{
+    double on = mp_json_num(prof, "on_cpu_ns_per_call", NAN);
+    double p50 = mp_json_num(prof, "wall_p50_ns", NAN);
+    if (!(isfinite(on) && isfinite(p50) && p50 > 0))
+        return snprintf(b, n, "n/a"), b;
+    char r[32];
+    snprintf(b, n, "%s×", mp_fmt_num(r, sizeof r, on / p50));
+    return b;
+}
+
 static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
 {
     char names[MAXPH][64];
     size_t nph = phase_names(m, mode, NULL, names);
     char b[128], cell[160], sm[32];
-    fprintf(f, "| backend | N | samples | event | symbols | user share |");
+    int ready = !strcmp(mode, "ready");
+    fprintf(f, "| backend | N | samples | outside calls | %sevent | symbols | user share |",
+            ready ? "sampled ÷ timed | " : "");
     int marked = 0;
     for (size_t k = 0; k < nph; k++) {
         fprintf(f, " %s%s |", mp_md_cell(cell, sizeof cell, names[k]),
                 irq_pileup(names[k]) ? " †" : "");
         marked |= irq_pileup(names[k]);
     }
-    fprintf(f, "\n|---|---:|---:|---|---|---:|");
+    fprintf(f, "\n|---|---:|---:|---:|%s---|---|---:|", ready ? "---:|" : "");
     for (size_t k = 0; k < nph; k++)
         fprintf(f, "---:|");
     fputc('\n', f);
@@ -134,9 +161,13 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
             continue;
         double s = mp_json_num(c->profile, "samples", NAN);
         pct(b, sizeof b, mp_json_num(c->profile, "user_share", NAN));
+        char out[48], slow[48];
+        outside_calls(out, sizeof out, c->profile);
         fprintf(f, "| %s | %s | %s | %s | ", c->backend, MP_NUM(c->nfds),
-                isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a",
-                mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "event", "?")));
+                isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a", out);
+        if (ready)
+            fprintf(f, "%s | ", sampled_vs_timed(slow, sizeof slow, c->profile));
+        fprintf(f, "%s | ", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "event", "?")));
         fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "?")),
                 b);
         for (size_t k = 0; k < nph; k++) {
@@ -183,7 +214,8 @@ static void top_functions(FILE *f, const mp_rcell *c)
      * latency is mostly off-CPU, so a share times the latency is no cost. */
     int wake = !strcmp(c->mode, "wakeup");
     if (wake)
-        fprintf(f, "Top kernel functions, %s at N=%s (share of the waiter's on-CPU samples; "
+        fprintf(f, "Top kernel functions, %s at N=%s (share of the waiter's on-CPU samples "
+                   "inside the calls; "
                    "no ns per call: in wakeup mode a share is an upper-bound split of the "
                    "latency, not a cost):\n\n| function | share of on-CPU samples |\n"
                    "|---|---:|\n", c->backend, MP_NUM(c->nfds));
@@ -235,7 +267,7 @@ static int prof_data(const mp_rmodel *m, const char *dir, const char *mode, cons
         return rc;
     FILE *f = a.f;
     fprintf(f, "# muxprof %s: kernel profile, %s mode, %s fds, backend %s\n"
-               "# share_* = %% of the waiter's samples (user + kernel phases = 100);\n"
+               "# share_* = %% of the samples inside the calls (user + kernel phases = 100);\n"
                "# nsfd_* = the phase's ns per call / N; '?' = none.\nnfds label user",
             m->path, mode, kind, backend);
     for (size_t k = 0; k < nph; k++) {
@@ -344,7 +376,7 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
             snprintf(g->fd_kind, sizeof g->fd_kind, "%s", kind);
             snprintf(g->caption, sizeof g->caption, "Phase shares of the time per call, "
                      "%s mode, %s fds: one bar per backend and N, stacked by phase (%% of "
-                     "the waiter's samples)", mode, kind);
+                     "the samples inside the calls)", mode, kind);
             snprintf(vars, sizeof vars, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"%s\"\n"
                      "phases = \"%s\"\nttl = \"%s, %s mode, %s fds: where the time of one "
                      "call goes\"\n", mode, kind, bl, ph, cpu, mode, kind);
@@ -364,7 +396,13 @@ static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         return;
     fprintf(f, "## Where the time goes in the kernel (sampled profile)\n\n"
                "Kernel-function sampling of the measured calls (a separate pass): shares of "
-               "samples by phase and by function. In ready mode a share times the median is "
+               "samples by phase and by function. Only samples taken inside a call are kept "
+               "(ready: between the clock reads around it, the interval of the median; wakeup: "
+               "the waiter's bracket); those taken in the harness between calls (the answer "
+               "check, the scan of the result, the wakeup handshake) are counted under "
+               "\"outside calls\" and left out. \"sampled ÷ timed\" is the on-CPU time per "
+               "call while sampled over the timed median: how much the sampling itself slowed "
+               "the calls it profiled. In ready mode a share times the median is "
                "the nanoseconds per call it stands for. In wakeup mode the samples cover only "
                "the waiter's on-CPU time: the shares are an upper-bound split of the latency, "
                "not a cost, and no ns per call is given. Rows marked † collect time from "

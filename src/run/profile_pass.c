@@ -4,17 +4,21 @@
  * mp_sample_wakeup, same backend state, same descriptor set), run in
  * chunks of about CHUNK_NS of wall time.  The sampling event is enabled
  * around each chunk only, and the ring buffer is drained between chunks
- * with the event disabled, so the samples see the calls and the sampler's
- * own harness (clock reads; in wakeup mode the poker handshake, getrusage
- * and the drain of the ready fd), never the decoding.  The pass stops at
+ * with the event disabled, so no sample sees the decoding.  Inside a chunk
+ * each call's window is recorded (ready: the clock reads around the call,
+ * the interval of the cell's wall_ns; wakeup: the waiter's bracket from
+ * arming to return, the interval of waiter_ns) and only samples whose time
+ * falls in one are kept: the answer check, the user-space scan of the
+ * result, the wakeup handshake, getrusage and the drain of the ready fd
+ * are counted as "outside_calls" and dropped.  The pass stops at
  * MP_PROFILE_TARGET samples, after MP_PROFILE_BUDGET_NS once it holds
  * MP_PROFILE_MIN_SAMPLES, and after MP_PROFILE_MAX_NS in any case (a
  * wakeup cell at 10,000 fds spends most of its wall time asleep).
  *
  * What it does not measure: the poker process (only the waiter is
  * sampled), and time the waiter spends asleep (cpu-clock ticks only while
- * the thread runs).  Shares are of the waiter's on-CPU samples; ns per
- * call = share x the cell's wall p50 (docs/profile.md says when that is a
+ * the thread runs).  Shares are of the on-CPU samples inside the calls;
+ * ns per call = share x the cell's wall p50 (docs/profile.md says when that is a
  * fair product and when not).
  */
 #include "run/internal.h"
@@ -88,7 +92,10 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
         return 0;
     }
     double *scratch = malloc(sizeof *scratch * chunk);
-    if (!scratch) {
+    uint64_t *span = malloc(sizeof *span * 2 * chunk);
+    if (!scratch || !span) {
+        free(scratch);
+        free(span);
         mp_profile_close(p);
         return mp_errf(err, -ENOMEM, "out of memory for the profile pass");
     }
@@ -96,7 +103,7 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
     uint64_t calls = 0, t0 = mp_now_ns();
     for (int first = 1;; first = 0) {
         mp_block blk = {.wall_ns = scratch};
-        /* Warm-up runs outside the sampled window. */
+        /* Warm-up runs outside the sampled window (and records no span). */
         int wu = first ? warmup : 0;
         if (wu) {
             rc = c->mode == MP_MODE_READY
@@ -106,15 +113,16 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
             if (rc < 0)
                 break;
         }
+        blk.span = span;
         mp_profile_enable(p);
         rc = c->mode == MP_MODE_READY
                  ? mp_sample_ready(c->backend, st, set, 0, chunk, NULL, &blk, err)
                  : mp_sample_wakeup(c->backend, st, set, env->poker, 0, chunk, NULL, &blk, err);
         mp_profile_disable(p);
-        mp_profile_drain(p);
+        mp_profile_drain_calls(p, span, blk.kept);
         if (rc < 0)
             break;
-        calls += chunk;
+        calls += mp_profile_windowed(p) ? blk.kept : chunk;   /* the calls whose samples were kept */
         uint64_t got = mp_profile_samples(p), spent = mp_now_ns() - t0;
         if (got >= MP_PROFILE_TARGET || spent >= MP_PROFILE_MAX_NS ||
             (spent >= MP_PROFILE_BUDGET_NS && got >= MP_PROFILE_MIN_SAMPLES))
@@ -133,6 +141,7 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
         }
     }
     free(scratch);
+    free(span);
     mp_profile_close(p);
     return rc;
 }

@@ -110,6 +110,10 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
             r = b->wait(st, 0);
             uint64_t t1 = mp_now_ns();
             out->wall_ns[out->kept] = (double)(t1 - t0);
+            if (out->span) {
+                out->span[2 * out->kept] = t0;
+                out->span[2 * out->kept + 1] = t1;
+            }
         }
         rc = check_answer(b, st, set, r, got, err);
         if (rc < 0)
@@ -232,6 +236,10 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             }
             if (out->waiter_ns)
                 out->waiter_ns[out->kept] = (double)(t1 - ta);
+            if (out->span) {
+                out->span[2 * out->kept] = ta;
+                out->span[2 * out->kept + 1] = t1;
+            }
             out->wall_ns[out->kept++] = (double)(t1 - t0);
         }
     }

@@ -34,6 +34,11 @@ typedef struct mp_block {
      * sample, from just before it arms to just after it returns: the
      * interval a counter pass brackets (wall_ns starts at the poke). */
     double *waiter_ns;
+    /* when not NULL: [2n] each kept sample's call window on mp_now_ns's
+     * clock, begin then end: ready, the clock reads around the call;
+     * wakeup, the waiter's bracket (as waiter_ns).  The profile pass keeps
+     * only the samples that fall inside them. */
+    uint64_t *span;
     size_t kept;          /* samples written */
     size_t discarded;     /* wakeup: waiter was not asleep */
     int64_t *counters;
