@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""bias-check.py - does asking for wakeup cells change the ready cells?
+
+The measuring process is part of the measurement: a run with wakeup mode
+needs a poker, and a poker that shares the descriptor table (a thread)
+makes every fd lookup of a ready-mode call take a reference.  This script
+measures whether `muxprof run --mode ready,wakeup` gives the same ready
+cells as `muxprof run --mode ready` on this host, with a control for how
+well this host agrees with itself.
+
+Runs, alternated so that drift hits both kinds alike:
+
+    A0 B1 A1 B2 A2 ... BK AK      A: --mode ready   B: --mode ready,wakeup
+
+For every ready cell (backend, fd kind, N):
+  B/A   each B's p50 over the mean p50 of the two A runs around it
+  A/A   each A's p50 over the previous A's (the host against itself)
+The median of each, with a 95% bootstrap interval of the median (2,000
+resamples, fixed seed).  Verdict on B/A against a tolerance (5%):
+  agree      the interval lies inside 1 +- tolerance
+  differ     the interval lies wholly outside it
+  undecided  neither: the host's noise is too large for this many pairs
+Every ready cell must also say process_threads 1 (fd_table private).
+
+  scripts/bias-check.py --out DIR [--bin PATH] [--pairs K] [--tolerance 0.05]
+                        [-- RUN OPTIONS]
+  scripts/bias-check.py --from DIR      (analyse the runs already in DIR)
+
+RUN OPTIONS replace the default `--backends poll,epoll --fds 10,1000
+--samples 200 --repeats 3`.  Writes DIR/runs/{A0,B1,...}/, DIR/bias-check.md
+and DIR/bias-check.json.  Exit: 0 every cell agrees and every ready cell ran
+with one thread; 3 some cell differs, is undecided, or had more threads;
+1 a run failed; 2 usage.
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,1000", "--samples", "200",
+               "--repeats", "3"]
+RUN_LIMIT_S = 900
+RESAMPLES = 2000
+SEED = 20261130
+
+
+def die(msg, code=1):
+    print("bias-check: " + msg, file=sys.stderr)
+    sys.exit(code)
+
+
+def run_names(pairs):
+    names = ["A0"]
+    for i in range(1, pairs + 1):
+        names += ["B%d" % i, "A%d" % i]
+    return names
+
+
+def make_runs(out, binary, pairs, extra):
+    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
+    names = run_names(pairs)
+    for k, name in enumerate(names):
+        mode = "ready" if name[0] == "A" else "ready,wakeup"
+        d = os.path.join(out, "runs", name)
+        cmd = [binary, "run", "--mode", mode, "--events", "none", "--no-plots", "--quiet",
+               "--out", d] + extra
+        t0 = time.time()
+        print("bias-check: run %d/%d %s: %s" % (k + 1, len(names), name, " ".join(cmd)),
+              file=sys.stderr)
+        try:
+            r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               timeout=RUN_LIMIT_S)
+        except subprocess.TimeoutExpired:
+            die("%s ran past %d s and was stopped" % (name, RUN_LIMIT_S))
+        if r.returncode != 0:
+            die("%s failed (exit %d): %s" % (name, r.returncode,
+                                               r.stderr.decode(errors="replace").strip()[-400:]))
+        print("bias-check: %s took %.0f s" % (name, time.time() - t0), file=sys.stderr)
+
+
+def ready_cells(path):
+    """{(backend, fd_kind, nfds): cell} of the ok ready cells of one run."""
+    with open(path) as f:
+        doc = json.load(f)
+    cells = {}
+    for c in doc.get("results", []):
+        if c.get("mode") != "ready" or c.get("status") != "ok":
+            continue
+        p50 = (c.get("metrics", {}).get("wall_ns") or {}).get("p50")
+        if isinstance(p50, (int, float)) and p50 > 0:
+            cells[(c["backend"], c["fd_kind"], int(c["nfds"]))] = c
+    return cells
+
+
+def median_ci(xs, rng):
+    """Median of xs and a 95% percentile-bootstrap interval of it."""
+    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(RESAMPLES))
+    return statistics.median(xs), meds[int(0.025 * RESAMPLES)], meds[int(0.975 * RESAMPLES) - 1]
+
+
+def verdict(lo, hi, tol):
+    if 1 - tol <= lo and hi <= 1 + tol:
+        return "agree"
+    if lo > 1 + tol or hi < 1 - tol:
+        return "differ"
+    return "undecided"
+
+
+def analyse(out, tol):
+    runs_dir = os.path.join(out, "runs")
+    a, b = {}, {}
+    for name in os.listdir(runs_dir):
+        path = os.path.join(runs_dir, name, "results.json")
+        if name[:1] in "AB" and name[1:].isdigit() and os.path.exists(path):
+            (a if name[0] == "A" else b)[int(name[1:])] = ready_cells(path)
+    pairs = sorted(i for i in b if i - 1 in a and i in a)
+    if not pairs:
+        die("no B run in %s with an A run on both sides (want runs/A0, B1, A1, ...)"
+            % runs_dir)
+    rng = random.Random(SEED)
+    keys = sorted(set().union(*[set(a[i]) for i in a], *[set(b[i]) for i in b]))
+    rows, threads_bad = [], []
+    for run in [("A%d" % i, a[i]) for i in sorted(a)] + [("B%d" % i, b[i]) for i in sorted(b)]:
+        for key, c in run[1].items():
+            if c.get("process_threads") != 1 or c.get("fd_table", "private") != "private":
+                threads_bad.append("%s %s/%s/N=%d: process_threads %s, fd_table %s" % (
+                    run[0], key[0], key[1], key[2], c.get("process_threads"),
+                    c.get("fd_table")))
+    for key in keys:
+        ba = []
+        for i in pairs:
+            if key in b[i] and key in a[i - 1] and key in a[i]:
+                ref = (a[i - 1][key]["metrics"]["wall_ns"]["p50"] +
+                       a[i][key]["metrics"]["wall_ns"]["p50"]) / 2
+                ba.append(b[i][key]["metrics"]["wall_ns"]["p50"] / ref)
+        aa = [a[i][key]["metrics"]["wall_ns"]["p50"] / a[i - 1][key]["metrics"]["wall_ns"]["p50"]
+              for i in sorted(a) if i - 1 in a and key in a[i] and key in a[i - 1]]
+        if not ba:
+            continue
+        m, lo, hi = median_ci(ba, rng)
+        am, alo, ahi = median_ci(aa, rng) if aa else (None, None, None)
+        rows.append({"backend": key[0], "fd_kind": key[1], "nfds": key[2], "pairs": len(ba),
+                     "b_over_a": ba, "median": m, "ci95": [lo, hi],
+                     "a_over_a": aa, "aa_median": am, "aa_ci95": [alo, ahi],
+                     "verdict": verdict(lo, hi, tol)})
+    return rows, threads_bad
+
+
+def pct(x):
+    return "%+.1f%%" % ((x - 1) * 100)
+
+
+def write(out, rows, threads_bad, tol, noise):
+    res = {"tolerance": tol, "resamples": RESAMPLES, "seed": SEED, "cells": rows,
+           "threads_not_one": threads_bad, "noise": noise}
+    tmp = os.path.join(out, ".bias-check.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(res, f, indent=1)
+    os.replace(tmp, os.path.join(out, "bias-check.json"))
+    lines = ["# Ready cells: `--mode ready,wakeup` (B) against `--mode ready` (A)", "",
+             "Each B run against the mean of the A runs on either side of it; A/A is each A "
+             "against the one before (how well this host agrees with itself). Medians with "
+             "95%% bootstrap intervals; tolerance +-%g%%." % (tol * 100), "",
+             "| backend | fd kind | N | pairs | B/A median | B/A 95% interval | "
+             "A/A median | A/A 95% interval | verdict |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        aa = ("%s | %s .. %s" % (pct(r["aa_median"]), pct(r["aa_ci95"][0]), pct(r["aa_ci95"][1]))
+              if r["aa_median"] is not None else "n/a | n/a")
+        lines.append("| %s | %s | %s | %d | %s | %s .. %s | %s | %s |" % (
+            r["backend"], r["fd_kind"], format(r["nfds"], ","), r["pairs"], pct(r["median"]),
+            pct(r["ci95"][0]), pct(r["ci95"][1]), aa, r["verdict"]))
+    lines.append("")
+    if threads_bad:
+        lines.append("Ready cells not measured with one thread in the process:")
+        lines += ["- " + t for t in threads_bad]
+    else:
+        lines.append("Every ready cell of every run: process_threads 1, fd_table private.")
+    if noise:
+        lines += ["", "Host during the runs: " + noise]
+    text = "\n".join(lines) + "\n"
+    tmp = os.path.join(out, ".bias-check.md.tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, os.path.join(out, "bias-check.md"))
+    return text
+
+
+def noise_summary(out):
+    loads, steal = [], []
+    runs_dir = os.path.join(out, "runs")
+    for name in sorted(os.listdir(runs_dir)):
+        try:
+            with open(os.path.join(runs_dir, name, "results.json")) as f:
+                n = json.load(f).get("context", {}).get("noise") or {}
+        except (OSError, ValueError):
+            continue
+        loads += [v[0] for v in (n.get("loadavg_start"), n.get("loadavg_end")) if v]
+        if isinstance(n.get("steal_share"), (int, float)):
+            steal.append(n["steal_share"])
+    if not loads:
+        return ""
+    s = "1-minute load %.2f to %.2f" % (min(loads), max(loads))
+    if steal:
+        s += ", steal %.1f%% to %.1f%% of CPU time" % (min(steal) * 100, max(steal) * 100)
+    return s
+
+
+def main():
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        k = argv.index("--")
+        argv, extra = argv[:k], argv[k + 1:]
+    ap = argparse.ArgumentParser(prog="scripts/bias-check.py",
+                                 description="ready cells of --mode ready,wakeup against "
+                                 "--mode ready, alternated, with an A/A control")
+    ap.add_argument("--out", help="new directory for the runs and the verdict")
+    ap.add_argument("--from", dest="src", help="analyse the runs already in this directory")
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "..", "build", "bin", "muxprof"))
+    ap.add_argument("--pairs", type=int, default=6, help="B runs (each between two A runs) [6]")
+    ap.add_argument("--tolerance", type=float, default=0.05, help="agreement bound [0.05]")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        sys.exit(2 if e.code else 0)
+    if bool(args.out) == bool(args.src):
+        die("give --out DIR (make the runs) or --from DIR (analyse them), not both", 2)
+    if args.pairs < 2:
+        die("--pairs must be at least 2", 2)
+    if not 0 < args.tolerance < 1:
+        die("--tolerance is a fraction between 0 and 1 (0.05 is 5%)", 2)
+    out = args.src or args.out
+    if args.out:
+        if os.path.exists(out) and os.listdir(out):
+            die("%s exists and is not empty: give a new directory" % out, 2)
+        if not os.access(args.bin, os.X_OK):
+            die("no muxprof at %s: build it (scripts/setup.sh) or give --bin" % args.bin, 1)
+        make_runs(out, args.bin, args.pairs, extra or DEFAULT_RUN)
+    elif not os.path.isdir(os.path.join(out, "runs")):
+        die("%s has no runs/ directory" % out, 2)
+    rows, threads_bad = analyse(out, args.tolerance)
+    sys.stdout.write(write(out, rows, threads_bad, args.tolerance, noise_summary(out)))
+    ok = not threads_bad and rows and all(r["verdict"] == "agree" for r in rows)
+    sys.exit(0 if ok else 3)
+
+
+if __name__ == "__main__":
+    main()
