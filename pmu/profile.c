@@ -129,12 +129,19 @@ int mp_profile_open(mp_profile **out, const mp_ksyms *k, const mp_phases *ph, mp
     int fd = -1, first_err = 0, kernel_err = 0;
     size_t t;
     *out = NULL;
-    int timed = 1;
+    int timed = 0;
     for (t = 0; t < sizeof tries / sizeof tries[0]; t++) {
+        timed = 1;
         fd = open_event(tries[t].cycles, tries[t].user_only, timed);
-        if (fd == -EINVAL && timed) {   /* no use_clockid (before 4.1): no windows */
-            timed = 0;
-            fd = open_event(tries[t].cycles, tries[t].user_only, timed);
+        if (fd == -EINVAL) {
+            /* Refused with sample times on CLOCK_MONOTONIC, perhaps for
+             * another reason: take the event without them (no windows, and
+             * the profile says so) only if it then opens. */
+            int plain = open_event(tries[t].cycles, tries[t].user_only, 0);
+            if (plain >= 0) {
+                fd = plain;
+                timed = 0;
+            }
         }
         if (fd >= 0)
             break;
@@ -244,7 +251,10 @@ const char *mp_profile_event(const mp_profile *p)
 
 cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call)
 {
-    mp_profile_drain(p);
+    /* Samples still in the ring were taken after the last windowed drain:
+     * with windows in use they lie outside every call. */
+    static const uint64_t none[2];
+    mp_profile_drain_calls(p, p->windows_used ? none : NULL, 0);
     mp_profile_info in = {
         .event = p->event, .period = p->period, .lost = p->st.lost,
         .truncated = p->st.truncated, .calls = calls, .ns_per_call = ns_per_call,

@@ -12,17 +12,22 @@ Runs, alternated so that drift hits both kinds alike:
 
     A0 B1 A1 B2 A2 ... BK AK      A: --mode ready   B: --mode ready,wakeup
 
-For every ready cell (backend, fd kind, N):
+For every ready cell (backend, fd kind, N, fd table, active):
   B/A   each B's p50 over the mean p50 of the two A runs around it
-  A/A   each A's p50 over the previous A's (the host against itself)
-The median of each, with a 95% bootstrap interval of the median (2,000
-resamples, fixed seed).  Verdict on B/A against a tolerance (5%):
+  A/A   each inner A's p50 over the mean of the two A runs around it: the
+        same ratio with no difference between the runs (the control)
+The median of each, with a distribution-free interval of the median from
+order statistics (the widest pair whose binomial coverage is at least
+95%; 6 ratios at least).  Neighbouring ratios share an A run, so they are
+not independent and the interval is approximate.  Verdict on B/A against
+a tolerance (5%):
   agree      the interval lies inside 1 +- tolerance
   differ     the interval lies wholly outside it
-  undecided  neither: the host's noise is too large for this many pairs
+  undecided  neither (the host's noise is too large for this many pairs),
+             fewer than 6 pairs, or the A/A control itself differs
 Every ready cell must also say process_threads 1 (fd_table private).
 
-  scripts/bias-check.py --out DIR [--bin PATH] [--pairs K] [--tolerance 0.05]
+  scripts/bias-check.py --out DIR [--bin PATH] [--pairs K (10)] [--tolerance 0.05]
                         [-- RUN OPTIONS]
   scripts/bias-check.py --from DIR      (analyse the runs already in DIR)
 
@@ -35,7 +40,7 @@ with one thread; 3 some cell differs, is undecided, or had more threads;
 import argparse
 import json
 import os
-import random
+import math
 import statistics
 import subprocess
 import sys
@@ -44,8 +49,8 @@ import time
 DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,1000", "--samples", "200",
                "--repeats", "3"]
 RUN_LIMIT_S = 900
-RESAMPLES = 2000
-SEED = 20261130
+LEVEL = 0.95
+MIN_PAIRS = 6   # the fewest ratios whose extremes bound the median at LEVEL
 
 
 def die(msg, code=1):
@@ -83,7 +88,8 @@ def make_runs(out, binary, pairs, extra):
 
 
 def ready_cells(path):
-    """{(backend, fd_kind, nfds): cell} of the ok ready cells of one run."""
+    """{(backend, fd_kind, nfds, fd_table, active): cell} of the ok ready cells of one run
+    (cells missing from a run, or not ok in it, are simply absent)."""
     with open(path) as f:
         doc = json.load(f)
     cells = {}
@@ -92,17 +98,31 @@ def ready_cells(path):
             continue
         p50 = (c.get("metrics", {}).get("wall_ns") or {}).get("p50")
         if isinstance(p50, (int, float)) and p50 > 0:
-            cells[(c["backend"], c["fd_kind"], int(c["nfds"]))] = c
+            cells[(c["backend"], c["fd_kind"], int(c["nfds"]), c.get("fd_table", "private"),
+                   int(c.get("active", 1)))] = c
     return cells
 
 
-def median_ci(xs, rng):
-    """Median of xs and a 95% percentile-bootstrap interval of it."""
-    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(RESAMPLES))
-    return statistics.median(xs), meds[int(0.025 * RESAMPLES)], meds[int(0.975 * RESAMPLES) - 1]
+def median_ci(xs):
+    """Median of xs and an interval of it from order statistics: [x(k), x(n+1-k)] with the
+    largest k whose coverage 1 - 2 P(Bin(n, 1/2) < k) is at least LEVEL; the interval is
+    None when no k >= 1 reaches it (fewer than 6 values)."""
+    xs = sorted(xs)
+    n = len(xs)
+    cdf, k = 0.0, 0
+    while True:   # cdf = P(Bin(n, 1/2) <= k)
+        nxt = cdf + math.comb(n, k) / 2 ** n
+        if 1 - 2 * nxt < LEVEL or k + 1 > n // 2:
+            break
+        cdf, k = nxt, k + 1
+    if k == 0:
+        return statistics.median(xs), None, None
+    return statistics.median(xs), xs[k - 1], xs[n - k]
 
 
 def verdict(lo, hi, tol):
+    if lo is None:
+        return "undecided"
     if 1 - tol <= lo and hi <= 1 + tol:
         return "agree"
     if lo > 1 + tol or hi < 1 - tol:
@@ -121,64 +141,78 @@ def analyse(out, tol):
     if not pairs:
         die("no B run in %s with an A run on both sides (want runs/A0, B1, A1, ...)"
             % runs_dir)
-    rng = random.Random(SEED)
     keys = sorted(set().union(*[set(a[i]) for i in a], *[set(b[i]) for i in b]))
     rows, threads_bad = [], []
     for run in [("A%d" % i, a[i]) for i in sorted(a)] + [("B%d" % i, b[i]) for i in sorted(b)]:
         for key, c in run[1].items():
-            if c.get("process_threads") != 1 or c.get("fd_table", "private") != "private":
+            if key[3] == "private" and c.get("process_threads") != 1:
                 threads_bad.append("%s %s/%s/N=%d: process_threads %s, fd_table %s" % (
                     run[0], key[0], key[1], key[2], c.get("process_threads"),
-                    c.get("fd_table")))
+                    c.get("fd_table", "not recorded")))
+    def p50(run, key):
+        return run[key]["metrics"]["wall_ns"]["p50"]
+
     for key in keys:
-        ba = []
-        for i in pairs:
-            if key in b[i] and key in a[i - 1] and key in a[i]:
-                ref = (a[i - 1][key]["metrics"]["wall_ns"]["p50"] +
-                       a[i][key]["metrics"]["wall_ns"]["p50"]) / 2
-                ba.append(b[i][key]["metrics"]["wall_ns"]["p50"] / ref)
-        aa = [a[i][key]["metrics"]["wall_ns"]["p50"] / a[i - 1][key]["metrics"]["wall_ns"]["p50"]
-              for i in sorted(a) if i - 1 in a and key in a[i] and key in a[i - 1]]
-        if not ba:
-            continue
-        m, lo, hi = median_ci(ba, rng)
-        am, alo, ahi = median_ci(aa, rng) if aa else (None, None, None)
-        rows.append({"backend": key[0], "fd_kind": key[1], "nfds": key[2], "pairs": len(ba),
-                     "b_over_a": ba, "median": m, "ci95": [lo, hi],
-                     "a_over_a": aa, "aa_median": am, "aa_ci95": [alo, ahi],
-                     "verdict": verdict(lo, hi, tol)})
+        ba = [p50(b[i], key) / ((p50(a[i - 1], key) + p50(a[i], key)) / 2)
+              for i in pairs if key in b[i] and key in a[i - 1] and key in a[i]]
+        aa = [p50(a[i], key) / ((p50(a[i - 1], key) + p50(a[i + 1], key)) / 2)
+              for i in sorted(a) if i - 1 in a and i + 1 in a
+              and all(key in a[j] for j in (i - 1, i, i + 1))]
+        m, lo, hi = median_ci(ba) if ba else (None, None, None)
+        am, alo, ahi = median_ci(aa) if aa else (None, None, None)
+        v = verdict(lo, hi, tol) if ba else "undecided"
+        why = ""
+        if len(ba) < MIN_PAIRS:
+            why = "%d pair%s: fewer than %d" % (len(ba), "" if len(ba) == 1 else "s", MIN_PAIRS)
+        elif verdict(alo, ahi, tol) == "differ":
+            v, why = "undecided", "the A/A control differs"
+        rows.append({"backend": key[0], "fd_kind": key[1], "nfds": key[2],
+                     "fd_table": key[3], "active": key[4], "pairs": len(ba),
+                     "b_over_a": ba, "median": m, "interval": [lo, hi],
+                     "a_over_a": aa, "aa_median": am, "aa_interval": [alo, ahi],
+                     "verdict": v, "why": why})
     return rows, threads_bad
 
 
 def pct(x):
-    return "%+.1f%%" % ((x - 1) * 100)
+    return "n/a" if x is None else "%+.1f%%" % ((x - 1) * 100)
+
+
+def interval(iv):
+    return "n/a" if iv[0] is None else "%s .. %s" % (pct(iv[0]), pct(iv[1]))
 
 
 def write(out, rows, threads_bad, tol, noise):
-    res = {"tolerance": tol, "resamples": RESAMPLES, "seed": SEED, "cells": rows,
-           "threads_not_one": threads_bad, "noise": noise}
+    res = {"tolerance": tol, "level": LEVEL, "interval": "order statistics of the median",
+           "cells": rows, "threads_not_one": threads_bad, "noise": noise}
     tmp = os.path.join(out, ".bias-check.json.tmp")
     with open(tmp, "w") as f:
         json.dump(res, f, indent=1)
     os.replace(tmp, os.path.join(out, "bias-check.json"))
     lines = ["# Ready cells: `--mode ready,wakeup` (B) against `--mode ready` (A)", "",
-             "Each B run against the mean of the A runs on either side of it; A/A is each A "
-             "against the one before (how well this host agrees with itself). Medians with "
-             "95%% bootstrap intervals; tolerance +-%g%%." % (tol * 100), "",
-             "| backend | fd kind | N | pairs | B/A median | B/A 95% interval | "
-             "A/A median | A/A 95% interval | verdict |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+             "Each B run's p50 over the mean p50 of the A runs on either side of it; A/A is each "
+             "inner A run over the A runs on either side of it, the same ratio with nothing "
+             "changed (how well this host agrees with itself). Medians of the ratios with "
+             "distribution-free %g%% intervals from order statistics (neighbouring ratios "
+             "share an A run, so the intervals are approximate); tolerance +-%g%%; fewer than "
+             "%d pairs, or an A/A control that differs, leave a cell undecided."
+             % (LEVEL * 100, tol * 100, MIN_PAIRS), "",
+             "| backend | fd kind | N | fd table | pairs | B/A median | B/A interval | "
+             "A/A median | A/A interval | verdict |",
+             "|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
     for r in rows:
-        aa = ("%s | %s .. %s" % (pct(r["aa_median"]), pct(r["aa_ci95"][0]), pct(r["aa_ci95"][1]))
-              if r["aa_median"] is not None else "n/a | n/a")
-        lines.append("| %s | %s | %s | %d | %s | %s .. %s | %s | %s |" % (
-            r["backend"], r["fd_kind"], format(r["nfds"], ","), r["pairs"], pct(r["median"]),
-            pct(r["ci95"][0]), pct(r["ci95"][1]), aa, r["verdict"]))
+        lines.append("| %s | %s | %s | %s | %d | %s | %s | %s | %s | %s%s |" % (
+            r["backend"], r["fd_kind"], format(r["nfds"], ","), r["fd_table"], r["pairs"],
+            pct(r["median"]), interval(r["interval"]), pct(r["aa_median"]),
+            interval(r["aa_interval"]), r["verdict"], " (%s)" % r["why"] if r["why"] else ""))
     lines.append("")
     if threads_bad:
-        lines.append("Ready cells not measured with one thread in the process:")
+        lines.append("Ready cells with a private descriptor table but not one thread in the "
+                     "process:")
         lines += ["- " + t for t in threads_bad]
     else:
-        lines.append("Every ready cell of every run: process_threads 1, fd_table private.")
+        lines.append("Every ready cell with a private descriptor table ran with "
+                     "process_threads 1.")
     if noise:
         lines += ["", "Host during the runs: " + noise]
     text = "\n".join(lines) + "\n"
@@ -222,7 +256,8 @@ def main():
     ap.add_argument("--from", dest="src", help="analyse the runs already in this directory")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   "..", "build", "bin", "muxprof"))
-    ap.add_argument("--pairs", type=int, default=6, help="B runs (each between two A runs) [6]")
+    ap.add_argument("--pairs", type=int, default=10,
+                    help="B runs, each between two A runs [10]; at least %d" % MIN_PAIRS)
     ap.add_argument("--tolerance", type=float, default=0.05, help="agreement bound [0.05]")
     try:
         args = ap.parse_args(argv)
@@ -230,8 +265,9 @@ def main():
         sys.exit(2 if e.code else 0)
     if bool(args.out) == bool(args.src):
         die("give --out DIR (make the runs) or --from DIR (analyse them), not both", 2)
-    if args.pairs < 2:
-        die("--pairs must be at least 2", 2)
+    if args.pairs < MIN_PAIRS:
+        die("--pairs must be at least %d (fewer cannot bound a median at %g%%)"
+            % (MIN_PAIRS, LEVEL * 100), 2)
     if not 0 < args.tolerance < 1:
         die("--tolerance is a fraction between 0 and 1 (0.05 is 5%)", 2)
     out = args.src or args.out

@@ -13,6 +13,7 @@ no() { echo "FAIL: $*"; fail=1; }
 # fake DIR PAIRS B_FACTOR JITTER [THREADS_IN_B1]: runs A0 B1 A1 ... with poll at N=10 and
 # 1,000 (p50 500 and 30,000 ns), each p50 times a factor drawn in 1 +- JITTER; the B runs
 # also times B_FACTOR.  Every cell has process_threads 1 unless THREADS_IN_B1 is given.
+# N=5,000 is ok in the A runs and failed in every B run.
 fake() {
     python3 - "$@" <<'PY'
 import json, os, random, sys
@@ -22,6 +23,9 @@ rng = random.Random(7)
 names = ["A0"] + [x for i in range(1, pairs + 1) for x in ("B%d" % i, "A%d" % i)]
 for name in names:
     cells = []
+    cells.append({"backend": "poll", "fd_kind": "pipe", "mode": "ready", "nfds": 5000,
+                  "status": "ok" if name[0] == "A" else "failed", "process_threads": 1,
+                  "fd_table": "private", "metrics": {"wall_ns": {"p50": 150000.0}}})
     for n, base in ((10, 500.0), (1000, 30000.0)):
         for mode in (("ready",) if name[0] == "A" else ("ready", "wakeup")):
             p50 = base * (1 + rng.uniform(-jit, jit)) * (bf if name[0] == "B" else 1)
@@ -37,12 +41,26 @@ for name in names:
 PY
 }
 
-# The same speed, 1% jitter: every cell agrees, exit 0.
+# The same speed, 1% jitter: the cells measured in both agree; N=5,000, failed in every B
+# run, is listed as undecided with 0 pairs, so the exit is 3, not 0.
 fake "$tmp/same" 6 1.0 0.01
 python3 "$bc" --from "$tmp/same" >"$tmp/same.out"; rc=$?
+[ $rc -eq 3 ] || no "a cell never measured in B: exit $rc, want 3"
+grep -q '^| poll | pipe | 1,000 | private | 6 | [-+]0\.[0-9]% | .* | agree |$' "$tmp/same.out" ||
+    no "equal runs: no agree row"
+grep -q '^| poll | pipe | 10 | private | 6 | .* | agree |$' "$tmp/same.out" ||
+    no "equal runs: no agree row at N=10"
+grep -q '^| poll | pipe | 5,000 | private | 0 | n/a | n/a | .* | undecided (0 pairs: fewer than 6) |$' \
+    "$tmp/same.out" || no "the cell missing from every B run is not listed as undecided"
+grep -q 'ran with process_threads 1' "$tmp/same.out" || no "thread check not stated"
+# Without that cell every cell agrees: exit 0.
+for r in "$tmp"/same/runs/*/results.json; do
+    python3 -c 'import json,sys
+d=json.load(open(sys.argv[1])); d["results"]=[c for c in d["results"] if c["nfds"]!=5000]
+json.dump(d,open(sys.argv[1],"w"))' "$r"
+done
+python3 "$bc" --from "$tmp/same" >"$tmp/same2.out"; rc=$?
 [ $rc -eq 0 ] || no "equal runs: exit $rc, want 0"
-grep -q '^| poll | pipe | 1,000 | 6 | .* | agree |$' "$tmp/same.out" || no "equal runs: no agree row"
-grep -q 'process_threads 1, fd_table private' "$tmp/same.out" || no "thread check not stated"
 grep -q '1-minute load 0.40 to 0.60, steal 1.0% to 1.0%' "$tmp/same.out" || no "no host noise line"
 [ -s "$tmp/same/bias-check.json" ] && [ -s "$tmp/same/bias-check.md" ] || no "no json/md written"
 
@@ -50,14 +68,21 @@ grep -q '1-minute load 0.40 to 0.60, steal 1.0% to 1.0%' "$tmp/same.out" || no "
 fake "$tmp/slow" 6 1.2 0.01
 python3 "$bc" --from "$tmp/slow" >"$tmp/slow.out"; rc=$?
 [ $rc -eq 3 ] || no "slower B: exit $rc, want 3"
-grep -q '^| poll | pipe | 10 | 6 | +[12][90]\.[0-9]% | .* | differ |$' "$tmp/slow.out" ||
+grep -q '^| poll | pipe | 10 | private | 6 | +[12][90]\.[0-9]% | .* | differ |$' "$tmp/slow.out" ||
     no "slower B: no differ row near +20%"
 
-# 30% jitter and 3 pairs: the interval is too wide to say either: undecided, exit 3.
-fake "$tmp/noisy" 3 1.0 0.3
+# 30% jitter: the interval is too wide to say either: undecided, exit 3.
+fake "$tmp/noisy" 8 1.0 0.3
 python3 "$bc" --from "$tmp/noisy" >"$tmp/noisy.out"; rc=$?
 [ $rc -eq 3 ] || no "noisy host: exit $rc, want 3"
-grep -q '| undecided |$' "$tmp/noisy.out" || no "noisy host: no undecided row"
+grep -q '^| poll | pipe | 1,000 | private | 8 | .* | undecided |$' "$tmp/noisy.out" ||
+    no "noisy host: no undecided row"
+# 3 pairs bound no median at 95%: undecided whatever the ratios, never a verdict.
+fake "$tmp/few" 3 1.5 0.01
+python3 "$bc" --from "$tmp/few" >"$tmp/few.out"; rc=$?
+[ $rc -eq 3 ] || no "3 pairs: exit $rc, want 3"
+grep -q '^| poll | pipe | 10 | private | 3 | +[45][09]\.[0-9]% | n/a | .* | undecided (3 pairs: fewer than 6) |$' \
+    "$tmp/few.out" || no "3 pairs: not undecided"
 
 # A ready cell of B1 measured with two threads: named, exit 3 although the times agree.
 fake "$tmp/thr" 6 1.0 0.01 2
@@ -69,7 +94,7 @@ grep -q '^- B1 poll/pipe/N=10: process_threads 2, fd_table private$' "$tmp/thr.o
 # Usage: neither or both of --out/--from, too few pairs, a non-empty --out: exit 2.
 python3 "$bc" >/dev/null 2>&1; [ $? -eq 2 ] || no "no arguments: want exit 2"
 python3 "$bc" --out "$tmp/x" --from "$tmp/same" >/dev/null 2>&1; [ $? -eq 2 ] || no "both: want 2"
-python3 "$bc" --out "$tmp/y" --pairs 1 >/dev/null 2>&1; [ $? -eq 2 ] || no "--pairs 1: want 2"
+python3 "$bc" --out "$tmp/y" --pairs 5 >/dev/null 2>&1; [ $? -eq 2 ] || no "--pairs 5: want 2"
 python3 "$bc" --out "$tmp/same" >/dev/null 2>&1; [ $? -eq 2 ] || no "non-empty --out: want 2"
 python3 "$bc" --from "$tmp" >/dev/null 2>&1; [ $? -eq 2 ] || no "--from without runs/: want 2"
 

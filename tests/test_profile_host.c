@@ -226,8 +226,15 @@ static void test_live_windows(void **state)
     assert_int_equal(mp_phases_builtin(&ph, &err), 0);
     if (mp_profile_open(&p, k, ph, &err) < 0)
         fail_msg("%s", err.msg);
-    if (!mp_profile_windowed(p))
-        skip();   /* samples carry no CLOCK_MONOTONIC time on this kernel */
+    if (!mp_profile_windowed(p)) {   /* samples carry no CLOCK_MONOTONIC time here */
+        mp_profile_close(p);
+        mp_phases_free(ph);
+        mp_ksyms_free(k);
+        for (int i = 0; i < N; i++)
+            close(pf[i].fd);
+        free(pf);
+        skip();
+    }
     uint64_t calls = 0, start = now_ns();
     volatile uint64_t sink = 0;
     do {

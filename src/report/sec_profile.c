@@ -124,16 +124,19 @@ static const char *outside_calls(char *b, size_t n, const cJSON *prof)
     return b;
 }
 
-/* On-CPU time per call while sampled over the timed p50: how much the
- * sampling slowed the calls it profiled (cpu-clock only). */
-static const char *sampled_vs_timed(char *b, size_t n, const cJSON *prof)
+/* Mean on-CPU time per call while sampled (the calls' own samples x the
+ * period) over the timed mean: how much slower the profiled calls ran
+ * than the timed ones (cpu-clock only, and only where the samples were
+ * those of the calls: otherwise the harness is in the numerator). */
+static const char *sampled_vs_timed(char *b, size_t n, const mp_rcell *c)
 {
-    double on = mp_json_num(prof, "on_cpu_ns_per_call", NAN);
-    double p50 = mp_json_num(prof, "wall_p50_ns", NAN);
-    if (!(isfinite(on) && isfinite(p50) && p50 > 0))
+    double on = mp_json_num(c->profile, "on_cpu_ns_per_call", NAN);
+    const char *w = mp_json_str(c->profile, "window", NULL);
+    if (!(w && !strcmp(w, "calls") && isfinite(on) && isfinite(c->wall.mean) &&
+          c->wall.mean > 0))
         return snprintf(b, n, "n/a"), b;
     char r[32];
-    snprintf(b, n, "%s×", mp_fmt_num(r, sizeof r, on / p50));
+    snprintf(b, n, "%s×", mp_fmt_num(r, sizeof r, on / c->wall.mean));
     return b;
 }
 
@@ -166,7 +169,7 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
         fprintf(f, "| %s | %s | %s | %s | ", c->backend, MP_NUM(c->nfds),
                 isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a", out);
         if (ready)
-            fprintf(f, "%s | ", sampled_vs_timed(slow, sizeof slow, c->profile));
+            fprintf(f, "%s | ", sampled_vs_timed(slow, sizeof slow, c));
         fprintf(f, "%s | ", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "event", "?")));
         fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "?")),
                 b);
@@ -400,9 +403,10 @@ static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                "(ready: between the clock reads around it, the interval of the median; wakeup: "
                "the waiter's bracket); those taken in the harness between calls (the answer "
                "check, the scan of the result, the wakeup handshake) are counted under "
-               "\"outside calls\" and left out. \"sampled ÷ timed\" is the on-CPU time per "
-               "call while sampled over the timed median: how much the sampling itself slowed "
-               "the calls it profiled. In ready mode a share times the median is "
+               "\"outside calls\" and left out. \"sampled ÷ timed\" is the mean on-CPU time "
+               "per call while sampled (the calls' samples × the period) over the timed mean: "
+               "how much slower the profiled calls ran than the timed ones (cpu-clock only). "
+               "In ready mode a share times the median is "
                "the nanoseconds per call it stands for. In wakeup mode the samples cover only "
                "the waiter's on-CPU time: the shares are an upper-bound split of the latency, "
                "not a cost, and no ns per call is given. Rows marked † collect time from "
