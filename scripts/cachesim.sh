@@ -163,11 +163,27 @@ for b in ${backends//,/ }; do
     [ $? = 2 ] && { why=${why#muxprof loop: }; why=${why//--backend:/--backends:}; usage_error "${why//--backend /--backends: }"; }
 done
 
+# refused B N: prints why and succeeds when `muxprof loop` refuses the cell on
+# this host too (select beyond FD_SETSIZE, exit 2): such a cell costs no boot.
+refused() {
+    local why rc=0
+    [ -x "$HOST_BIN" ] || return 1
+    why=$("$HOST_BIN" loop --backend "$1" --fds "$2" --calls 1 --fd-kind "$kind" --quiet 2>&1) ||
+        rc=$?
+    [ "$rc" = 2 ] || return 1
+    printf '%s\n' "${why#muxprof loop: }"
+}
+
 if [ "$dry" = 1 ]; then
     echo "geometry $geometry: $g_desc"
     echo "L1d $d_size B $d_ways-way, L1i $i_size B $i_ways-way, L2 $u_size B $u_ways-way, $line-B lines"
     for b in ${backends//,/ }; do for n in ${fds//,/ }; do
-        echo "boot $b N=$n: $calls and $((2 * calls)) calls"; done; done
+        if why=$(refused "$b" "$n"); then
+            echo "no boot $b N=$n: unsupported: $why"
+        else
+            echo "boot $b N=$n: $calls and $((2 * calls)) calls"
+        fi
+    done; done
     exit 0
 fi
 if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
@@ -308,17 +324,13 @@ make_initrd || { say "could not build the guest's initrd"; exit 1; }
 list=()
 for b in ${backends//,/ }; do
     for n in ${fds//,/ }; do
-        if [ -x "$HOST_BIN" ] && ! "$HOST_BIN" loop --backend "$b" --fds "$n" --calls 1 \
-                --fd-kind "$kind" --quiet 2>"$out/boots/.why"; then
-            if [ $? = 2 ]; then
-                sed 's/^muxprof loop: //' "$out/boots/.why" > "$out/boots/$b-$n.unsupported"
-                continue
-            fi
+        if why=$(refused "$b" "$n"); then
+            printf '%s\n' "$why" > "$out/boots/$b-$n.unsupported"
+            continue
         fi
         list+=("$b $n $calls" "$b $n $((2 * calls))")
     done
 done
-rm -f "$out/boots/.why"
 total=${#list[@]}
 cat > "$out/plan.env" <<EOF
 geometry=$geometry

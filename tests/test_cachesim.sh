@@ -24,6 +24,12 @@ export HOST_BIN=$bin
     fail "--dry-run failed"
 grep -q "L1d 32768 B 8-way, L1i 32768 B 8-way, L2 1048576 B 8-way, 64-B lines" "$t/dry" &&
     [ "$(grep -c '^boot ' "$t/dry")" = 4 ] || fail "--dry-run printed: $(cat "$t/dry")"
+# select beyond FD_SETSIZE is refused on the host already: planned without a boot.
+"$cs" --out "$t/x" --geometry epyc-9354p --backends select --fds 100,2000 --dry-run > "$t/dry" ||
+    fail "--dry-run (select) failed"
+grep -q '^boot select N=100: ' "$t/dry" &&
+    grep -q '^no boot select N=2000: unsupported: select() cannot watch fd' "$t/dry" &&
+    [ "$(grep -c 'boot ' "$t/dry")" = 2 ] || fail "select --dry-run printed: $(cat "$t/dry")"
 
 d=$t/run
 mkdir -p "$d" && cp -r "$src/tests/fixtures/cachesim/boots" "$d/" || fail "fixture copy"
