@@ -20,12 +20,24 @@ static const char *cnt(char *b, size_t len, double v)
     return isfinite(v) ? mp_fmt_num(b, len, v) : "–";
 }
 
+/* Lines of the per-descriptor array the call reads: select's read-set
+ * bitmap, poll's pollfd array; NaN for backends with none (epoll and
+ * io_uring keep their interest set in the kernel). */
+static double array_lines(const mp_rmodel *m, const mp_rcell *c, const char *backend)
+{
+    if (!strcmp(backend, "select"))
+        return mp_rc_select_lines(m, c, (double)c->nfds);
+    if (!strcmp(backend, "poll") || !strcmp(backend, "ppoll"))
+        return mp_rc_pollfd_lines(m, (double)c->nfds);
+    return NAN;
+}
+
 static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
     char a[32], b[32], c[32], d[32], e[32], g[32], h[32];
     fprintf(f, "### %s mode, %s fds (%s)\n\n"
                "| backend | N | L1d accesses | L1d misses | L1d misses per fd | L1d misses "
-               "per pollfd line | L2 accesses | L2 misses | L1i misses |\n"
+               "per array line | L2 accesses | L2 misses | L1i misses |\n"
                "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", mode, kind, m->sim_label);
     for (size_t be = 0; be < m->nbackends; be++) {
         const mp_rcell *s[MP_RC_MAXPTS];
@@ -43,7 +55,7 @@ static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const ch
                     mp_fmt_num(nn, sizeof nn, (double)s[i]->nfds),
                     cnt(a, sizeof a, mp_rm_p50(s[i], "sim:L1d-accesses")),
                     cnt(b, sizeof b, miss), cnt(c, sizeof c, miss / (double)s[i]->nfds),
-                    cnt(d, sizeof d, miss / mp_rc_pollfd_lines(m, (double)s[i]->nfds)),
+                    cnt(d, sizeof d, miss / array_lines(m, s[i], m->backends[be])),
                     cnt(e, sizeof e, mp_rm_p50(s[i], "sim:L2-accesses")),
                     cnt(g, sizeof g, mp_rm_p50(s[i], "sim:L2-misses")),
                     cnt(h, sizeof h, mp_rm_p50(s[i], "sim:L1i-misses")));
@@ -110,8 +122,10 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         "emulated arm64 guest, kernel included, while `muxprof loop` made K and then 2K "
         "ready-mode calls: the difference divided by K. No prefetchers, no L3, no TLB, no "
         "timing: these are counts of a model, for the shape of the curve and its mechanism, "
-        "not a host's misses (docs/cachesim.md). A pollfd line is %u bytes of the pollfd "
-        "array (8 bytes per fd).\n\n", m->sim_label, m->line_bytes);
+        "not a host's misses (docs/cachesim.md). An array line is %u bytes of the "
+        "per-descriptor array the call is given: poll's pollfd array (8 bytes per fd), "
+        "select's read-set bitmap (1 bit per fd number); epoll keeps its interest set in "
+        "the kernel and has none (–).\n\n", m->sim_label, m->line_bytes);
     for (size_t i = 0; i < m->nmodes; i++)
         for (size_t k = 0; k < m->nkinds; k++) {
             table_counts(f, m, m->modes[i], m->kinds[k]);
