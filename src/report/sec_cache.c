@@ -222,30 +222,32 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
                "where measured, are the evidence.\n\n", MP_KNEE_SLOPE);
     int any = 0;
     char noise[1024] = "";
+    /* A count below zero can only be noise (a difference of two runs, as
+     * the simulated K..2K counts are), and noise of that size can hit any
+     * backend's count of the metric: no count within the magnitude of the
+     * most negative one, in any series, starts or ends a knee. */
+    double floor = 0;
+    for (size_t be = 0; be < m->nbackends; be++) {
+        double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
+        size_t p = mp_rc_points(m, mode, kind, m->backends[be], metric, x, y, MP_RC_MAXPTS);
+        for (size_t i = 0; i < p; i++)
+            if (y[i] < 0 && -y[i] > floor)
+                floor = -y[i];
+    }
     for (size_t be = 0; be < m->nbackends; be++) {
         double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
         mp_knee kn[16];
         size_t p = mp_rc_points(m, mode, kind, m->backends[be], metric, x, y, MP_RC_MAXPTS);
-        /* A count below zero can only be noise (a difference of two runs,
-         * as the simulated K..2K counts are), so no count within that
-         * magnitude starts or ends a knee. */
-        double floor = 0;
-        for (size_t i = 0; i < p; i++)
-            if (y[i] < 0 && -y[i] > floor)
-                floor = -y[i];
         size_t dropped = 0;
         for (size_t i = 0; floor > 0 && i < p; i++)
             if (y[i] <= floor) {
                 y[i] = NAN;
                 dropped++;
             }
-        if (floor > 0) {
+        if (dropped) {
             size_t len = strlen(noise);
-            snprintf(noise + len, sizeof noise - len, "%s%s: %zu of %zu", len ? "; " : "",
+            snprintf(noise + len, sizeof noise - len, "%s%s %zu of %zu", len ? ", " : "",
                      m->backends[be], dropped, p);
-            len = strlen(noise);
-            snprintf(noise + len, sizeof noise - len, " at or below %s", mp_fmt_num(a, sizeof a,
-                     floor));
         }
         size_t nk = mp_find_knees(x, y, p, MP_KNEE_SLOPE, kn, 16);
         for (size_t i = 0; i < nk && i < 16; i++) {
@@ -267,9 +269,9 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
                    "points.\n");
     fputc('\n', f);
     if (noise[0])
-        fprintf(f, "Points left out of the knee search as noise (a count at or below the "
-                   "magnitude of its series' most negative count, which only noise gives): "
-                   "%s.\n\n", noise);
+        fprintf(f, "Points left out of the knee search as noise, at or below %s per call (the "
+                   "magnitude of the most negative count of this metric in any series, which "
+                   "only noise gives): %s.\n\n", mp_fmt_num(a, sizeof a, floor), noise);
     if (!m->ncaches) {
         fprintf(f, "No cache sizes in results.json (topology.caches), so no cache-size "
                    "crossings.\n\n");
