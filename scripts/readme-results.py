@@ -304,8 +304,15 @@ def profile_para(prof):
     if not parts:
         return None
     ev = next((c["profile"].get("event") for c in cs.values() if c.get("profile")), "?")
+    profs = [c["profile"] for c in cs.values() if c.get("profile")]
+    if profs and all(p.get("window") == "calls" for p in profs):
+        out = sum(p.get("outside_calls", 0) for p in profs)
+        whose = (f"{ev} samples taken inside the calls ({num(out)} taken between them, in the "
+                 f"harness, left out)")
+    else:
+        whose = f"{ev} samples of the waiter, the harness between calls included"
     return (f"Where the time goes (`muxprof run --profile`, same host, {kind}s, ready mode, "
-            f"{ev} samples of the waiter, {load_text(prof)}), as shares of sampled time by "
+            f"{whose}, {load_text(prof)}), as shares of sampled time by "
             f"phase with each phase's top function: " + "; ".join(parts) + ". Phases as "
             f"[docs/profile.md](docs/profile.md) names them; a share says where samples fell, "
             f"not what a change would save.")

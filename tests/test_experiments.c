@@ -43,6 +43,27 @@ static void test_herd_one_waiter(void **state)
     }
 }
 
+/* Every counted round saw at least one waiter run and no more readers than
+ * waiters that ran: a round whose woken count missed the reader is lost,
+ * never counted with a negative "wasted". */
+static void test_herd_counts_consistent(void **state)
+{
+    (void)state;
+    const char *arr[] = {"own-sets", "own-sets-exclusive", "shared-set", "shared-set-oneshot"};
+    for (int i = 0; i < 4; i++) {
+        cJSON *o;
+        mp_err e;
+        if (mp_exp_herd_one(arr[i], 4, 200, NULL, &o, &e) < 0)
+            fail_msg("%s: %s", arr[i], e.msg);
+        if (get(o, NULL, "rounds") > 0 &&
+            (get(o, "wasted_per_event", "min") < 0 || get(o, "woken_per_event", "min") < 1))
+            fail_msg("%s M=4: woken min %g, wasted min %g in %g rounds", arr[i],
+                     get(o, "woken_per_event", "min"), get(o, "wasted_per_event", "min"),
+                     get(o, NULL, "rounds"));
+        cJSON_Delete(o);
+    }
+}
+
 static void test_herd_exclusive(void **state)
 {
     (void)state;
@@ -151,6 +172,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_herd_one_waiter),
         cmocka_unit_test(test_herd_exclusive),
+        cmocka_unit_test(test_herd_counts_consistent),
         cmocka_unit_test(test_ltet_syscalls),
         cmocka_unit_test(test_register),
     };

@@ -20,6 +20,7 @@ for want in \
     'ns/fd: 20 (10→100), 20 (100→1,000)' 'between 300 and 300 ns' 'highest fd 1,002' 'from N = 2,000' \
     'costs 20 ns (p50)' 'mean/mean 1.04' 'took 21 s' \
     '48% fd-lookup (`fdget`), 47% file-poll (`eventfd_poll`)' \
+    'cpu-clock samples of the waiter, the harness between calls included' \
     '`own-sets` 4.0 woken, 3.0 of them for nothing' 'the sweep took 600 s' \
     '<!-- results:end -->'; do
     grep -qF -- "$want" "$tmp/block.md" || no "block lacks: $want"
@@ -32,6 +33,23 @@ python3 "$rr" "$@" --check --readme "$tmp/README.md" || no "--check failed right
 grep -qF 'runs the sweep (<!-- sweep-time -->600 s on the 2-core development VM<!-- /sweep-time -->).' \
     "$tmp/README.md" || no "the quick start's sweep time was not rewritten"
 grep -qF '## After' "$tmp/README.md" || no "text after the block was lost"
+
+# A profile that kept only the calls' samples says so, with the count it left out.
+mkdir -p "$tmp/windowed" && python3 - "$fx/report/profile/results.json" \
+    "$tmp/windowed/results.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["results"]:
+    if c.get("profile"):
+        c["profile"].update(window="calls", outside_calls=10)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+n=$(python3 -c 'import json,sys; print(sum(1 for c in json.load(open(sys.argv[1]))["results"] if c.get("profile")))' \
+    "$tmp/windowed/results.json")
+python3 "$rr" "$fx/report/synthetic" --profile "$tmp/windowed" --stdout >"$tmp/windowed.md" ||
+    no "--profile (windowed) exited $?"
+grep -qF "cpu-clock samples taken inside the calls ($((n * 10)) taken between them, in the harness, left out)" \
+    "$tmp/windowed.md" || no "the windowed profile is not described: $(grep -o 'cpu-clock[^)]*)' "$tmp/windowed.md")"
 
 python3 "$rr" "$fx/report/synthetic" --bench "$fx/readme/README.md" --stdout >/dev/null 2>&1
 [ $? -eq 1 ] || no "a bench file without bench lines was not refused with exit 1"

@@ -17,6 +17,9 @@
  *  - returned: waiters whose epoll_wait returned;
  *  - wasted: woken waiters that got no data (woken - those whose read got
  *    the byte);
+ * A round is lost, not counted, when nobody read the byte within the
+ * limit, or when fewer waiters were seen to run than read data (a count
+ * that missed a waiter would give a negative "wasted").
  *  - the latency from the write to the first return.
  */
 #include <fcntl.h>
@@ -290,6 +293,13 @@ static int herd_run(int arrange, int m, int rounds, const cpu_set_t *cpus, cJSON
             break;
         }
         double returned = (double)(ret1 - ret0), got = returned - (double)(emp1 - emp0);
+        if ((double)ran < got) {
+            /* A waiter read the byte but no waiter's voluntary switches moved
+             * (it had not yet slept when the counts were read): the woken
+             * count missed it, so the round says nothing; count it lost. */
+            lost++;
+            continue;
+        }
         woke[done] = (double)ran;
         empty[done] = (double)ran - got;
         lat[done] = (double)(first - t0);
