@@ -113,6 +113,10 @@ done
 [[ $line =~ ^[0-9]+$ ]] && pow2 "$line" && [ "$line" -ge 16 ] ||
     usage_error "--line: '$line' is not a power of two of at least 16"
 [[ $fds =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--fds: '$fds' is not a list of counts (10,100)"
+for n in ${fds//,/ }; do   # muxprof's own range, so that the loop refuses no N for every backend
+    [ $((10#$n)) -ge 1 ] && [ $((10#$n)) -le 1048576 ] ||
+        usage_error "--fds: $n is not a count in 1..1048576"
+done
 [[ $backends =~ ^[a-z0-9_-]+(,[a-z0-9_-]+)*$ ]] ||
     usage_error "--backends: '$backends' is not a list of names (poll,epoll)"
 if [ -n "$geometry" ] && [ -n "$l1d$l2$l1i" ]; then
@@ -164,7 +168,9 @@ for b in ${backends//,/ }; do
 done
 
 # refused B N: prints why and succeeds when `muxprof loop` refuses the cell on
-# this host too (select beyond FD_SETSIZE, exit 2): such a cell costs no boot.
+# this host too (select beyond FD_SETSIZE, exit 2; names and counts were
+# checked above): such a cell costs no boot.  Without the host build every
+# cell boots, and the guest's loop says why it refuses one.
 refused() {
     local why rc=0
     [ -x "$HOST_BIN" ] || return 1

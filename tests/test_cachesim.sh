@@ -19,6 +19,8 @@ export HOST_BIN=$bin
     grep -q "96 sets; QEMU's cache model needs a power of two" "$t/err" || fail "48K,8: $(cat "$t/err")"
 "$cs" --out "$t/x" --backends poll,nope >/dev/null 2>"$t/err"; [ $? = 2 ] &&
     grep -q "unknown backend 'nope'" "$t/err" || fail "bad backend: $(cat "$t/err")"
+"$cs" --out "$t/x" --fds 10,0 >/dev/null 2>"$t/err"; [ $? = 2 ] &&
+    grep -q -- "--fds: 0 is not a count in 1..1048576" "$t/err" || fail "--fds 0: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a usage error left $t/x behind"
 "$cs" --out "$t/x" --geometry epyc-9354p --backends poll,epoll --fds 10,100 --dry-run > "$t/dry" ||
     fail "--dry-run failed"

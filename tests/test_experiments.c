@@ -44,8 +44,9 @@ static void test_herd_one_waiter(void **state)
 }
 
 /* Every counted round saw at least one waiter run and no more readers than
- * waiters that ran: a round whose woken count missed the reader is lost,
- * never counted with a negative "wasted". */
+ * waiters that ran: a round whose woken count missed the reader is counted
+ * as miscounted, never with a negative "wasted"; and such rounds stay rare
+ * (most of the 200 are counted). */
 static void test_herd_counts_consistent(void **state)
 {
     (void)state;
@@ -55,11 +56,13 @@ static void test_herd_counts_consistent(void **state)
         mp_err e;
         if (mp_exp_herd_one(arr[i], 4, 200, NULL, &o, &e) < 0)
             fail_msg("%s: %s", arr[i], e.msg);
-        if (get(o, NULL, "rounds") > 0 &&
-            (get(o, "wasted_per_event", "min") < 0 || get(o, "woken_per_event", "min") < 1))
+        double rounds = get(o, NULL, "rounds"), mis = get(o, NULL, "rounds_miscounted");
+        if (!(rounds >= 150) || !(mis >= 0 && mis <= 20))
+            fail_msg("%s M=4: %g rounds counted, %g lost, %g miscounted of 200", arr[i], rounds,
+                     get(o, NULL, "rounds_lost"), mis);
+        if (get(o, "wasted_per_event", "min") < 0 || get(o, "woken_per_event", "min") < 1)
             fail_msg("%s M=4: woken min %g, wasted min %g in %g rounds", arr[i],
-                     get(o, "woken_per_event", "min"), get(o, "wasted_per_event", "min"),
-                     get(o, NULL, "rounds"));
+                     get(o, "woken_per_event", "min"), get(o, "wasted_per_event", "min"), rounds);
         cJSON_Delete(o);
     }
 }

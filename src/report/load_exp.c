@@ -193,6 +193,7 @@ static void load_herd(mp_rmodel *m, const cJSON *obj)
         h->waiters = num(e, "waiters", &bad);
         h->rounds = num(e, "rounds", &bad);
         h->rounds_lost = num(e, "rounds_lost", &bad);
+        h->rounds_miscounted = num(e, "rounds_miscounted", &bad);
         if (h->status == MP_RC_OK) {
             static const char *keys[] = {"woken_per_event", "returned_per_event",
                                          "wasted_per_event", "first_wakeup_ns",

@@ -91,7 +91,7 @@ typedef struct mp_rherd {
     char name[48];
     int status;                   /* MP_RC_OK or MP_RC_ERROR (with reason) */
     char reason[256];
-    double waiters, rounds, rounds_lost;   /* NaN when absent */
+    double waiters, rounds, rounds_lost, rounds_miscounted;   /* NaN when absent */
     mp_rsum woken, returned, wasted, first_ns, csw;
     int has_events;               /* the summaries are there (rounds > 0) */
 } mp_rherd;

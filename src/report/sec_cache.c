@@ -179,6 +179,25 @@ static void knee_crossings(FILE *f, const mp_rmodel *m, const mp_knee *kn, doubl
         fprintf(f, " no footprint crosses a cache level within 2× of the interval");
 }
 
+/* A count below zero can only be noise (a difference of two runs, as the
+ * simulated K..2K counts are), and noise of that size can hit any
+ * backend's count of the metric: the magnitude of the most negative count
+ * of the metric in any series is a lower bound on its noise (0 when no
+ * count is negative). */
+static double noise_floor(const mp_rmodel *m, const char *mode, const char *kind,
+                          const char *metric)
+{
+    double floor = 0;
+    for (size_t be = 0; be < m->nbackends; be++) {
+        double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
+        size_t p = mp_rc_points(m, mode, kind, m->backends[be], metric, x, y, MP_RC_MAXPTS);
+        for (size_t i = 0; i < p; i++)
+            if (y[i] < 0 && -y[i] > floor)
+                floor = -y[i];
+    }
+    return floor;
+}
+
 /* What the miss counters of the backend did over the same interval. */
 static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
                         const char *backend, const mp_knee *kn)
@@ -194,6 +213,14 @@ static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const cha
                               m->metrics[k]);
         if (!isfinite(v0) || !isfinite(v1))
             continue;
+        double floor = noise_floor(m, mode, kind, m->metrics[k]);
+        if (floor > 0 && (v0 <= floor || v1 <= floor)) {
+            fprintf(f, "%s %s %s → %s per call: within its noise (counts down to -%s): no "
+                    "evidence either way", said++ ? ";" : "", m->metrics[k],
+                    mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
+                    mp_fmt_num(c, sizeof c, floor));
+            continue;
+        }
         double sl = mp_loglog_slope(kn->x0, v0, kn->x1, v1);
         fprintf(f, "%s %s %s → %s per call (log-log slope %s): %s", said++ ? ";" : "",
                 m->metrics[k], mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
@@ -222,18 +249,8 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
                "where measured, are the evidence.\n\n", MP_KNEE_SLOPE);
     int any = 0;
     char noise[1024] = "";
-    /* A count below zero can only be noise (a difference of two runs, as
-     * the simulated K..2K counts are), and noise of that size can hit any
-     * backend's count of the metric: no count within the magnitude of the
-     * most negative one, in any series, starts or ends a knee. */
-    double floor = 0;
-    for (size_t be = 0; be < m->nbackends; be++) {
-        double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
-        size_t p = mp_rc_points(m, mode, kind, m->backends[be], metric, x, y, MP_RC_MAXPTS);
-        for (size_t i = 0; i < p; i++)
-            if (y[i] < 0 && -y[i] > floor)
-                floor = -y[i];
-    }
+    /* No count within the noise floor starts or ends a knee. */
+    double floor = noise_floor(m, mode, kind, metric);
     for (size_t be = 0; be < m->nbackends; be++) {
         double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
         mp_knee kn[16];
@@ -271,7 +288,8 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     if (noise[0])
         fprintf(f, "Points left out of the knee search as noise, at or below %s per call (the "
                    "magnitude of the most negative count of this metric in any series, which "
-                   "only noise gives): %s.\n\n", mp_fmt_num(a, sizeof a, floor), noise);
+                   "only noise gives: a lower bound on the noise, so points above it may be "
+                   "noise too): %s.\n\n", mp_fmt_num(a, sizeof a, floor), noise);
     if (!m->ncaches) {
         fprintf(f, "No cache sizes in results.json (topology.caches), so no cache-size "
                    "crossings.\n\n");

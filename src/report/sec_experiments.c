@@ -252,7 +252,7 @@ static void section_herd(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         fprintf(f, "No usable arrangements in `experiments.herd`.\n\n");
         return;
     }
-    fprintf(f, "| arrangement | waiters | rounds (lost) | woken per event, mean (p50) | "
+    fprintf(f, "| arrangement | waiters | rounds (lost, miscounted) | woken per event, mean (p50) | "
                "returned | wasted | context switches | first wakeup p50 / p90 (ns) |\n"
                "|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < m->exp.nherd; i++) {
@@ -264,8 +264,11 @@ static void section_herd(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                     h->reason[0] ? mp_md_cell(why, sizeof why, h->reason) : "no reason given");
             continue;
         }
-        fprintf(f, "| %s | %s | %s (%s) |", h->name, mp_fmt_num(a, sizeof a, h->waiters),
-                mp_fmt_num(b, sizeof b, h->rounds), mp_fmt_num(c, sizeof c, h->rounds_lost));
+        char mc[32];
+        fprintf(f, "| %s | %s | %s (%s, %s) |", h->name, mp_fmt_num(a, sizeof a, h->waiters),
+                mp_fmt_num(b, sizeof b, h->rounds), mp_fmt_num(c, sizeof c, h->rounds_lost),
+                isfinite(h->rounds_miscounted) ? mp_fmt_num(mc, sizeof mc, h->rounds_miscounted)
+                                               : "not recorded");
         if (!h->has_events) {
             fprintf(f, " no round completed |||||\n");
             continue;
