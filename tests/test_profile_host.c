@@ -141,40 +141,58 @@ static void test_poll_and_epoll_10k(void **state)
     cJSON_Delete(root);
 }
 
+/* A live sampler of this thread over N eventfds, the last one readable. */
+enum { LIVE_N = 1000 };
+typedef struct live {
+    struct pollfd pf[LIVE_N];
+    mp_ksyms *k;
+    mp_phases *ph;
+    mp_profile *p;
+} live;
+
+static void live_open(live *l)
+{
+    mp_err err;
+    for (int i = 0; i < LIVE_N; i++) {
+        l->pf[i].fd = eventfd(i == LIVE_N - 1, EFD_NONBLOCK);
+        l->pf[i].events = POLLIN;
+        assert_true(l->pf[i].fd >= 0);
+    }
+    assert_int_equal(mp_ksyms_load(&l->k, NULL, &err), 0);
+    assert_int_equal(mp_phases_builtin(&l->ph, &err), 0);
+    if (mp_profile_open(&l->p, l->k, l->ph, &err) < 0)
+        fail_msg("%s", err.msg);
+}
+
+static void live_close(live *l)
+{
+    mp_profile_close(l->p);
+    mp_phases_free(l->ph);
+    mp_ksyms_free(l->k);
+    for (int i = 0; i < LIVE_N; i++)
+        close(l->pf[i].fd);
+}
+
 /* The live ring: enough samples to go round the 1 MiB ring more than
  * once (about 80 bytes a sample), drained between blocks; none may be
  * lost or malformed, and the profile must still be poll's. */
 static void test_live_ring_wraps(void **state)
 {
     (void)state;
-    enum { N = 1000 };
-    struct pollfd *pf = calloc(N, sizeof *pf);
-    mp_ksyms *k;
-    mp_phases *ph;
-    mp_profile *p;
-    mp_err err;
-    assert_non_null(pf);
-    for (int i = 0; i < N; i++) {
-        pf[i].fd = eventfd(i == N - 1, EFD_NONBLOCK);
-        pf[i].events = POLLIN;
-        assert_true(pf[i].fd >= 0);
-    }
-    assert_int_equal(mp_ksyms_load(&k, NULL, &err), 0);
-    assert_int_equal(mp_phases_builtin(&ph, &err), 0);
-    if (mp_profile_open(&p, k, ph, &err) < 0)
-        fail_msg("%s", err.msg);
+    static live l;
+    live_open(&l);
     uint64_t calls = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     do {
-        assert_int_equal(mp_profile_enable(p), 0);
+        assert_int_equal(mp_profile_enable(l.p), 0);
         for (int i = 0; i < 200; i++, calls++)
-            assert_int_equal(poll(pf, N, 0), 1);
-        assert_int_equal(mp_profile_disable(p), 0);
-        mp_profile_drain(p);
+            assert_int_equal(poll(l.pf, LIVE_N, 0), 1);
+        assert_int_equal(mp_profile_disable(l.p), 0);
+        mp_profile_drain(l.p);
         clock_gettime(CLOCK_MONOTONIC, &t1);
-    } while (mp_profile_samples(p) < 16000 && t1.tv_sec - t0.tv_sec < 20);
-    cJSON *j = mp_profile_collect(p, calls, 1000.0);
+    } while (mp_profile_samples(l.p) < 16000 && t1.tv_sec - t0.tv_sec < 20);
+    cJSON *j = mp_profile_collect(l.p, calls, 1000.0);
     double samples = get(j, "samples")->valuedouble;
     fprintf(stderr, "live ring: %.0f samples, %g lost, %.1f s\n", samples,
             get(j, "lost")->valuedouble,
@@ -185,14 +203,9 @@ static void test_live_ring_wraps(void **state)
     assert_null(get(j, "truncated"));
     double lf = share_of(j, "fd-lookup") + share_of(j, "file-poll");
     if (!(lf > 0.5))
-        fail_msg("poll at %d fds: fd-lookup + file-poll %.3f", N, lf);
+        fail_msg("poll at %d fds: fd-lookup + file-poll %.3f", LIVE_N, lf);
     cJSON_Delete(j);
-    mp_profile_close(p);
-    mp_phases_free(ph);
-    mp_ksyms_free(k);
-    for (int i = 0; i < N; i++)
-        close(pf[i].fd);
-    free(pf);
+    live_close(&l);
 }
 
 static uint64_t now_ns(void)
@@ -209,49 +222,31 @@ static uint64_t now_ns(void)
 static void test_live_windows(void **state)
 {
     (void)state;
-    enum { N = 1000, CALLS = 200 };
+    enum { CALLS = 200 };
     static uint64_t span[2 * CALLS];
-    struct pollfd *pf = calloc(N, sizeof *pf);
-    mp_ksyms *k;
-    mp_phases *ph;
-    mp_profile *p;
-    mp_err err;
-    assert_non_null(pf);
-    for (int i = 0; i < N; i++) {
-        pf[i].fd = eventfd(i == N - 1, EFD_NONBLOCK);
-        pf[i].events = POLLIN;
-        assert_true(pf[i].fd >= 0);
-    }
-    assert_int_equal(mp_ksyms_load(&k, NULL, &err), 0);
-    assert_int_equal(mp_phases_builtin(&ph, &err), 0);
-    if (mp_profile_open(&p, k, ph, &err) < 0)
-        fail_msg("%s", err.msg);
-    if (!mp_profile_windowed(p)) {   /* samples carry no CLOCK_MONOTONIC time here */
-        mp_profile_close(p);
-        mp_phases_free(ph);
-        mp_ksyms_free(k);
-        for (int i = 0; i < N; i++)
-            close(pf[i].fd);
-        free(pf);
+    static live l;
+    live_open(&l);
+    if (!mp_profile_windowed(l.p)) {   /* samples carry no CLOCK_MONOTONIC time here */
+        live_close(&l);
         skip();
     }
     uint64_t calls = 0, start = now_ns();
     volatile uint64_t sink = 0;
     do {
-        assert_int_equal(mp_profile_enable(p), 0);
+        assert_int_equal(mp_profile_enable(l.p), 0);
         for (int i = 0; i < CALLS; i++, calls++) {
             uint64_t t0 = now_ns();
-            assert_int_equal(poll(pf, N, 0), 1);
+            assert_int_equal(poll(l.pf, LIVE_N, 0), 1);
             uint64_t t1 = now_ns();
             span[2 * i] = t0;
             span[2 * i + 1] = t1;
             while (now_ns() - t1 < 2 * (t1 - t0))
                 sink++;
         }
-        assert_int_equal(mp_profile_disable(p), 0);
-        mp_profile_drain_calls(p, span, CALLS);
-    } while (mp_profile_samples(p) < 2000 && now_ns() - start < 20000000000ull);
-    cJSON *j = mp_profile_collect(p, calls, 1000.0);
+        assert_int_equal(mp_profile_disable(l.p), 0);
+        mp_profile_drain_calls(l.p, span, CALLS);
+    } while (mp_profile_samples(l.p) < 2000 && now_ns() - start < 20000000000ull);
+    cJSON *j = mp_profile_collect(l.p, calls, 1000.0);
     double samples = get(j, "samples")->valuedouble;
     double outside = cJSON_IsNumber(get(j, "outside_calls"))
                          ? get(j, "outside_calls")->valuedouble : -1;
@@ -266,14 +261,9 @@ static void test_live_windows(void **state)
         fail_msg("user share %.3f of the calls' samples: the spin was kept", user);
     double lf = share_of(j, "fd-lookup") + share_of(j, "file-poll");
     if (!(lf > 0.5))
-        fail_msg("poll at %d fds: fd-lookup + file-poll %.3f", N, lf);
+        fail_msg("poll at %d fds: fd-lookup + file-poll %.3f", LIVE_N, lf);
     cJSON_Delete(j);
-    mp_profile_close(p);
-    mp_phases_free(ph);
-    mp_ksyms_free(k);
-    for (int i = 0; i < N; i++)
-        close(pf[i].fd);
-    free(pf);
+    live_close(&l);
 }
 
 int main(void)
