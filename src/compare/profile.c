@@ -54,18 +54,6 @@ static void share_text(char *b, size_t len, const cJSON *e)
         snprintf(b, len, "%.1f%%", s * 100);
 }
 
-/* Samples left out as the harness between calls, or why there is no count. */
-static void outside_text(char *b, size_t len, const cJSON *p)
-{
-    const char *w = mp_json_str(p, "window", NULL);
-    double out = mp_json_num(p, "outside_calls", NAN);
-    if (w && !strcmp(w, "calls") && isfinite(out))
-        mp_fmt_num(b, len, out);
-    else
-        snprintf(b, len, "%s", w ? "not separated (no sample times)"
-                                 : "not separated (older file)");
-}
-
 void mp__cmp_profiles(FILE *f, const mp_cmp *c)
 {
     size_t with = 0;
@@ -170,8 +158,7 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
                             fprintf(f, " %s (%s) |", mp_fmt_num(sn, sizeof sn, s),
                                     mp_md_cell(cell, sizeof cell, mp_json_str(p, "event", "?")));
                         } else if (row == -2) {
-                            outside_text(t, sizeof t, p);
-                            fprintf(f, " %s |", t);
+                            fprintf(f, " %s |", mp_fmt_outside_calls(t, sizeof t, p));
                         } else if (row == -1) {
                             double u = mp_json_num(p, "user_share", NAN);
                             if (isfinite(u))

@@ -112,18 +112,6 @@ static int has_phases(const mp_rcell *c)
     return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) > 0;
 }
 
-/* Samples left out as the harness between calls; files written before the
- * sampler kept only the calls' samples say so instead of a count. */
-static const char *outside_calls(char *b, size_t n, const cJSON *prof)
-{
-    const char *w = mp_json_str(prof, "window", NULL);
-    double out = mp_json_num(prof, "outside_calls", NAN);
-    if (w && !strcmp(w, "calls") && isfinite(out))
-        return mp_fmt_num(b, n, out);
-    snprintf(b, n, "%s", w ? "not separated (no sample times)" : "not separated (older file)");
-    return b;
-}
-
 /* Mean on-CPU time per call while sampled (the calls' own samples x the
  * period) over the timed mean: how much slower the profiled calls ran
  * than the timed ones (cpu-clock only, and only where the samples were
@@ -165,7 +153,7 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
         double s = mp_json_num(c->profile, "samples", NAN);
         pct(b, sizeof b, mp_json_num(c->profile, "user_share", NAN));
         char out[48], slow[48];
-        outside_calls(out, sizeof out, c->profile);
+        mp_fmt_outside_calls(out, sizeof out, c->profile);
         fprintf(f, "| %s | %s | %s | %s | ", c->backend, MP_NUM(c->nfds),
                 isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a", out);
         if (ready)

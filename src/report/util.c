@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
+
 const char *mp_fmt_num(char *buf, size_t len, double v)
 {
     if (!isfinite(v)) {
@@ -63,5 +65,16 @@ const char *mp_md_cell(char *buf, size_t len, const char *s)
         buf[o++] = c;
     }
     buf[o < len ? o : len - 1] = 0;
+    return buf;
+}
+
+const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile)
+{
+    const char *w = mp_json_str(profile, "window", NULL);
+    double out = mp_json_num(profile, "outside_calls", NAN);
+    if (w && !strcmp(w, "calls") && isfinite(out))
+        return mp_fmt_num(buf, len, out);
+    snprintf(buf, len, "%s", w ? "not separated (no sample times)"
+                               : "not separated (older file)");
     return buf;
 }

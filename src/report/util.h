@@ -4,6 +4,7 @@
 #define MP_REPORT_UTIL_H
 
 #include <stdio.h>
+#include <cjson/cJSON.h>
 
 /* One number format for every report and compare table and sentence:
  * values from 1,000 up rounded to whole numbers with thousands grouped by
@@ -14,6 +15,10 @@ const char *mp_fmt_num(char *buf, size_t len, double v);
 /* mp_fmt_num into a buffer that lives until the end of the enclosing block:
  * for numbers in one printf ("N=%s", MP_NUM(n)). */
 #define MP_NUM(v) mp_fmt_num((char[32]){0}, 32, (double)(v))
+
+/* A cell's profile: the samples it left out as taken in the harness between
+ * calls, or why there is no such count ("not separated ..."). Returns buf. */
+const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile);
 
 /* Copy s into buf for a Markdown table cell: '|' and newlines replaced. */
 const char *mp_md_cell(char *buf, size_t len, const char *s);
