@@ -53,7 +53,7 @@ struct mp_profile {
     int timed;            /* samples carry CLOCK_MONOTONIC times */
     const uint64_t *span; /* the calls' windows while a drain runs, else NULL */
     size_t nspan;
-    int windows_used;     /* some drain was given the calls' windows */
+    int windows_used;     /* some drain kept only the calls' samples (needs timed) */
     uint64_t outside;     /* samples outside every call window (dropped) */
     const char *event;
     uint64_t period;
@@ -260,7 +260,7 @@ cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call)
         .truncated = p->st.truncated, .calls = calls, .ns_per_call = ns_per_call,
         .scope = p->user_only ? "user" : "user+kernel", .note = p->note[0] ? p->note : NULL,
         .symbols_error = "kernel symbols were not loaded",
-        .windowed = p->timed && p->windows_used, .outside = p->outside,
+        .windowed = p->windows_used, .outside = p->outside,
     };
     cJSON *o = mp_profile_agg_json(p->agg, &in);
     if (o && p->st.throttled)
