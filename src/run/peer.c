@@ -2,13 +2,14 @@
  *
  * Protocol on a SOCK_SEQPACKET pair (one message = one command):
  *   helper -> 'h'                               hello: it runs, its death signal is set
- *   'G' + SCM_RIGHTS (up to MP_PEER_BATCH fds)  keep these
+ *   'G' + SCM_RIGHTS (up to MP_FDPASS_MAX fds)  keep these
  *   'R'                                         close all, answer 'r'
  *   EOF                                         close all and exit
  * Every wait of the parent on the helper is bounded (peer_timeout_ms).
  */
 #include "run/peer.h"
 #include "common/clock.h"
+#include "run/fdpass.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -20,8 +21,6 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define MP_PEER_BATCH 250   /* below the kernel's SCM_MAX_FD (253) */
 
 static int peer_timeout_ms = MP_PEER_TIMEOUT_MS;
 
@@ -96,37 +95,28 @@ static void helper_main(int sock, pid_t parent)
 
     for (;;) {
         char cmd = 0;
-        union {
-            char buf[CMSG_SPACE(sizeof(int) * MP_PEER_BATCH)];
-            struct cmsghdr align;
-        } ctl;
-        struct iovec iov = {.iov_base = &cmd, .iov_len = 1};
-        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                             .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
-        ssize_t r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
+        int got[MP_FDPASS_MAX];
+        size_t k;
+        if (mp_fdpass_recv(sock, &cmd, 1, got, MP_FDPASS_MAX, &k) <= 0)
             break;
         if (cmd == 'G') {
-            for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-                if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-                    continue;
-                size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-                if (n + k > cap) {
-                    size_t ncap = cap ? cap * 2 : 1024;
-                    while (ncap < n + k)
-                        ncap *= 2;
-                    int *nh = realloc(held, ncap * sizeof *nh);
-                    if (!nh)
-                        _exit(3);
-                    held = nh;
-                    cap = ncap;
-                }
-                memcpy(held + n, CMSG_DATA(c), k * sizeof(int));
-                n += k;
+            if (n + k > cap) {
+                size_t ncap = cap ? cap * 2 : 1024;
+                while (ncap < n + k)
+                    ncap *= 2;
+                int *nh = realloc(held, ncap * sizeof *nh);
+                if (!nh)
+                    _exit(3);
+                held = nh;
+                cap = ncap;
             }
-        } else if (cmd == 'R') {
+            memcpy(held + n, got, k * sizeof(int));
+            n += k;
+        } else {
+            for (size_t i = 0; i < k; i++)   /* descriptors only come with 'G' */
+                close(got[i]);
+        }
+        if (cmd == 'R') {
             helper_close_all(&held, &n);
             char ack = 'r';
             if (send(sock, &ack, 1, MSG_NOSIGNAL) != 1)
@@ -184,28 +174,14 @@ int mp_peer_give(mp_peer *p, const int *fds, int n, mp_err *err)
         return mp_errf(err, -EPIPE, "peer: the descriptor helper is gone (%s)",
                        p->death[0] ? p->death : "not running");
     while (n > 0) {
-        int k = n < MP_PEER_BATCH ? n : MP_PEER_BATCH;
+        int k = n < MP_FDPASS_MAX ? n : MP_FDPASS_MAX;
         char cmd = 'G';
-        union {
-            char buf[CMSG_SPACE(sizeof(int) * MP_PEER_BATCH)];
-            struct cmsghdr align;
-        } ctl;
-        memset(&ctl, 0, sizeof ctl);
-        struct iovec iov = {.iov_base = &cmd, .iov_len = 1};
-        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                             .msg_control = ctl.buf,
-                             .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)k)};
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)k);
-        memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)k);
         uint64_t deadline = deadline_from_now();
         ssize_t r;
         int w = 0;
         for (;;) {
-            r = sendmsg(p->sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-            if (r >= 0 || (errno != EINTR && errno != EAGAIN))
+            r = mp_fdpass_send(p->sock, &cmd, 1, fds, (size_t)k, MSG_DONTWAIT);
+            if (r >= 0 || errno != EAGAIN)
                 break;
             if (errno == EAGAIN && (w = wait_fd(p->sock, POLLOUT, deadline)) < 0)
                 break;

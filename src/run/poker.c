@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "run/fdpass.h"
 #include "run/spin.h"
 #include "run/task.h"
 
@@ -115,22 +116,11 @@ static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
     atomic_store_explicit(&pg->bind_done, 1, memory_order_release);
     for (;;) {
         char cmd[1 + sizeof(mp_begin_msg)];
-        union {
-            char buf[CMSG_SPACE(sizeof(int))];
-            struct cmsghdr align;
-        } ctl;
-        struct iovec iov = {.iov_base = cmd, .iov_len = sizeof cmd};
-        struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                             .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
-        ssize_t r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-        if (r < 0 && errno == EINTR)
-            continue;
+        int fd = -1;
+        size_t nfd;
+        ssize_t r = mp_fdpass_recv(sock, cmd, sizeof cmd, &fd, 1, &nfd);
         if (r <= 0)
             break;
-        int fd = -1;
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-            memcpy(&fd, CMSG_DATA(c), sizeof fd);
         if (cmd[0] == 'B' && r == (ssize_t)sizeof cmd && fd >= 0) {
             mp_begin_msg m;
             memcpy(&m, cmd + 1, sizeof m);
@@ -232,26 +222,10 @@ int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, mp_err *err)
     int fd = set->poke_fds[set->active_off];
     cmd[0] = 'B';
     memcpy(cmd + 1, &m, sizeof m);
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } ctl;
-    memset(&ctl, 0, sizeof ctl);
-    struct iovec iov = {.iov_base = cmd, .iov_len = sizeof cmd};
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1,
-                         .msg_control = ctl.buf, .msg_controllen = sizeof ctl.buf};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(c), &fd, sizeof fd);
     atomic_store(&p->pg->stuck, 0);
     atomic_store(&p->pg->write_errno, 0);
     atomic_store(&p->pg->busy, 1);
-    ssize_t r;
-    do
-        r = sendmsg(p->sock, &msg, MSG_NOSIGNAL);
-    while (r < 0 && errno == EINTR);
+    ssize_t r = mp_fdpass_send(p->sock, cmd, sizeof cmd, &fd, 1, 0);
     if (r != (ssize_t)sizeof cmd) {
         atomic_store(&p->pg->busy, 0);
         return mp_errf(err, r < 0 ? -errno : -EIO, "poker: starting a block failed: %s "
