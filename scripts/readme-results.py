@@ -16,7 +16,7 @@ how loaded the host was, the table of median ns per call, and the prose that rea
 harness's overhead, where the kernel time goes, the thundering herd). It also rewrites the
 sweep time quoted in the quick start, between `<!-- sweep-time -->` and `<!-- /sweep-time -->`.
 A part whose input is not given is left out of the block. The seeds' figures are constants
-from the articles in shared/seeds/.
+from the articles cited in docs/sources.md.
 
 --check   exit 1 (and print the difference) when README.md differs from the runs
 --stdout  print the block instead of writing README.md
@@ -36,7 +36,7 @@ SWEEP_RE = re.compile(r"(<!-- sweep-time -->)(.*?)(<!-- /sweep-time -->)")
 BACKENDS = ("select", "poll", "epoll")
 CLONE = re.compile(r"(\.(isra|constprop|part|cold)(\.[0-9]+)?)+$")   # compiler clone suffixes
 
-# Figures of the articles in shared/seeds/ (text, not measured here).
+# Figures of the articles cited in docs/sources.md (text, not measured here).
 SEED002_READY_RATIO = "1,540"       # seed 002: 203,307 / 132 ns, arm64 container, ready mode
 SEED000_WAKEUP_RATIO = "240.75"     # seed 000: poll/epoll at 10,000 fds, wakeup
 SEED000_EPOLL_WAKEUP = "2.4 µs"     # seed 000: one epoll wakeup, EPYC 9354P
@@ -376,7 +376,7 @@ def block(run, fds, prof=None, herd=None, bench=None):
     if not rows:
         fail("the default run has no pipe cells at the N asked for")
     lines = [BEGIN, "", host_para(run, cs, rows), ""] + table(cs, rows)
-    lines += ["", "What it says, next to the articles in `shared/seeds/`:", ""]
+    lines += ["", "What it says, next to the three articles muxprof started from ([docs/sources.md](docs/sources.md)):", ""]
     lines += bullets(run, cs, ns, bench)
     for para in (profile_para(prof) if prof else None, herd_para(herd) if herd else None):
         if para:

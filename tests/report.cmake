@@ -10,3 +10,8 @@ add_test(NAME test_readme_results
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/readme-results-test)
 set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+
+# The repository stands alone: no path of the private workspace, no dangling doc link.
+add_test(NAME test_standalone
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_standalone.sh ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_standalone PROPERTIES LABELS report TIMEOUT 60)

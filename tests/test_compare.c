@@ -497,7 +497,7 @@ static void shared_n_api(void **st)
 
 typedef struct want { const char *backend, *kind, *mode; long long nfds; double p50; } want;
 
-static void check_ref(const char *name, const char *seed_file, const want *w, size_t nw,
+static void check_ref(const char *name, const char *measured_on, const want *w, size_t nw,
                       size_t ncells)
 {
     const mp_cmp_ref *r = mp_cmp_ref_find(name);
@@ -511,7 +511,7 @@ static void check_ref(const char *name, const char *seed_file, const want *w, si
     assert_int_equal(m.ncells, ncells);
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(m.root, "source");
     assert_true(cJSON_IsString(src));
-    HAS(src->valuestring, seed_file);
+    HAS(src->valuestring, measured_on);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m.root, "reference")));
     for (size_t i = 0; i < nw; i++) {
         const mp_rcell *c = mp_rm_find(&m, w[i].mode, w[i].kind, w[i].backend, w[i].nfds);
@@ -539,7 +539,7 @@ static void ref_epyc_9354p(void **st)
         {"epoll", "unknown", "wakeup", 10, 2473}, {"epoll", "unknown", "wakeup", 100, 2359},
         {"epoll", "unknown", "wakeup", 1000, 2379}, {"epoll", "unknown", "wakeup", 10000, 2728},
     };
-    check_ref("epyc-9354p", "000_c047c8ac8c26e237.txt", w, sizeof w / sizeof w[0], 8);
+    check_ref("epyc-9354p", "AMD EPYC 9354P, 8 cores visible, Linux 6.8.0-147-generic, 2026-10-25", w, sizeof w / sizeof w[0], 8);
     mp_rmodel m;
     mp_err err;
     assert_int_equal(mp_cmp_ref_load(&m, mp_cmp_ref_find("epyc-9354p"), &err), 0);
@@ -571,7 +571,7 @@ static void ref_aarch64_gcc13_pipe(void **st)
         {"epoll", "pipe", "ready", 100, 132}, {"epoll", "pipe", "ready", 1000, 125},
         {"epoll", "pipe", "ready", 10000, 132},
     };
-    check_ref("aarch64-gcc13-pipe", "002_db76a6c07fd10c2a.txt", w, sizeof w / sizeof w[0], 9);
+    check_ref("aarch64-gcc13-pipe", "gcc:13 container on an ARM AArch64 host", w, sizeof w / sizeof w[0], 9);
     mp_rmodel m;
     mp_err err;
     assert_int_equal(mp_cmp_ref_load(&m, mp_cmp_ref_find("aarch64-gcc13-pipe.json"), &err), 0);
@@ -602,7 +602,7 @@ static void ref_python_selectors_tcp(void **st)
         {"poll", "tcp", "wakeup", 8, 3600}, {"poll", "tcp", "wakeup", 900, 32500},
         {"epoll", "tcp", "wakeup", 8, 3500}, {"epoll", "tcp", "wakeup", 900, 3500},
     };
-    check_ref("python-selectors-tcp", "001_01762ae71b8a0812.txt", w, sizeof w / sizeof w[0],
+    check_ref("python-selectors-tcp", "8-core lab box, kernel 6.12, 2026-09-30", w, sizeof w / sizeof w[0],
               6);
 }
 

@@ -1,5 +1,5 @@
-/* sec_claims.c - the source articles' claims (shared/seeds/, summarised
- * in docs/report.md) checked against one run: O(N) poll vs flat epoll, the
+/* sec_claims.c - the source articles' claims (cited in docs/sources.md,
+ * summarised in docs/report.md) checked against one run: O(N) poll vs flat epoll, the
  * poll/epoll ratio at 10,000 fds, the byte and line counts, the FD_SETSIZE
  * cliff and the "384 bytes for 3 ready events" figure.  See report/md.h. */
 #include "report/internal.h"
