@@ -252,7 +252,10 @@ static void events_list_adds_and_refuses(void **st)
     assert_null(strstr(out_text, "adds:"));
     /* the run says it too, with the counters */
     assert_int_equal(mux("", "run " TINY " --quiet --events task-clock --out ev"), 0);
-    HAS(out_text, "added: context-switches, cpu-migrations, page-faults");
+    HAS(out_text, "  measured: task-clock\n");
+    HAS(out_text, "also measured, added to every plan: context-switches, cpu-migrations, "
+                  "page-faults (");
+    assert_null(strstr(out_text, "added: task-clock"));
 }
 
 /* --json prints one JSON document on stdout and nothing else. */

@@ -54,6 +54,16 @@ const char *mp_fmt_spread(char *buf, size_t len, const mp_summary *s)
 }
 
 /* x > 0 at 3 significant digits, trailing zeros kept: 129, 16.3, 1.63, 0.830 */
+
+/* 1 when the JSON array of strings holds s. */
+static int in_list(const cJSON *arr, const char *s)
+{
+    const cJSON *a;
+    cJSON_ArrayForEach(a, arr)
+        if (cJSON_IsString(a) && !strcmp(a->valuestring, s))
+            return 1;
+    return 0;
+}
 static const char *sig3(char *buf, size_t len, double x)
 {
     if (x >= 999.5)
@@ -174,27 +184,32 @@ void mp_print_counters(const cJSON *counters, FILE *f)
         fprintf(f, "  NOTE: %s\n", note->valuestring);
     int n = cJSON_GetArraySize(events);
     char *done = calloc((size_t)n, 1);
-    fprintf(f, "  measured:");
-    int any = 0;
-    for (int i = 0; i < n; i++) {
-        const cJSON *e = cJSON_GetArrayItem(events, i);
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-        if (cJSON_IsString(st) && !strcmp(st->valuestring, "opened") && cJSON_IsString(nm)) {
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(counters, "software_added");
+    /* Each counter is named once: measured as asked, measured because every
+     * plan adds it, or not available with its reason. */
+    for (int pass = 0; pass < 2; pass++) {
+        int any = 0;
+        for (int i = 0; i < n; i++) {
+            const cJSON *e = cJSON_GetArrayItem(events, i);
+            const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+            if (!cJSON_IsString(st) || strcmp(st->valuestring, "opened") || !cJSON_IsString(nm) ||
+                in_list(added, nm->valuestring) != pass)
+                continue;
+            if (!any)
+                fputs(pass ? "  also measured, added to every plan:" : "  measured:", f);
             fprintf(f, "%s %s", any ? "," : "", nm->valuestring);
             any = 1;
             if (done)
                 done[i] = 1;
         }
-    }
-    fprintf(f, "%s\n", any ? "" : " nothing");
-    const cJSON *added = cJSON_GetObjectItemCaseSensitive(counters, "software_added"), *a;
-    if (cJSON_GetArraySize(added)) {
-        fprintf(f, "  added:");
-        cJSON_ArrayForEach(a, added)
-            fprintf(f, "%s %s", a == added->child ? "" : ",",
-                    cJSON_IsString(a) ? a->valuestring : "?");
-        fprintf(f, " (%s)\n", mp_json_str(counters, "software_why", ""));
+        if (pass == 0 && !any)
+            fprintf(f, "  measured: none of the counters --events %s names",
+                    cJSON_IsString(preset) ? preset->valuestring : "?");
+        if (pass == 1 && any)
+            fprintf(f, " (%s)", mp_json_str(counters, "software_why", ""));
+        if (pass == 0 || any)
+            fputc('\n', f);
     }
     /* Unavailable ones, one line per distinct reason. */
     for (int i = 0; done && i < n; i++) {
