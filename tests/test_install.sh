@@ -26,7 +26,11 @@ done
 # The manual page: a man page, every verb, every run option.
 head -2 "$man" | grep -q '^\.TH MUXPROF 1 ' || fail "no .TH header in $man"
 for v in $("$bin" --help | sed -n '/^verbs:/,/^$/p' | awk 'NF > 1 {print $1}'); do
-  grep -q "^\.SH MUXPROF $v\$" "$man" || fail "verb $v missing from $man"
+  if [ "$v" = run ]; then   # its options are the formatted RUN OPTIONS, once
+    ! grep -q "^\.SH MUXPROF run\$" "$man" || fail "run's options twice in $man"
+  else
+    grep -q "^\.SH MUXPROF $v\$" "$man" || fail "verb $v missing from $man"
+  fi
   grep -q "^\.B $v\$" "$man" || fail "verb $v missing from VERBS in $man"
 done
 n=0
@@ -38,6 +42,13 @@ for o in $("$bin" run --help | grep -o '^  --[a-z-]*'); do
 done
 [ "$n" -ge 15 ] || fail "only $n run options found in run --help"
 grep -q '130 interrupted' "$man" || fail "exit codes missing from $man"
+grep -q '^\.SH EXAMPLES$' "$man" || fail "no EXAMPLES in $man"
+grep -q 'muxprof compare before after' "$man" || fail "no before/after example in $man"
+# The guides it points to are installed with it.
+for d in README.md docs/methodology.md docs/results-schema.md docs/compare.md; do
+  [ -s "$p/share/doc/muxprof/$d" ] || fail "$d not installed in share/doc/muxprof"
+done
+grep -q 'share/doc/muxprof' "$man" || fail "$man does not say where the guides are"
 if command -v groff >/dev/null 2>&1; then
   groff -man -Tutf8 -ww "$man" >"$work/man.txt" 2>"$work/groff.err" || fail "groff"
   [ ! -s "$work/groff.err" ] || { cat "$work/groff.err" >&2; fail "groff warnings"; }
@@ -76,5 +87,18 @@ expect --json muxprof doctor --j
 expect --json muxprof events --j
 expect cache muxprof events --events c
 [ -z "$(complete_line muxprof run --samples '' | tr -d ' ')" ] || fail "--samples should offer nothing"
+expect epoll muxprof loop --backend ep
+expect eventfd muxprof loop --fd-kind ev
+# A comma list goes on after a value: no space is added after it; a single value gets one.
+nospace() {
+  bash -c 'compopt() { echo "compopt $*" >&3; }; . "$1"; shift; COMP_WORDS=("$@");
+           COMP_CWORD=$(($# - 1)); _muxprof' _ "$comp" "$@" 3>&1 >/dev/null 2>&1
+}
+nospace muxprof run --backends se | grep -q -- '-o nospace' || fail "--backends adds a space"
+nospace muxprof run --mode re | grep -q -- '-o nospace' || fail "--mode adds a space"
+! nospace muxprof run --placement sa | grep -q -- 'nospace' || fail "--placement lacks its space"
+# Only the options a verb takes.
+got=$(complete_line muxprof topology --)
+case " $got" in *" --placement "*|*" --of "*) fail "topology offers options it rejects: $got" ;; esac
 rm -rf "$work"
 echo "installed tree checked: $bin, $man, $comp"
