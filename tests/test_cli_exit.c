@@ -348,8 +348,9 @@ static void progress_lines(void **st)
     }
 }
 
-/* On a terminal (a pseudo-terminal from script(1)): the cell, the repeat
- * and the counter pass being measured, the time so far and an ETA. */
+/* On a terminal (a pseudo-terminal from script(1)): the cells finished, the
+ * cell, the repeat and the counter pass being measured, the time so far and,
+ * once costs have been seen at two N, an ETA. */
 static void progress_tty(void **st)
 {
     (void)st;
@@ -360,11 +361,10 @@ static void progress_tty(void **st)
              "--backends poll --mode ready --events software --no-plots --out tty' /dev/null",
              bin());
     assert_int_equal(run_sh(cmd), 0);
-    HAS(out_text, "[cell 1/2] poll pipe N=10 ready, repeat 1/3 | 0 s");
+    HAS(out_text, "[0/2 cells done] poll pipe N=10 ready, repeat 1/3 | 0 s");
     HAS(out_text, "repeat 3/3");
     HAS(out_text, "counter pass 1/1");
-    HAS(out_text, ", ETA ");
-    HAS(out_text, "[cell 2/2]");
+    HAS(out_text, "[1/2 cells done] poll pipe N=100 ready, repeat 2/3 | 0 s, ETA ");
     HAS(out_text, "sweep done in ");
 }
 

@@ -6,7 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backends/backend.h"
 #include "common/clock.h"
+
+#define NONE ((size_t)-1)
 
 void mp_progress_init(mp_progress *p, int quiet, const mp_results *r, size_t units_per_cell)
 {
@@ -16,16 +19,21 @@ void mp_progress_init(mp_progress *p, int quiet, const mp_results *r, size_t uni
     p->start_ns = mp_now_ns();
     p->r = r;
     p->per_cell = units_per_cell ? units_per_cell : 1;
-    p->units_total = r->ncells * p->per_cell;
-    p->used = calloc(r->ncells ? r->ncells : 1, 1);
-    p->final = calloc(r->ncells ? r->ncells : 1, 1);
+    size_t n = r->ncells ? r->ncells : 1;
+    p->used = calloc(n, 1);
+    p->final = calloc(n, 1);
+    p->fits = calloc(n, sizeof *p->fits);
+    p->cur = NONE;
+    p->cur_begin_ns = p->start_ns;
 }
 
 void mp_progress_free(mp_progress *p)
 {
     free(p->used);
     free(p->final);
+    free(p->fits);
     p->used = p->final = NULL;
+    p->fits = NULL;
 }
 
 static double elapsed_s(const mp_progress *p)
@@ -43,24 +51,161 @@ static const char *dur(char *buf, size_t len, double s)
     return buf;
 }
 
+/* ---- the estimate ---- */
+
+static mp_progress_fit *fit_of(const mp_progress *p, const mp_cell *c)
+{
+    for (size_t i = 0; i < p->nfits; i++)
+        if (p->fits[i].mode == (int)c->mode && p->fits[i].backend == (const void *)c->backend)
+            return &p->fits[i];
+    return NULL;
+}
+
+/* One unit of cell i took y seconds. */
+static void learn(mp_progress *p, size_t i, double y)
+{
+    const mp_cell *c = &p->r->cells[i];
+    mp_progress_fit *f = fit_of(p, c);
+    if (!f) {
+        if (!p->fits || p->nfits >= p->r->ncells)
+            return;
+        f = &p->fits[p->nfits++];
+        f->mode = (int)c->mode;
+        f->backend = c->backend;
+        f->x0 = c->nfds;
+        f->ymin = y;
+    }
+    double x = c->nfds;
+    f->n++;
+    f->sx += x;
+    f->sy += y;
+    f->sxx += x * x;
+    f->sxy += x * y;
+    if (y < f->ymin)
+        f->ymin = y;
+    if (c->nfds != f->x0)
+        f->distinct = 1;
+}
+
+/* Seconds one unit at N costs by fit f.  With two N or more: the line
+ * through them (never below the cheapest unit seen); with one, nothing says
+ * how the cost grows with N: the mean of the units seen. */
+static double price(const mp_progress_fit *f, double n)
+{
+    double mean = f->sy / f->n;
+    if (!f->distinct)
+        return mean;
+    double d = f->n * f->sxx - f->sx * f->sx;
+    double b = d > 0 ? (f->n * f->sxy - f->sx * f->sy) / d : 0;
+    if (b < 0)
+        b = 0;
+    double y = (f->sy - b * f->sx) / f->n + b * n;
+    return y > f->ymin ? y : f->ymin;
+}
+
+/* Seconds one unit of cell c costs: its own (mode, backend), else the mean
+ * over those of its mode, else over all; negative when nothing is known. */
+static double unit_price(const mp_progress *p, const mp_cell *c)
+{
+    const mp_progress_fit *f = fit_of(p, c);
+    if (f)
+        return price(f, c->nfds);
+    for (int same_mode = 1; same_mode >= 0; same_mode--) {
+        double sum = 0;
+        int k = 0;
+        for (size_t i = 0; i < p->nfits; i++)
+            if (!same_mode || p->fits[i].mode == (int)c->mode) {
+                sum += price(&p->fits[i], c->nfds);
+                k++;
+            }
+        if (k)
+            return sum / k;
+    }
+    return -1;
+}
+
+/* 1 when the backend refuses the cell outright (select beyond FD_SETSIZE,
+ * an ET set in ready mode): it will cost no units.  The lowest fd numbers a
+ * set of N can have stand in for the ones it will get. */
+static int refused(const mp_cell *c)
+{
+    char why[256];
+    const mp_backend_ops *b = c->backend;
+    return (b->unsupported_mode && b->unsupported_mode(mp_mode_name(c->mode))) ||
+           (b->unsupported_fds && b->unsupported_fds(3, 3 + c->nfds, why, sizeof why));
+}
+
+double mp_progress_eta_s(const mp_progress *p, uint64_t now_ns)
+{
+    int grows = 0;   /* no estimate before some cost has been seen at two N */
+    for (size_t i = 0; i < p->nfits; i++)
+        grows |= p->fits[i].distinct;
+    if (!p->used || !grows)
+        return -1;
+    double left = 0;
+    for (size_t i = 0; i < p->r->ncells; i++) {
+        if (p->final[i] || (!p->used[i] && refused(&p->r->cells[i])))
+            continue;
+        double u = unit_price(p, &p->r->cells[i]);
+        if (u < 0)
+            return -1;
+        if (p->used[i] < p->per_cell)
+            left += u * (double)(p->per_cell - p->used[i]);
+        if (i == p->cur) {   /* the unit under way: what is left of it */
+            double in = (double)(now_ns - p->cur_begin_ns) / 1e9;
+            left += u > in ? u - in : 0;
+        }
+    }
+    return left;
+}
+
+/* The unit under way ends now. */
+static void close_unit(mp_progress *p, uint64_t now_ns)
+{
+    if (p->cur == NONE)
+        return;
+    learn(p, p->cur, (double)(now_ns - p->cur_begin_ns) / 1e9);
+    p->cur = NONE;
+    p->cur_begin_ns = now_ns;
+}
+
+void mp_progress_unit_at(mp_progress *p, size_t cell, uint64_t now_ns)
+{
+    if (!p->used || cell >= p->r->ncells)
+        return;
+    /* A unit that follows a pause (the next cells' descriptors being set
+     * up) begins where the last one ended, so the set-up is priced with the
+     * cells it was for. */
+    close_unit(p, now_ns);
+    p->cur = cell;
+    if (p->used[cell] < 255)
+        p->used[cell]++;
+    p->units_done++;
+}
+
+void mp_progress_cell_done_at(mp_progress *p, size_t cell, uint64_t now_ns)
+{
+    if (!p->final || cell >= p->r->ncells || p->final[cell])
+        return;
+    if (p->cur == cell)
+        close_unit(p, now_ns);
+    p->final[cell] = 1;
+    p->cells_done++;
+}
+
 void mp_progress_cb(size_t cell, size_t ncells, const char *label, void *ctx)
 {
     mp_progress *p = ctx;
-    if (cell < p->r->ncells && p->used && p->used[cell] < 255)
-        p->used[cell]++;
-    if (p->units_done < p->units_total)
-        p->units_done++;
+    uint64_t now = mp_now_ns();
+    mp_progress_unit_at(p, cell, now);
     if (p->quiet || !p->tty)
         return;
-    double s = elapsed_s(p);
-    char a[32], b[32] = "";
-    /* the estimate needs some work behind it */
-    size_t done = p->units_done ? p->units_done - 1 : 0;
-    if (done >= 2)
-        snprintf(b, sizeof b, ", ETA %s",
-                 dur(a, sizeof a, s / (double)done * (double)(p->units_total - done)));
-    fprintf(stderr, "\r\033[K[cell %zu/%zu] %s | %s%s", cell + 1, ncells, label,
-            dur(a, sizeof a, s), b);
+    char a[32], b[48] = "";
+    double eta = mp_progress_eta_s(p, now);
+    if (eta >= 0)
+        snprintf(b, sizeof b, ", ETA %s", dur(a, sizeof a, eta));
+    fprintf(stderr, "\r\033[K[%zu/%zu cells done] %s | %s%s", p->cells_done, ncells, label,
+            dur(a, sizeof a, (double)(now - p->start_ns) / 1e9), b);
     fflush(stderr);
 }
 
@@ -85,13 +230,9 @@ static void cell_line(const mp_progress *p, size_t i)
 void mp_progress_cell_done(size_t cell, void *ctx)
 {
     mp_progress *p = ctx;
-    if (cell >= p->r->ncells || !p->final || p->final[cell])
+    if (!p->final || cell >= p->r->ncells || p->final[cell])
         return;
-    p->final[cell] = 1;
-    if (p->used[cell] < p->per_cell) {   /* skipped work: the estimate shrinks */
-        size_t unused = p->per_cell - p->used[cell];
-        p->units_total -= unused < p->units_total ? unused : p->units_total;
-    }
+    mp_progress_cell_done_at(p, cell, mp_now_ns());
     if (p->quiet || p->tty)
         return;
     while (p->next_line < p->r->ncells && p->final[p->next_line])

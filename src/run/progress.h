@@ -1,7 +1,7 @@
 /* progress.h - progress of a sweep on stderr.  On a terminal one line,
- * rewritten in place: the cell, the repeat or counter pass being measured,
- * the time so far and an estimate of the time left from the work done so
- * far.  Not on a terminal: one line per cell once it is final, numbered
+ * rewritten in place: the cells finished, the cell and the repeat or counter
+ * pass being measured, the time so far and an estimate of the time left
+ * (each cell's cost from its N, mode and backend, by what has been measured).  Not on a terminal: one line per cell once it is final, numbered
  * 1..ncells in order without gaps.  Nothing when quiet. */
 #ifndef MP_PROGRESS_H
 #define MP_PROGRESS_H
@@ -11,16 +11,29 @@
 
 #include "run/results.h"
 
+/* Unit durations seen so far for one (mode, backend): a least-squares line
+ * of seconds per unit against N. */
+typedef struct mp_progress_fit {
+    int mode;
+    const void *backend;
+    double n, sx, sy, sxx, sxy, ymin;
+    int x0, distinct;          /* the first N seen; 1 once a second N is seen */
+} mp_progress_fit;
+
 typedef struct mp_progress {
     int quiet, tty;
     uint64_t start_ns;
     const mp_results *r;
     size_t per_cell;        /* work units of a cell: repeats + counter passes (+ profile) */
-    size_t units_total;     /* estimate, lowered as cells finish with units unused */
     size_t units_done;
+    size_t cells_done;      /* cells final, of any status: only ever grows */
     unsigned char *used;    /* per cell: units begun */
     unsigned char *final;   /* per cell: finished */
     size_t next_line;       /* plain output: the next cell to print */
+    size_t cur;             /* the cell of the unit in progress; SIZE_MAX: none */
+    uint64_t cur_begin_ns;
+    mp_progress_fit *fits;  /* one per (mode, backend) seen, at most ncells */
+    size_t nfits;
 } mp_progress;
 
 /* units_per_cell: repeats + counter passes (+ 1 with --profile). */
@@ -32,5 +45,14 @@ void mp_progress_cb(size_t cell, size_t ncells, const char *label, void *ctx);
 void mp_progress_cell_done(size_t cell, void *ctx);
 /* End the line in place (terminal) and say how long it took. */
 void mp_progress_done(mp_progress *p, const char *what);
+
+/* The same two events at a given time (what the callbacks call with the
+ * clock), and the estimate of the seconds left at that time: each cell's
+ * units left, each priced from the unit times measured so far for its mode
+ * and backend as a line in N; negative until a cost has been measured at
+ * two N (one N cannot say how a cost grows with N). */
+void mp_progress_unit_at(mp_progress *p, size_t cell, uint64_t now_ns);
+void mp_progress_cell_done_at(mp_progress *p, size_t cell, uint64_t now_ns);
+double mp_progress_eta_s(const mp_progress *p, uint64_t now_ns);
 
 #endif

@@ -1,0 +1,159 @@
+/* test_progress.c - the progress line's estimate of the time left, on a
+ * sweep timed by a table instead of a clock: the default sweep's cells in
+ * their order, each unit (a repeat or a counter pass) costing the samples
+ * times a median per call measured on the development VM, each group of
+ * cells preceded by the set-up of its N descriptors, and select refused
+ * beyond FD_SETSIZE as the real sweep refuses it.  The estimate must stay
+ * within a factor of 2 of the time the sweep then really takes once two N
+ * have been measured, and the count of finished cells must only grow. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "run/progress.h"
+
+/* Median ns per call, ready and wakeup, of a default run on the 2-core VM
+ * (pipes; select is refused from 2,000 on). */
+static const struct {
+    int n;
+    double sel[2], pol[2], ep[2];
+} medians[] = {
+    {10, {862, 22222}, {651, 21050}, {461, 22172}},
+    {20, {1290, 22600}, {1090, 21900}, {470, 21000}},
+    {50, {2600, 24500}, {2420, 23800}, {520, 19500}},
+    {100, {4809, 27466}, {4518, 27636}, {571, 18294}},
+    {200, {9100, 38000}, {8400, 37500}, {560, 17500}},
+    {500, {21900, 75000}, {20900, 73000}, {555, 17200}},
+    {1000, {42870, 139239}, {41718, 135757}, {551, 16936}},
+    {2000, {0, 0}, {65803, 229296}, {431, 14204}},
+    {5000, {0, 0}, {219000, 610000}, {450, 17000}},
+    {10000, {0, 0}, {448508, 1202552}, {461, 19843}},
+};
+#define NMED (sizeof medians / sizeof medians[0])
+
+/* Per call besides the call itself: the sampler's bookkeeping in ready
+ * mode, the poker's handshake in wakeup mode (ns). */
+static const double harness_ns[2] = {300, 25000};
+/* Creating, registering and passing one descriptor to the helper (ns). */
+#define SETUP_NS_PER_FD 6000.0
+/* Untimed warm-up calls before each block: at least this long (ns). */
+#define WARMUP_NS 2e6
+
+static double median_of(const mp_cell *c)
+{
+    for (size_t i = 0; i < NMED; i++)
+        if (medians[i].n == c->nfds) {
+            const char *b = c->backend->name;
+            const double *v = !strcmp(b, "select") ? medians[i].sel
+                              : !strcmp(b, "poll") ? medians[i].pol : medians[i].ep;
+            return v[c->mode];
+        }
+    fail_msg("no median for N=%d", c->nfds);
+    return 0;
+}
+
+/* One simulated event: a unit of a cell begins, or a cell is final. */
+typedef struct ev {
+    int done;
+    size_t cell;
+    uint64_t t;
+} ev;
+
+/* The default sweep's events with their times, as run/sweep.c orders them:
+ * per group of cells (one N, one mode, the backends), its set-up, the
+ * repeats with backends interleaved, the counter passes, then every cell
+ * of the group final. */
+static size_t simulate(const mp_results *r, int repeats, int passes, int samples, ev *out)
+{
+    size_t k = 0, i = 0;
+    uint64_t t = 0;
+    while (i < r->ncells) {
+        size_t g = i;
+        while (g < r->ncells && r->cells[g].nfds == r->cells[i].nfds &&
+               r->cells[g].mode == r->cells[i].mode)
+            g++;
+        t += (uint64_t)(SETUP_NS_PER_FD * r->cells[i].nfds);
+        for (int u = 0; u < repeats + passes; u++)
+            for (size_t c = i; c < g; c++) {
+                double m = median_of(&r->cells[c]);
+                if (m == 0)
+                    continue;   /* refused: no unit runs */
+                out[k++] = (ev){0, c, t};
+                t += (uint64_t)(WARMUP_NS + samples * (m + harness_ns[r->cells[c].mode]));
+            }
+        for (size_t c = i; c < g; c++)
+            out[k++] = (ev){1, c, t};
+        i = g;
+    }
+    out[k++] = (ev){1, (size_t)-1, t};   /* the end */
+    return k;
+}
+
+static void estimate_within_2x_and_counter_forward(void **st)
+{
+    (void)st;
+    mp_run_config cfg;
+    mp_err e;
+    char *argv[] = {(char *)"run", NULL};
+    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
+    mp_results r;
+    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    const int passes = 1;
+    ev *evs = calloc(r.ncells * (size_t)(cfg.repeats + passes + 1) + 1, sizeof *evs);
+    size_t nev = simulate(&r, cfg.repeats, passes, cfg.samples, evs);
+    uint64_t end = evs[nev - 1].t;
+
+    mp_progress p;
+    mp_progress_init(&p, 1, &r, (size_t)cfg.repeats + passes);
+    const uint64_t t0 = p.start_ns;   /* simulated times count from here */
+    size_t last_done = 0, checked = 0;
+    double worst = 1;
+    for (size_t i = 0; i + 1 < nev; i++) {
+        if (evs[i].done) {
+            mp_progress_cell_done_at(&p, evs[i].cell, t0 + evs[i].t);
+            assert_true(p.cells_done >= last_done);
+            last_done = p.cells_done;
+            continue;
+        }
+        mp_progress_unit_at(&p, evs[i].cell, t0 + evs[i].t);
+        double eta = mp_progress_eta_s(&p, t0 + evs[i].t);
+        double truth = (double)(end - evs[i].t) / 1e9;
+        /* once two N have been measured: one N cannot say how a cost grows
+         * with N */
+        if (r.cells[evs[i].cell].nfds <= 20 || truth < 0.05)
+            continue;
+        assert_true(eta >= 0);
+        double ratio = eta / truth;
+        if (ratio < 0.5 || ratio > 2)
+            fail_msg("at %.2f s of %.2f s (cell %zu, N=%d): ETA %.2f s, %.2f s left in truth",
+                     (double)evs[i].t / 1e9, (double)end / 1e9, evs[i].cell,
+                     r.cells[evs[i].cell].nfds, eta, truth);
+        double off = ratio > 1 ? ratio : 1 / ratio;
+        if (off > worst)
+            worst = off;
+        checked++;
+    }
+    assert_int_equal(p.cells_done, r.ncells);
+    assert_true(checked > 100);
+    printf("progress: %zu estimates over a %.1f s sweep, worst off by %.2fx\n", checked,
+           (double)end / 1e9, worst);
+    mp_progress_free(&p);
+    free(evs);
+    mp_results_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(estimate_within_2x_and_counter_forward),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
