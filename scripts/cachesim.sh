@@ -61,7 +61,9 @@ included: QEMU's cache plugin in an emulated arm64 guest, K and 2K calls of
   --calls K          calls in the short boot; the long one makes 2K [100]
   --jobs J           boots at a time [2]
   --force            reuse a non-empty DIR
-  --dry-run          print the geometry and the boots, build and boot nothing
+  --dry-run          check every prerequisite, print the geometry, the boots
+                     and an estimate of the time; build and boot nothing
+                     (--out not needed)
 EOF
 }
 
@@ -105,7 +107,7 @@ while [ $# -gt 0 ]; do
     shift 2
 done
 
-[ -n "$out" ] || usage_error "--out DIR is required (--help)"
+[ -n "$out" ] || [ "$dry" = 1 ] || usage_error "--out DIR is required (--help)"
 [[ $calls =~ ^[0-9]+$ ]] && [ "$calls" -ge 1 ] && [ "$calls" -le 100000 ] ||
     usage_error "--calls: '$calls' is not a whole number in 1..100000"
 [[ $jobs =~ ^[0-9]+$ ]] && [ "$jobs" -ge 1 ] && [ "$jobs" -le 64 ] ||
@@ -180,30 +182,102 @@ refused() {
     printf '%s\n' "${why#muxprof loop: }"
 }
 
+# ---- prerequisites: all checked before anything is built or written ----
+
+[ -f "$HERE/lib/arm64-guest.sh" ] ||
+    { say "needs the arm64 guest library scripts/lib/arm64-guest.sh"; exit 1; }
+# shellcheck source=lib/arm64-guest.sh
+. "$HERE/lib/arm64-guest.sh"
+
+qemu_src_version() {   # the installed qemu-system-arm's source version (no binNMU +bN)
+    dpkg-query -W -f='${source:Version}' qemu-system-arm 2>/dev/null
+}
+
+# One line per prerequisite: "ok WHAT", "todo WHAT: what the run will do
+# about it", "warn WHAT: what is lost without it" or "missing WHAT: how to
+# get it".  Fails when one is missing.
+prereqs() {
+    local bad=0 t ver missing=""
+    if [ -x "$ARM_BIN" ]; then echo "ok      the arm64 build $ARM_BIN"
+    else echo "missing the arm64 build $ARM_BIN: run scripts/cross-aarch64.sh (or set ARM_BIN)"; bad=1; fi
+    if [ -x "$HOST_BIN" ]; then echo "ok      the host build $HOST_BIN"
+    else echo "warn    no host build $HOST_BIN: every cell boots and no report.md is written (scripts/setup.sh builds it)"; fi
+    if command -v python3 >/dev/null; then echo "ok      python3"
+    else echo "missing python3: apt-get install python3"; bad=1; fi
+    for t in qemu-system-aarch64:qemu-system-arm qemu-aarch64:qemu-user cpio:cpio file:file; do
+        command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
+    done
+    if [ -z "$missing" ]; then echo "ok      qemu-system-aarch64, qemu-aarch64, cpio, file"
+    elif [ "$(id -u)" = 0 ] || command -v sudo >/dev/null; then
+        echo "todo    packages$missing: installed with apt-get first"
+    else echo "missing packages$missing: apt-get install$missing (as root)"; bad=1; fi
+    ver=$(qemu_src_version)
+    if [ -n "$ver" ] && [ -f "$CS_CACHE/plugin-${ver//[:+~]/_}/libcache.so" ]; then
+        echo "ok      QEMU's cache plugin for qemu $ver (cached in $CS_CACHE)"
+    elif [ -z "$ver" ] && [[ $missing != *qemu-system-arm* ]]; then
+        echo "missing the qemu-system-arm package (the plugin is built from its source version): apt-get install qemu-system-arm"; bad=1
+    elif ! command -v gcc >/dev/null; then
+        echo "missing gcc, to build QEMU's cache plugin once: apt-get install gcc"; bad=1
+    else
+        echo "todo    QEMU's cache plugin: built once from Debian's qemu source (apt-get source --download-only; about 1 min)"
+    fi
+    if [ -n "${AG_KERNEL:-}" ] && [ -f "$AG_KERNEL" ] || ls "$AG_CACHE"/linux-image-*/boot/vmlinuz-* >/dev/null 2>&1; then
+        echo "ok      the arm64 kernel (cached in $AG_CACHE)"
+    else
+        echo "todo    the arm64 kernel: downloaded once with apt-get download (linux-image-*-arm64-unsigned; the arm64 architecture must be added to dpkg)"
+    fi
+    if ls "$CS_CACHE"/kallsyms-*.txt >/dev/null 2>&1; then echo "ok      the guest kernel's symbols (cached)"
+    else echo "todo    the guest kernel's symbols: read in one boot, once (about 1 min)"; fi
+    return $bad
+}
+
+# Seconds one boot takes: the mean of the last run's boots on this host,
+# else what a boot took on the 2-vCPU development VM.
+boot_seconds() {
+    local s
+    s=$(cat "$CS_CACHE/boot-seconds" 2>/dev/null)
+    [[ $s =~ ^[0-9]+$ ]] && [ "$s" -gt 0 ] && { echo "$s this host's last run"; return; }
+    echo "38 the 2-vCPU development VM"
+}
+
 if [ "$dry" = 1 ]; then
     echo "geometry $geometry: $g_desc"
     echo "L1d $d_size B $d_ways-way, L1i $i_size B $i_ways-way, L2 $u_size B $u_ways-way, $line-B lines"
+    nboots=0
     for b in ${backends//,/ }; do for n in ${fds//,/ }; do
         if why=$(refused "$b" "$n"); then
             echo "no boot $b N=$n: unsupported: $why"
         else
             echo "boot $b N=$n: $calls and $((2 * calls)) calls"
+            nboots=$((nboots + 2))
         fi
     done; done
+    echo "prerequisites:"
+    report=$(prereqs); ok=$?
+    printf '%s\n' "$report" | sed 's/^/  /'
+    read -r per from <<<"$(boot_seconds)"
+    once=$(printf '%s\n' "$report" | grep -c '^todo .*once' || true)
+    echo "estimate: $nboots boots x ${per} s / $jobs at a time = about $(( (nboots * per / jobs + 59) / 60 )) min (a boot's time from $from)$([ "$once" -gt 0 ] && echo ", plus about $once min for the one-time steps")"
+    [ "$ok" = 0 ] || { say "a prerequisite is missing (above)"; exit 1; }
     exit 0
 fi
 if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
     usage_error "--out: $out exists and is not empty; choose another directory or add --force"
 fi
+report=$(prereqs) || { printf '%s\n' "$report" | grep '^missing' | sed 's/^missing */cachesim: needs /' >&2; exit 1; }
+# A start that fails before the first boot leaves no directory behind
+# (only one this run created is removed).
+created=0
+[ -e "$out" ] || created=1
 mkdir -p "$out/boots" || { say "--out: cannot create $out"; exit 2; }
 out=$(cd "$out" && pwd)
-
+start_failed() {
+    say "$1"
+    [ "$created" = 1 ] && rm -rf "$out"
+    exit 1
+}
 
 # ---- the plugin: QEMU's cache.c from the source of the installed qemu ----
-
-qemu_src_version() {   # the installed qemu-system-arm's source version (no binNMU +bN)
-    dpkg-query -W -f='${source:Version}' qemu-system-arm 2>/dev/null
-}
 
 build_plugin() {
     local ver dir apt src orig codename mirror O
@@ -312,18 +386,11 @@ boot() {
 
 # ---- main ----
 
-[ -f "$HERE/lib/arm64-guest.sh" ] ||
-    { say "needs the arm64 guest library scripts/lib/arm64-guest.sh"; exit 1; }
-# shellcheck source=lib/arm64-guest.sh
-. "$HERE/lib/arm64-guest.sh"
-
-[ -x "$ARM_BIN" ] || { say "no arm64 build at $ARM_BIN: run scripts/cross-aarch64.sh (or set ARM_BIN)"; exit 1; }
-command -v python3 >/dev/null || { say "needs python3"; exit 1; }
-if declare -F ag_need_tools >/dev/null; then ag_need_tools || exit 1; fi
-build_plugin || exit 1
-ag_fetch_kernel && ag_fetch_busybox || exit 1
-kernel_symbols || exit 1
-make_initrd || { say "could not build the guest's initrd"; exit 1; }
+if declare -F ag_need_tools >/dev/null; then ag_need_tools || start_failed "could not install the guest's tools"; fi
+build_plugin || start_failed "could not build QEMU's cache plugin (above)"
+ag_fetch_kernel && ag_fetch_busybox || start_failed "could not fetch the arm64 kernel or busybox (above)"
+kernel_symbols || start_failed "could not read the guest kernel's symbols (above)"
+make_initrd || start_failed "could not build the guest's initrd"
 
 # A cell the loop refuses on this host too (select beyond FD_SETSIZE) is
 # unsupported, with the loop's own reason, and costs no boot.
@@ -381,6 +448,10 @@ while [ "$running" -gt 0 ]; do
     wait -n; running=$((running - 1)); done=$((done + 1)); progress
 done
 echo "finished=$(date -u +%FT%TZ)" >> "$out/plan.env"
+# The mean boot time, for the next --dry-run's estimate.
+cat "$out"/boots/*/boot.status 2>/dev/null | awk '$1 == 0 {s += $2; n++} END {if (n) printf "%d\n", s / n}' \
+    > "$CS_CACHE/boot-seconds.tmp" 2>/dev/null && [ -s "$CS_CACHE/boot-seconds.tmp" ] &&
+    mv "$CS_CACHE/boot-seconds.tmp" "$CS_CACHE/boot-seconds" || rm -f "$CS_CACHE/boot-seconds.tmp"
 echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/plan.env"
 
 python3 "$HERE/cachesim/assemble.py" "$out" || { say "could not assemble $out/results.json"; exit 1; }

@@ -22,6 +22,22 @@ export HOST_BIN=$bin
 "$cs" --out "$t/x" --fds 10,0 >/dev/null 2>"$t/err"; [ $? = 2 ] &&
     grep -q -- "--fds: 0 is not a count in 1..1048576" "$t/err" || fail "--fds 0: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a usage error left $t/x behind"
+# The prerequisites: a stand-in arm64 build (nothing is booted), caches of our own.
+printf '#!/bin/sh\nexit 0\n' > "$t/arm-muxprof" && chmod +x "$t/arm-muxprof"
+export ARM_BIN=$t/arm-muxprof CS_CACHE=$t/cs-cache AG_CACHE=$t/ag-cache
+"$cs" --geometry epyc-9354p --backends poll,epoll --fds 10,100 --dry-run > "$t/dry" 2>"$t/err" ||
+    fail "--dry-run without --out: $(cat "$t/dry" "$t/err")"
+grep -q '^prerequisites:' "$t/dry" && grep -q "^  ok      the arm64 build $t/arm-muxprof" "$t/dry" &&
+    grep -q "^  todo    QEMU's cache plugin" "$t/dry" &&
+    grep -q '^estimate: 8 boots x 38 s / 2 at a time = about 3 min' "$t/dry" ||
+    fail "--dry-run prerequisites and estimate: $(cat "$t/dry")"
+ARM_BIN=$t/none "$cs" --fds 10 --backends poll --dry-run > "$t/dry" 2>"$t/err"; [ $? = 1 ] &&
+    grep -q "^  missing the arm64 build $t/none: run scripts/cross-aarch64.sh" "$t/dry" &&
+    grep -q 'a prerequisite is missing' "$t/err" || fail "--dry-run, no arm64 build: $(cat "$t/dry" "$t/err")"
+# A real start with a prerequisite missing fails at once and leaves no --out.
+ARM_BIN=$t/none "$cs" --out "$t/new" --fds 10 --backends poll > /dev/null 2>"$t/err"; [ $? = 1 ] &&
+    grep -q "needs the arm64 build $t/none" "$t/err" || fail "no arm64 build: $(cat "$t/err")"
+[ ! -e "$t/new" ] || fail "a start that failed left $t/new behind"
 "$cs" --out "$t/x" --geometry epyc-9354p --backends poll,epoll --fds 10,100 --dry-run > "$t/dry" ||
     fail "--dry-run failed"
 grep -q "L1d 32768 B 8-way, L1i 32768 B 8-way, L2 1048576 B 8-way, 64-B lines" "$t/dry" &&
