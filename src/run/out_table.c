@@ -53,8 +53,6 @@ const char *mp_fmt_spread(char *buf, size_t len, const mp_summary *s)
     return buf;
 }
 
-/* x > 0 at 3 significant digits, trailing zeros kept: 129, 16.3, 1.63, 0.830 */
-
 /* 1 when the JSON array of strings holds s. */
 static int in_list(const cJSON *arr, const char *s)
 {
@@ -64,6 +62,8 @@ static int in_list(const cJSON *arr, const char *s)
             return 1;
     return 0;
 }
+
+/* x > 0 at 3 significant digits, trailing zeros kept: 129, 16.3, 1.63, 0.830 */
 static const char *sig3(char *buf, size_t len, double x)
 {
     if (x >= 999.5)
