@@ -461,6 +461,60 @@ static void intervals_and_noise(void **st)
     rm_rf(dir);
 }
 
+/* The terminal's notes: the noise warnings (control characters of the file
+ * shown as '?'), noisy cells, long tails, and the findings. */
+static void terminal_notes(void **st)
+{
+    (void)st;
+    char dir[64];
+    run_dir_with(dir, sizeof dir, "synthetic/results.json");
+    cJSON *doc = load_doc(dir);
+    cJSON *noise = cJSON_AddObjectToObject(cJSON_GetObjectItem(doc, "context"), "noise");
+    cJSON *w = cJSON_AddArrayToObject(noise, "warnings");
+    cJSON_AddItemToArray(w, cJSON_CreateString("load average reached 5.82 on 2 CPUs\033[2J"));
+    cJSON *cell;
+    cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "results")) {
+        const char *b = cJSON_GetObjectItem(cell, "backend")->valuestring;
+        const char *mo = cJSON_GetObjectItem(cell, "mode")->valuestring;
+        double n = cJSON_GetObjectItem(cell, "nfds")->valuedouble;
+        cJSON *ac = cJSON_GetObjectItem(cell, "active");
+        if (strcmp(mo, "ready") || (ac && ac->valuedouble != 1))
+            continue;
+        if (!strcmp(b, "poll") && n == 10000) {
+            double r[] = {150020, 200070, 260020};
+            cJSON_AddItemToObject(cell, "repeat_medians_ns", cJSON_CreateDoubleArray(r, 3));
+        } else if (!strcmp(b, "epoll") && n == 10) {
+            cJSON *wall = cJSON_GetObjectItem(cJSON_GetObjectItem(cell, "metrics"), "wall_ns");
+            cJSON_ReplaceItemInObject(wall, "p90", cJSON_CreateNumber(77938));
+        }
+    }
+    save_doc(dir, doc);
+    mp_rmodel m;
+    mp_err err;
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    assert_int_equal(mp_rm_load(&m, path, &err), 0);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(mp_report_notes(&m, f), 0);
+    fclose(f);
+    HAS(text, "\nwarnings:\n  warning: noisy run: load average reached 5.82 on 2 CPUs?[2J\n");
+    HAS(text, "  warning: noisy cells (repeat medians more than 10% apart; quote the range): "
+              "poll pipe N=10,000 ready (repeat medians 150 us to 260 us)\n");
+    HAS(text, "  warning: long tails (p90 over 4x the median; median [p10-p90]): epoll pipe "
+              "N=10 ready (");
+    HAS(text, "-77.9 us])");
+    HAS(text, "findings (report.md has the intervals and the claims checked):\n");
+    HAS(text, "  ready, pipe: poll/epoll at N=10,000 is 667");
+    HAS(text, "  ready, pipe: poll adds 20 to 20 ns per watched fd between neighbouring N");
+    HAS(text, "  ready, pipe: epoll at N=10,000 is within 10% of N=10 (its medians between: ");
+    assert_null(strchr(text, '\033'));
+    free(text);
+    mp_rm_free(&m);
+    rm_rf(dir);
+}
+
 /* A counter that is the same in every cell (one context switch per call)
  * is not a fit: no R², no verdict, no figure. */
 static void constant_counter(void **st)
@@ -839,6 +893,7 @@ int main(void)
         cmocka_unit_test(golden_synthetic),
         cmocka_unit_test(golden_kofn_experiments),
         cmocka_unit_test(intervals_and_noise),
+        cmocka_unit_test(terminal_notes),
         cmocka_unit_test(constant_counter),
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(profile_outside_calls),

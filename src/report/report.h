@@ -5,6 +5,8 @@
 #ifndef MP_REPORT_H
 #define MP_REPORT_H
 
+#include <stdio.h>
+
 #include "common/mp_err.h"
 #include "report/fig.h"
 #include "report/model.h"
@@ -18,5 +20,12 @@ int mp_report_build(const char *run_dir, int figures, mp_err *err);
 int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_err *err);
 int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
                        mp_err *err);
+
+/* For the terminal, after a run's tables or a report: the run's noise
+ * warnings, its noisy cells and cells with a long tail ("warning:" lines,
+ * in colour on a terminal unless NO_COLOR is set), then the headline
+ * findings (poll/epoll at the largest N with the range of the repeats, how
+ * each cost grows with N).  Nothing for a run that has none of them. */
+int mp_report_notes(const mp_rmodel *m, FILE *f);
 
 #endif
