@@ -11,7 +11,7 @@
 void mp_rmd_scalar_rows(FILE *f, const cJSON *o, const char *prefix)
 {
     const cJSON *e;
-    char v[512], cell[600], key[200];
+    char v[2048], cell[2400], key[200];
     cJSON_ArrayForEach(e, o) {
         if (!e->string)
             continue;
@@ -29,20 +29,28 @@ void mp_rmd_scalar_rows(FILE *f, const cJSON *o, const char *prefix)
         else if (cJSON_IsBool(e))
             snprintf(v, sizeof v, "%s", cJSON_IsTrue(e) ? "yes" : "no");
         else if (cJSON_IsArray(e)) {
-            size_t o2 = 0;
+            /* every item whole ("; " before a sentence), and a count of
+             * those that do not fit rather than one cut short */
+            size_t o2 = 0, left = 0;
             const cJSON *x;
             v[0] = 0;
             cJSON_ArrayForEach(x, e) {
-                if (o2 + 40 >= sizeof v)
-                    break;
-                if (cJSON_IsString(x))
-                    o2 += (size_t)snprintf(v + o2, sizeof v - o2, "%s%.60s", o2 ? ", " : "",
-                                           x->valuestring);
-                else if (cJSON_IsNumber(x))
-                    o2 += (size_t)snprintf(v + o2, sizeof v - o2, "%s%g", o2 ? ", " : "",
-                                           x->valuedouble);
+                char item[64];
+                const char *t = cJSON_IsString(x) ? x->valuestring : NULL;
+                if (!t && cJSON_IsNumber(x))
+                    t = (snprintf(item, sizeof item, "%g", x->valuedouble), item);
+                if (!t)
+                    continue;
+                if (left || o2 + strlen(t) + 40 >= sizeof v) {
+                    left++;
+                    continue;
+                }
+                o2 += (size_t)snprintf(v + o2, sizeof v - o2, "%s%s",
+                                       !o2 ? "" : strchr(t, ' ') ? "; " : ", ", t);
             }
-            if (!o2)
+            if (left)
+                snprintf(v + o2, sizeof v - o2, " (and %zu more)", left);
+            if (!o2 && !left)
                 continue;
         } else
             continue;
