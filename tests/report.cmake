@@ -10,3 +10,5 @@ add_test(NAME test_readme_results
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/readme-results-test)
 set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+# --anonymize's table of results.json fields: what is replaced, dropped and kept.
+mp_add_test(test_report_anonymize SOURCES test_report_anonymize.c LABELS report privacy hardening)

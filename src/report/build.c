@@ -112,7 +112,7 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
     emulation_note(f, m);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
-               "rebuild with `muxprof report %s`.\n\n", run_dir);
+               "rebuild with `muxprof report %s`.\n\n", m->anonymized ? "." : run_dir);
     int exp_only = mp__r_experiments_only(m);
     for (size_t i = 0; i < NSECTIONS; i++) {
         const mp_rsection *s = sections[i];
