@@ -3,12 +3,15 @@
  * data or too short to search for, context.host becomes "host-1", the
  * command's paths "<path>", a path in a reason "<path>", and every other
  * field (backends, CPU model, event configs, numbers) is what it was.  The
- * anonymized document then loads, and the model names no path. */
+ * anonymized document then loads, and the model names no path; every
+ * results.json of the fixtures and the fuzz seeds that loads also loads
+ * anonymized, with the same cells. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,11 +128,68 @@ static void loaded(void **state)
     mp_anon_free(labels);
 }
 
+/* path loads as it is and anonymized alike (cells, backends, modes). */
+static int same_model(const char *path)
+{
+    mp_rmodel a, b;
+    mp_err err;
+    mp_anon *labels = mp_anon_new();
+    int ok = 1;
+    assert_non_null(labels);
+    if (mp_rm_load(&a, path, &err) == 0) {
+        ok = mp_rm_load_anonymized(&b, path, labels, &err) == 0 && a.ncells == b.ncells &&
+             a.nkcells == b.nkcells && a.nbackends == b.nbackends && a.nmodes == b.nmodes &&
+             !memcmp(a.backends, b.backends, sizeof a.backends) &&
+             !memcmp(a.modes, b.modes, sizeof a.modes);
+        for (size_t i = 0; ok && i < a.ncells; i++)
+            ok = !strcmp(a.cells[i].backend, b.cells[i].backend) &&
+                 a.cells[i].nfds == b.cells[i].nfds;
+        if (!ok)
+            print_error("%s: anonymized, it loads differently (%s)\n", path, err.msg);
+        mp_rm_free(&b);
+    }
+    mp_rm_free(&a);
+    mp_anon_free(labels);
+    return ok;
+}
+
+static void corpus(void **state)
+{
+    static const char *const dirs[] = {MP_TEST_FIXTURES "/report", MP_TEST_FIXTURES "/compare",
+                                       MP_TEST_FIXTURES "/../fuzz/corpus_json"};
+    size_t tried = 0, bad = 0;
+    (void)state;
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+        DIR *dir = opendir(dirs[d]);
+        struct dirent *e;
+        assert_non_null(dir);
+        while ((e = readdir(dir))) {
+            char path[4096];
+            if (e->d_name[0] == '.')
+                continue;
+            size_t l = strlen(e->d_name);
+            if (l > 5 && !strcmp(e->d_name + l - 5, ".json"))
+                snprintf(path, sizeof path, "%s/%s", dirs[d], e->d_name);
+            else
+                snprintf(path, sizeof path, "%s/%s/results.json", dirs[d], e->d_name);
+            if (access(path, R_OK) != 0)
+                continue;
+            tried++;
+            bad += !same_model(path);
+        }
+        closedir(dir);
+    }
+    print_message("%zu results.json tried\n", tried);
+    assert_true(tried >= 20);
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(by_fields),
         cmocka_unit_test(loaded),
+        cmocka_unit_test(corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
