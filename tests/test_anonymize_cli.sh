@@ -10,6 +10,8 @@
 # 2. The anonymized results.json equals the run's field by field, but for
 #    context.host ("host-1"), context.command (its paths "<path>") and
 #    context.anonymized.
+#    A gnuplot that fails naming its directory: the errors that report.md
+#    lists name no path either.
 # 3. Host names that are also words of the data or too short to search
 #    for (q, poll, Intel, epoll, 1): copies of that run that differ only in
 #    the host name (context.host, and the run directory named HOST-STAMP as
@@ -70,6 +72,7 @@ kaddr() { grep -rlEa --include='*.json' --include='*.md' --include='*.csv' --inc
             --include='*.dat' --include='*.svg' '(0x)?ffff[0-9a-f]{12}' "$1"; }
 no_kaddr() { local l; l=$(kaddr "$1"); [ -z "$l" ] || { echo "     kernel addresses in: $l"; return 1; }; }
 figures() { ls "$1"/figures/*.png "$1"/figures/*.pdf >/dev/null 2>&1; }
+equals_1() { [ "$1" = 1 ] || { echo "     exit $1, want 1"; return 1; }; }
 
 # same_data A B: results.json A and B hold the same values in the same
 # fields, but for the three that --anonymize rewrites; B's host is host-1
@@ -122,6 +125,21 @@ for d in "$r0" "$home/runs/r1" "$home/pub0" "$home/cmp"; do check no_kaddr "$d";
 check same_data "$r0/results.json" "$home/pub0/results.json"
 check cmp -s "$r0/results.csv" "$home/pub0/results.csv"
 check cmp -s "$r0/samples.csv" "$home/pub0/samples.csv"
+
+# A gnuplot that fails and names where it ran: report and compare list the
+# error in report.md (and exit 1: figures were not drawn).
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\necho "gnuplot: cannot write $PWD/x.png" >&2\nexit 1\n' >"$tmp/fakebin/gnuplot"
+chmod +x "$tmp/fakebin/gnuplot"
+in_host "$host" env PATH="$tmp/fakebin:$PATH" "$bin" report "$r0" --anonymize \
+  --out "$home/pubfail" >/dev/null 2>&1
+check equals_1 $?
+in_host "$host" env PATH="$tmp/fakebin:$PATH" "$bin" compare "$r0" "$home/runs/r1" --anonymize \
+  --out "$home/cmpfail" >/dev/null 2>&1
+for d in pubfail cmpfail; do
+  check grep -q "cannot write" "$home/$d/report.md"
+  check no_leak "$home/$d"
+done
 
 # copy_as NAME DIR: the run r0 as host NAME made it, in DIR.
 copy_as() {

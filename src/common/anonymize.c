@@ -203,6 +203,16 @@ char *mp_anon_text(const char *in)
     return done(&b);
 }
 
+int mp_anon_text_in_place(char *buf, size_t len)
+{
+    char *t = mp_anon_text(buf);
+    if (!t)
+        return -ENOMEM;
+    snprintf(buf, len, "%s", t);
+    free(t);
+    return 0;
+}
+
 /* ---- command lines ---------------------------------------------------- */
 
 /* 1 when word (of length n) is one of the space-separated names in opts. */

@@ -55,4 +55,8 @@ int mp_anon_doc(mp_anon *a, cJSON *doc, const mp_anon_field *rows, size_t n,
  * "0xffff" or "ffff" and 12 more hex digits, standing alone. */
 char *mp_anon_text(const char *in);
 
+/* mp_anon_text of the string in buf (of size len), written back into it
+ * (cut to fit); left as it is when out of memory returns -ENOMEM. */
+int mp_anon_text_in_place(char *buf, size_t len);
+
 #endif

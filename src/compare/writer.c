@@ -176,6 +176,11 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
             w->drawn++;
         else
             snprintf(w->plot_note, sizeof w->plot_note, "%s", pe.msg);
+        for (size_t i = 0; i < w->c->n; i++)   /* the error names figdir */
+            if (w->c->h[i].m.anonymized) {
+                mp_anon_text_in_place(w->plot_note, sizeof w->plot_note);
+                break;
+            }
     }
     fprintf(w->f, "\n![%s](figures/%s.png)\n\n", caption, fig);
     return 0;

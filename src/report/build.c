@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/anonymize.h"
 #include "common/file.h"
 #include "report/internal.h"
 
@@ -141,6 +142,8 @@ int mp_report_build(const char *run_dir, int figures, mp_err *err)
     if (rc == 0) {
         if (figures)
             mp_rfig_draw(figdir, &figs);
+        for (size_t i = 0; m.anonymized && i < figs.n; i++)   /* errors name figdir */
+            mp_anon_text_in_place(figs.v[i].error, sizeof figs.v[i].error);
         rc = mp_report_markdown(&m, run_dir, &figs, err);
     }
     if (rc == 0 && figs.failed)
