@@ -53,6 +53,18 @@ static void text_table(void **state)
     assert_int_equal(failures, 0);
 }
 
+/* In a fixed buffer: scrubbed, and cut to fit. */
+static void in_place(void **state)
+{
+    char buf[24] = "at /home/alice/x: gone";
+    (void)state;
+    assert_int_equal(mp_anon_text_in_place(buf, sizeof buf), 0);
+    assert_string_equal(buf, "at <path>: gone");
+    char small[8] = "/a/b c";
+    assert_int_equal(mp_anon_text_in_place(small, sizeof small), 0);
+    assert_string_equal(small, "<path> ");
+}
+
 static const mp_anon_field rows[] = {
     {"who.host", MP_ANON_LABEL, "host"},
     {"who.secret", MP_ANON_DROP, NULL},
@@ -130,6 +142,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(text_table),
+        cmocka_unit_test(in_place),
         cmocka_unit_test(document),
         cmocka_unit_test(labels_shared),
     };
