@@ -4,11 +4,18 @@
 # (Documentation/admin-guide/perf-security.rst): the binary becomes
 # root:GROUP mode 0750 with cap_perfmon (and cap_syslog with --syslog) in its
 # file capabilities, so only members of GROUP can run it at all.  Idempotent;
-# --revoke undoes it (root:root 0755, no capabilities; the group is removed
-# once it has no members).
+# --revoke undoes it (the owner, group, mode and capabilities recorded at the
+# first grant are restored; the group is removed once it has no members).
 #
 #   scripts/grant-perfmon.sh GROUP [--binary PATH] [--user USER]... [--syslog]
 #   scripts/grant-perfmon.sh GROUP --revoke [--binary PATH] [--user USER]...
+#
+# The binary must be a muxprof binary (an ELF file holding muxprof's marker
+# string; it is never run), not a symbolic link, owned by root, with one hard
+# link, in a directory that only root can write (and so every directory
+# above it).  What it was before the grant is recorded in
+# /var/lib/muxprof/grants/ (MUXPROF_GRANT_STATE overrides; it must be
+# root's alone as well); --revoke refuses without a record.
 #
 # Run as root.  Installs libcap2-bin (setcap, getcap) when it is missing.
 # Exit status: 0 done, 1 cannot be done here, 2 usage error.
@@ -40,14 +47,51 @@ done
   die "'$group' is not a valid group name (lower case, digits, _ and -, at most 32)" 2
 [ "$(id -u)" = 0 ] || die "needs root (group, owner and capabilities change): sudo $0 $*"
 
-if [ -z "$binary" ]; then
-  binary=$(command -v muxprof) || die "no muxprof on PATH: give the installed binary with --binary PATH"
-fi
-binary=$(readlink -f -- "$binary") || die "cannot resolve $binary"
-[ -f "$binary" ] || die "$binary is not a regular file"
-if [ -u "$binary" ] || [ -g "$binary" ]; then
-  die "$binary is setuid/setgid: remove that first (chmod ug-s)"
-fi
+marker=muxprof-grantable-binary/1
+state_dir=${MUXPROF_GRANT_STATE:-/var/lib/muxprof/grants}
+
+# root_only DIR: DIR (a path without symbolic links) and every directory
+# above it are owned by root and writable by no one else; a sticky one of
+# root's (/tmp) may be writable by all, since only root may move root's
+# entries in it.  Else 1 with the reason in $why.
+root_only() {
+  local d=$1 st
+  while :; do
+    st=$(stat -c '%u %a' -- "$d") || { why="cannot stat $d"; return 1; }
+    if [ "${st% *}" != 0 ]; then why="$d is owned by uid ${st% *}, not root"; return 1; fi
+    if (((8#${st#* } & 8#022) && !(8#${st#* } & 8#1000))); then
+      why="$d (mode ${st#* }) is writable by its group or by others"; return 1
+    fi
+    [ "$d" = / ] && return 0
+    d=$(dirname -- "$d")
+  done
+}
+
+# The binary as given, checked, made absolute in $binary.  A symbolic link
+# is refused, never followed: whoever owns it chooses what it points to.
+check_binary() {
+  if [ -z "$binary" ]; then
+    binary=$(command -v muxprof) || die "no muxprof on PATH: give the installed binary with --binary PATH"
+  fi
+  [ -L "$binary" ] && die "$binary is a symbolic link (to $(readlink -- "$binary")): give the muxprof binary itself with --binary PATH"
+  [ -e "$binary" ] || die "$binary: no such file"
+  [ -f "$binary" ] || die "$binary is not a regular file"
+  local dir st
+  dir=$(cd -P -- "$(dirname -- "$binary")" && pwd) || die "cannot enter the directory of $binary"
+  binary=${dir%/}/$(basename -- "$binary")
+  st=$(stat -c '%u %h' -- "$binary") || die "cannot stat $binary"
+  [ "${st% *}" = 0 ] || die "$binary is owned by uid ${st% *}, not root: install it as root (cmake --install) and give that copy"
+  [ "${st#* }" = 1 ] || die "$binary has ${st#* } hard links: a mode or capability set on it would apply to all of them; give a copy of its own"
+  root_only "$dir" || die "$binary lies where others than root can write ($why): install it in a directory only root can write, such as /usr/local/bin"
+  if [ "$(head -c 4 -- "$binary" | od -An -tx1 | tr -d ' \n')" != 7f454c46 ] ||
+     ! grep -qaF -- "$marker" "$binary"; then
+    die "$binary is not a muxprof binary (no ELF header or no muxprof marker): give the muxprof that cmake --install installed"
+  fi
+  if [ -u "$binary" ] || [ -g "$binary" ]; then
+    die "$binary is setuid/setgid: remove that first (chmod ug-s)"
+  fi
+}
+check_binary
 
 if ! command -v setcap >/dev/null || ! command -v getcap >/dev/null; then
   command -v apt-get >/dev/null || die "setcap/getcap missing: install libcap2-bin (or your distribution's libcap tools)"
@@ -56,6 +100,49 @@ if ! command -v setcap >/dev/null || ! command -v getcap >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcap2-bin >/dev/null
 fi
 
+# The record of the binary's state before the first grant: one file per
+# binary path in $state_dir, lines "KEY VALUE" (path, file = device:inode,
+# owner, group, mode, caps).  Read back strictly, never sourced.
+record=$state_dir/$(printf '%s' "$binary" | sha256sum | cut -c1-32)
+file_id() { stat -c '%d:%i' -- "$binary"; }
+caps_now() {
+  local c
+  c=$(getcap "$binary")
+  c=${c#"$binary"}; c=${c# }; c=${c#= }
+  printf '%s' "$c"
+}
+check_state_dir() {
+  local real
+  [ -L "$state_dir" ] && die "the grant records' directory $state_dir is a symbolic link: give a directory"
+  real=$(cd -P -- "$state_dir" && pwd) || die "cannot enter $state_dir"
+  root_only "$real" || die "the grant records' directory $state_dir is not root's alone ($why)"
+}
+write_record() {
+  local tmp
+  (umask 077 && mkdir -p -- "$state_dir") || die "cannot create $state_dir"
+  check_state_dir
+  tmp=$(umask 077 && mktemp "$state_dir/.record.XXXXXX") || die "cannot write in $state_dir"
+  printf 'path %s\nfile %s\nowner %s\ngroup %s\nmode %s\ncaps %s\n' "$binary" "$(file_id)" \
+    $(stat -c '%u %g %a' -- "$binary") "$(caps_now)" >"$tmp" && mv -f -- "$tmp" "$record" ||
+    { rm -f -- "$tmp"; die "cannot write $record"; }
+}
+# rec_* from the record; 1 when it is missing or malformed.
+read_record() {
+  local k v
+  rec_path="" rec_file="" rec_owner="" rec_group="" rec_mode="" rec_caps=""
+  [ -f "$record" ] && [ ! -L "$record" ] || return 1
+  while IFS=' ' read -r k v; do
+    case "$k" in
+      path) rec_path=$v ;; file) rec_file=$v ;; owner) rec_owner=$v ;;
+      group) rec_group=$v ;; mode) rec_mode=$v ;; caps) rec_caps=$v ;;
+      *) return 1 ;;
+    esac
+  done <"$record"
+  [ "$rec_path" = "$binary" ] && [[ "$rec_file" =~ ^[0-9]+:[0-9]+$ ]] &&
+    [[ "$rec_owner" =~ ^[0-9]+$ ]] && [[ "$rec_group" =~ ^[0-9]+$ ]] &&
+    [[ "$rec_mode" =~ ^[0-7]{3,4}$ ]] && [[ "$rec_caps" =~ ^[a-z0-9_,=+\ -]*$ ]]
+}
+
 members() { getent group "$group" | cut -d: -f4; }
 primary_users() {
   local gid
@@ -63,11 +150,17 @@ primary_users() {
   getent passwd | awk -F: -v g="$gid" '$4 == g { printf "%s%s", s, $1; s = "," }'
 }
 
+if [ -e "$state_dir" ] || [ -L "$state_dir" ]; then check_state_dir; fi
+
 if ((revoke)); then
-  if [ -n "$(getcap "$binary")" ]; then setcap -r "$binary"; fi
-  chown root:root "$binary"
-  chmod 0755 "$binary"
-  echo "$me: $binary: no capabilities, root:root 0755"
+  read_record || die "no record of a grant of $binary in $state_dir (or a malformed one): nothing to restore; set its owner, mode and capabilities by hand"
+  [ "$rec_file" = "$(file_id)" ] ||
+    die "$binary is not the file that was granted (device:inode $(file_id), recorded $rec_file): it was replaced since; nothing restored"
+  if [ -n "$(caps_now)" ]; then setcap -r "$binary"; fi
+  chown "$rec_owner:$rec_group" "$binary"
+  chmod "$rec_mode" "$binary"
+  if [ -n "$rec_caps" ]; then setcap "$rec_caps" "$binary"; fi
+  echo "$me: $binary: restored as recorded at the grant: $(stat -c '%U:%G %a' -- "$binary"), capabilities ${rec_caps:-none}"
   if getent group "$group" >/dev/null; then
     for u in "${users[@]}"; do
       if id -nG "$u" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
@@ -105,6 +198,13 @@ for u in "${users[@]}"; do
     echo "$me: added $u to $group (takes effect at the next login)"
   fi
 done
+
+# What the binary was, recorded once: a later grant keeps that record; a
+# binary replaced since (another inode) is recorded afresh.
+if ! read_record || [ "$rec_file" != "$(file_id)" ]; then
+  write_record
+  echo "$me: $binary: owner, group, mode and capabilities recorded in $record (--revoke restores them)"
+fi
 
 caps=cap_perfmon
 ((syslog)) && caps=cap_perfmon,cap_syslog

@@ -1,7 +1,7 @@
 # Tests of src/common/.
 mp_add_test(test_stats SOURCES test_stats.c LABELS run)
-# --anonymize: what is replaced and what is kept.
-mp_add_test(test_anonymize SOURCES test_anonymize.c LABELS privacy)
+# --anonymize's mechanism: free text scrubbed by shape, documents rewritten by field paths.
+mp_add_test(test_anonymize SOURCES test_anonymize.c LABELS privacy hardening)
 # The version, taken at build time (cmake/version.cmake).
 add_test(NAME test_version COMMAND ${CMAKE_COMMAND} -DSCRIPT=${CMAKE_SOURCE_DIR}/cmake/version.cmake
   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/version-test -DBIN=${MP_TEST_BIN_PATH}

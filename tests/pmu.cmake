@@ -37,14 +37,16 @@ mp_add_test(test_pmu_cli SOURCES test_pmu_cli.c LABELS pmu
 add_dependencies(test_pmu_cli muxprof)
 mp_add_test(test_pmu_privilege SOURCES test_pmu_privilege.c LABELS pmu)
 # scripts/grant-perfmon.sh end to end (root only: throw-away users and group,
-# a copy of the binary; exits 77 elsewhere).  Serial: it sets
-# kernel.perf_event_paranoid for its duration.
+# a copy of the binary; exits 77 elsewhere), and the attacks it refuses
+# (symbolic links, files that are not muxprof, directories others can write,
+# --revoke without a record).  Serial: it sets kernel.perf_event_paranoid for
+# its duration.
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_grant_perfmon
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_grant_perfmon.sh $<TARGET_FILE:muxprof>
                    ${CMAKE_SOURCE_DIR}/scripts/grant-perfmon.sh ${CMAKE_BINARY_DIR})
   set_tests_properties(test_grant_perfmon PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 180
-    RUN_SERIAL TRUE LABELS "pmu;privilege")
+    RUN_SERIAL TRUE LABELS "pmu;privilege;hardening")
 endif()
 # Uncore-like PMUs (a sysfs cpumask) open only with CPU-wide privilege (root
 # only: a mount namespace gives the msr PMU a cpumask; exits 77 elsewhere).
@@ -52,7 +54,7 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_cpu_wide_gate
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_cpu_wide_gate.sh $<TARGET_FILE:muxprof>)
   set_tests_properties(test_cpu_wide_gate PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
-    RUN_SERIAL TRUE LABELS "pmu;privilege")
+    RUN_SERIAL TRUE LABELS "pmu;privilege;hardening")
 endif()
 # The architected ARMv8 events against a fake sysfs tree (any host).
 mp_add_test(test_pmu_armv8 SOURCES test_pmu_armv8.c LABELS pmu)

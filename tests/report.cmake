@@ -15,3 +15,6 @@ set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKI
 add_test(NAME test_standalone
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_standalone.sh ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_standalone PROPERTIES LABELS report TIMEOUT 60)
+
+# --anonymize's table of results.json fields: what is replaced, dropped and kept.
+mp_add_test(test_report_anonymize SOURCES test_report_anonymize.c LABELS report privacy hardening)

@@ -7,7 +7,13 @@
 # a second grant changes nothing, --syslog adds cap_syslog (and with it the
 # member's --profile names kernel functions), --revoke restores root:root 0755 without
 # capabilities and the member is back to user-only counts; the opt-in
-# install component does the same for an installed binary.
+# install component does the same for an installed binary.  Attacks: a
+# user's symbolic link to a root-only file (given, or found on PATH), a root
+# symlink, a binary that is not muxprof (an ELF, a script holding the marker),
+# a muxprof copy in a user's directory, under a directory writable by all,
+# owned by a user, or with a second hard link: each refused with the file
+# unchanged; --revoke restores the owner, mode and capabilities recorded at
+# the grant, refuses without a record and on a binary replaced since.
 #
 #   test_grant_perfmon.sh MUXPROF GRANT_SCRIPT [BUILD_DIR]
 #
@@ -39,6 +45,7 @@ last=$(cat /proc/sys/kernel/cap_last_cap 2>/dev/null || echo 0)
 tag=$$
 grp=mpperf$tag member=mpmem$tag outsider=mpout$tag
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mp-grant-XXXXXX")
+export MUXPROF_GRANT_STATE=$tmp/state   # the grant records, in place of /var/lib/muxprof
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 cleanup() {
   echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid 2>/dev/null
@@ -149,6 +156,80 @@ echo "== bad input"
 "$grant" >/dev/null 2>&1; check "no group: exit 2" equals "$?" 2
 "$grant" 'Bad Group' >/dev/null 2>&1; check "bad group name: exit 2" equals "$?" 2
 "$grant" "$grp" --binary "$tmp/absent" >/dev/null 2>&1; check "missing binary: exit 1" equals "$?" 1
+
+echo "== attacks: only a muxprof binary of root's, in directories only root can write"
+# refused FILE WHY ARGS...: the grant (or revoke) of ARGS exits 1 saying WHY,
+# and FILE keeps its owner, group, mode and (no) capabilities; the script's
+# PATH is $refused_path when that is set.
+refused() {
+  local file=$1 why=$2 before; shift 2
+  before="$(stat -c '%U:%G %a' "$file") $(getcap "$file")"
+  PATH=${refused_path:-$PATH} "$grant" "$@" >"$tmp/refused.txt" 2>&1
+  local rc=$?
+  equals "$rc" 1 || return 1
+  grep -q -- "$why" "$tmp/refused.txt" || { echo "     said: $(cat "$tmp/refused.txt")"; return 1; }
+  equals "$(stat -c '%U:%G %a' "$file") $(getcap "$file")" "$before"
+}
+fresh() { cp "$bin_src" "$1" && chown root:root "$1" && chmod 0755 "$1"; }
+secret=$tmp/secret
+printf 'for root only\n' >"$secret"; chown root:root "$secret"; chmod 0600 "$secret"
+ubin=$tmp/home-$outsider/bin
+install -d -o "$outsider" -m 0755 "$tmp/home-$outsider" "$ubin"
+as "$outsider" ln -s "$secret" "$ubin/muxprof"
+check "a user's symlink to a root-only file: refused, file unchanged" \
+  refused "$secret" "symbolic link" "$grp" --binary "$ubin/muxprof"
+refused_path=$ubin:$PATH check "the same symlink found on PATH: refused" \
+  refused "$secret" "symbolic link" "$grp"
+check "--revoke through the symlink: refused, file unchanged" \
+  refused "$secret" "symbolic link" "$grp" --binary "$ubin/muxprof" --revoke
+fresh "$tmp/bin/mp-target"; ln -s "$tmp/bin/mp-target" "$tmp/bin/mp-link"
+check "root's own symlink to a muxprof: refused" \
+  refused "$tmp/bin/mp-target" "symbolic link" "$grp" --binary "$tmp/bin/mp-link"
+cp /bin/true "$tmp/bin/other"; chown root:root "$tmp/bin/other"; chmod 0755 "$tmp/bin/other"
+check "an ELF that is not muxprof: refused, unchanged" \
+  refused "$tmp/bin/other" "not a muxprof binary" "$grp" --binary "$tmp/bin/other"
+printf '#!/bin/sh\n# muxprof-grantable-binary/1\n' >"$tmp/bin/script"
+chown root:root "$tmp/bin/script"; chmod 0755 "$tmp/bin/script"
+check "a script holding the marker (no ELF header): refused" \
+  refused "$tmp/bin/script" "not a muxprof binary" "$grp" --binary "$tmp/bin/script"
+fresh "$ubin/mp-copy"
+check "a root-owned muxprof in a user's directory: refused, unchanged" \
+  refused "$ubin/mp-copy" "where others than root can write" "$grp" --binary "$ubin/mp-copy"
+mkdir -p "$tmp/open/sub"; chmod 0777 "$tmp/open"; chmod 0755 "$tmp/open/sub"
+fresh "$tmp/open/sub/muxprof"
+check "a muxprof below a directory writable by all (not sticky): refused" \
+  refused "$tmp/open/sub/muxprof" "writable by its group or by others" "$grp" \
+  --binary "$tmp/open/sub/muxprof"
+fresh "$tmp/bin/mp-user"; chown "$outsider" "$tmp/bin/mp-user"
+check "a muxprof owned by a user: refused" \
+  refused "$tmp/bin/mp-user" "not root" "$grp" --binary "$tmp/bin/mp-user"
+fresh "$tmp/bin/mp-hard"; ln "$tmp/bin/mp-hard" "$tmp/bin/mp-hard2"
+check "a muxprof with a second hard link: refused" \
+  refused "$tmp/bin/mp-hard" "hard links" "$grp" --binary "$tmp/bin/mp-hard"
+
+echo "== revoke restores what the grant recorded"
+rbin=$tmp/bin/mp-rec
+fresh "$rbin"; chmod 0711 "$rbin"; setcap cap_net_bind_service=ep "$rbin"
+check "grant of a 0711 binary with cap_net_bind_service" "$grant" "$grp" --binary "$rbin"
+check "granted: root:$grp 750" equals "$(stat -c '%U:%G %a' "$rbin")" "root:$grp 750"
+check "second grant keeps the first record" "$grant" "$grp" --binary "$rbin"
+check "revoke exits 0" "$grant" "$grp" --binary "$rbin" --revoke
+check "revoked: root:root 711 as recorded" equals "$(stat -c '%U:%G %a' "$rbin")" "root:root 711"
+check "revoked: cap_net_bind_service=ep as recorded" equals "$(getcap "$rbin")" \
+  "$rbin cap_net_bind_service=ep"
+fresh "$tmp/bin/mp-norec"; chmod 0750 "$tmp/bin/mp-norec"
+check "revoke without a record: refused, unchanged" \
+  refused "$tmp/bin/mp-norec" "no record" "$grp" --binary "$tmp/bin/mp-norec" --revoke
+"$grant" "$grp" --binary "$rbin" >/dev/null
+fresh "$rbin.new"; mv -f "$rbin.new" "$rbin"
+check "revoke of a binary replaced since the grant: refused" \
+  refused "$rbin" "replaced" "$grp" --binary "$rbin" --revoke
+ls -ld "$MUXPROF_GRANT_STATE" "$MUXPROF_GRANT_STATE"/* | sed 's/^/     /'
+check "records: a root-only directory" equals "$(stat -c '%U %a' "$MUXPROF_GRANT_STATE")" "root 700"
+chmod 0755 "$MUXPROF_GRANT_STATE"; chown "$outsider" "$MUXPROF_GRANT_STATE"
+check "records in a user's directory: refused" \
+  refused "$rbin" "not root's alone" "$grp" --binary "$rbin" --revoke
+chown root "$MUXPROF_GRANT_STATE"; chmod 0700 "$MUXPROF_GRANT_STATE"
 
 if [ -n "$build" ] && command -v cmake >/dev/null; then
   echo "== install: plain install sets nothing; the perfmon component grants"

@@ -37,9 +37,10 @@ static void usage(FILE *f)
         "  --label NAME        name the next input NAME instead of its CPU model and arch\n"
         "                      (repeat: the Nth --label names the Nth input)\n"
         "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
-        "  --anonymize         host names (host-1, host-2, ...), user names, home and input\n"
-        "                      paths and kernel addresses replaced by labels in DIR; CPU\n"
-        "                      models, kernel versions and every measured value kept\n"
+        "  --anonymize         each run's results.json rewritten field by field before it\n"
+        "                      is read: host names host-1, host-2, ..., paths <path>, inputs\n"
+        "                      input-1, input-2, ...; CPU models, kernel versions and every\n"
+        "                      measured value kept (docs/privileges.md)\n"
         "  --json              print the comparison as one JSON document on stdout\n"
         "                      (docs/json-output.md); without --out nothing is written\n"
         "  --list-references   the reference datasets and their sources\n"
@@ -153,16 +154,13 @@ int mp_cmd_compare(int argc, char **argv)
     mp_err_clear(&err);
     int rc = 0, status = 0;
     mp_anon *anon = NULL;
-    if (anonymize && (!(anon = mp_anon_new()) || (out && mp_anon_add_path(anon, out))))
+    if (anonymize && !(anon = mp_anon_new()))
         rc = mp_errf(&err, -ENOMEM, "out of memory");
     for (size_t i = 0; i < nin && !rc; i++) {
-        rc = mp_cmp_host_open(&c.h[i], in[i], &err);
+        rc = mp_cmp_host_open_anonymized(&c.h[i], in[i], i + 1, anon, &err);
         c.n++;
         if (!rc && i < nlabel)
             rc = mp_cmp_host_label(&c.h[i], label[i], &err);
-        if (!rc && anon && !c.h[i].reference &&
-            (mp_anon_add_path(anon, in[i]) || mp_anon_json(anon, c.h[i].m.root)))
-            rc = mp_errf(&err, -ENOMEM, "out of memory");
     }
     if (!rc)
         rc = mp_cmp_prepare(&c, &err);
@@ -178,7 +176,6 @@ int mp_cmd_compare(int argc, char **argv)
         size_t drawn = 0;
         char note[MP_ERR_MAX];
         rc = mp_cmp_write(&c, out, no_plots, &drawn, note, sizeof note, &err);
-        if (!rc && anon) rc = mp_anon_tree(anon, out, &err);
         if (rc) {
             fprintf(stderr, "muxprof compare: %s\n", err.msg);
             status = 1;

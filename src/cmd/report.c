@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "common/anonymize.h"
 #include "common/file.h"
+#include "report/anonymize.h"
 #include "report/plot.h"
 #include "report/report.h"
 
@@ -21,10 +21,10 @@ static void usage(FILE *f)
         "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.\n\n"
         "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
         "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
-        "               DIR-anonymized): results.json, the CSVs, report.md and figures\n"
-        "               with host name, user names, home and command-line paths and\n"
-        "               kernel addresses replaced by labels (CPU model, kernel version\n"
-        "               and every measured value kept)\n"
+        "               DIR-anonymized): results.json rewritten field by field (host\n"
+        "               name a label, paths and kernel addresses replaced; CPU model,\n"
+        "               kernel version and every measured value kept), the CSVs, and\n"
+        "               report.md and figures made from that results.json\n"
         "  --out PUB    where --anonymize writes\n"
         "  -h, --help   this text\n\n"
         "Figures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
@@ -112,7 +112,6 @@ int mp_cmd_report(int argc, char **argv)
     mp_err err;
     mp_err_clear(&err);
     char pub[4096];
-    mp_anon *anon = NULL;
     int rc = 0;
     if (anonymize) {
         snprintf(pub, sizeof pub, "%s", out ? out : dir);
@@ -128,15 +127,11 @@ int mp_cmd_report(int argc, char **argv)
                             "another directory for the anonymized copy\n", pub);
             return 2;
         }
-        if (!(anon = mp_anon_new()))
-            rc = mp_errf(&err, -ENOMEM, "out of memory");
-        if (!rc) rc = mp_mkdir_p(pub, &err);
-        if (!rc) rc = mp_anon_run_dir(anon, dir, pub, &err);
+        rc = mp_mkdir_p(pub, &err);
+        if (!rc) rc = mp_report_anonymize_run(dir, pub, &err);
         dir = pub;
     }
     if (!rc) rc = mp_report_build(dir, figures, &err);
-    if (!rc && anon) rc = mp_anon_tree(anon, dir, &err);
-    mp_anon_free(anon);
     if (rc) {   /* a malformed results.json is the input's fault: 2, like compare */
         fprintf(stderr, "muxprof report: %s\n", err.msg);
         return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;

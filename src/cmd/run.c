@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
-#include "common/anonymize.h"
 #include "common/file.h"
 #include "run/config.h"
 #include "run/context.h"
@@ -27,6 +26,7 @@
 #include "run/peer.h"
 #include "pmu.h"
 #include "run/progress.h"
+#include "report/anonymize.h"
 #include "report/report.h"
 #include "run/results.h"
 #include "run/sample.h"
@@ -348,11 +348,9 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     sigaddset(&block, SIGTERM);
     sigprocmask(SIG_BLOCK, &block, &old);
     int wrc = 0;
-    mp_anon *anon = cfg->anonymize ? mp_anon_new() : NULL;
-    if ((cfg->anonymize && !anon && mp_errf(err, -ENOMEM, "out of memory")) ||
-        mp_write_json(&r, cfg->out_dir, err) < 0 || mp_write_csv(&r, cfg->out_dir, err) < 0 ||
+    if (mp_write_json(&r, cfg->out_dir, err) < 0 || mp_write_csv(&r, cfg->out_dir, err) < 0 ||
         mp_write_samples(&r, cfg->out_dir, err) < 0 ||
-        (anon && mp_anon_run_dir(anon, cfg->out_dir, cfg->out_dir, err) < 0)) {
+        (cfg->anonymize && mp_report_anonymize_run(cfg->out_dir, cfg->out_dir, err) < 0)) {
         fprintf(stderr, "muxprof: %s\n", err->msg);
         wrc = -1;
     }
@@ -362,11 +360,6 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         if (mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) < 0)
             fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
     }
-    if (wrc == 0 && anon && mp_anon_tree(anon, cfg->out_dir, err) < 0) {
-        fprintf(stderr, "muxprof: %s\n", err->msg);
-        wrc = -1;
-    }
-    mp_anon_free(anon);
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (wrc < 0) {
         exit_code = 1;

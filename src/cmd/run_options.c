@@ -309,9 +309,9 @@ static const run_opt opts[] = {
      "after each cell's timing and counters, sample the waiter's kernel functions "
      "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)", NULL},
     {"anonymize", NULL, set_anonymize, NULL, NULL,
-     "outputs to publish: host name, user names, home and command-line paths and kernel "
-     "addresses replaced by labels; CPU, kernel and every measured value kept "
-     "(run directory reports/runs/anonymized-<UTC stamp>)", NULL},
+     "outputs to publish: results.json rewritten field by field (host name a label, paths "
+     "and kernel addresses replaced), the report made from it; CPU, kernel and every "
+     "measured value kept (run directory reports/runs/anonymized-<UTC stamp>)", NULL},
     {"help", NULL, set_help, NULL, NULL, "this text", NULL},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])

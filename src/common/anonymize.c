@@ -1,173 +1,87 @@
-/* anonymize.c - literal secrets (host names, user names, paths) replaced
- * longest first, each only where it stands alone (a host "vm" is replaced in
- * "runs/vm-2026..." but not in "kvm"); home directories and kernel
- * addresses found by their shape.  See anonymize.h. */
+/* anonymize.c - see anonymize.h.  The document is walked once; the path of
+ * each node is kept as a stack of its keys ("[]" for array elements) and
+ * compared with the rows, which are split into the same segments first. */
 #include "common/anonymize.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <strings.h>
 
-#include "common/file.h"
+#define MAX_SEGS 16            /* segments of a row's path; deeper nodes match no row */
+#define ELEMENT "[]"
 
-#define LABEL_PATH "<path>"
-#define LABEL_HOME "~"
-#define LABEL_USER "user"
-#define LABEL_KADDR "<kernel address>"
-
-enum kind { WORD, PATH };
-
-typedef struct rule {
-    char *from, *to;
-    size_t len;
-    enum kind kind;
-} rule;
+typedef struct label {
+    char *prefix, *value, *label;
+} label;
 
 struct mp_anon {
-    rule *r;          /* longest first */
+    label *v;
     size_t n, cap;
-    int hosts;        /* host labels handed out */
 };
-
-static int word_char(char c)
-{
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_';
-}
-
-static int path_char(char c)
-{
-    return word_char(c) || c == '.' || c == '-' || c == '/' || c == '~';
-}
-
-static int hex_char(char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static const rule *find(const mp_anon *a, const char *from)
-{
-    for (size_t i = 0; i < a->n; i++)
-        if (!strcmp(a->r[i].from, from)) return &a->r[i];
-    return NULL;
-}
-
-static int add(mp_anon *a, const char *from, size_t len, const char *to, enum kind kind)
-{
-    char buf[PATH_MAX];
-    if (len < 2 || len >= sizeof buf) return 0;
-    memcpy(buf, from, len);
-    buf[len] = '\0';
-    if (find(a, buf)) return 0;
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 16;
-        rule *r = realloc(a->r, cap * sizeof *r);
-        if (!r) return -ENOMEM;
-        a->r = r;
-        a->cap = cap;
-    }
-    size_t at = 0;
-    while (at < a->n && a->r[at].len >= len) at++;
-    rule nr = {strdup(buf), strdup(to), len, kind};
-    if (!nr.from || !nr.to) {
-        free(nr.from);
-        free(nr.to);
-        return -ENOMEM;
-    }
-    memmove(&a->r[at + 1], &a->r[at], (a->n - at) * sizeof *a->r);
-    a->r[at] = nr;
-    a->n++;
-    return 0;
-}
-
-static int add_word(mp_anon *a, const char *s, const char *to)
-{
-    return s ? add(a, s, strlen(s), to, WORD) : 0;
-}
-
-/* A host name and its first label ("build7" of "build7.example.org"). */
-static int add_host(mp_anon *a, const char *host)
-{
-    const rule *k;
-    char label[32];
-    int rc;
-    if (!host || strlen(host) < 2) return 0;
-    if ((k = find(a, host))) return 0;
-    snprintf(label, sizeof label, "host-%d", ++a->hosts);
-    if ((rc = add_word(a, host, label))) return rc;
-    size_t dot = strcspn(host, ".");
-    return host[dot] ? add(a, host, dot, label, WORD) : 0;
-}
-
-static int add_user(mp_anon *a, const char *user)
-{
-    if (!user || !strcmp(user, "root") || !*user) return 0;
-    return add_word(a, user, LABEL_USER);
-}
-
-int mp_anon_add_path(mp_anon *a, const char *path)
-{
-    char real[PATH_MAX];
-    size_t len;
-    int rc;
-    if (!path || !*path) return 0;
-    len = strlen(path);
-    while (len > 1 && path[len - 1] == '/') len--;
-    if (len == 1 && path[0] == '.') return 0;
-    if ((rc = add(a, path, len, LABEL_PATH, PATH))) return rc;
-    if (realpath(path, real) && strcmp(real, "/"))
-        return add(a, real, strlen(real), LABEL_PATH, PATH);
-    return 0;
-}
-
-static int add_home(mp_anon *a, const char *home)
-{
-    if (!home || strlen(home) < 2) return 0;
-    return add(a, home, strlen(home), LABEL_HOME, PATH);
-}
 
 mp_anon *mp_anon_new(void)
 {
-    mp_anon *a = calloc(1, sizeof *a);
-    char host[256] = "";
-    struct passwd *pw = getpwuid(geteuid());
-    if (!a) return NULL;
-    if (gethostname(host, sizeof host - 1) == 0 && add_host(a, host)) goto oom;
-    if (pw && (add_user(a, pw->pw_name) || (strcmp(pw->pw_dir, "/") && add_home(a, pw->pw_dir))))
-        goto oom;
-    if (add_user(a, getenv("USER")) || add_user(a, getenv("LOGNAME")) ||
-        add_user(a, getenv("SUDO_USER")) || add_home(a, getenv("HOME")))
-        goto oom;
-    return a;
-oom:
-    mp_anon_free(a);
-    return NULL;
+    return calloc(1, sizeof(mp_anon));
 }
 
 void mp_anon_free(mp_anon *a)
 {
-    if (!a) return;
+    if (!a)
+        return;
     for (size_t i = 0; i < a->n; i++) {
-        free(a->r[i].from);
-        free(a->r[i].to);
+        free(a->v[i].prefix);
+        free(a->v[i].value);
+        free(a->v[i].label);
     }
-    free(a->r);
+    free(a->v);
     free(a);
 }
 
-/* ---- text ------------------------------------------------------------- */
+/* The label of value under prefix, handed out on first sight. */
+static const char *label_of(mp_anon *a, const char *prefix, const char *value)
+{
+    int same_prefix = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (strcmp(a->v[i].prefix, prefix))
+            continue;
+        if (!strcmp(a->v[i].value, value))
+            return a->v[i].label;
+        same_prefix++;
+    }
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 8;
+        label *v = realloc(a->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        a->v = v;
+        a->cap = cap;
+    }
+    size_t len = strlen(prefix) + 24;
+    label l = {strdup(prefix), strdup(value), malloc(len)};
+    if (!l.prefix || !l.value || !l.label) {
+        free(l.prefix);
+        free(l.value);
+        free(l.label);
+        return NULL;
+    }
+    snprintf(l.label, len, "%s-%d", prefix, same_prefix + 1);
+    a->v[a->n++] = l;
+    return l.label;
+}
 
-typedef struct sbuf { char *p; size_t n, cap; int oom; } sbuf;
+/* ---- free text -------------------------------------------------------- */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    int oom;
+} sbuf;
 
 static void put(sbuf *b, const char *s, size_t n)
 {
-    if (b->oom) return;
+    if (b->oom)
+        return;
     if (b->n + n + 1 > b->cap) {
         size_t cap = (b->n + n + 1) * 2;
         char *p = realloc(b->p, cap);
@@ -183,257 +97,294 @@ static void put(sbuf *b, const char *s, size_t n)
     b->p[b->n] = '\0';
 }
 
-static int rule_at(const rule *r, const char *s, const char *at)
+static void puts_(sbuf *b, const char *s)
 {
-    if (strncmp(at, r->from, r->len)) return 0;
-    char before = at > s ? at[-1] : '\0', after = at[r->len];
-    if (r->kind == WORD) return !word_char(before) && !word_char(after);
-    /* A path: not the tail of a longer one, not a prefix of a longer name. */
-    return !path_char(before) && (after == '/' || !path_char(after) || after == '.');
+    put(b, s, strlen(s));
+}
+
+static char *done(sbuf *b)
+{
+    if (b->oom) {
+        free(b->p);
+        return NULL;
+    }
+    return b->p;
+}
+
+static int word_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_';
+}
+
+static int hex_char(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* What ends a path inside a sentence or a list. */
+static int path_end(char c)
+{
+    return !c || strchr(" \t\n\r\"'`,;:()[]<>{}|", c) != NULL;
+}
+
+/* The length of the path that starts at at (0: none starts there); kept
+ * says it names a kernel interface. */
+static size_t path_at(const char *s, const char *at, int *kept)
+{
+    static const char *const starts[] = {"/", "~/", "./", "../"};
+    static const char *const kernel[] = {"/proc", "/sys", "/dev"};
+    if (at > s && !path_end(at[-1]))
+        return 0;
+    size_t i = 0;
+    while (i < sizeof starts / sizeof starts[0] && strncmp(at, starts[i], strlen(starts[i])))
+        i++;
+    if (i == sizeof starts / sizeof starts[0])
+        return 0;
+    size_t n = 0;
+    while (!path_end(at[n]))
+        n++;
+    while (n > 1 && at[n - 1] == '.')   /* the full stop of a sentence */
+        n--;
+    if (n < 2)
+        return 0;
+    *kept = 0;
+    for (i = 0; i < sizeof kernel / sizeof kernel[0]; i++) {
+        size_t l = strlen(kernel[i]);
+        *kept |= !strncmp(at, kernel[i], l) && (l == n || at[l] == '/');
+    }
+    return n;
 }
 
 /* "0x" optional, then ffff and 12 more hex digits, standing alone. */
 static size_t kaddr_at(const char *s, const char *at)
 {
     const char *p = at;
-    if (at > s && (word_char(at[-1]))) return 0;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
-    if (strncasecmp(p, "ffff", 4)) return 0;
+    if (at > s && word_char(at[-1]))
+        return 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+        p += 2;
+    if (strncasecmp(p, "ffff", 4))
+        return 0;
     for (int i = 4; i < 16; i++)
-        if (!hex_char(p[i])) return 0;
-    if (word_char(p[16])) return 0;
+        if (!hex_char(p[i]))
+            return 0;
+    if (word_char(p[16]))
+        return 0;
     return (size_t)(p + 16 - at);
 }
 
-/* /home/NAME, /Users/NAME, /var/home/NAME at the start of a path: the
- * length of that prefix, and NAME. */
-static size_t home_at(const char *s, const char *at, const char **name, size_t *nlen)
+static void scrub(sbuf *b, const char *in)
 {
-    static const char *const roots[] = {"/home/", "/Users/", "/var/home/"};
-    if (at > s && path_char(at[-1])) return 0;
-    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
-        size_t rl = strlen(roots[i]), l = 0;
-        if (strncmp(at, roots[i], rl)) continue;
-        while (path_char(at[rl + l]) && at[rl + l] != '/') l++;
-        if (!l) return 0;
-        *name = at + rl;
-        *nlen = l;
-        return rl + l;
-    }
-    return 0;
-}
-
-char *mp_anon_text(const mp_anon *a, const char *in)
-{
-    sbuf b = {0};
     const char *p = in;
-    put(&b, "", 0);
-    while (*p && !b.oom) {
-        size_t n, nl;
-        const char *name;
-        const rule *hit = NULL;
-        for (size_t i = 0; i < a->n && !hit; i++)
-            if (rule_at(&a->r[i], in, p)) hit = &a->r[i];
-        if (hit) {
-            put(&b, hit->to, strlen(hit->to));
-            p += hit->len;
+    while (*p && !b->oom) {
+        int kept = 0;
+        size_t n = path_at(in, p, &kept);
+        if (n) {
+            if (kept)
+                put(b, p, n);
+            else
+                puts_(b, MP_ANON_PATH);
         } else if ((n = kaddr_at(in, p))) {
-            put(&b, LABEL_KADDR, strlen(LABEL_KADDR));
-            p += n;
-        } else if ((n = home_at(in, p, &name, &nl))) {
-            put(&b, LABEL_HOME, strlen(LABEL_HOME));
-            p += n;
+            puts_(b, MP_ANON_KADDR);
         } else {
-            put(&b, p, 1);
-            p++;
+            put(b, p, 1);
+            n = 1;
         }
+        p += n;
     }
-    if (b.oom) {
-        free(b.p);
-        return NULL;
-    }
-    return b.p;
 }
 
-/* ---- JSON ------------------------------------------------------------- */
-
-/* User names in home paths anywhere in the document. */
-static int learn_users(mp_anon *a, const cJSON *o)
+char *mp_anon_text(const char *in)
 {
-    const cJSON *c;
-    if (cJSON_IsString(o)) {
-        for (const char *p = o->valuestring; *p; p++) {
-            const char *name;
-            size_t nl;
-            if (home_at(o->valuestring, p, &name, &nl)) {
-                char u[256];
-                snprintf(u, sizeof u, "%.*s", (int)(nl < 255 ? nl : 255), name);
-                if (add_user(a, u)) return -ENOMEM;
-            }
-        }
-        return 0;
-    }
-    cJSON_ArrayForEach(c, o)
-        if (learn_users(a, c)) return -ENOMEM;
-    return 0;
-}
-
-/* The paths of a recorded command line: arguments that look like paths and
- * the values of --out. */
-static int learn_command(mp_anon *a, const char *cmd)
-{
-    char buf[4096], *save = NULL;
-    int after_out = 0, rc = 0;
-    snprintf(buf, sizeof buf, "%s", cmd);
-    for (char *t = strtok_r(buf, " \t", &save); t && !rc; t = strtok_r(NULL, " \t", &save)) {
-        const char *v = t;
-        if (!strncmp(t, "--out=", 6)) v = t + 6;
-        if (after_out || v != t || t[0] == '/' || t[0] == '~' || !strncmp(t, "./", 2) ||
-            !strncmp(t, "../", 3))
-            rc = mp_anon_add_path(a, v);
-        after_out = !strcmp(t, "--out");
-    }
-    return rc;
-}
-
-static int rewrite(const mp_anon *a, cJSON *o)
-{
-    cJSON *c;
-    if (cJSON_IsString(o) && o->valuestring) {
-        char *t = mp_anon_text(a, o->valuestring);
-        if (!t) return -ENOMEM;
-        if (strcmp(t, o->valuestring)) {
-            size_t n = strlen(t) + 1;
-            char *copy = cJSON_malloc(n);
-            if (!copy) {
-                free(t);
-                return -ENOMEM;
-            }
-            memcpy(copy, t, n);
-            cJSON_free(o->valuestring);
-            o->valuestring = copy;
-        }
-        free(t);
-        return 0;
-    }
-    cJSON_ArrayForEach(c, o)
-        if (rewrite(a, c)) return -ENOMEM;
-    return 0;
-}
-
-int mp_anon_json(mp_anon *a, cJSON *doc)
-{
-    cJSON *ctx = cJSON_GetObjectItemCaseSensitive(doc, "context");
-    const cJSON *host = cJSON_GetObjectItemCaseSensitive(ctx, "host");
-    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(ctx, "command");
-    if (cJSON_IsString(host) && add_host(a, host->valuestring)) return -ENOMEM;
-    if (cJSON_IsString(cmd) && learn_command(a, cmd->valuestring)) return -ENOMEM;
-    if (learn_users(a, doc) || rewrite(a, doc)) return -ENOMEM;
-    if (cJSON_IsObject(ctx)) {
-        cJSON_DeleteItemFromObjectCaseSensitive(ctx, "anonymized");
-        if (!cJSON_AddStringToObject(ctx, "anonymized", "host name, user names, home "
-                                     "directories, command-line paths and kernel addresses "
-                                     "replaced by labels (muxprof --anonymize)"))
-            return -ENOMEM;
-    }
-    return 0;
-}
-
-/* ---- files ------------------------------------------------------------ */
-
-static int read_all(const char *path, char **out, mp_err *err)
-{
-    FILE *f = fopen(path, "rb");
     sbuf b = {0};
-    char chunk[65536];
-    size_t n;
-    if (!f) return mp_errf(err, -errno, "cannot read %s: %s", path, strerror(errno));
-    put(&b, "", 0);
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) put(&b, chunk, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (b.oom || bad) {
-        free(b.p);
-        return mp_errf(err, b.oom ? -ENOMEM : -EIO, "cannot read %s", path);
-    }
-    *out = b.p;
+    puts_(&b, "");
+    scrub(&b, in);
+    return done(&b);
+}
+
+int mp_anon_text_in_place(char *buf, size_t len)
+{
+    char *t = mp_anon_text(buf);
+    if (!t)
+        return -ENOMEM;
+    snprintf(buf, len, "%s", t);
+    free(t);
     return 0;
 }
 
-static int text_file(const char *name)
+/* ---- command lines ---------------------------------------------------- */
+
+/* 1 when word (of length n) is one of the space-separated names in opts. */
+static int named(const char *opts, const char *word, size_t n)
 {
-    static const char *const ext[] = {".md", ".json", ".csv", ".gp", ".dat", ".svg", ".txt"};
-    size_t l = strlen(name);
-    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
-        size_t el = strlen(ext[i]);
-        if (l > el && !strcmp(name + l - el, ext[i])) return 1;
+    for (const char *o = opts; o && *o;) {
+        size_t l = strcspn(o, " ");
+        if (l == n && !strncmp(o, word, n))
+            return 1;
+        o += l + (o[l] == ' ');
     }
     return 0;
 }
 
-/* src_dir/name through the text rules into dst_dir/name (when it changed,
- * or always when the directories differ).  A missing file is skipped. */
-static int copy_text(const mp_anon *a, const char *src_dir, const char *dst_dir,
-                     const char *name, mp_err *err)
+static char *argv_text(const char *in, const char *opts)
 {
-    char path[PATH_MAX], *in = NULL, *out;
-    int rc;
-    snprintf(path, sizeof path, "%s/%s", src_dir, name);
-    if (access(path, F_OK) != 0) return 0;
-    if ((rc = read_all(path, &in, err))) return rc;
-    if (!(out = mp_anon_text(a, in))) {
-        free(in);
-        return mp_errf(err, -ENOMEM, "out of memory anonymizing %s", path);
+    sbuf b = {0};
+    char *copy = strdup(in), *save = NULL;
+    int value_next = 0;
+    if (!copy)
+        return NULL;
+    puts_(&b, "");
+    for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(t, '=');
+        if (b.n)
+            puts_(&b, " ");
+        if (value_next) {
+            puts_(&b, MP_ANON_PATH);
+        } else if (eq && named(opts, t, (size_t)(eq - t))) {
+            put(&b, t, (size_t)(eq - t) + 1);
+            puts_(&b, MP_ANON_PATH);
+        } else {
+            scrub(&b, t);
+        }
+        value_next = !eq && named(opts, t, strlen(t));
     }
-    if (strcmp(out, in) || strcmp(src_dir, dst_dir))
-        rc = mp_write_file(dst_dir, name, out, strlen(out), err);
-    free(in);
-    free(out);
-    return rc;
+    free(copy);
+    return done(&b);
 }
 
-int mp_anon_tree(const mp_anon *a, const char *dir, mp_err *err)
+/* ---- the document ----------------------------------------------------- */
+
+typedef struct row {
+    const mp_anon_field *f;
+    const char *seg[MAX_SEGS];
+    size_t len[MAX_SEGS], nseg;
+} row;
+
+typedef struct walk {
+    mp_anon *a;
+    row *rows;
+    size_t nrows;
+    mp_anon_act dflt;
+    const char *stack[MAX_SEGS];
+    size_t depth;
+} walk;
+
+/* "results[].reason" into "results", "[]", "reason"; 0 when it has more
+ * than MAX_SEGS segments. */
+static int split(row *r)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-    if (!d) return mp_errf(err, -errno, "cannot list %s: %s", dir, strerror(errno));
-    while (!rc && (e = readdir(d))) {
-        char path[PATH_MAX];
-        struct stat st;
-        if (e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) rc = mp_anon_tree(a, path, err);
-        else if (S_ISREG(st.st_mode) && text_file(e->d_name))
-            rc = copy_text(a, dir, dir, e->d_name, err);
+    const char *p = r->f->path;
+    r->nseg = 0;
+    while (*p) {
+        size_t n;
+        if (!strncmp(p, ELEMENT, 2))
+            n = 2;
+        else
+            n = strcspn(p, ".[");
+        if (r->nseg == MAX_SEGS)
+            return 0;
+        r->seg[r->nseg] = p;
+        r->len[r->nseg++] = n;
+        p += n;
+        if (*p == '.')
+            p++;
     }
-    closedir(d);
-    return rc;
+    return 1;
 }
 
-int mp_anon_run_dir(mp_anon *a, const char *src, const char *dst, mp_err *err)
+static const row *match(const walk *w)
 {
-    char path[PATH_MAX], *text = NULL, *out;
-    cJSON *doc;
-    int rc;
-    if ((rc = mp_anon_add_path(a, src)) || (rc = mp_anon_add_path(a, dst)))
-        return mp_errf(err, rc, "out of memory");
-    snprintf(path, sizeof path, "%s/results.json", src);
-    if ((rc = read_all(path, &text, err))) return rc;
-    doc = cJSON_Parse(text);
+    if (w->depth > MAX_SEGS)
+        return NULL;
+    for (size_t i = 0; i < w->nrows; i++) {
+        const row *r = &w->rows[i];
+        size_t k = 0;
+        if (r->nseg != w->depth)
+            continue;
+        for (; k < r->nseg; k++) {
+            const char *s = w->stack[k];
+            int elem = !strcmp(s, ELEMENT);
+            if (r->len[k] == 1 && r->seg[k][0] == '*' ? elem
+                : strlen(s) != r->len[k] || strncmp(s, r->seg[k], r->len[k]))
+                break;
+        }
+        if (k == r->nseg)
+            return r;
+    }
+    return NULL;
+}
+
+static int set_string(cJSON *node, char *text)
+{
+    if (!text)
+        return -ENOMEM;
+    size_t n = strlen(text) + 1;
+    char *copy = cJSON_malloc(n);
+    if (!copy) {
+        free(text);
+        return -ENOMEM;
+    }
+    memcpy(copy, text, n);
     free(text);
-    if (!doc) return mp_errf(err, -EBADMSG, "%s: not valid JSON", path);
-    if ((rc = mp_anon_json(a, doc))) {
-        cJSON_Delete(doc);
-        return mp_errf(err, rc, "out of memory anonymizing %s", path);
+    cJSON_free(node->valuestring);
+    node->valuestring = copy;
+    return 0;
+}
+
+/* 1: the caller removes node; 0: done; negative errno. */
+static int visit(walk *w, cJSON *node)
+{
+    const row *r = match(w);
+    mp_anon_act act = r ? r->f->act : cJSON_IsString(node) ? w->dflt : MP_ANON_KEEP;
+    const char *arg = r ? r->f->arg : NULL;
+    if (act == MP_ANON_DROP)
+        return 1;
+    if (act != MP_ANON_KEEP) {
+        if (!cJSON_IsString(node) || !node->valuestring)
+            return 1;
+        if (act == MP_ANON_TEXT)
+            return set_string(node, mp_anon_text(node->valuestring));
+        if (act == MP_ANON_ARGV)
+            return set_string(node, argv_text(node->valuestring, arg));
+        const char *l = label_of(w->a, arg ? arg : "value", node->valuestring);
+        return set_string(node, l ? strdup(l) : NULL);
     }
-    out = cJSON_Print(doc);
-    cJSON_Delete(doc);
-    if (!out) return mp_errf(err, -ENOMEM, "out of memory writing %s/results.json", dst);
-    rc = mp_write_file(dst, "results.json", out, strlen(out), err);
-    free(out);
-    if (!rc) rc = copy_text(a, src, dst, "results.csv", err);
-    if (!rc) rc = copy_text(a, src, dst, "samples.csv", err);
+    if (r)   /* a KEEP row keeps the whole subtree */
+        return 0;
+    cJSON *c = node->child, *next;
+    for (; c; c = next) {
+        next = c->next;
+        if (w->depth < MAX_SEGS)
+            w->stack[w->depth] = cJSON_IsArray(node) ? ELEMENT : c->string ? c->string : "";
+        w->depth++;
+        int rc = visit(w, c);
+        w->depth--;
+        if (rc < 0)
+            return rc;
+        if (rc == 1)
+            cJSON_Delete(cJSON_DetachItemViaPointer(node, c));
+    }
+    return 0;
+}
+
+int mp_anon_doc(mp_anon *a, cJSON *doc, const mp_anon_field *rows, size_t n,
+                mp_anon_act dflt, mp_err *err)
+{
+    walk w = {a, calloc(n ? n : 1, sizeof *w.rows), n, dflt, {0}, 0};
+    int rc = 0;
+    if (!w.rows)
+        return mp_errf(err, -ENOMEM, "out of memory anonymizing");
+    for (size_t i = 0; i < n && !rc; i++) {
+        w.rows[i].f = &rows[i];
+        if (!split(&w.rows[i]))
+            rc = mp_errf(err, -EINVAL, "anonymizing: field path %s has more than %d parts",
+                         rows[i].path, MAX_SEGS);
+    }
+    if (!rc && (rc = visit(&w, doc)) < 0)
+        mp_errf(err, rc, "out of memory anonymizing");
+    else if (rc == 1)
+        rc = mp_errf(err, -EBADMSG, "anonymizing: the whole document would be dropped");
+    free(w.rows);
     return rc;
 }

@@ -1,16 +1,12 @@
-/* anonymize.h - results that people publish, without the secrets of the host
- * that made them: its host name (-> "host-1", "host-2", ... in the order the
- * hosts are met), user names (-> "user"), home directories (-> "~"), the
- * paths of the command line and of the run directory (-> "<path>"), and
- * kernel addresses (-> "<kernel address>").  Everything else stays: CPU
- * model, kernel version, configuration and every measured value.
+/* anonymize.h - a JSON document rewritten field by field before it is
+ * published.  The caller owns the policy: a table of field paths, each with
+ * what to do with the value found there; this file owns the mechanism
+ * (matching paths, labels, free text scrubbed by shape).
  *
- * One anonymizer is used for a whole output: learn the secrets (from the
- * environment, from each results.json, from paths given on the command
- * line), then rewrite the JSON document before anything is made from it,
- * and finally every text file written (report.md, figures' .gp/.dat/.svg,
- * CSVs) for what the writers took from elsewhere.  Error convention:
- * common/mp_err.h. */
+ * A path names nodes from the document's root: keys joined by '.', "[]" for
+ * every element of an array, '*' for every member of an object:
+ * "context.host", "results[].reason", "experiments.*.cells[].reason".
+ * Keys are never rewritten.  Error convention: common/mp_err.h. */
 #ifndef MP_ANONYMIZE_H
 #define MP_ANONYMIZE_H
 
@@ -18,33 +14,49 @@
 
 #include "common/mp_err.h"
 
-typedef struct mp_anon mp_anon;
+#define MP_ANON_PATH "<path>"
+#define MP_ANON_KADDR "<kernel address>"
 
-/* A new anonymizer that knows this process's host name, user name and home
- * directory.  NULL when out of memory. */
+typedef enum mp_anon_act {
+    MP_ANON_KEEP,   /* left as it is */
+    MP_ANON_DROP,   /* removed from its object or array */
+    MP_ANON_LABEL,  /* a string replaced by the label of its value: arg "host" gives
+                     * "host-1", "host-2", ... one per distinct value */
+    MP_ANON_TEXT,   /* free text scrubbed by shape (mp_anon_text) */
+    MP_ANON_ARGV,   /* a command line joined by spaces: the value of each option
+                     * named in arg ("--out --xml") becomes MP_ANON_PATH, every
+                     * other argument is scrubbed as free text */
+} mp_anon_act;
+
+typedef struct mp_anon_field {
+    const char *path;
+    mp_anon_act act;
+    const char *arg;
+} mp_anon_field;
+
+/* The labels handed out so far: one mp_anon for all the documents of one
+ * output, so a host met in two of them gets one label.  NULL when out of
+ * memory. */
+typedef struct mp_anon mp_anon;
 mp_anon *mp_anon_new(void);
 void mp_anon_free(mp_anon *a);
 
-/* Replace every occurrence of secret by label in what follows.  Host and
- * user names are replaced only as whole words (not inside a longer name).
- * A path (starting with '/') also gets its canonical form registered. */
-int mp_anon_add_path(mp_anon *a, const char *path);
+/* Rewrite doc: a node whose path matches a row of rows[0..n-1] gets the
+ * first such row's action; a string that matches no row gets dflt.  A
+ * LABEL, TEXT or ARGV row that finds something other than a string drops
+ * it (a value of an unexpected shape cannot be vouched for). */
+int mp_anon_doc(mp_anon *a, cJSON *doc, const mp_anon_field *rows, size_t n,
+                mp_anon_act dflt, mp_err *err);
 
-/* Learn what doc reveals: context.host, the paths of context.command, home
- * directories and the user names in them; then rewrite every string of
- * doc, set context.host to the host's label and context.anonymized to what
- * was replaced.  Numbers and keys are left as they are. */
-int mp_anon_json(mp_anon *a, cJSON *doc);
+/* Free text with every path replaced by MP_ANON_PATH and every kernel
+ * address by MP_ANON_KADDR; malloc'd, NULL when out of memory.  A path is a
+ * word that starts with '/', "~/", "./" or "../"; /proc, /sys, /dev and
+ * the paths under them name kernel interfaces and are kept.  A kernel address is
+ * "0xffff" or "ffff" and 12 more hex digits, standing alone. */
+char *mp_anon_text(const char *in);
 
-/* in, rewritten; malloc'd (NULL when out of memory). */
-char *mp_anon_text(const mp_anon *a, const char *in);
-
-/* Rewrite, atomically, every text file under dir (recursively: .md .json
- * .csv .gp .dat .svg .txt) that holds something to replace. */
-int mp_anon_tree(const mp_anon *a, const char *dir, mp_err *err);
-
-/* A run directory: src/results.json rewritten into dst/results.json and
- * src/{results,samples}.csv into dst (src and dst may be the same). */
-int mp_anon_run_dir(mp_anon *a, const char *src, const char *dst, mp_err *err);
+/* mp_anon_text of the string in buf (of size len), written back into it
+ * (cut to fit); left as it is when out of memory returns -ENOMEM. */
+int mp_anon_text_in_place(char *buf, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/anonymize.h"
 #include "report/reference.h"
 
 static void text_of(const mp_rmodel *m, const char *dotted, char *dst, size_t len,
@@ -36,7 +37,7 @@ static int is_cycles(const char *name)
     return 0;
 }
 
-static int resolve(mp_cmp_host *h, const char *arg, mp_err *err)
+static int resolve(mp_cmp_host *h, const char *arg, mp_anon *labels, mp_err *err)
 {
     struct stat st;
     char path[PATH_MAX + 16];
@@ -49,7 +50,7 @@ static int resolve(mp_cmp_host *h, const char *arg, mp_err *err)
         } else {
             snprintf(path, sizeof path, "%s", arg);
         }
-        return mp_rm_load(&h->m, path, err);
+        return mp_rm_load_anonymized(&h->m, path, labels, err);
     }
     const mp_cmp_ref *r = mp_cmp_ref_find(arg);
     if (r)
@@ -68,13 +69,23 @@ static int label_char(char ch)
 
 int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err)
 {
+    return mp_cmp_host_open_anonymized(h, arg, 0, NULL, err);
+}
+
+int mp_cmp_host_open_anonymized(mp_cmp_host *h, const char *arg, size_t nth, mp_anon *labels,
+                                mp_err *err)
+{
     memset(h, 0, sizeof *h);
     snprintf(h->arg, sizeof h->arg, "%s", arg);
-    int rc = resolve(h, arg, err);
+    int rc = resolve(h, arg, labels, err);
     if (rc)
         return rc;
     if ((rc = mp_cmp_ref_check(&h->m, &h->reference, err)))
         return rc;
+    if (labels && !h->reference) {   /* named by its place among the inputs, not its path */
+        snprintf(h->arg, sizeof h->arg, "input-%zu", nth);
+        snprintf(h->m.shown, sizeof h->m.shown, "input-%zu/results.json", nth);
+    }
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(h->m.root, "source");
     if (cJSON_IsString(src))
         snprintf(h->source, sizeof h->source, "%s", src->valuestring);

@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
+#include "common/anonymize.h"
 #include "common/mp_err.h"
 #include "report/model.h"
 
@@ -56,6 +57,11 @@ typedef struct mp_cmp {
 /* Resolve ARG (run directory, results.json, or reference name) and load
  * it into h.  On failure h still needs mp_cmp_host_free. */
 int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err);
+/* The same for `compare --anonymize`: a run's results.json is anonymized
+ * (report/anonymize.h, labels shared by all inputs) before it is read, and
+ * the input is named "input-NTH" instead of by its path. */
+int mp_cmp_host_open_anonymized(mp_cmp_host *h, const char *arg, size_t nth, mp_anon *labels,
+                                mp_err *err);
 void mp_cmp_host_free(mp_cmp_host *h);
 
 /* Name host h NAME (`--label`) instead of its CPU model and arch.  NAME goes

@@ -23,7 +23,7 @@ static cJSON *inputs(const mp_cmp *c)
         cJSON_AddStringToObject(o, "label", h->label);
         cJSON_AddStringToObject(o, "machine", h->machine);
         cJSON_AddStringToObject(o, "argument", h->arg);
-        cJSON_AddStringToObject(o, "file", h->m.path);
+        cJSON_AddStringToObject(o, "file", h->m.shown);
         cJSON_AddBoolToObject(o, "reference", h->reference);
         cJSON_AddBoolToObject(o, "samples", h->samples != NULL);
         if (h->samples)

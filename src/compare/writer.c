@@ -176,6 +176,11 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
             w->drawn++;
         else
             snprintf(w->plot_note, sizeof w->plot_note, "%s", pe.msg);
+        for (size_t i = 0; i < w->c->n; i++)   /* the error names figdir */
+            if (w->c->h[i].m.anonymized) {
+                mp_anon_text_in_place(w->plot_note, sizeof w->plot_note);
+                break;
+            }
     }
     fprintf(w->f, "\n![%s](figures/%s.png)\n\n", caption, fig);
     return 0;
@@ -511,7 +516,7 @@ static void hosts(wctx *w)
         const char *cpus = mp_rm_text(&h->m, "context.nr_cpus", n, sizeof n);
         fprintf(w->f, "| %s%s%s | %s | %s | %s | ", h->label, strcmp(h->label, h->machine)
                 ? ": " : "", strcmp(h->label, h->machine) ? h->machine : "",
-                mp_md_cell(p, sizeof p, h->m.path), kernel ? kernel : "?", cpus ? cpus : "?");
+                mp_md_cell(p, sizeof p, h->m.shown), kernel ? kernel : "?", cpus ? cpus : "?");
         if (h->reference)
             fputs("not published", w->f);
         else if (!h->has_counters)
@@ -582,7 +587,7 @@ int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
         return rc;
     if (!no_plots && !mp_plot_gnuplot_found(NULL, 0))
         snprintf(w.plot_note, sizeof w.plot_note, "gnuplot not found: figures not drawn; "
-                 MP_PLOT_INSTALL_HINT ", then run `gnuplot FIGURE.gp` in %.200s", w.figdir);
+                 MP_PLOT_INSTALL_HINT ", then run `gnuplot FIGURE.gp` in figures/");
     mp_afile a;
     if ((rc = mp_afile_open(&a, dir, "report.md", err)))
         return rc;

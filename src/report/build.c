@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/anonymize.h"
 #include "common/file.h"
 #include "report/internal.h"
 
@@ -112,7 +113,7 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
     emulation_note(f, m);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
-               "rebuild with `muxprof report %s`.\n\n", run_dir);
+               "rebuild with `muxprof report %s`.\n\n", m->anonymized ? "." : run_dir);
     int exp_only = mp__r_experiments_only(m);
     for (size_t i = 0; i < NSECTIONS; i++) {
         const mp_rsection *s = sections[i];
@@ -141,6 +142,8 @@ int mp_report_build(const char *run_dir, int figures, mp_err *err)
     if (rc == 0) {
         if (figures)
             mp_rfig_draw(figdir, &figs);
+        for (size_t i = 0; m.anonymized && i < figs.n; i++)   /* errors name figdir */
+            mp_anon_text_in_place(figs.v[i].error, sizeof figs.v[i].error);
         rc = mp_report_markdown(&m, run_dir, &figs, err);
     }
     if (rc == 0 && figs.failed)

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/anonymize.h"
 #include "report/internal.h"
 
 #define MAX_FILE_BYTES (512L << 20)
@@ -61,6 +62,11 @@ static int read_all(const char *path, char **out, size_t *len, mp_err *err)
 
 int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
 {
+    return mp_rm_load_anonymized(m, path, NULL, err);
+}
+
+int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_err *err)
+{
     memset(m, 0, sizeof *m);
     snprintf(m->path, sizeof m->path, "%s", path);
     m->line_bytes = 64;
@@ -82,6 +88,8 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
     free(buf);
     if (!cJSON_IsObject(m->root))
         return mp__rm_bad(err, m, "(top level)", "expected an object, found %s", mp__rm_type_name(m->root));
+    if (labels && (rc = mp_rm_anonymize(m->root, labels, err)))
+        return rc;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(m->root, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "muxprof-results/1"))
         return mp__rm_bad(err, m, "schema", "expected \"muxprof-results/1\", found %s",
@@ -90,6 +98,9 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(ctx, "arch");
     if (ctx && !cJSON_IsObject(ctx))
         return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
+    /* an anonymized document never says where it lies */
+    m->anonymized = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ctx, "anonymized"));
+    snprintf(m->shown, sizeof m->shown, "%s", m->anonymized ? "results.json" : path);
     snprintf(m->arch, sizeof m->arch, "%s",
              cJSON_IsString(arch) ? arch->valuestring : "unknown");
     m->abi = mp_abi_from_arch(m->arch);

@@ -118,6 +118,9 @@ typedef struct mp_rexps {
 
 typedef struct mp_rmodel {
     char path[4096];              /* the results.json read */
+    char shown[4096];             /* how outputs name it: path, or "results.json" when
+                                   * anonymized */
+    int anonymized;               /* context.anonymized: outputs name no path */
     cJSON *root;
     char arch[32];
     mp_abi abi;

@@ -66,6 +66,7 @@ int mp_cmp_ref_load(mp_rmodel *m, const mp_cmp_ref *r, mp_err *err)
     close(fd);
     snprintf(m->path, sizeof m->path, "reference %s (reports/reference/%s.json)", r->name,
              r->name);
+    snprintf(m->shown, sizeof m->shown, "%s", m->path);
     if (rc) {
         char msg[MP_ERR_MAX];
         snprintf(msg, sizeof msg, "%s", err->msg);

@@ -460,7 +460,7 @@ static int fig_register(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err
                 return rc;
             fprintf(a.f, "# muxprof %s: registration cost, %s fds, backend %s;\n"
                          "# ns_per_fd = total_p50 / N; totals in ns for open() + N add().\n"
-                         "nfds ns_per_fd total_p10 total_p50 total_p90\n", m->path, kinds[ki],
+                         "nfds ns_per_fd total_p10 total_p50 total_p90\n", m->shown, kinds[ki],
                     bk[k]);
             size_t mine = 0;
             for (size_t i = 0; i < nn; i++) {
@@ -522,7 +522,7 @@ static int fig_herd(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
     fprintf(a.f, "# muxprof %s: thundering herd, per written byte (means over the rounds,\n"
                  "# then medians); woken = waiters that ran, wasted = woken for nothing.\n"
                  "arrangement woken returned wasted woken_p50 returned_p50 wasted_p50\n",
-            m->path);
+            m->shown);
     for (size_t i = 0; i < m->exp.nherd; i++) {
         const mp_rherd *h = &m->exp.herd[i];
         if (h->status != MP_RC_OK || !h->has_events)
@@ -569,7 +569,7 @@ static int fig_ltet(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
             return rc;
         fprintf(a.f, "# muxprof %s: %s-triggered epoll, one write consumed in reads of\n"
                      "# `chunk` bytes: system calls and ns per delivered write.\n"
-                     "chunk syscalls ns_p50 ns_p90 ns_per_syscall\n", m->path, trig[e]);
+                     "chunk syscalls ns_p50 ns_p90 ns_per_syscall\n", m->shown, trig[e]);
         for (size_t i = 0; i < nc; i++) {
             const mp_rltet *t = lt_find(m, e, ch[i]);
             if (!lt_ok(t) || !(t->syscalls > 0) || !(t->ns_p50 > 0))

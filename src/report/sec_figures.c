@@ -40,7 +40,7 @@ static int write_data(const mp_rmodel *m, const char *dir, const char *mode,
                "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number;\n"
                "# ci_lo, ci_hi = interval of p50 (ci_kind: bootstrap = 95%% bootstrap from\n"
                "# the kept samples, repeats = range of the repeat medians, none = '?').\n",
-            m->path, mode, kind, backend, m->line_bytes);
+            m->shown, mode, kind, backend, m->line_bytes);
     fputs("nfds p10 p50 p90 p99 ratio_epoll pollfd_lines maxfd ci_lo ci_hi ci_kind", f);
     for (size_t i = 0; i < m->nmetrics; i++)
         fprintf(f, " %s", m->metrics[i]);

@@ -337,7 +337,7 @@ static int write_dat(const mp_rmodel *m, const char *dir, const kofn *q, long lo
         return rc;
     fprintf(a.f, "# muxprof %s: ready mode, %s fds, N=%lld watched, backend %s;\n"
                  "# K ready at once (active) against ns per call.\n"
-                 "active p10 p50 p90\n", m->path, q->kind, n, b);
+                 "active p10 p50 p90\n", m->shown, q->kind, n, b);
     *npts = 0;
     for (size_t k = 0; k < q->nk; k++) {
         const mp_rcell *c = kcell(m, q->kind, b, n, q->ks[k]);

@@ -260,7 +260,7 @@ static int prof_data(const mp_rmodel *m, const char *dir, const char *mode, cons
     fprintf(f, "# muxprof %s: kernel profile, %s mode, %s fds, backend %s\n"
                "# share_* = %% of the samples inside the calls (user + kernel phases = 100);\n"
                "# nsfd_* = the phase's ns per call / N; '?' = none.\nnfds label user",
-            m->path, mode, kind, backend);
+            m->shown, mode, kind, backend);
     for (size_t k = 0; k < nph; k++) {
         token(tok, sizeof tok, names[k]);
         fprintf(f, " share_%s", tok);
