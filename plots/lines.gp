@@ -4,7 +4,8 @@
 # Set by the per-figure wrapper: mode, kind, backends, counter, out, ttl,
 # logy (0: linear y axis, some values are 0), unit ("events" or "ns");
 # optionally fit_a (intercept), fit_b (events per line), fit_lo, fit_hi
-# (x range of the fit) and markers ("L1d 512 L2 8192 ...": name, lines).
+# (x range of the fit), fit_label (its legend, the number report.md gives)
+# and markers ("L1d 512 L2 8192 ...": name, lines).
 load "style.gp"
 set autoscale fix
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
@@ -30,6 +31,6 @@ plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'pollfd_lines':cou
 if (exists("fit_b")) {
     fitf(x) = (x >= fit_lo && x <= fit_hi) ? fit_a + fit_b * x : NaN
     set samples 400
-    plotcmd = plotcmd . ", fitf(x) with lines ls 20 title sprintf('fit: %.3g/line', fit_b)"
+    plotcmd = plotcmd . ", fitf(x) with lines ls 20 title (exists('fit_label') ? fit_label : sprintf('fit: %.3g/line', fit_b))"
 }
 load "render.gp"

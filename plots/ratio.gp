@@ -14,7 +14,9 @@ set format y "10^{%T}"
 set title ttl noenhanced
 if (exists("fdset_n")) {
     set arrow 5 from fdset_n, graph 0 to fdset_n, graph 1 nohead ls 21
-    set label 5 "select: FD\\_SETSIZE" at fdset_n, graph 0.04 right offset -0.4,0 \
+    # at the top, left of the marker: the curves rise with N, so at N below
+    # the marker the top of the plot is free (epoll runs along the bottom)
+    set label 5 "select: FD\\_SETSIZE" at fdset_n, graph 0.97 right offset -0.5,0 \
         textcolor rgb "#555555"
 }
 datafile(b) = sprintf("data_%s_%s_%s.dat", mode, kind, b)

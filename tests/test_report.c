@@ -237,7 +237,7 @@ static void golden_synthetic(void **st)
             "12 | 1 |\n");
     HAS(md, "arch x86_64, 12 bytes per event, 64-byte cache lines.");
     /* correlation: L1 1 miss per line; LLC breaks at 10000 */
-    HAS(md, "| ready | pipe | L1-dcache-load-misses | poll | 1 | 5 | 1.000 | 6 | 10,000 | "
+    HAS(md, "| ready | pipe | L1-dcache-load-misses | poll | 1 | 5 | 1.000 | 6 of 6 | 10,000 | "
             "holds throughout |\n");
     HAS(md, "| ready | pipe | LLC-load-misses | poll |");
     HAS(md, "| 5,000 | 10,000 |\n");

@@ -97,9 +97,10 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     fprintf(f, "## Cache-line correlation\n\n"
         "Each counter's median per call fitted against the cache lines the call's array "
         "spans: the pollfd array's ceil(8 N / %u) for poll and epoll, the read set's bitmap "
-        "lines (ceil((maxfd + 1) / 64) 8-byte words) for select: events per line (slope), intercept, R² over all points, and the "
-        "largest prefix of the sweep where the fit holds (R² >= %.2f and every point within "
-        "%.0f%% of the line). \"Stops at N\" is the first N that breaks it. For poll a slope "
+        "lines (ceil((maxfd + 1) / 64) 8-byte words) for select: events per line (slope), intercept "
+        "and R² of the fit over the largest prefix of the sweep where it holds (R² >= %.2f and "
+        "every point within %.0f%% of the line; over all points, marked \"all\", where it holds "
+        "nowhere): the same fit the figures draw. \"Stops at N\" is the first N that breaks it. For poll a slope "
         "near 1 means about one event per pollfd line; for epoll the slope should be near 0. "
         "The time rows give nanoseconds per line over the interval the counters cover: "
         "`wall_ns` (one call) in ready mode; in wakeup mode `waiter_ns`, the waiter's own "
@@ -132,10 +133,18 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                                 mp_fmt_num(a, sizeof a, cst.y[0]), cst.n);
                         continue;
                     }
-                    fprintf(f, "| %s | %s | %s | %s | %s | %s | %.3f | %zu | %s | %s |\n",
+                    /* one number per quantity: the fit the figure draws */
+                    int held = lf.k >= 3 && lf.held.ok;
+                    const mp_fit *fit = held ? &lf.held : &lf.all;
+                    char pts[48];
+                    if (held)
+                        snprintf(pts, sizeof pts, "%zu of %zu", lf.k, lf.n);
+                    else
+                        snprintf(pts, sizeof pts, "%zu (all)", lf.n);
+                    fprintf(f, "| %s | %s | %s | %s | %s | %s | %.3f | %s | %s | %s |\n",
                             m->modes[i], m->kinds[k], metric, m->backends[be],
-                            mp_fmt_num(a, sizeof a, lf.all.slope),
-                            mp_fmt_num(b, sizeof b, lf.all.intercept), lf.all.r2, lf.n,
+                            mp_fmt_num(a, sizeof a, fit->slope),
+                            mp_fmt_num(b, sizeof b, fit->intercept), fit->r2, pts,
                             lf.k ? mp_fmt_num(c, sizeof c, lf.last_nfds) :
                                    (lf.n < 3 ? "too few points" : "never"),
                             isfinite(lf.break_nfds) ? mp_fmt_num(d, sizeof d, lf.break_nfds)

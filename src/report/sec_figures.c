@@ -123,8 +123,9 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
         o += (size_t)snprintf(buf + o, len - o,
                               "# least-squares fit to poll over %zu points (R^2 %.4f)\n"
                               "fit_a = %.10g\nfit_b = %.10g\nfit_lo = %.10g\n"
-                              "fit_hi = %.10g\n", lf.held.n, lf.held.r2, lf.held.intercept,
-                              lf.held.slope, lf.lo_lines, lf.hi_lines);
+                              "fit_hi = %.10g\nfit_label = \"fit: %s/line\"\n", lf.held.n,
+                              lf.held.r2, lf.held.intercept, lf.held.slope, lf.lo_lines,
+                              lf.hi_lines, MP_NUM(lf.held.slope));
     /* caches the x range reaches: where the pollfd array fills them */
     double lo = mp_rc_pollfd_lines(m, 1), hi = 0;
     double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
@@ -186,7 +187,7 @@ static int prepare_times(const mp_rmodel *m, const char *dir, const char *mode,
     snprintf(g->caption, sizeof g->caption, "Time per call against watched descriptors, "
              "%s, %s mode, %s fds: median with error bars from its interval, p10..p90 band "
              "(log-log)%s", cpu, mode, kind, fdset[0] ? "; select's FD_SETSIZE marked" : "");
-    snprintf(title, sizeof title, "%s, %s mode, %s fds: time per call", cpu, mode, kind);
+    snprintf(title, sizeof title, "%s mode, %s fds: time per call", mode, kind);
     if ((rc = write_wrapper(m, dir, g, title, fdset, err)))
         return rc;
 
@@ -197,8 +198,7 @@ static int prepare_times(const mp_rmodel *m, const char *dir, const char *mode,
         snprintf(g->caption, sizeof g->caption, "Median time per call relative to epoll's "
                  "at the same N, %s, %s mode, %s fds (log-log; parity with epoll is the "
                  "dashed reference line)", cpu, mode, kind);
-        snprintf(title, sizeof title, "%s, %s mode, %s fds: time per call / epoll", cpu,
-                 mode, kind);
+        snprintf(title, sizeof title, "%s mode, %s fds: time per call / epoll", mode, kind);
         if ((rc = write_wrapper(m, dir, g, title, fdset, err)))
             return rc;
     }
@@ -263,7 +263,7 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
         snprintf(g->caption, sizeof g->caption, "%s per call against watched descriptors, "
                  "%s, %s mode, %s fds (median, log-log)%s%s", m->metrics[c], cpu, mode, kind,
                  m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
-        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s per call%s%s", cpu, mode, kind,
+        snprintf(title, sizeof title, "%s mode, %s fds: %s per call%s%s", mode, kind,
                  m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
         if ((rc = write_wrapper(m, dir, g, title, logy, err)))
             return rc;
@@ -276,8 +276,8 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
                  "(%u-byte lines), %s, %s mode, %s fds, with the fit to poll and cache "
                  "sizes%s%s", m->metrics[c], m->line_bytes, cpu, mode, kind,
                  m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
-        snprintf(title, sizeof title, "%s, %s mode, %s fds: %s vs pollfd lines%s%s", cpu, mode,
-                 kind, m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
+        snprintf(title, sizeof title, "%s mode, %s fds: %s vs pollfd lines%s%s", mode, kind,
+                 m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
         size_t el = strlen(logy);
         memcpy(extra, logy, el + 1);
         lines_extra(m, g, extra + el, sizeof extra - el);
