@@ -4,7 +4,6 @@
  * addresses found by their shape.  See anonymize.h. */
 #include "common/anonymize.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -371,53 +370,55 @@ static int text_file(const char *name)
     return 0;
 }
 
-/* src_dir/name through the text rules into dst_dir/name (when it changed,
- * or always when the directories differ).  A missing file is skipped. */
-static int copy_text(const mp_anon *a, const char *src_dir, const char *dst_dir,
-                     const char *name, mp_err *err)
+/* in through the text rules into dst/name, when it changed or always. */
+static int put_text(const mp_anon *a, const char *in, mp_dir *dst, const char *name,
+                    int always, mp_err *err)
 {
-    char path[PATH_MAX], *in = NULL, *out;
-    int rc;
-    snprintf(path, sizeof path, "%s/%s", src_dir, name);
-    if (access(path, F_OK) != 0) return 0;
-    if ((rc = read_all(path, &in, err))) return rc;
-    if (!(out = mp_anon_text(a, in))) {
-        free(in);
-        return mp_errf(err, -ENOMEM, "out of memory anonymizing %s", path);
-    }
-    if (strcmp(out, in) || strcmp(src_dir, dst_dir))
-        rc = mp_write_file(dst_dir, name, out, strlen(out), err);
-    free(in);
+    char *out = mp_anon_text(a, in);
+    if (!out)
+        return mp_errf(err, -ENOMEM, "out of memory anonymizing %s/%s", dst->path, name);
+    int rc = always || strcmp(out, in) ? mp_write_file(dst, name, out, strlen(out), err) : 0;
     free(out);
     return rc;
 }
 
-int mp_anon_tree(const mp_anon *a, const char *dir, mp_err *err)
+/* src_dir/name through the text rules into dst/name (when it changed, or
+ * always when the directories differ).  A missing file is skipped. */
+static int copy_text(const mp_anon *a, const char *src_dir, mp_dir *dst, const char *name,
+                     mp_err *err)
 {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int rc = 0;
-    if (!d) return mp_errf(err, -errno, "cannot list %s: %s", dir, strerror(errno));
-    while (!rc && (e = readdir(d))) {
-        char path[PATH_MAX];
-        struct stat st;
-        if (e->d_name[0] == '.') continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (lstat(path, &st) != 0) continue;
-        if (S_ISDIR(st.st_mode)) rc = mp_anon_tree(a, path, err);
-        else if (S_ISREG(st.st_mode) && text_file(e->d_name))
-            rc = copy_text(a, dir, dir, e->d_name, err);
-    }
-    closedir(d);
+    char path[PATH_MAX], *in = NULL;
+    int rc;
+    snprintf(path, sizeof path, "%s/%s", src_dir, name);
+    if (access(path, F_OK) != 0) return 0;
+    if ((rc = read_all(path, &in, err))) return rc;
+    rc = put_text(a, in, dst, name, strcmp(src_dir, dst->path) != 0, err);
+    free(in);
     return rc;
 }
 
-int mp_anon_run_dir(mp_anon *a, const char *src, const char *dst, mp_err *err)
+static int rewrite_listed(mp_dir *in, const char *name, void *ctx, mp_err *err)
+{
+    char *text;
+    size_t len;
+    if (!text_file(name)) return 0;
+    int rc = mp_dir_read(in, name, (size_t)-1 / 2, &text, &len, err);
+    if (!rc) rc = put_text(ctx, text, in, name, 0, err);
+    free(rc ? NULL : text);
+    return rc;
+}
+
+int mp_anon_tree(const mp_anon *a, mp_dir *dir, mp_err *err)
+{
+    return mp_dir_each(dir, rewrite_listed, (void *)a, err);
+}
+
+int mp_anon_run_dir(mp_anon *a, const char *src, mp_dir *dst, mp_err *err)
 {
     char path[PATH_MAX], *text = NULL, *out;
     cJSON *doc;
     int rc;
-    if ((rc = mp_anon_add_path(a, src)) || (rc = mp_anon_add_path(a, dst)))
+    if ((rc = mp_anon_add_path(a, src)) || (rc = mp_anon_add_path(a, dst->path)))
         return mp_errf(err, rc, "out of memory");
     snprintf(path, sizeof path, "%s/results.json", src);
     if ((rc = read_all(path, &text, err))) return rc;
@@ -430,7 +431,7 @@ int mp_anon_run_dir(mp_anon *a, const char *src, const char *dst, mp_err *err)
     }
     out = cJSON_Print(doc);
     cJSON_Delete(doc);
-    if (!out) return mp_errf(err, -ENOMEM, "out of memory writing %s/results.json", dst);
+    if (!out) return mp_errf(err, -ENOMEM, "out of memory writing %s/results.json", dst->path);
     rc = mp_write_file(dst, "results.json", out, strlen(out), err);
     free(out);
     if (!rc) rc = copy_text(a, src, dst, "results.csv", err);

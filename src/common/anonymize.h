@@ -16,6 +16,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/file.h"
 #include "common/mp_err.h"
 
 typedef struct mp_anon mp_anon;
@@ -39,12 +40,13 @@ int mp_anon_json(mp_anon *a, cJSON *doc);
 /* in, rewritten; malloc'd (NULL when out of memory). */
 char *mp_anon_text(const mp_anon *a, const char *in);
 
-/* Rewrite, atomically, every text file under dir (recursively: .md .json
- * .csv .gp .dat .svg .txt) that holds something to replace. */
-int mp_anon_tree(const mp_anon *a, const char *dir, mp_err *err);
+/* Rewrite, atomically, every text file (.md .json .csv .gp .dat .svg .txt)
+ * that dir's manifest lists (what muxprof wrote there) and that holds
+ * something to replace. */
+int mp_anon_tree(const mp_anon *a, mp_dir *dir, mp_err *err);
 
 /* A run directory: src/results.json rewritten into dst/results.json and
  * src/{results,samples}.csv into dst (src and dst may be the same). */
-int mp_anon_run_dir(mp_anon *a, const char *src, const char *dst, mp_err *err);
+int mp_anon_run_dir(mp_anon *a, const char *src, mp_dir *dst, mp_err *err);
 
 #endif
