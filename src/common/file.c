@@ -153,6 +153,8 @@ static void list_dedup(mp_dir_list *l)
 {
     size_t n = l->n, k = 0;
     entry *v = l->v;
+    if (n < 2)
+        return;
     qsort(v, n, sizeof *v, by_name);
     for (size_t i = 0; i < n; i++) {
         if (i + 1 < n && !strcmp(v[i].name, v[i + 1].name)) {
@@ -504,9 +506,10 @@ int mp_dir_start(mp_dir *d, mp_err *err)
 int mp_dir_sub(mp_dir *sub, mp_dir *top, const char *name, mp_err *err)
 {
     char path[PATH_MAX];
-    if ((size_t)snprintf(path, sizeof path, "%s/%s", top->path, name) >= sizeof path)
-        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", top->path, name);
+    int n = snprintf(path, sizeof path, "%s/%s", top->path, name);
     dir_init(sub, path);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", top->path, name);
     if (top->rel[0] || !one_component(name, strlen(name)))
         return bad_name(err, top, name);
     if (mkdirat(top->fd, name, DIR_MODE) == 0)

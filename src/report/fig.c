@@ -1,8 +1,7 @@
 /* fig.c - the figure plumbing of report/: the list of prepared figures,
  * gnuplot wrappers, removing the figure files an earlier report wrote, and
- * drawing.  It knows no
- * section: each section prepares its own figures through it.  See fig.h;
- * the figure kinds are the scripts in plots/. */
+ * drawing.  It knows no section: each section prepares its own figures
+ * through it.  See fig.h; the figure kinds are the scripts in plots/. */
 #include "report/fig.h"
 
 #include <ctype.h>
@@ -96,8 +95,12 @@ static const char *const outputs[] = {".png", ".svg", ".pdf", "-2col.pdf"};
 static int clear_output(mp_dir *d, const char *file, char *why, size_t len)
 {
     struct stat st;
-    if (fstatat(d->fd, file, &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return errno == ENOENT ? 0 : -errno;
+    if (fstatat(d->fd, file, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(why, len, "cannot inspect %s/%s: %s", d->path, file, strerror(errno));
+        return -1;
+    }
     int fd = S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == geteuid()
                  ? openat(d->fd, file, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
                  : -1;
