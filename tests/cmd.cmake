@@ -25,3 +25,13 @@ else()
            ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/install-test)
 endif()
 set_tests_properties(test_install PROPERTIES LABELS cmd TIMEOUT 120 SKIP_RETURN_CODE 77)
+# The directories run, report and compare write into, set up by an attacker:
+# planted links, another user's directory, a figures/ link, parallel runs
+# (root; a throw-away second user; exits 77 otherwise).
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_out_dirs
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_out_dirs.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures)
+  set_tests_properties(test_out_dirs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+    LABELS "hardening;cmd")
+endif()

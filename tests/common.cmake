@@ -8,3 +8,6 @@ add_test(NAME test_version COMMAND ${CMAKE_COMMAND} -DSCRIPT=${CMAKE_SOURCE_DIR}
   -DBUILT=${CMAKE_BINARY_DIR}/version.c -DRELEASE=${PROJECT_VERSION}
   -P ${CMAKE_CURRENT_SOURCE_DIR}/test_version.cmake)
 set_tests_properties(test_version PROPERTIES LABELS common TIMEOUT 60)
+# Files written through a directory held open: planted links, refused
+# directories, the manifest and what may be removed.
+mp_add_test(test_file SOURCES test_file.c LABELS "common;hardening")

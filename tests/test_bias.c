@@ -252,9 +252,11 @@ static void test_null_counter(void **state)
     snprintf(m->scope, sizeof m->scope, "user+kernel");
     char out[128];
     snprintf(out, sizeof out, "%s/null", dir);
-    assert_int_equal(mkdir(out, 0755), 0);
-    assert_int_equal(mp_write_json(&r, out, &e), 0);
-    assert_int_equal(mp_write_csv(&r, out, &e), 0);
+    mp_dir od;
+    assert_int_equal(mp_dir_create(&od, out, &e), 0);
+    assert_int_equal(mp_write_json(&r, &od, &e), 0);
+    assert_int_equal(mp_write_csv(&r, &od, &e), 0);
+    mp_dir_close(&od);
     c->repeat_medians = c->bare_loop = c->bare_loop_mean = NULL;
     mp_results_free(&r);
     char path[256];

@@ -5,8 +5,8 @@
  * run must leave nothing behind:
  *   - no helper process (the helper is a fork of muxprof, so its
  *     /proc/PID/cmdline is the parent's: found by the unique --out path);
- *   - in the run directory only complete files: no *.tmp.* or other dot
- *     file, every results.json parses and says "complete" or "interrupted",
+ *   - in the run directory only complete files: no *.tmp.* or dot file
+ *     other than muxprof's manifest, every results.json parses and says "complete" or "interrupted",
  *     every text file ends with a newline;
  *   - exit 0 (finished first), 130 (SIGINT) or 143 (SIGTERM);
  *   - in the process itself (mp_cmd_run called in a forked child): the same
@@ -40,6 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/file.h"
 #include "cmd/cmd.h"
 #include "test_util.h"
 
@@ -159,7 +160,8 @@ static int tolerate_tmp, tmp_left;   /* count leftover temporary files instead o
 static int check_file(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
     const char *name = path + ftw->base;
-    if ((ftw->level > 0 && name[0] == '.') || strstr(name, ".tmp.")) {
+    int manifest = ftw->level == 1 && !strcmp(name, MP_MANIFEST);
+    if ((ftw->level > 0 && name[0] == '.' && !manifest) || strstr(name, ".tmp.")) {
         print_message("  leftover file %s (temporary or probe file)\n", path);
         if (tolerate_tmp)
             tmp_left++;

@@ -343,7 +343,10 @@ static void failing_script_reported(void **st)
     mp_err_clear(&err);
     char fd[600];
     snprintf(fd, sizeof fd, "%s/figures", dir);
-    int rc = mp_plot_run(fd, "broken.gp", &err);
+    mp_dir d;
+    assert_int_equal(mp_dir_open(&d, fd, 1, &err), 0);
+    int rc = mp_plot_run(&d, "broken.gp", &err);
+    mp_dir_close(&d);
     assert_int_not_equal(rc, 0);
     if (!strstr(err.msg, "broken.gp") || !strstr(err.msg, "failed"))
         fail_msg("unhelpful message: %s", err.msg);

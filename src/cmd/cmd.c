@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "cmd/internal.h"
+
 #include "common/version.h"
 
 int mp_exit_status(int code)
@@ -39,4 +41,42 @@ int mp_json_doc_print(const cJSON *doc, FILE *f)
     fprintf(f, "%s\n", s);
     free(s);
     return fflush(f) == 0 ? 0 : 1;
+}
+
+/* A directory that may not be written into is the user's choice to change. */
+static int refused(int rc)
+{
+    return rc == -ENOTDIR || rc == -ELOOP || rc == -EPERM ? MP_EUSAGE : rc;
+}
+
+int mp__cmd_out_dir(mp_dir *d, const char *path, int force, mp_err *err)
+{
+    int rc = mp_dir_create(d, path, err);
+    if (rc != -EEXIST)
+        return rc;
+    if ((rc = mp_dir_open(d, path, 1, err)))
+        return refused(rc);
+    if (mp_dir_has_manifest(d)) {
+        if (force && !(rc = mp_dir_start(d, err)))
+            return 0;
+        if (!force)
+            rc = mp_errf(err, MP_EUSAGE, "%s holds what muxprof wrote before (or is being "
+                         "written by another muxprof process); choose a new directory, or add "
+                         "--force to write over it", path);
+    } else if (mp_dir_is_empty(d)) {
+        if (!(rc = mp_dir_claim(d, err)))
+            return 0;
+        if (rc == -EEXIST)
+            rc = mp_errf(err, MP_EUSAGE, "%s was just taken by another muxprof process; choose "
+                         "a new directory", path);
+    } else if (force) {
+        rc = mp_errf(err, MP_EUSAGE, "%s was not written by muxprof (it holds no %s); --force "
+                     "writes only over muxprof's own output: choose a new directory", path,
+                     MP_MANIFEST);
+    } else {
+        rc = mp_errf(err, MP_EUSAGE, "%s exists and is not empty; choose a new directory "
+                     "(--force writes over one that muxprof wrote)", path);
+    }
+    mp_dir_close(d);
+    return rc;
 }

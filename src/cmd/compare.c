@@ -3,6 +3,7 @@
  * datasets side by side in DIR/report.md and DIR/figures/.  See compare.h
  * for what is compared and docs/compare.md for the report. */
 #include "cmd/cmd.h"
+#include "cmd/internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --out DIR\n"
-        "                       [--no-plots] [--json] [--anonymize]\n"
+        "                       [--force] [--no-plots] [--json] [--anonymize]\n"
         "       muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --json\n"
         "       muxprof compare --list-references\n\n"
         "Set runs of several hosts side by side.  Each argument is a run directory, its\n"
@@ -33,7 +34,9 @@ static void usage(FILE *f)
         "has no samples (a published reference carries one number).  Two inputs of one\n"
         "host are told apart by their run directory's name; the same file twice is\n"
         "refused.\n\n"
-        "  --out DIR           where to write (created if missing; required without --json)\n"
+        "  --out DIR           where to write: a new directory (or an empty one); required\n"
+        "                      without --json\n"
+        "  --force             write over a DIR that muxprof wrote before\n"
         "  --label NAME        name the next input NAME instead of its CPU model and arch\n"
         "                      (repeat: the Nth --label names the Nth input)\n"
         "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
@@ -76,7 +79,7 @@ static int list_references(void)
 int mp_cmd_compare(int argc, char **argv)
 {
     const char *out = NULL;
-    int no_plots = 0, json = 0, anonymize = 0;
+    int no_plots = 0, json = 0, anonymize = 0, force = 0;
     /* inputs, then labels, in one block */
     const char **in = calloc(2 * ((size_t)argc + 1), sizeof *in);
     if (!in) {
@@ -99,6 +102,8 @@ int mp_cmd_compare(int argc, char **argv)
             anonymize = 1;
         } else if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--force")) {
+            force = 1;
         } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
             out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!out || !*out) {
@@ -154,6 +159,7 @@ int mp_cmd_compare(int argc, char **argv)
     mp_err_clear(&err);
     int rc = 0, status = 0;
     mp_anon *anon = NULL;
+    mp_dir od;
     if (anonymize && !(anon = mp_anon_new()))
         rc = mp_errf(&err, -ENOMEM, "out of memory");
     for (size_t i = 0; i < nin && !rc; i++) {
@@ -172,10 +178,14 @@ int mp_cmd_compare(int argc, char **argv)
         cJSON_AddItemToObject(doc, "comparison", mp_cmp_json(&c));
         status = mp_json_doc_print(doc, stdout);
         cJSON_Delete(doc);
+    } else if ((rc = mp__cmd_out_dir(&od, out, force, &err))) {
+        fprintf(stderr, "muxprof compare: --out: %s\n", err.msg);
+        status = mp_exit_status(rc);
     } else {
         size_t drawn = 0;
         char note[MP_ERR_MAX];
-        rc = mp_cmp_write(&c, out, no_plots, &drawn, note, sizeof note, &err);
+        rc = mp_cmp_write(&c, &od, no_plots, &drawn, note, sizeof note, &err);
+        mp_dir_close(&od);
         if (rc) {
             fprintf(stderr, "muxprof compare: %s\n", err.msg);
             status = 1;

@@ -2,6 +2,7 @@
 #ifndef MP_CMD_INTERNAL_H
 #define MP_CMD_INTERNAL_H
 
+#include "common/file.h"
 #include "common/mp_err.h"
 
 /* A whole decimal number in [lo, hi] for option opt ("--fds"): 0, or
@@ -9,5 +10,13 @@
  * "... is out of range" (cmd/run_options.c). */
 int mp__cli_parse_count(const char *opt, const char *s, long lo, long hi, long *out,
                         mp_err *err);
+
+/* Take path as a verb's output directory (--out) into d: created anew; or an
+ * existing empty directory of yours, claimed so that no other process takes
+ * it too; or, with force, one that muxprof wrote (it holds a manifest).
+ * Anything else, and a directory common/file.h will not write into (a link,
+ * another user's, writable by others), is MP_EUSAGE with a message that says
+ * what to do (cmd/cmd.c). */
+int mp__cmd_out_dir(mp_dir *d, const char *path, int force, mp_err *err);
 
 #endif

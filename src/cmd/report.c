@@ -2,6 +2,7 @@
  * [--out PUB]]`: rebuild DIR/report.md and DIR/figures/ from DIR/results.json,
  * or write an anonymized copy of the run with its report into PUB. */
 #include "cmd/cmd.h"
+#include "cmd/internal.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,7 +18,8 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: muxprof report DIR|DIR/results.json [--no-plots] [--anonymize [--out PUB]]\n\n"
+        "usage: muxprof report DIR|DIR/results.json [--no-plots]\n"
+        "                      [--anonymize [--out PUB] [--force]]\n\n"
         "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.\n\n"
         "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
         "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
@@ -25,7 +27,8 @@ static void usage(FILE *f)
         "               name a label, paths and kernel addresses replaced; CPU model,\n"
         "               kernel version and every measured value kept), the CSVs, and\n"
         "               report.md and figures made from that results.json\n"
-        "  --out PUB    where --anonymize writes\n"
+        "  --out PUB    where --anonymize writes: a new directory (or an empty one)\n"
+        "  --force      with --anonymize: write over a PUB that muxprof wrote before\n"
         "  -h, --help   this text\n\n"
         "Figures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
         "report is still written and says how to draw them.  A missing results.json is\n"
@@ -68,7 +71,7 @@ static int run_dir(const char *arg, char *dir, size_t len)
 int mp_cmd_report(int argc, char **argv)
 {
     const char *arg = NULL, *out = NULL;
-    int figures = 1, anonymize = 0;
+    int figures = 1, anonymize = 0, force = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
@@ -77,6 +80,8 @@ int mp_cmd_report(int argc, char **argv)
             figures = 0;
         } else if (!strcmp(argv[i], "--anonymize")) {
             anonymize = 1;
+        } else if (!strcmp(argv[i], "--force")) {
+            force = 1;
         } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
             out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!out || !*out) {
@@ -100,9 +105,9 @@ int mp_cmd_report(int argc, char **argv)
                         "DIR|DIR/results.json [--no-plots]\n");
         return 2;
     }
-    if (out && !anonymize) {
-        fprintf(stderr, "muxprof report: --out goes with --anonymize (the report of DIR is "
-                        "written into DIR)\n");
+    if ((out || force) && !anonymize) {
+        fprintf(stderr, "muxprof report: %s goes with --anonymize (the report of DIR is "
+                        "written into DIR)\n", out ? "--out" : "--force");
         return 2;
     }
     char dirbuf[PATH_MAX];
@@ -127,11 +132,21 @@ int mp_cmd_report(int argc, char **argv)
                             "another directory for the anonymized copy\n", pub);
             return 2;
         }
-        rc = mp_mkdir_p(pub, &err);
-        if (!rc) rc = mp_report_anonymize_run(dir, pub, &err);
+        mp_dir pd;
+        mp_err why;
+        if ((rc = mp__cmd_out_dir(&pd, pub, force, &why))) {
+            fprintf(stderr, "muxprof report: %s%s\n", out ? "--out: " : "", why.msg);
+            return mp_exit_status(rc);
+        }
+        rc = mp_report_anonymize_run(dir, &pd, &err);
+        if (rc)
+            mp_dir_discard(&pd);   /* nothing of the copy written: leave no directory */
+        if (!rc) rc = mp_report_build_in(&pd, figures, &err);
+        mp_dir_close(&pd);
         dir = pub;
+    } else {
+        rc = mp_report_build(dir, figures, &err);
     }
-    if (!rc) rc = mp_report_build(dir, figures, &err);
     if (rc) {   /* a malformed results.json is the input's fault: 2, like compare */
         fprintf(stderr, "muxprof report: %s\n", err.msg);
         return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;

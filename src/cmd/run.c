@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/internal.h"
 #include "common/file.h"
 #include "run/config.h"
 #include "run/context.h"
@@ -53,36 +54,16 @@ static void utc_now(char *buf, size_t len, int iso)
     strftime(buf, len, iso ? "%Y-%m-%dT%H:%M:%SZ" : "%Y%m%dT%H%M%SZ", &tm);
 }
 
-static int dir_is_empty(const char *path)
-{
-    DIR *d = opendir(path);
-    if (!d)
-        return 1;
-    struct dirent *e;
-    int empty = 1;
-    while ((e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            empty = 0;
-            break;
-        }
-    closedir(d);
-    return empty;
-}
-
 /* The default run directory, reports/runs/<host>-<stamp>, created by
  * mkdir itself so that two runs started in the same second cannot both
  * take it: the second gets <host>-<stamp>-2, and so on. */
 #define MAX_DIR_SUFFIX 999
 
-static int make_default_dir(mp_run_config *cfg, mp_err *err)
+static int make_default_dir(mp_run_config *cfg, mp_dir *out, mp_err *err)
 {
     char host[64], stamp[32], base[PATH_MAX - 16];
     mp_context_hostname(host, sizeof host);
     utc_now(stamp, sizeof stamp, 0);
-    int rc = mp_mkdir_p("reports/runs", err);
-    if (rc < 0)
-        return mp_errf(err, rc, "cannot create reports/runs: %s; give --out DIR",
-                       strerror(-rc));
     snprintf(base, sizeof base, "reports/runs/%s-%s", cfg->anonymize ? "anonymized" : host,
              stamp);
     for (int n = 1; n <= MAX_DIR_SUFFIX; n++) {
@@ -90,48 +71,26 @@ static int make_default_dir(mp_run_config *cfg, mp_err *err)
             snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s", base);
         else
             snprintf(cfg->out_dir, sizeof cfg->out_dir, "%s-%d", base, n);
-        if (mkdir(cfg->out_dir, 0777) == 0)
-            return 0;
-        if (errno != EEXIST)
-            return mp_errf(err, -errno, "cannot create %s: %s; give --out DIR",
-                           cfg->out_dir, strerror(errno));
+        mp_err why;
+        int rc = mp_dir_create(out, cfg->out_dir, &why);
+        if (rc != -EEXIST)
+            return rc ? mp_errf(err, rc, "%s; give --out DIR", why.msg) : 0;
     }
     return mp_errf(err, -EEXIST, "%s and %d numbered variants exist; give --out DIR", base,
                    MAX_DIR_SUFFIX - 1);
 }
 
-/* Create the run directory, refusing a non-empty one without --force, and
- * prove it is writable.  A directory given wrongly is MP_EUSAGE; one that
- * cannot be created or written is an environment failure (-errno). */
-static int prepare_out_dir(mp_run_config *cfg, mp_err *err)
+/* Take the run directory: the default one, or --out as every verb takes its
+ * output directory (cmd/internal.h).  A directory given wrongly is
+ * MP_EUSAGE; one that cannot be created or written is an environment
+ * failure (-errno). */
+static int prepare_out_dir(mp_run_config *cfg, mp_dir *out, mp_err *err)
 {
-    struct stat st;
-    int rc;
-    if (!cfg->out_dir[0]) {
-        if ((rc = make_default_dir(cfg, err)) < 0)
-            return rc;
-    } else if (stat(cfg->out_dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode))
-            return mp_errf(err, MP_EUSAGE, "--out: %s exists and is not a directory",
-                           cfg->out_dir);
-        if (!dir_is_empty(cfg->out_dir) && !cfg->force)
-            return mp_errf(err, MP_EUSAGE, "--out: %s exists and is not empty; choose another "
-                           "directory or add --force to write into it", cfg->out_dir);
-    }
+    if (!cfg->out_dir[0])
+        return make_default_dir(cfg, out, err);
     mp_err why;
-    rc = mp_mkdir_p(cfg->out_dir, &why);
-    if (rc < 0)
-        return mp_errf(err, rc, "--out: cannot create %s: %s", cfg->out_dir, strerror(-rc));
-    char probe[PATH_MAX + 32];
-    snprintf(probe, sizeof probe, "%s/.muxprof-probe.%d", cfg->out_dir, (int)getpid());
-    FILE *f = fopen(probe, "w");
-    if (!f) {
-        int e = errno;
-        return mp_errf(err, -e, "--out: %s is not writable: %s", cfg->out_dir, strerror(e));
-    }
-    fclose(f);
-    unlink(probe);
-    return 0;
+    int rc = mp__cmd_out_dir(out, cfg->out_dir, cfg->force, &why);
+    return rc ? mp_errf(err, rc, "--out: %s", why.msg) : 0;
 }
 
 static int raise_nofile(long *soft, long *hard)
@@ -200,7 +159,7 @@ static void print_placement(const mp_pu_pair *pair, int bound, FILE *f)
 }
 
 /* Everything after the run directory exists. */
-static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
+static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *topo,
                    const mp_pu_pair *pair, mp_err *err)
 {
     mp_results r;
@@ -348,16 +307,16 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     sigaddset(&block, SIGTERM);
     sigprocmask(SIG_BLOCK, &block, &old);
     int wrc = 0;
-    if (mp_write_json(&r, cfg->out_dir, err) < 0 || mp_write_csv(&r, cfg->out_dir, err) < 0 ||
-        mp_write_samples(&r, cfg->out_dir, err) < 0 ||
-        (cfg->anonymize && mp_report_anonymize_run(cfg->out_dir, cfg->out_dir, err) < 0)) {
+    if (mp_write_json(&r, out, err) < 0 || mp_write_csv(&r, out, err) < 0 ||
+        mp_write_samples(&r, out, err) < 0 ||
+        (cfg->anonymize && mp_report_anonymize_run(cfg->out_dir, out, err) < 0)) {
         fprintf(stderr, "muxprof: %s\n", err->msg);
         wrc = -1;
     }
     if (wrc == 0 && !r.interrupted) {
         mp_err rerr;
         mp_err_clear(&rerr);
-        if (mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) < 0)
+        if (mp_report_build_in(out, !cfg->no_plots, &rerr) < 0)
             fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
     }
     sigprocmask(SIG_SETMASK, &old, NULL);
@@ -424,20 +383,22 @@ int mp_cmd_run(int argc, char **argv)
     mp_pmu_plan *plan = NULL;
     mp_topo *topo = NULL;
     mp_pu_pair pair;
+    mp_dir out = {.fd = -1};
     rc = mp_pmu_plan_new(&plan, cfg.events, &err);
     if (rc == 0)
         rc = mp_topo_load(&topo, NULL, &err);
     if (rc == 0)
         rc = mp_topo_pick(topo, cfg.placement, &pair, &err);
     if (rc == 0)
-        rc = prepare_out_dir(&cfg, &err);
+        rc = prepare_out_dir(&cfg, &out, &err);
     int code;
     if (rc < 0) {
         fprintf(stderr, "muxprof run: %s\n", err.msg);
         code = mp_exit_status(rc);
     } else {
-        code = measure(&cfg, plan, topo, &pair, &err);
+        code = measure(&cfg, &out, plan, topo, &pair, &err);
     }
+    mp_dir_close(&out);
     mp_topo_free(topo);
     mp_pmu_plan_free(plan);
     return code;

@@ -300,7 +300,7 @@ static const run_opt opts[] = {
     {"placement", "KIND", set_placement, "auto", NULL, "one of", placement_names},
     {"out", "DIR", set_out_dir, NULL, NULL,
      "run directory [reports/runs/<host>-<UTC stamp>]", NULL},
-    {"force", NULL, set_force, NULL, NULL, "reuse a non-empty run directory", NULL},
+    {"force", NULL, set_force, NULL, NULL, "write over a run directory muxprof wrote", NULL},
     {"quick", NULL, set_quick, NULL, NULL,
      "small sweep for smoke tests (the --quick defaults above)", NULL},
     {"no-plots", NULL, set_no_plots, NULL, NULL, "write the report without figures", NULL},

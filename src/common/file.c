@@ -1,49 +1,756 @@
-/* file.c - files written under a temporary name and renamed into place, and
- * directories created on demand.  See file.h. */
+/* file.c - files written into directories held open, under temporary names
+ * renamed into place, and the manifest of what was written.  See file.h. */
 #include "common/file.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int mp_afile_open(mp_afile *a, const char *dir, const char *name, mp_err *err)
+#define DIR_MODE 0755              /* never group- or other-writable, whatever the umask */
+#define FILE_MODE 0644
+#define MANIFEST_MAX_BYTES (8u << 20)
+#define TMP_TRIES 100
+
+/* What tells a file muxprof wrote from another one under its name: the
+ * inode, and its change time as it was right after the write (an inode number
+ * alone can be reused by a file made after ours was removed). */
+typedef struct stamp {
+    unsigned long long ino, ctime_ns;
+} stamp;
+
+typedef struct entry {
+    stamp st;
+    char *name;                    /* relative to the top directory */
+    size_t seq;                    /* order of writing */
+} entry;
+
+struct mp_dir_list {
+    entry *v;
+    size_t n, cap, seq;
+    int fd;                        /* the manifest, open for appending; -1 until written */
+};
+
+/* ---- names ------------------------------------------------------------- */
+
+static int one_component(const char *s, size_t len)
+{
+    if (len == 0 || len > NAME_MAX || memchr(s, '/', len) || memchr(s, '\0', len))
+        return 0;
+    return !(len == 1 && s[0] == '.') && !(len == 2 && s[0] == '.' && s[1] == '.');
+}
+
+static int bad_name(mp_err *err, const mp_dir *d, const char *name)
+{
+    return mp_errf(err, -EINVAL, "%s: '%.*s' is not a file name of its own (no '/', not . "
+                   "or ..)", d->path, 64, name);
+}
+
+/* A manifest name: "NAME" or "SUB/NAME". */
+static int valid_rel(const char *s)
+{
+    const char *slash = strchr(s, '/');
+    if (!slash)
+        return one_component(s, strlen(s));
+    return one_component(s, (size_t)(slash - s)) && one_component(slash + 1, strlen(slash + 1));
+}
+
+/* ---- directory checks -------------------------------------------------- */
+
+static const char *user_name(uid_t uid, char *buf, size_t len)
+{
+    struct passwd *pw = getpwuid(uid);
+    snprintf(buf, len, "%s", pw && pw->pw_name ? pw->pw_name : "another user");
+    return buf;
+}
+
+/* The open directory fd (named path) is one only this user can write. */
+static int private_dir(int fd, const char *path, mp_err *err)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return mp_errf(err, -errno, "cannot inspect %s: %s", path, strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return mp_errf(err, -ENOTDIR, "%s exists and is not a directory", path);
+    if (st.st_uid != geteuid()) {
+        char who[64];
+        return mp_errf(err, -EPERM, "%s belongs to %s (uid %u), not to you (uid %u); muxprof "
+                       "writes only into directories of its own user", path,
+                       user_name(st.st_uid, who, sizeof who), (unsigned)st.st_uid,
+                       (unsigned)geteuid());
+    }
+    if (st.st_mode & (S_IWGRP | S_IWOTH))
+        return mp_errf(err, -EPERM, "%s is writable by %s (mode %04o), so others could change "
+                       "what muxprof writes there; `chmod go-w %s`, or choose another "
+                       "directory", path, st.st_mode & S_IWOTH ? "others" : "its group",
+                       (unsigned)(st.st_mode & 07777), path);
+    return 0;
+}
+
+/* Why path, a symbolic link, is not taken. */
+static int link_refused(const char *path, mp_err *err)
+{
+    char to[PATH_MAX];
+    ssize_t n = readlink(path, to, sizeof to - 1);
+    to[n > 0 ? n : 0] = '\0';
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return mp_errf(err, -ELOOP, "%s is a symbolic link to %s, which does not exist; "
+                       "name a new path (muxprof creates the directory) or a real "
+                       "directory, not a link", path, n > 0 ? to : "?");
+    return mp_errf(err, -ELOOP, "%s is a symbolic link (to %s); name the directory itself, "
+                   "not a link", path, n > 0 ? to : "?");
+}
+
+static void dir_init(mp_dir *d, const char *path)
+{
+    memset(d, 0, sizeof *d);
+    d->fd = -1;
+    snprintf(d->path, sizeof d->path, "%s", path);
+    d->top = d;
+}
+
+/* ---- the manifest ------------------------------------------------------ */
+
+static int list_add(mp_dir_list *l, stamp st, const char *name)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        entry *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return -ENOMEM;
+        l->v = v;
+        l->cap = cap;
+    }
+    char *s = strdup(name);
+    if (!s)
+        return -ENOMEM;
+    l->v[l->n++] = (entry){st, s, l->seq++};
+    return 0;
+}
+
+static void list_drop(mp_dir_list *l, size_t i)
+{
+    free(l->v[i].name);
+    l->v[i] = l->v[--l->n];
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Keep the last entry of each name (a file rewritten has a new stamp). */
+static void list_dedup(mp_dir_list *l)
+{
+    size_t n = l->n, k = 0;
+    entry *v = l->v;
+    if (n < 2)
+        return;
+    qsort(v, n, sizeof *v, by_name);
+    for (size_t i = 0; i < n; i++) {
+        if (i + 1 < n && !strcmp(v[i].name, v[i + 1].name)) {
+            free(v[i].name);
+            continue;
+        }
+        v[k++] = v[i];
+    }
+    l->n = k;
+}
+
+static void list_free(mp_dir_list *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        free(l->v[i].name);
+    free(l->v);
+    if (l->fd >= 0)
+        close(l->fd);
+    free(l);
+}
+
+static int read_fd(int fd, size_t max, char **out, size_t *len)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return -errno;
+    if (!S_ISREG(st.st_mode))
+        return -EINVAL;
+    if ((uintmax_t)st.st_size > max)
+        return -EFBIG;
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return -ENOMEM;
+    for (;;) {
+        if (n + 1 >= cap) {
+            if (cap > max) {
+                free(buf);
+                return -EFBIG;
+            }
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                return -ENOMEM;
+            }
+            buf = b;
+        }
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            return -e;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    buf[n] = '\0';
+    *out = buf;
+    *len = n;
+    return 0;
+}
+
+/* The entries of an existing manifest; a line that is not "INODE NAME" with a
+ * valid NAME is skipped. */
+static int manifest_load(mp_dir *d, mp_err *err)
+{
+    int fd = openat(d->fd, MP_MANIFEST, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : mp_errf(err, -errno, "cannot read %s/%s: %s", d->path,
+                                             MP_MANIFEST, strerror(errno));
+    char *text;
+    size_t len;
+    int rc = read_fd(fd, MANIFEST_MAX_BYTES, &text, &len);
+    close(fd);
+    if (rc)
+        return mp_errf(err, rc, "cannot read %s/%s: %s", d->path, MP_MANIFEST,
+                       rc == -EINVAL ? "not a regular file" : strerror(-rc));
+    for (char *line = text, *next; line && *line && !rc; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        stamp st;
+        int used = 0;
+        if (sscanf(line, "%llu %llu %n", &st.ino, &st.ctime_ns, &used) != 2 || !used ||
+            !valid_rel(line + used))
+            continue;
+        rc = list_add(d->list, st, line + used);
+    }
+    free(text);
+    if (rc)
+        return mp_errf(err, rc, "out of memory reading %s/%s", d->path, MP_MANIFEST);
+    list_dedup(d->list);
+    return 0;
+}
+
+static int put_line(int fd, const entry *e)
+{
+    char line[PATH_MAX + 32];
+    int n = snprintf(line, sizeof line, "%llu %llu %s\n", e->st.ino, e->st.ctime_ns, e->name);
+    if (n < 0 || (size_t)n >= sizeof line)
+        return -ENAMETOOLONG;
+    for (const char *p = line; n > 0;) {
+        ssize_t w = write(fd, p, (size_t)n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? -errno : -EIO;
+        p += w;
+        n -= (int)w;
+    }
+    return 0;
+}
+
+/* Create a fresh temporary file in dir for name: a descriptor, its name in tmp. */
+static int open_tmp(int dirfd, const char *name, char *tmp, size_t len)
+{
+    for (int k = 0; k < TMP_TRIES; k++) {
+        if (k == 0)
+            snprintf(tmp, len, ".%s.tmp.%ld", name, (long)getpid());
+        else
+            snprintf(tmp, len, ".%s.tmp.%ld.%d", name, (long)getpid(), k);
+        int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                        FILE_MODE);
+        if (fd >= 0 || errno != EEXIST)
+            return fd < 0 ? -errno : fd;
+    }
+    return -EEXIST;
+}
+
+/* Write the whole manifest anew (tmp + rename), then keep it open for
+ * appending. */
+static int manifest_write(mp_dir *top, mp_err *err)
+{
+    mp_dir_list *l = top->list;
+    char tmp[NAME_MAX + 1];
+    if (l->fd >= 0) {
+        close(l->fd);
+        l->fd = -1;
+    }
+    int fd = open_tmp(top->fd, MP_MANIFEST, tmp, sizeof tmp), rc = 0;
+    if (fd < 0)
+        return mp_errf(err, fd, "cannot write the manifest in %s: %s", top->path,
+                       strerror(-fd));
+    for (size_t i = 0; i < l->n && !rc; i++)
+        rc = put_line(fd, &l->v[i]);
+    if (close(fd) != 0 && !rc)
+        rc = -errno;
+    if (!rc && renameat(top->fd, tmp, top->fd, MP_MANIFEST) != 0)
+        rc = -errno;
+    if (rc) {
+        unlinkat(top->fd, tmp, 0);
+        return mp_errf(err, rc, "cannot write %s/%s: %s", top->path, MP_MANIFEST,
+                       strerror(-rc));
+    }
+    l->fd = openat(top->fd, MP_MANIFEST, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    if (l->fd < 0)
+        return mp_errf(err, -errno, "cannot open %s/%s: %s", top->path, MP_MANIFEST,
+                       strerror(errno));
+    return 0;
+}
+
+/* The stamp of the regular file base of dirfd (not followed when a link). */
+static int stamp_of(int dirfd, const char *base, stamp *s)
+{
+    struct stat st;
+    if (dirfd < 0 || fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode))
+        return -1;
+    s->ino = (unsigned long long)st.st_ino;
+    s->ctime_ns = (unsigned long long)st.st_ctim.tv_sec * 1000000000ull +
+                  (unsigned long long)st.st_ctim.tv_nsec;
+    return 0;
+}
+
+/* d/name (name relative to d) was just written, as inode ino: listed with
+ * its stamp. */
+static int record(mp_dir *d, const char *name, unsigned long long ino, mp_err *err)
+{
+    mp_dir *top = d->top;
+    char rel[PATH_MAX];
+    stamp st;
+    snprintf(rel, sizeof rel, "%s%s", d->rel, name);
+    if (stamp_of(d->fd, name, &st) != 0 || st.ino != ino)
+        return mp_errf(err, -ESTALE, "%s/%s changed while muxprof wrote it", d->path, name);
+    if (list_add(top->list, st, rel))
+        return mp_errf(err, -ENOMEM, "out of memory");
+    int rc = top->list->fd < 0 ? manifest_write(top, err) : 0;
+    if (rc)
+        return rc;
+    if ((rc = put_line(top->list->fd, &top->list->v[top->list->n - 1])))
+        return mp_errf(err, rc, "cannot write %s/%s: %s", top->path, MP_MANIFEST,
+                       strerror(-rc));
+    return 0;
+}
+
+/* The directory holding entry name of top (top's own descriptor, or a
+ * subdirectory opened without following a link, which *close gets), and the
+ * file's own name in it. */
+static int entry_dir(mp_dir *top, const char *name, const char **base, int *to_close)
+{
+    const char *slash = strchr(name, '/');
+    *to_close = -1;
+    *base = slash ? slash + 1 : name;
+    if (!slash)
+        return top->fd;
+    char sub[NAME_MAX + 1];
+    snprintf(sub, sizeof sub, "%.*s", (int)(slash - name), name);
+    *to_close = openat(top->fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    return *to_close;
+}
+
+/* 1 when base in dirfd is still the file muxprof wrote with stamp was. */
+static int still_written(int dirfd, const char *base, stamp was)
+{
+    stamp now;
+    return stamp_of(dirfd, base, &now) == 0 && now.ino == was.ino &&
+           now.ctime_ns == was.ctime_ns;
+}
+
+/* ---- directories ------------------------------------------------------- */
+
+static int mkdir_parents(const char *path, mp_err *err)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
+        return mp_errf(err, -ENAMETOOLONG, "%s: path too long", path);
+    size_t n = strlen(tmp);
+    while (n > 1 && tmp[n - 1] == '/')
+        tmp[--n] = '\0';
+    char *last = strrchr(tmp, '/');
+    if (!last || last == tmp)
+        return 0;
+    *last = '\0';
+    for (char *p = tmp + 1;; p++)
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
+                return mp_errf(err, -errno, "cannot create directory %s: %s", tmp,
+                               strerror(errno));
+            if (!(*p = c))
+                return 0;
+        }
+}
+
+static int dir_take(mp_dir *d, int fd, mp_err *err)
+{
+    d->fd = fd;
+    int rc = private_dir(fd, d->path, err);
+    if (!rc && !(d->list = calloc(1, sizeof *d->list)))
+        rc = mp_errf(err, -ENOMEM, "out of memory");
+    if (!rc) {
+        d->list->fd = -1;
+        rc = manifest_load(d, err);
+    }
+    if (rc)
+        mp_dir_close(d);
+    return rc;
+}
+
+int mp_dir_create(mp_dir *d, const char *path, mp_err *err)
+{
+    dir_init(d, path);
+    int rc = mkdir_parents(path, err);
+    if (rc)
+        return rc;
+    if (mkdir(path, DIR_MODE) != 0)
+        return errno == EEXIST ? mp_errf(err, -EEXIST, "%s exists", path)
+                               : mp_errf(err, -errno, "cannot create directory %s: %s", path,
+                                         strerror(errno));
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return mp_errf(err, -errno, "cannot open %s: %s", path, strerror(errno));
+    if ((rc = dir_take(d, fd, err)))
+        return rc;
+    d->created = 1;
+    if ((rc = mp_dir_claim(d, err)) == -EEXIST)
+        rc = mp_errf(err, -EEXIST, "%s exists (another process took it)", path);
+    if (rc)
+        mp_dir_close(d);
+    return rc;
+}
+
+int mp_dir_open(mp_dir *d, const char *path, int nofollow, mp_err *err)
+{
+    dir_init(d, path);
+    struct stat st;
+    if (nofollow && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return link_refused(path, err);
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOTDIR)
+            return mp_errf(err, -ENOTDIR, "%s exists and is not a directory", path);
+        if (e == ELOOP)
+            return link_refused(path, err);
+        return mp_errf(err, -e, "cannot open %s: %s", path, strerror(e));
+    }
+    return dir_take(d, fd, err);
+}
+
+int mp_dir_has_manifest(const mp_dir *d)
+{
+    struct stat st;
+    return fstatat(d->top->fd, MP_MANIFEST, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+int mp_dir_is_empty(const mp_dir *d)
+{
+    int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dd = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!dd) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    struct dirent *e;
+    int empty = 1;
+    while (empty && (e = readdir(dd)))
+        empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+    closedir(dd);
+    return empty;
+}
+
+int mp_dir_claim(mp_dir *d, mp_err *err)
+{
+    mp_dir_list *l = d->top->list;
+    int fd = openat(d->top->fd, MP_MANIFEST,
+                    O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, FILE_MODE);
+    if (fd < 0)
+        return mp_errf(err, -errno, errno == EEXIST ? "%s holds a muxprof manifest already"
+                       : "cannot write a manifest in %s: %s", d->path, strerror(errno));
+    if (l->fd >= 0)
+        close(l->fd);
+    l->fd = fd;
+    return 0;
+}
+
+int mp_dir_start(mp_dir *d, mp_err *err)
+{
+    return d->top->list->fd >= 0 ? 0 : manifest_write(d->top, err);
+}
+
+int mp_dir_sub(mp_dir *sub, mp_dir *top, const char *name, mp_err *err)
+{
+    char path[PATH_MAX];
+    int n = snprintf(path, sizeof path, "%s/%s", top->path, name);
+    dir_init(sub, path);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", top->path, name);
+    if (top->rel[0] || !one_component(name, strlen(name)))
+        return bad_name(err, top, name);
+    if (mkdirat(top->fd, name, DIR_MODE) == 0)
+        sub->created = 1;
+    else if (errno != EEXIST)
+        return mp_errf(err, -errno, "cannot create directory %s: %s", path, strerror(errno));
+    int fd = openat(top->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        struct stat st;   /* a link gives ENOTDIR with O_DIRECTORY */
+        if (fstatat(top->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+            return mp_errf(err, -ELOOP, "%s is a symbolic link; muxprof writes its files only "
+                           "into a directory of its own: remove the link, or copy the run "
+                           "to another directory", path);
+        return mp_errf(err, -e, e == ENOTDIR ? "%s exists and is not a directory"
+                       : "cannot open %s: %s", path, strerror(e));
+    }
+    int rc = private_dir(fd, path, err);
+    if (rc) {
+        close(fd);
+        return rc;
+    }
+    sub->fd = fd;
+    sub->top = top;
+    snprintf(sub->rel, sizeof sub->rel, "%s/", name);
+    return 0;
+}
+
+size_t mp_dir_prune(mp_dir *d)
+{
+    mp_dir_list *l = d->top->list;
+    size_t rl = strlen(d->rel), removed = 0, dropped = 0;
+    for (size_t i = l->n; i-- > 0;) {
+        const char *name = l->v[i].name;
+        if (strncmp(name, d->rel, rl) || strchr(name + rl, '/'))
+            continue;
+        if (still_written(d->fd, name + rl, l->v[i].st) && unlinkat(d->fd, name + rl, 0) == 0)
+            removed++;
+        list_drop(l, i);
+        dropped++;
+    }
+    mp_err err;
+    if (dropped)
+        manifest_write(d->top, &err);   /* a failure leaves entries that no longer match */
+    return removed;
+}
+
+int mp_dir_note(mp_dir *d, const char *name, mp_err *err)
+{
+    struct stat st;
+    if (!one_component(name, strlen(name)))
+        return bad_name(err, d, name);
+    if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+        return mp_errf(err, -ENOENT, "%s/%s is not a regular file", d->path, name);
+    return record(d, name, (unsigned long long)st.st_ino, err);
+}
+
+int mp_dir_each(mp_dir *top, int (*fn)(mp_dir *in, const char *name, void *ctx, mp_err *err),
+                void *ctx, mp_err *err)
+{
+    mp_dir_list *l = top->list;
+    list_dedup(l);
+    size_t n = l->n;
+    entry *snap = malloc((n ? n : 1) * sizeof *snap);
+    if (!snap)
+        return mp_errf(err, -ENOMEM, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        snap[i] = l->v[i];
+        if (!(snap[i].name = strdup(l->v[i].name))) {
+            n = i;
+            rc = mp_errf(err, -ENOMEM, "out of memory");
+        }
+    }
+    mp_dir sub = {.fd = -1};
+    for (size_t i = 0; i < n && !rc; i++) {
+        const char *slash = strchr(snap[i].name, '/');
+        mp_dir *in = top;
+        if (slash) {
+            size_t sl = (size_t)(slash - snap[i].name) + 1;
+            if (sub.fd < 0 || strncmp(sub.rel, snap[i].name, sl) || sub.rel[sl]) {
+                char name[NAME_MAX + 1];
+                snprintf(name, sizeof name, "%.*s", (int)sl - 1, snap[i].name);
+                mp_dir_close(&sub);
+                mp_err ignore;
+                if (mp_dir_sub(&sub, top, name, &ignore))
+                    continue;
+            }
+            in = &sub;
+        }
+        const char *base = slash ? slash + 1 : snap[i].name;
+        if (still_written(in->fd, base, snap[i].st))
+            rc = fn(in, base, ctx, err);
+    }
+    mp_dir_close(&sub);
+    for (size_t i = 0; i < n; i++)
+        free(snap[i].name);
+    free(snap);
+    return rc;
+}
+
+void mp_dir_discard(mp_dir *d)
+{
+    if (d->fd >= 0 && d->created && d->top == d) {
+        mp_dir_list *l = d->list;
+        for (size_t i = 0; i < l->n; i++) {
+            const char *base;
+            int sub, dfd = entry_dir(d, l->v[i].name, &base, &sub);
+            if (still_written(dfd, base, l->v[i].st))
+                unlinkat(dfd, base, 0);
+            if (sub >= 0)
+                close(sub);
+            if (base != l->v[i].name) {
+                char name[NAME_MAX + 1];
+                snprintf(name, sizeof name, "%.*s", (int)(base - l->v[i].name - 1),
+                         l->v[i].name);
+                unlinkat(d->fd, name, AT_REMOVEDIR);   /* only when left empty */
+            }
+        }
+        unlinkat(d->fd, MP_MANIFEST, 0);
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s", d->path);
+        mp_dir_close(d);
+        rmdir(path);   /* only when left empty */
+        return;
+    }
+    mp_dir_close(d);
+}
+
+void mp_dir_close(mp_dir *d)
+{
+    if (d->fd >= 0)
+        close(d->fd);
+    d->fd = -1;
+    if (d->top == d)
+        list_free(d->list);
+    d->list = NULL;
+}
+
+/* ---- files ------------------------------------------------------------- */
+
+int mp_dir_read(mp_dir *d, const char *name, size_t max, char **out, size_t *len,
+                mp_err *err)
+{
+    if (!one_component(name, strlen(name)))
+        return bad_name(err, d, name);
+    int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return mp_errf(err, -errno, "cannot read %s/%s: %s", d->path, name, strerror(errno));
+    int rc = read_fd(fd, max, out, len);
+    close(fd);
+    if (rc)
+        return mp_errf(err, rc, "cannot read %s/%s: %s", d->path, name,
+                       rc == -EINVAL ? "not a regular file"
+                       : rc == -EFBIG ? "too large" : strerror(-rc));
+    return 0;
+}
+
+int mp_file_open_append(mp_dir *d, const char *name, mp_err *err)
+{
+    if (!one_component(name, strlen(name)))
+        return bad_name(err, d, name);
+    int fd = openat(d->fd, name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW |
+                    O_CLOEXEC, FILE_MODE);
+    struct stat st;
+    if (fd >= 0) {
+        int rc = fstat(fd, &st) == 0 ? record(d, name, (unsigned long long)st.st_ino, err)
+                                     : mp_errf(err, -errno, "cannot inspect %s/%s: %s",
+                                               d->path, name, strerror(errno));
+        if (rc) {
+            close(fd);
+            return rc;
+        }
+        return fd;
+    }
+    if (errno != EEXIST)
+        return mp_errf(err, -errno, "cannot create %s/%s: %s", d->path, name, strerror(errno));
+    fd = openat(d->fd, name, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return mp_errf(err, -errno, "cannot open %s/%s: %s", d->path, name, strerror(errno));
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+        st.st_uid != geteuid() || fcntl(fd, F_SETFL, O_APPEND) != 0) {
+        close(fd);
+        return mp_errf(err, -EPERM, "%s/%s is not a regular file of yours with one link; "
+                       "muxprof does not append to it", d->path, name);
+    }
+    return fd;
+}
+
+int mp_afile_open(mp_afile *a, mp_dir *dir, const char *name, mp_err *err)
 {
     memset(a, 0, sizeof *a);
-    int n1 = snprintf(a->path, sizeof a->path, "%s/%s", dir, name);
-    int n2 = snprintf(a->tmp, sizeof a->tmp, "%s/.%s.tmp.%ld", dir, name, (long)getpid());
-    if (n1 < 0 || n2 < 0 || (size_t)n1 >= sizeof a->path || (size_t)n2 >= sizeof a->tmp)
-        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", dir, name);
-    a->f = fopen(a->tmp, "w");
-    if (!a->f) {
+    a->dir = dir;
+    size_t len = strlen(name);
+    if (!one_component(name, len))
+        return bad_name(err, dir, name);
+    if (len + 32 > NAME_MAX)
+        return mp_errf(err, -ENAMETOOLONG, "%s/%s: file name too long", dir->path, name);
+    snprintf(a->name, sizeof a->name, "%s", name);
+    int fd = open_tmp(dir->fd, name, a->tmp, sizeof a->tmp);
+    if (fd < 0) {
+        a->tmp[0] = '\0';
+        return mp_errf(err, fd, "cannot create a file in %s: %s (is the directory writable?)",
+                       dir->path, strerror(-fd));
+    }
+    if (!(a->f = fdopen(fd, "w"))) {
         int e = errno;
-        return mp_errf(err, -e, "cannot create %s: %s (is the directory writable?)",
-                       a->tmp, strerror(e));
+        close(fd);
+        mp_afile_abort(a);
+        return mp_errf(err, -e, "cannot write %s/%s: %s", dir->path, name, strerror(e));
     }
     return 0;
 }
 
 int mp_afile_commit(mp_afile *a, mp_err *err)
 {
-    int bad = ferror(a->f);
-    int e = errno;
+    mp_dir *d = a->dir;
+    struct stat st;
+    int bad = fflush(a->f) != 0 || ferror(a->f);
+    int e = bad ? (errno ? errno : EIO) : 0;
+    if (!bad && fstat(fileno(a->f), &st) != 0) {
+        bad = 1;
+        e = errno;
+    }
     if (fclose(a->f) != 0 && !bad) {
         bad = 1;
         e = errno;
     }
     a->f = NULL;
     if (bad) {
-        unlink(a->tmp);
-        return mp_errf(err, -(e ? e : EIO), "cannot write %s: %s", a->tmp,
-                       strerror(e ? e : EIO));
+        mp_afile_abort(a);
+        return mp_errf(err, -e, "cannot write %s/%s: %s", d->path, a->name, strerror(e));
     }
-    if (rename(a->tmp, a->path) != 0) {
+    if (renameat(d->fd, a->tmp, d->fd, a->name) != 0) {
         e = errno;
-        unlink(a->tmp);
-        return mp_errf(err, -e, "cannot rename %s to %s: %s", a->tmp, a->path, strerror(e));
+        mp_afile_abort(a);
+        return mp_errf(err, -e, "cannot rename %s/%s to %s: %s", d->path, a->tmp, a->name,
+                       strerror(e));
     }
-    return 0;
+    a->tmp[0] = '\0';
+    return record(d, a->name, (unsigned long long)st.st_ino, err);
 }
 
 void mp_afile_abort(mp_afile *a)
@@ -52,12 +759,12 @@ void mp_afile_abort(mp_afile *a)
         fclose(a->f);
         a->f = NULL;
     }
-    if (a->tmp[0])
-        unlink(a->tmp);
+    if (a->tmp[0] && a->dir)
+        unlinkat(a->dir->fd, a->tmp, 0);
+    a->tmp[0] = '\0';
 }
 
-int mp_write_file(const char *dir, const char *name, const char *data, size_t len,
-                  mp_err *err)
+int mp_write_file(mp_dir *dir, const char *name, const char *data, size_t len, mp_err *err)
 {
     mp_afile a;
     int rc = mp_afile_open(&a, dir, name, err);
@@ -66,36 +773,7 @@ int mp_write_file(const char *dir, const char *name, const char *data, size_t le
     if (len && fwrite(data, 1, len, a.f) != len) {
         int e = errno ? errno : EIO;
         mp_afile_abort(&a);
-        return mp_errf(err, -e, "cannot write %s/%s: %s", dir, name, strerror(e));
+        return mp_errf(err, -e, "cannot write %s/%s: %s", dir->path, name, strerror(e));
     }
     return mp_afile_commit(&a, err);
-}
-
-int mp_mkdir(const char *dir, mp_err *err)
-{
-    if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
-        struct stat st;
-        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-            return 0;
-        return mp_errf(err, -ENOTDIR, "%s exists and is not a directory", dir);
-    }
-    int e = errno;
-    return mp_errf(err, -e, "cannot create directory %s: %s", dir, strerror(e));
-}
-
-int mp_mkdir_p(const char *dir, mp_err *err)
-{
-    char tmp[PATH_MAX];
-    if (snprintf(tmp, sizeof tmp, "%s", dir) >= (int)sizeof tmp)
-        return mp_errf(err, -ENAMETOOLONG, "%s: path too long", dir);
-    for (char *p = tmp + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0777) < 0 && errno != EEXIST) {
-                int e = errno;
-                return mp_errf(err, -e, "cannot create directory %s: %s", tmp, strerror(e));
-            }
-            *p = '/';
-        }
-    return mp_mkdir(dir, err);
 }

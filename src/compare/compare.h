@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "common/anonymize.h"
+#include "common/file.h"
 #include "common/mp_err.h"
 #include "report/model.h"
 
@@ -124,9 +125,10 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
 cJSON *mp_cmp_json(const mp_cmp *c);
 
 /* Write DIR/report.md, DIR/figures/ (data, wrappers and, unless
- * no_plots or gnuplot is missing, the drawings).  *drawn gets the number of
- * figures drawn.  Failures are -errno (not usage errors). */
-int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
+ * no_plots or gnuplot is missing, the drawings), through the directory held
+ * open (common/file.h).  *drawn gets the number of figures drawn.  Failures
+ * are -errno (not usage errors). */
+int mp_cmp_write(const mp_cmp *c, mp_dir *dir, int no_plots, size_t *drawn,
                  char *note, size_t note_len, mp_err *err);
 
 #endif

@@ -21,7 +21,7 @@
 typedef struct wctx {
     const mp_cmp *c;
     FILE *f;
-    char figdir[PATH_MAX];
+    mp_dir figdir;
     int no_plots;
     size_t drawn, figs;
     char plot_note[MP_ERR_MAX];
@@ -100,7 +100,7 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
     char name[200];
     snprintf(name, sizeof name, "cmp_%s_%s_%s_h%zu.dat", g->mode, g->kind, b, hi + 1);
     mp_afile a;
-    int rc = mp_afile_open(&a, w->figdir, name, err);
+    int rc = mp_afile_open(&a, &w->figdir, name, err);
     if (rc)
         return rc;
     fprintf(a.f, "# muxprof compare: %s; %s mode, %s fds, backend %s\n"
@@ -164,18 +164,14 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
                               c->h[i].label, c->h[i].reference ? " (published)" : "");
     if (o < sizeof vars)
         snprintf(vars + o, sizeof vars - o, "ttl = \"%s\"\n", caption);
-    int rc = mp_rfig_write_wrapper(w->figdir, fig, caption,
+    int rc = mp_rfig_write_wrapper(&w->figdir, fig, caption,
                                    ratio ? "compare_ratio.gp" : "compare_cost.gp", vars, err);
     if (rc)
         return rc;
     w->figs++;
     if (!w->no_plots && !w->plot_note[0]) {
-        mp_err pe;
-        mp_err_clear(&pe);
-        if (mp_plot_run(w->figdir, name, &pe) == 0)
+        if (mp_rfig_draw_one(&w->figdir, fig, w->plot_note, sizeof w->plot_note) == 0)
             w->drawn++;
-        else
-            snprintf(w->plot_note, sizeof w->plot_note, "%s", pe.msg);
         for (size_t i = 0; i < w->c->n; i++)   /* the error names figdir */
             if (w->c->h[i].m.anonymized) {
                 mp_anon_text_in_place(w->plot_note, sizeof w->plot_note);
@@ -572,47 +568,58 @@ static void hosts(wctx *w)
     }
 }
 
-int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
+/* Everything but the figure directory's opening: scripts, data, figures,
+ * report.md. */
+static int write_report(wctx *w, mp_dir *dir, mp_err *err)
+{
+    const mp_cmp *c = w->c;
+    int rc = mp_plot_install(&w->figdir, err);
+    if (rc)
+        return rc;
+    if (!w->no_plots && !mp_plot_gnuplot_found(NULL, 0))
+        snprintf(w->plot_note, sizeof w->plot_note, "gnuplot not found: figures not drawn; "
+                 MP_PLOT_INSTALL_HINT ", then run `gnuplot FIGURE.gp` in figures/");
+    mp_afile a;
+    if ((rc = mp_afile_open(&a, dir, "report.md", err)))
+        return rc;
+    w->f = a.f;
+    fprintf(w->f, "# muxprof compare\n\nInputs set side by side: ");
+    for (size_t i = 0; i < c->n; i++)
+        fprintf(w->f, "%s%s", i ? "; " : "", c->h[i].label);
+    fprintf(w->f, ".  Cells (mode, fd kind, backend, N) measured by at least two inputs are "
+                  "compared; the rest are listed at the end.  Times are medians per call in "
+                  "ns.\n\n");
+    hosts(w);
+    mp_cmp_group g[64];
+    size_t ng = mp_cmp_groups(c, g, 64);
+    for (size_t i = 0; i < ng && i < 64; i++)
+        if ((rc = group(w, &g[i], err))) {
+            mp_afile_abort(&a);
+            return rc;
+        }
+    mp__cmp_profiles(w->f, c);
+    mp__cmp_kofn(w->f, c);
+    mp__cmp_experiments(w->f, c);
+    not_compared(w);
+    if (w->plot_note[0] && !w->no_plots)
+        fprintf(w->f, "Figures: %s\n", w->plot_note);
+    return mp_afile_commit(&a, err);
+}
+
+int mp_cmp_write(const mp_cmp *c, mp_dir *dir, int no_plots, size_t *drawn,
                  char *note, size_t note_len, mp_err *err)
 {
     wctx w;
     memset(&w, 0, sizeof w);
     w.c = c;
     w.no_plots = no_plots;
-    int rc = mp_mkdir(dir, err);
+    int rc = mp_dir_sub(&w.figdir, dir, "figures", err);
+    if (rc == 0) {
+        mp_dir_prune(&w.figdir);   /* what an earlier comparison drew here */
+        rc = write_report(&w, dir, err);
+    }
+    mp_dir_close(&w.figdir);
     if (rc)
-        return rc;
-    snprintf(w.figdir, sizeof w.figdir, "%s/figures", dir);
-    if ((rc = mp_mkdir(w.figdir, err)) || (rc = mp_plot_install(w.figdir, err)))
-        return rc;
-    if (!no_plots && !mp_plot_gnuplot_found(NULL, 0))
-        snprintf(w.plot_note, sizeof w.plot_note, "gnuplot not found: figures not drawn; "
-                 MP_PLOT_INSTALL_HINT ", then run `gnuplot FIGURE.gp` in figures/");
-    mp_afile a;
-    if ((rc = mp_afile_open(&a, dir, "report.md", err)))
-        return rc;
-    w.f = a.f;
-    fprintf(w.f, "# muxprof compare\n\nInputs set side by side: ");
-    for (size_t i = 0; i < c->n; i++)
-        fprintf(w.f, "%s%s", i ? "; " : "", c->h[i].label);
-    fprintf(w.f, ".  Cells (mode, fd kind, backend, N) measured by at least two inputs are "
-                 "compared; the rest are listed at the end.  Times are medians per call in "
-                 "ns.\n\n");
-    hosts(&w);
-    mp_cmp_group g[64];
-    size_t ng = mp_cmp_groups(c, g, 64);
-    for (size_t i = 0; i < ng && i < 64; i++)
-        if ((rc = group(&w, &g[i], err))) {
-            mp_afile_abort(&a);
-            return rc;
-        }
-    mp__cmp_profiles(w.f, c);
-    mp__cmp_kofn(w.f, c);
-    mp__cmp_experiments(w.f, c);
-    not_compared(&w);
-    if (w.plot_note[0] && !no_plots)
-        fprintf(w.f, "Figures: %s\n", w.plot_note);
-    if ((rc = mp_afile_commit(&a, err)))
         return rc;
     *drawn = w.drawn;
     snprintf(note, note_len, "%s", no_plots ? "figures not drawn (--no-plots)" : w.plot_note);

@@ -66,7 +66,7 @@ int mp_rm_anonymize(cJSON *doc, mp_anon *labels, mp_err *err)
 }
 
 /* dir/name into dst; a missing file is skipped. */
-static int copy_file(const char *dir, const char *name, const char *dst, mp_err *err)
+static int copy_file(const char *dir, const char *name, mp_dir *dst, mp_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -105,7 +105,7 @@ static int same_dir(const char *a, const char *b)
                              sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
 }
 
-int mp_report_anonymize_run(const char *src, const char *dst, mp_err *err)
+int mp_report_anonymize_run(const char *src, mp_dir *dst, mp_err *err)
 {
     char path[4096];
     if ((size_t)snprintf(path, sizeof path, "%s/results.json", src) >= sizeof path)
@@ -117,10 +117,10 @@ int mp_report_anonymize_run(const char *src, const char *dst, mp_err *err)
     int rc = mp_rm_load_anonymized(&m, path, labels, err);
     char *text = rc ? NULL : cJSON_Print(m.root);
     if (!rc && !text)
-        rc = mp_errf(err, -ENOMEM, "out of memory writing %s/results.json", dst);
+        rc = mp_errf(err, -ENOMEM, "out of memory writing %s/results.json", dst->path);
     if (!rc)
         rc = mp_write_file(dst, "results.json", text, strlen(text), err);
-    if (!rc && !same_dir(src, dst) && !(rc = copy_file(src, "results.csv", dst, err)))
+    if (!rc && !same_dir(src, dst->path) && !(rc = copy_file(src, "results.csv", dst, err)))
         rc = copy_file(src, "samples.csv", dst, err);
     free(text);
     mp_rm_free(&m);

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/anonymize.h"
+#include "common/file.h"
 #include "common/mp_err.h"
 #include "report/model.h"
 
@@ -27,6 +28,6 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
  * directory, results.csv and samples.csv are copied beside it (they hold
  * cell keys, metric names and numbers only).  report.md and figures are then
  * made from DST with mp_report_build. */
-int mp_report_anonymize_run(const char *src, const char *dst, mp_err *err);
+int mp_report_anonymize_run(const char *src, mp_dir *dst, mp_err *err);
 
 #endif

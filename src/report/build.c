@@ -28,15 +28,10 @@ int mp__r_experiments_only(const mp_rmodel *m)
     return !m->ncells && !m->nkcells && exps;
 }
 
-int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_err *err)
+int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, mp_rfigs *out,
+                      mp_err *err)
 {
-    const char *prefixes[64];
-    size_t np = 0;
-    for (size_t i = 0; i < NSECTIONS; i++)
-        for (const char *const *p = sections[i]->fig_prefixes; p && *p; p++)
-            if (np < sizeof prefixes / sizeof prefixes[0])
-                prefixes[np++] = *p;
-    int rc = mp_rfig_begin(figdir, prefixes, np, out, err);
+    int rc = mp_rfig_begin(dir, figdir, out, err);
     for (size_t i = 0; i < NSECTIONS && rc == 0; i++)
         if (sections[i]->figures)
             rc = sections[i]->figures(m, figdir, out, err);
@@ -95,7 +90,7 @@ static void emulation_note(FILE *f, const mp_rmodel *m)
     fprintf(f, "%s\n\n", *sep == ',' ? "." : "");
 }
 
-int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
+int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs,
                        mp_err *err)
 {
     mp_afile a;
@@ -113,7 +108,7 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
     emulation_note(f, m);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
-               "rebuild with `muxprof report %s`.\n\n", m->anonymized ? "." : run_dir);
+               "rebuild with `muxprof report %s`.\n\n", m->anonymized ? "." : run_dir->path);
     int exp_only = mp__r_experiments_only(m);
     for (size_t i = 0; i < NSECTIONS; i++) {
         const mp_rsection *s = sections[i];
@@ -123,14 +118,11 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
     return mp_afile_commit(&a, err);
 }
 
-int mp_report_build(const char *run_dir, int figures, mp_err *err)
+int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err)
 {
-    char path[4096], figdir[4096];
-    if (!run_dir || !*run_dir)
-        return mp_errf(err, MP_EUSAGE, "no run directory given");
-    if ((size_t)snprintf(path, sizeof path, "%s/results.json", run_dir) >= sizeof path ||
-        (size_t)snprintf(figdir, sizeof figdir, "%s/figures", run_dir) >= sizeof figdir)
-        return mp_errf(err, -ENAMETOOLONG, "%s: path too long", run_dir);
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/results.json", run_dir->path) >= sizeof path)
+        return mp_errf(err, -ENAMETOOLONG, "%s: path too long", run_dir->path);
     mp_rmodel m;
     int rc = mp_rm_load(&m, path, err);
     if (rc) {
@@ -138,14 +130,16 @@ int mp_report_build(const char *run_dir, int figures, mp_err *err)
         return rc;
     }
     mp_rfigs figs;
-    rc = mp_report_figures(&m, figdir, &figs, err);
+    mp_dir figdir;
+    rc = mp_report_figures(&m, run_dir, &figdir, &figs, err);
     if (rc == 0) {
         if (figures)
-            mp_rfig_draw(figdir, &figs);
+            mp_rfig_draw(&figdir, &figs);
         for (size_t i = 0; m.anonymized && i < figs.n; i++)   /* errors name figdir */
             mp_anon_text_in_place(figs.v[i].error, sizeof figs.v[i].error);
         rc = mp_report_markdown(&m, run_dir, &figs, err);
     }
+    mp_dir_close(&figdir);
     if (rc == 0 && figs.failed)
         for (size_t i = 0; i < figs.n; i++)
             if (figs.v[i].error[0]) {
@@ -155,5 +149,17 @@ int mp_report_build(const char *run_dir, int figures, mp_err *err)
             }
     mp_rfigs_free(&figs);
     mp_rm_free(&m);
+    return rc;
+}
+
+int mp_report_build(const char *run_dir, int figures, mp_err *err)
+{
+    if (!run_dir || !*run_dir)
+        return mp_errf(err, MP_EUSAGE, "no run directory given");
+    mp_dir d;
+    int rc = mp_dir_open(&d, run_dir, 0, err);
+    if (rc == 0)
+        rc = mp_report_build_in(&d, figures, err);
+    mp_dir_close(&d);
     return rc;
 }

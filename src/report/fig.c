@@ -1,12 +1,12 @@
 /* fig.c - the figure plumbing of report/: the list of prepared figures,
- * gnuplot wrappers, cleaning out old figure files, and drawing.  It knows no
- * section: each section prepares its own figures through it.  See fig.h;
- * the figure kinds are the scripts in plots/. */
+ * gnuplot wrappers, removing the figure files an earlier report wrote, and
+ * drawing.  It knows no section: each section prepares its own figures
+ * through it.  See fig.h; the figure kinds are the scripts in plots/. */
 #include "report/fig.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +50,7 @@ const mp_rfig *mp_rfig_find(const mp_rfigs *f, const char *name)
     return NULL;
 }
 
-int mp_rfig_write_wrapper(const char *dir, const char *name, const char *caption,
+int mp_rfig_write_wrapper(mp_dir *dir, const char *name, const char *caption,
                           const char *script, const char *vars, mp_err *err)
 {
     char file[200];
@@ -66,57 +66,98 @@ int mp_rfig_write_wrapper(const char *dir, const char *name, const char *caption
     return mp_afile_commit(&a, err);
 }
 
-int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
+int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const char *vars,
                      mp_err *err)
 {
     return mp_rfig_write_wrapper(dir, g->name, g->caption, script, vars, err);
 }
 
-/* Remove what an earlier report wrote here (only names this writer makes),
- * so figures of counters or modes no longer in results.json do not linger. */
-static void remove_old(const char *figdir, const char *const *pre, size_t npre)
-{
-    static const char *ext[] = {".png", ".svg", ".pdf", ".gp", ".dat"};
-    DIR *d = opendir(figdir);
-    if (!d)
-        return;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t n = strlen(e->d_name);
-        int p = 0, x = 0;
-        for (size_t i = 0; i < npre; i++)
-            p |= !strncmp(e->d_name, pre[i], strlen(pre[i]));
-        for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
-            x |= n > strlen(ext[i]) && !strcmp(e->d_name + n - strlen(ext[i]), ext[i]);
-        if (p && x) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/%s", figdir, e->d_name);
-            unlink(path);
-        }
-    }
-    closedir(d);
-}
-
-int mp_rfig_begin(const char *figdir, const char *const *prefixes, size_t nprefixes,
-                  mp_rfigs *out, mp_err *err)
+int mp_rfig_begin(mp_dir *top, mp_dir *figdir, mp_rfigs *out, mp_err *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = mp_mkdir(figdir, err);
+    int rc = mp_dir_sub(figdir, top, "figures", err);
     if (rc)
         return rc;
-    remove_old(figdir, prefixes, nprefixes);
-    return mp_plot_install(figdir, err);
+    mp_dir_prune(figdir);   /* figures of counters or modes no longer there do not linger */
+    if ((rc = mp_plot_install(figdir, err)))
+        mp_dir_close(figdir);
+    return rc;
 }
 
-static int nonempty(const char *dir, const char *name, const char *ext)
+/* What gnuplot writes for one figure: NAME + each of these. */
+static const char *const outputs[] = {".png", ".svg", ".pdf", "-2col.pdf"};
+#define NOUTPUTS (sizeof outputs / sizeof outputs[0])
+
+/* Make way for gnuplot's output file: absent, or a regular file of ours with
+ * one link, emptied so that an old figure is never mistaken for a new one.
+ * gnuplot opens it by name and would follow a link: anything else stops the
+ * figure. */
+static int clear_output(mp_dir *d, const char *file, char *why, size_t len)
 {
-    char p[4096];
     struct stat st;
-    snprintf(p, sizeof p, "%s/%s%s", dir, name, ext);
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+    if (fstatat(d->fd, file, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(why, len, "cannot inspect %s/%s: %s", d->path, file, strerror(errno));
+        return -1;
+    }
+    int fd = S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_uid == geteuid()
+                 ? openat(d->fd, file, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+                 : -1;
+    struct stat now;
+    if (fd >= 0 && fstat(fd, &now) == 0 && now.st_ino == st.st_ino && ftruncate(fd, 0) == 0) {
+        close(fd);
+        return 0;
+    }
+    if (fd >= 0)
+        close(fd);
+    snprintf(why, len, "%s/%s exists and is not a figure muxprof can replace (a link, a "
+             "file with other links, or not a regular file); remove it and run the report "
+             "again", d->path, file);
+    return -EEXIST;
 }
 
-void mp_rfig_draw(const char *figdir, mp_rfigs *f)
+static int drawn(mp_dir *d, const char *name, const char *ext)
+{
+    char p[256];
+    struct stat st;
+    snprintf(p, sizeof p, "%s%s", name, ext);
+    return fstatat(d->fd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+           st.st_size > 0;
+}
+
+int mp_rfig_draw_one(mp_dir *figdir, const char *name, char *why, size_t len)
+{
+    char gp[200], file[256];
+    mp_err e;
+    mp_err_clear(&e);
+    for (size_t x = 0; x < NOUTPUTS; x++) {
+        snprintf(file, sizeof file, "%s%s", name, outputs[x]);
+        if (clear_output(figdir, file, why, len))
+            return -1;
+    }
+    snprintf(gp, sizeof gp, "%s.gp", name);
+    if (mp_plot_run(figdir, gp, &e) != 0) {
+        snprintf(why, len, "%s", e.msg);
+        return -1;
+    }
+    for (size_t x = 0; x < NOUTPUTS; x++)
+        if (!drawn(figdir, name, outputs[x])) {
+            snprintf(why, len, "gnuplot ran but %s.png/.svg/.pdf/-2col.pdf are not all there",
+                     name);
+            return -1;
+        }
+    for (size_t x = 0; x < NOUTPUTS; x++) {
+        snprintf(file, sizeof file, "%s%s", name, outputs[x]);
+        if (mp_dir_note(figdir, file, &e)) {
+            snprintf(why, len, "%s", e.msg);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void mp_rfig_draw(mp_dir *figdir, mp_rfigs *f)
 {
     f->asked = 1;
     f->gnuplot = mp_plot_gnuplot_found(NULL, 0);
@@ -124,28 +165,10 @@ void mp_rfig_draw(const char *figdir, mp_rfigs *f)
         return;
     for (size_t i = 0; i < f->n; i++) {
         mp_rfig *g = &f->v[i];
-        char gp[200];
-        mp_err e;
-        mp_err_clear(&e);
-        snprintf(gp, sizeof gp, "%s.gp", g->name);
-        static const char *ext[] = {"png", "svg", "pdf", "-2col.pdf"};
-        for (int x = 0; x < 4; x++) {   /* never mistake an old figure for new */
-            char p[4096];
-            snprintf(p, sizeof p, "%s/%s%s%s", figdir, g->name, x < 3 ? "." : "", ext[x]);
-            unlink(p);
-        }
-        if (mp_plot_run(figdir, gp, &e) != 0) {
-            snprintf(g->error, sizeof g->error, "%s", e.msg);
-        } else if (!nonempty(figdir, g->name, ".png") || !nonempty(figdir, g->name, ".svg") ||
-                   !nonempty(figdir, g->name, ".pdf") ||
-                   !nonempty(figdir, g->name, "-2col.pdf")) {
-            snprintf(g->error, sizeof g->error, "gnuplot ran but %s.png/.svg/.pdf/-2col.pdf "
-                     "are not all there", g->name);
-        } else {
+        if (mp_rfig_draw_one(figdir, g->name, g->error, sizeof g->error) == 0)
             g->drawn = 1;
-            continue;
-        }
-        f->failed++;
+        else
+            f->failed++;
     }
 }
 

@@ -6,6 +6,7 @@
 #define MP_REPORT_FIG_H
 
 #include <stdio.h>
+#include "common/file.h"
 #include "report/model.h"
 
 /* Figure kinds: the per-call figures (sec_figures.c), then those embedded in
@@ -35,22 +36,27 @@ typedef struct mp_rfigs {
     size_t nzero;
 } mp_rfigs;
 
-/* Start the figures of a report in figdir: create it, remove the files an
- * earlier report made there (names starting with one of prefixes), and
- * install the figure-kind scripts.  The sections then add their figures. */
-int mp_rfig_begin(const char *figdir, const char *const *prefixes, size_t nprefixes,
-                  mp_rfigs *out, mp_err *err);
+/* Start the figures of a report in figdir, the subdirectory figures/ of top:
+ * open it (created when missing, refused when a link or not private: see
+ * common/file.h), remove the files an earlier report wrote there (those its
+ * manifest lists), and install the figure-kind scripts.  The sections then
+ * add their figures; the caller closes figdir. */
+int mp_rfig_begin(mp_dir *top, mp_dir *figdir, mp_rfigs *out, mp_err *err);
 
-/* Draw every prepared figure (when gnuplot is installed). Failures of
- * single figures are recorded in them and counted in f->failed. */
-void mp_rfig_draw(const char *figdir, mp_rfigs *f);
+/* Draw every prepared figure (when gnuplot is installed), each output
+ * recorded in the manifest.  Failures of single figures are recorded in them
+ * and counted in f->failed; an output name held by something muxprof cannot
+ * replace (a link) is such a failure, never followed. */
+void mp_rfig_draw(mp_dir *figdir, mp_rfigs *f);
+/* Draw the one figure NAME.gp of figdir so: 0, or -1 with why filled. */
+int mp_rfig_draw_one(mp_dir *figdir, const char *name, char *why, size_t len);
 
 void mp_rfigs_free(mp_rfigs *f);
 
 /* Write dir/NAME.gp: a wrapper that sets `vars` (gnuplot assignments, one
  * per line), out = NAME, and loads the figure-kind script from plots/ (the
  * one way report and compare write figures). */
-int mp_rfig_write_wrapper(const char *dir, const char *name, const char *caption,
+int mp_rfig_write_wrapper(mp_dir *dir, const char *name, const char *caption,
                           const char *script, const char *vars, mp_err *err);
 
 /* The prepared figure NAME, or NULL. */

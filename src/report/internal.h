@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "common/file.h"
 #include "common/mp_err.h"
 
 /* Declared here, defined in report/model.h and report/fig.h (and cJSON's
@@ -22,9 +23,8 @@ typedef struct mp_rsection {
     const char *name;
     int calls_only;                    /* left out of a run with experiments only */
     int timed_only;                    /* left out of a simulated run (counts, no times) */
-    const char *const *fig_prefixes;   /* names of its figure files; NULL-terminated */
     /* Prepare its figures (data files and wrappers) in dir; NULL: none. */
-    int (*figures)(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err);
+    int (*figures)(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err);
     /* Its Markdown; nothing when the run holds nothing for it. */
     void (*markdown)(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
 } mp_rsection;
@@ -69,7 +69,7 @@ void mp__rm_free_experiments(mp_rmodel *m);
 /* Append a figure of KIND called NAME (a file-safe base name). */
 mp_rfig *mp__rfig_add(mp_rfigs *o, int kind, const char *name, mp_err *err);
 /* NAME.gp: a comment, VARS (gnuplot assignments), out = NAME, load SCRIPT. */
-int mp__rfig_wrapper(const char *dir, const mp_rfig *g, const char *script, const char *vars,
+int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const char *vars,
                      mp_err *err);
 /* " %.10g", or " ?" for a missing value. */
 void mp__rfig_num(FILE *f, double v);

@@ -21,7 +21,7 @@ const mp_plot_script *mp_plot_find(const char *name)
     return NULL;
 }
 
-int mp_plot_install(const char *dir, mp_err *err)
+int mp_plot_install(mp_dir *dir, mp_err *err)
 {
     for (const mp_plot_script *s = mp_plot_scripts; s->name; s++) {
         int rc = mp_write_file(dir, s->name, s->text, s->len, err);
@@ -68,7 +68,7 @@ static void first_error(const char *log, char *out, size_t len)
     snprintf(out, len, "%.*s", (int)k, l);
 }
 
-int mp_plot_run(const char *dir, const char *script, mp_err *err)
+int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err)
 {
     char gp[4096];
     if (!mp_plot_gnuplot_found(gp, sizeof gp))
@@ -91,7 +91,7 @@ int mp_plot_run(const char *dir, const char *script, mp_err *err)
         }
         dup2(pfd[1], 2);
         close(pfd[0]);
-        if (chdir(dir) != 0)
+        if (fchdir(dir->fd) != 0)
             _exit(126);
         execl(gp, "gnuplot", script, (char *)NULL);
         _exit(127);
@@ -121,8 +121,8 @@ int mp_plot_run(const char *dir, const char *script, mp_err *err)
     char line[300];
     first_error(log, line, sizeof line);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 126)
-        return mp_errf(err, -EIO, "gnuplot: cannot enter %s", dir);
-    return mp_errf(err, -EIO, "gnuplot %s/%s failed (%s %d): %s", dir, script,
+        return mp_errf(err, -EIO, "gnuplot: cannot enter %s", dir->path);
+    return mp_errf(err, -EIO, "gnuplot %s/%s failed (%s %d): %s", dir->path, script,
                    WIFEXITED(status) ? "exit status" : "signal",
                    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                    line[0] ? line : "no message");

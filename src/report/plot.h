@@ -9,6 +9,7 @@
 #define MP_PLOT_H
 
 #include <stddef.h>
+#include "common/file.h"
 #include "common/mp_err.h"
 
 typedef struct mp_plot_script {
@@ -24,15 +25,15 @@ extern const mp_plot_script mp_plot_scripts[];
 const mp_plot_script *mp_plot_find(const char *name);
 
 /* Write every embedded script into DIR (atomically, replacing old ones). */
-int mp_plot_install(const char *dir, mp_err *err);
+int mp_plot_install(mp_dir *dir, mp_err *err);
 
 /* Full path of gnuplot in PATH into buf (when buf != NULL); 1 when found. */
 int mp_plot_gnuplot_found(char *buf, size_t len);
 
-/* Run `gnuplot SCRIPT` with DIR as working directory, stdin from
+/* Run `gnuplot SCRIPT` with DIR (entered by its descriptor) as working directory, stdin from
  * /dev/null.  Fails with -ENOENT when gnuplot is not installed, -EIO when
  * it exits non-zero (the message quotes its first error line). */
-int mp_plot_run(const char *dir, const char *script, mp_err *err);
+int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err);
 
 /* The advice printed when gnuplot is missing. */
 #define MP_PLOT_INSTALL_HINT "install gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox)"

@@ -7,18 +7,25 @@
 
 #include <stdio.h>
 
+#include "common/file.h"
 #include "common/mp_err.h"
 #include "report/fig.h"
 #include "report/model.h"
 
 /* Write DIR/report.md and, when figures != 0 and gnuplot is installed,
- * DIR/figures/.  Without gnuplot the report says how to get the figures. */
+ * DIR/figures/.  Without gnuplot the report says how to get the figures.
+ * DIR is taken as common/file.h's mp_dir_open says (yours, not writable by
+ * others); DIR/figures must not be a link. */
 int mp_report_build(const char *run_dir, int figures, mp_err *err);
+/* The same in a directory already held open. */
+int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err);
 
 /* The two halves of mp_report_build: every section's figures prepared in
- * figdir (not drawn), then DIR/report.md written atomically. */
-int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_err *err);
-int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *figs,
+ * figdir, DIR/figures (not drawn; the caller closes figdir, also after a
+ * failure), then DIR/report.md written atomically. */
+int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, mp_rfigs *out,
+                      mp_err *err);
+int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs,
                        mp_err *err);
 
 /* For the terminal, after a run's tables or a report: the run's noise

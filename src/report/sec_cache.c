@@ -319,5 +319,5 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     fputc('\n', f);
 }
 
-const mp_rsection mp_rsec_cache = {"cache", 1, 0, NULL, NULL, cache_model};
-const mp_rsection mp_rsec_correlation = {"correlation", 1, 0, NULL, NULL, correlation};
+const mp_rsection mp_rsec_cache = {"cache", 1, 0, NULL, cache_model};
+const mp_rsection mp_rsec_correlation = {"correlation", 1, 0, NULL, correlation};

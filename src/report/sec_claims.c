@@ -367,4 +367,4 @@ static void claims(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     seed_tables(f, m, kind);
 }
 
-const mp_rsection mp_rsec_claims = {"claims", 1, 1, NULL, NULL, claims};
+const mp_rsection mp_rsec_claims = {"claims", 1, 1, NULL, claims};

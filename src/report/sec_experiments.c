@@ -437,12 +437,12 @@ static void experiments(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 
 /* ---- figures ------------------------------------------------------------- */
 
-static int open_dat(mp_afile *a, const char *dir, const char *name, mp_err *err)
+static int open_dat(mp_afile *a, mp_dir *dir, const char *name, mp_err *err)
 {
     return mp_afile_open(a, dir, name, err);
 }
 
-static int fig_register(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int fig_register(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 {
     const char *kinds[MAXL], *bk[MAXL];
     long long ns[MAXL];
@@ -508,7 +508,7 @@ static int fig_register(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err
     return 0;
 }
 
-static int fig_herd(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int fig_herd(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 {
     mp_afile a;
     size_t rows = 0;
@@ -555,7 +555,7 @@ static int fig_herd(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
     return mp__rfig_wrapper(dir, g, "herd.gp", vars, err);
 }
 
-static int fig_ltet(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int fig_ltet(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 {
     long long ch[MAXL];
     size_t nc = lt_chunks(m, ch), pts = 0;
@@ -603,7 +603,7 @@ static int fig_ltet(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *er
     return mp__rfig_wrapper(dir, g, "ltet.gp", vars, err);
 }
 
-static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 {
     int rc = 0;
     if (m->exp.has_register && (rc = fig_register(m, dir, o, err)))
@@ -615,6 +615,5 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
     return 0;
 }
 
-static const char *const prefixes[] = {"register_", "herd_", "ltet_", NULL};
 
-const mp_rsection mp_rsec_experiments = {"experiments", 0, 1, prefixes, figures, experiments};
+const mp_rsection mp_rsec_experiments = {"experiments", 0, 1, figures, experiments};

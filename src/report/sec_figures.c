@@ -25,7 +25,7 @@ static void file_token(char *dst, size_t len, const char *s)
 }
 
 /* data_MODE_KIND_BACKEND.dat: one row per ok cell, columns by name. */
-static int write_data(const mp_rmodel *m, const char *dir, const char *mode,
+static int write_data(const mp_rmodel *m, mp_dir *dir, const char *mode,
                       const char *kind, const char *backend, mp_err *err)
 {
     char name[160];
@@ -89,7 +89,7 @@ static mp_rfig *add_fig(mp_rfigs *o, int kind, const char *mode, const char *fd_
 
 /* The per-figure wrapper of the per-call figures: their variables, then
  * the common header and `load "KIND.gp"` of mp__rfig_wrapper(). */
-static int write_wrapper(const mp_rmodel *m, const char *dir, const mp_rfig *g,
+static int write_wrapper(const mp_rmodel *m, mp_dir *dir, const mp_rfig *g,
                          const char *title, const char *extra, mp_err *err)
 {
     static const char *script[] = {"cost.gp", "ratio.gp", "counter.gp", "lines.gp"};
@@ -174,7 +174,7 @@ static void fdset_var(const mp_rmodel *m, const char *mode, const char *kind, ch
         snprintf(buf, len, "fdset_n = %.0f   # N whose highest fd is 1023\n", n);
 }
 
-static int prepare_times(const mp_rmodel *m, const char *dir, const char *mode,
+static int prepare_times(const mp_rmodel *m, mp_dir *dir, const char *mode,
                          const char *kind, mp_rfigs *o, mp_err *err)
 {
     int rc;
@@ -205,7 +205,7 @@ static int prepare_times(const mp_rmodel *m, const char *dir, const char *mode,
     return 0;
 }
 
-static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
+static int prepare_mode(const mp_rmodel *m, mp_dir *dir, const char *mode,
                         const char *kind, mp_rfigs *o, mp_err *err)
 {
     int rc;
@@ -287,7 +287,7 @@ static int prepare_mode(const mp_rmodel *m, const char *dir, const char *mode,
     return 0;
 }
 
-static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *out, mp_err *err)
+static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *out, mp_err *err)
 {
     int rc = 0;
     for (size_t i = 0; i < m->nmodes && rc == 0; i++)
@@ -354,6 +354,5 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
     }
 }
 
-static const char *const prefixes[] = {"cost_", "ratio_", "counter_", "lines_", "data_", NULL};
 
-const mp_rsection mp_rsec_figures = {"figures", 1, 0, prefixes, figures, figures_md};
+const mp_rsection mp_rsec_figures = {"figures", 1, 0, figures, figures_md};

@@ -326,7 +326,7 @@ static void kofn_md(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 
 /* ---- figures ------------------------------------------------------------ */
 
-static int write_dat(const mp_rmodel *m, const char *dir, const kofn *q, long long n,
+static int write_dat(const mp_rmodel *m, mp_dir *dir, const kofn *q, long long n,
                      const char *b, size_t *npts, mp_err *err)
 {
     char name[200];
@@ -353,7 +353,7 @@ static int write_dat(const mp_rmodel *m, const char *dir, const kofn *q, long lo
     return mp_afile_commit(&a, err);
 }
 
-static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 {
     const char *kinds[MP_RM_MAX_LIST];
     size_t nk = kinds_of(m, kinds, MP_RM_MAX_LIST);
@@ -406,6 +406,5 @@ static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err
     return 0;
 }
 
-static const char *const prefixes[] = {"kofn_", NULL};
 
-const mp_rsection mp_rsec_kofn = {"kofn", 1, 1, prefixes, figures, kofn_md};
+const mp_rsection mp_rsec_kofn = {"kofn", 1, 1, figures, kofn_md};

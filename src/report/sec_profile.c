@@ -246,7 +246,7 @@ static void token(char *dst, size_t len, const char *s)
  * columns nfds, label, user, the share (%) of each phase, the ns per fd of
  * each phase ('?' when not positive), wall p50.  *rows gets the rows,
  * *fdcols a bit per phase with some positive ns per fd. */
-static int prof_data(const mp_rmodel *m, const char *dir, const char *mode, const char *kind,
+static int prof_data(const mp_rmodel *m, mp_dir *dir, const char *mode, const char *kind,
                      const char *backend, char (*names)[64], size_t nph, size_t *rows,
                      unsigned *fdcols, mp_err *err)
 {
@@ -299,7 +299,7 @@ static int prof_data(const mp_rmodel *m, const char *dir, const char *mode, cons
     return mp_afile_commit(&a, err);
 }
 
-static int figures(const mp_rmodel *m, const char *dir, mp_rfigs *o, mp_err *err)
+static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 {
     for (size_t mi = 0; mi < m->nmodes; mi++)
         for (size_t ki = 0; ki < m->nkinds; ki++) {
@@ -433,6 +433,5 @@ static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     }
 }
 
-static const char *const prefixes[] = {"prof_", NULL};
 
-const mp_rsection mp_rsec_profile = {"profile", 1, 1, prefixes, figures, profile};
+const mp_rsection mp_rsec_profile = {"profile", 1, 1, figures, profile};

@@ -380,4 +380,4 @@ static void results(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         }
 }
 
-const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, NULL, results};
+const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, results};

@@ -45,7 +45,7 @@ static void sb_printf(sbuf *b, const char *fmt, ...)
     }
 }
 
-static int sb_write(sbuf *b, const char *dir, const char *name, mp_err *err)
+static int sb_write(sbuf *b, mp_dir *dir, const char *name, mp_err *err)
 {
     int rc = b->oom ? mp_errf(err, -ENOMEM, "out of memory writing %s", name)
                     : mp_write_file(dir, name, b->buf ? b->buf : "", b->len, err);
@@ -53,7 +53,7 @@ static int sb_write(sbuf *b, const char *dir, const char *name, mp_err *err)
     return rc;
 }
 
-int mp_write_csv(const mp_results *r, const char *dir, mp_err *err)
+int mp_write_csv(const mp_results *r, mp_dir *dir, mp_err *err)
 {
     sbuf b = {0};
     sb_printf(&b, "backend,fd_kind,mode,nfds,active,status,metric,p10,p50,p90,p99,mean,min,max,stddev,n\n");
@@ -83,7 +83,7 @@ int mp_write_csv(const mp_results *r, const char *dir, mp_err *err)
     return sb_write(&b, dir, "results.csv", err);
 }
 
-int mp_write_samples(const mp_results *r, const char *dir, mp_err *err)
+int mp_write_samples(const mp_results *r, mp_dir *dir, mp_err *err)
 {
     sbuf b = {0};
     sb_printf(&b, "cell,backend,fd_kind,mode,nfds,active,repeat,wall_raw_ns\n");

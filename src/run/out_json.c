@@ -207,7 +207,7 @@ static cJSON *calibration_json(const mp_results *r)
     return o;
 }
 
-int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
+int mp_write_json(const mp_results *r, mp_dir *dir, mp_err *err)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schema", "muxprof-results/1");

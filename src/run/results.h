@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 #include "run/config.h"
+#include "common/file.h"
 #include "common/stats.h"
 
 typedef enum { MP_CELL_PENDING, MP_CELL_OK, MP_CELL_UNSUPPORTED, MP_CELL_ERROR } mp_cell_status;
@@ -83,10 +84,11 @@ const char *mp_cell_status_name(mp_cell_status s);
 /* A summary as results.json writes it: {p10, p50, ..., n}. */
 cJSON *mp_summary_json(const mp_summary *s);
 
-/* Writers.  Each writes DIR/<file> through a temporary name and rename. */
-int mp_write_json(const mp_results *r, const char *dir, mp_err *err);
-int mp_write_csv(const mp_results *r, const char *dir, mp_err *err);
-int mp_write_samples(const mp_results *r, const char *dir, mp_err *err);
+/* Writers.  Each writes DIR/<file> through a temporary name and rename
+ * (common/file.h). */
+int mp_write_json(const mp_results *r, mp_dir *dir, mp_err *err);
+int mp_write_csv(const mp_results *r, mp_dir *dir, mp_err *err);
+int mp_write_samples(const mp_results *r, mp_dir *dir, mp_err *err);
 /* Per mode: rows N, columns p50 per backend, last column poll/epoll. */
 void mp_print_tables(const mp_results *r, FILE *f);
 /* "4.65 us [4.10-5.32]": the median at 3 significant digits in ns, us or

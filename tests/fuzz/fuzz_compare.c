@@ -72,7 +72,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == 0 && mp_cmp_prepare(&c, &err) == 0) {
         size_t drawn = 0;
         char note[512];
-        mp_cmp_write(&c, dir, 1, &drawn, note, sizeof note, &err);
+        mp_dir d;
+        if (mp_dir_open(&d, dir, 0, &err) != 0) {
+            fprintf(stderr, "fuzz_compare: %s\n", err.msg);
+            abort();
+        }
+        mp_cmp_write(&c, &d, 1, &drawn, note, sizeof note, &err);
+        mp_dir_close(&d);
     } else if (!err.msg[0]) {
         fprintf(stderr, "fuzz_compare: refused (%d) without a message\n", rc);
         abort();

@@ -98,9 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     if (ftruncate(memfd, 0) < 0 || (size && pwrite(memfd, data, size, 0) != (ssize_t)size))
         abort();
-    char path[64], figdir[128];
+    char path[64];
     snprintf(path, sizeof path, "/proc/self/fd/%d", memfd);
-    snprintf(figdir, sizeof figdir, "%s/figures", dir);
 
     mp_rmodel m;
     mp_err err;
@@ -111,8 +110,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mp_rfigs figs;
         mp_err ferr;
         mp_err_clear(&ferr);
-        if (mp_report_figures(&m, figdir, &figs, &ferr) == 0)
-            mp_report_markdown(&m, dir, &figs, &ferr);
+        mp_dir d, figdir = {.fd = -1};
+        if (mp_dir_open(&d, dir, 0, &ferr) != 0) {
+            fprintf(stderr, "fuzz_json: %s\n", ferr.msg);
+            abort();
+        }
+        if (mp_report_figures(&m, &d, &figdir, &figs, &ferr) == 0)
+            mp_report_markdown(&m, &d, &figs, &ferr);
+        mp_dir_close(&figdir);
+        mp_dir_close(&d);
         mp_rfigs_free(&figs);   /* also after a failed prepare, as build.c does */
     } else if (!err.msg[0]) {
         fprintf(stderr, "fuzz_json: mp_rm_load failed (%d) without a message\n", rc);
