@@ -14,6 +14,7 @@
 #include "report/fig.h"
 #include "report/plot.h"
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define MAXB 16
@@ -108,7 +109,7 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
                  "host at the same N; ci_lo, ci_hi = interval of p50 (the run's\n"
                  "# bootstrap 95%%, else the range of its repeat medians); '?' = not measured\n"
                  "nfds p50 ratio_epoll ci_lo ci_hi\n",
-            h->label, g->mode, k, b);
+            MP_QCOMMENT(h->label), g->mode, k, b);
     const mp_rcell *cells[MP_CMP_MAXPTS];
     size_t n = mp_rm_series(&h->m, g->mode, k, b, cells, MP_CMP_MAXPTS);
     *npts = *nratio = 0;
@@ -155,15 +156,17 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
         return 0;
     snprintf(fig, sizeof fig, "cmp_%s_%s_%s_%s", ratio ? "ratio" : "cost", g->mode, g->kind, b);
     snprintf(name, sizeof name, "%s.gp", fig);
-    char vars[4096];
-    size_t o = (size_t)snprintf(vars, sizeof vars,
-                                "mode = \"%s\"\nkind = \"%s\"\nbackend = \"%s\"\nhosts = \"%s\"\n",
-                                g->mode, g->kind, b, hosts);
-    for (size_t i = 0; i < c->n && o < sizeof vars; i++)
-        o += (size_t)snprintf(vars + o, sizeof vars - o, "t%zu = \"%s%s\"\n", i + 1,
-                              c->h[i].label, c->h[i].reference ? " (published)" : "");
+    char vars[MP_RFIG_VARS];
+    size_t o = (size_t)snprintf(vars, sizeof vars, "mode = %s\nkind = %s\nbackend = %s\n"
+                                "hosts = %s\n", MP_QGP(g->mode), MP_QGP(g->kind), MP_QGP(b),
+                                MP_QGP(hosts));
+    for (size_t i = 0; i < c->n && o < sizeof vars; i++) {
+        char t[512];
+        snprintf(t, sizeof t, "%s%s", c->h[i].label, c->h[i].reference ? " (published)" : "");
+        o += (size_t)snprintf(vars + o, sizeof vars - o, "t%zu = %s\n", i + 1, MP_QGP(t));
+    }
     if (o < sizeof vars)
-        snprintf(vars + o, sizeof vars - o, "ttl = \"%s\"\n", caption);
+        snprintf(vars + o, sizeof vars - o, "ttl = %s\n", MP_QGP(caption));
     int rc = mp_rfig_write_wrapper(w->figdir, fig, caption,
                                    ratio ? "compare_ratio.gp" : "compare_cost.gp", vars, err);
     if (rc)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/calc.h"
 #include "report/md.h"
 #include "report/plot.h"
@@ -40,10 +41,10 @@ static int write_data(const mp_rmodel *m, const char *dir, const char *mode,
                "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number;\n"
                "# ci_lo, ci_hi = interval of p50 (ci_kind: bootstrap = 95%% bootstrap from\n"
                "# the kept samples, repeats = range of the repeat medians, none = '?').\n",
-            m->path, mode, kind, backend, m->line_bytes);
+            MP_QCOMMENT(m->path), mode, kind, backend, m->line_bytes);
     fputs("nfds p10 p50 p90 p99 ratio_epoll pollfd_lines maxfd ci_lo ci_hi ci_kind", f);
     for (size_t i = 0; i < m->nmetrics; i++)
-        fprintf(f, " %s", m->metrics[i]);
+        fprintf(f, " %s", MP_QDAT(m->metrics[i]));
     fputc('\n', f);
     const mp_rcell *cells[MP_RC_MAXPTS];
     size_t n = mp_rm_series(m, mode, kind, backend, cells, MP_RC_MAXPTS);
@@ -98,12 +99,13 @@ static int write_wrapper(const mp_rmodel *m, const char *dir, const mp_rfig *g,
     FILE *v = open_memstream(&vars, &len);
     if (!v)
         return mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
-    fprintf(v, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"", g->mode, g->fd_kind);
-    for (size_t i = 0; i < m->nbackends; i++)
-        fprintf(v, "%s%s", i ? " " : "", m->backends[i]);
-    fprintf(v, "\"\nttl = \"%s\"\n", title);
+    char list[MP_RM_MAX_LIST * 33] = "";
+    for (size_t i = 0, o = 0; i < m->nbackends && o < sizeof list; i++)
+        o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? " " : "", m->backends[i]);
+    fprintf(v, "mode = %s\nkind = %s\nbackends = %s\nttl = %s\n", MP_QGP(g->mode),
+            MP_QGP(g->fd_kind), MP_QGP(list), MP_QGP(title));
     if (g->metric[0])
-        fprintf(v, "counter = \"%s\"\n", g->metric);
+        fprintf(v, "counter = %s\n", MP_QGP(g->metric));
     if (extra)
         fputs(extra, v);
     int rc = fclose(v) == 0 ? mp__rfig_wrapper(dir, g, script[g->kind], vars, err)
@@ -134,17 +136,16 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
         for (size_t i = 0; i < k; i++)
             hi = fmax(hi, mp_rc_pollfd_lines(m, nn[i]));
     }
-    int any = 0;
-    for (size_t c = 0; c < m->ncaches && o < len; c++) {
+    char markers[MP_RM_MAX_CACHES * 40] = "";
+    for (size_t c = 0, mo = 0; c < m->ncaches && mo < sizeof markers; c++) {
         double lines = (double)m->caches[c].bytes / m->line_bytes;
         if (lines < lo || lines > hi)
             continue;
-        o += (size_t)snprintf(buf + o, len - o, "%s%s %.0f", any ? " " : "markers = \"",
-                              m->caches[c].name, lines);
-        any = 1;
+        mo += (size_t)snprintf(markers + mo, sizeof markers - mo, "%s%s %.0f", mo ? " " : "",
+                               m->caches[c].name, lines);
     }
-    if (any && o < len)
-        snprintf(buf + o, len - o, "\"\n");
+    if (markers[0] && o < len)
+        snprintf(buf + o, len - o, "markers = %s\n", MP_QGP(markers));
     return 1;
 }
 
