@@ -62,7 +62,7 @@ static void table_head(wctx *w, const mp_cmp_group *g, const char *first)
     fprintf(w->f, "| %s |", first);
     for (size_t i = 0; i < c->n; i++)
         if (mp_cmp_kind(&c->h[i], g->kind))
-            fprintf(w->f, " %s |", c->h[i].label);
+            fprintf(w->f, " %s |", MP_QMD(c->h[i].label));
     fprintf(w->f, "\n|---|");
     for (size_t i = 0; i < c->n; i++)
         if (mp_cmp_kind(&c->h[i], g->kind))
@@ -295,15 +295,15 @@ static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
             fprintf(w->f, "No input counted events for this cell:");
             for (size_t h = 0; h < c->n; h++)
                 if (mp_cmp_kind(&c->h[h], g->kind))
-                    fprintf(w->f, " %s: %s;", c->h[h].label, c->h[h].reference
+                    fprintf(w->f, " %s: %s;", MP_QMD(c->h[h].label), MP_QMD(c->h[h].reference
                             ? "not published" : c->h[h].m.counters_note[0]
-                            ? c->h[h].m.counters_note : "no PMU data");
+                            ? c->h[h].m.counters_note : "no PMU data"));
             fputs("\n\n", w->f);
             continue;
         }
         table_head(w, g, "counter");
         for (size_t j = 0; j < nn; j++) {
-            fprintf(w->f, "| %s |", names[j]);
+            fprintf(w->f, "| %s |", MP_QMD(names[j]));
             for (size_t h = 0; h < c->n; h++) {
                 const mp_cmp_host *ho = &c->h[h];
                 if (!mp_cmp_kind(ho, g->kind))
@@ -493,8 +493,8 @@ static void not_compared(wctx *w)
                              ns[0] ? ", " : "", y->nfds);
             }
             if (ns[0]) {
-                fprintf(w->f, "- %s: %s mode, %s fds, %s at N = %s\n", c->h[i].label, x->mode,
-                        x->fd_kind, x->backend, ns);
+                fprintf(w->f, "- %s: %s mode, %s fds, %s at N = %s\n", MP_QMD(c->h[i].label),
+                        x->mode, x->fd_kind, x->backend, ns);
                 any = 1;
             }
         }
@@ -512,17 +512,20 @@ static void hosts(wctx *w)
         char k[64], n[32], p[PATH_MAX + 32], s[600];
         const char *kernel = mp_rm_text(&h->m, "context.kernel", k, sizeof k);
         const char *cpus = mp_rm_text(&h->m, "context.nr_cpus", n, sizeof n);
-        fprintf(w->f, "| %s%s%s | %s | %s | %s | ", h->label, strcmp(h->label, h->machine)
-                ? ": " : "", strcmp(h->label, h->machine) ? h->machine : "",
-                mp_md_cell(p, sizeof p, h->m.path), kernel ? kernel : "?", cpus ? cpus : "?");
+        fprintf(w->f, "| %s%s%s | %s | %s | %s | ", MP_QMD(h->label),
+                strcmp(h->label, h->machine) ? ": " : "",
+                strcmp(h->label, h->machine) ? MP_QMD(h->machine) : "",
+                mp_md_cell(p, sizeof p, h->m.path), MP_QMD(kernel ? kernel : "?"),
+                MP_QMD(cpus ? cpus : "?"));
         if (h->reference)
             fputs("not published", w->f);
         else if (!h->has_counters)
             fprintf(w->f, "no PMU data%s%s", h->m.counters_note[0] ? ": " : "",
                     mp_md_cell(s, sizeof s, h->m.counters_note));
         else
-            fprintf(w->f, "%s, scope %s%s", h->m.counters_preset[0] ? h->m.counters_preset
-                    : "counted", h->scope[0] ? h->scope : "unknown",
+            fprintf(w->f, "%s, scope %s%s",
+                    MP_QMD(h->m.counters_preset[0] ? h->m.counters_preset : "counted"),
+                    MP_QMD(h->scope[0] ? h->scope : "unknown"),
                     h->user_only ? " (**user only**: kernel work not counted)" : "");
         fputs(" | ", w->f);
         if (h->reference)
@@ -559,14 +562,14 @@ static void hosts(wctx *w)
             if (!cJSON_IsString(e))
                 continue;
             if (first)
-                fprintf(w->f, "Notes on %s:\n\n", c->h[i].label);
+                fprintf(w->f, "Notes on %s:\n\n", MP_QMD(c->h[i].label));
             first = 0;
-            fprintf(w->f, "- %s\n", e->valuestring);
+            fprintf(w->f, "- %s\n", MP_QMD(e->valuestring));
         }
         if (!first)
             fputc('\n', w->f);
         for (size_t k = 0; k < c->h[i].m.nwarn; k++)
-            fprintf(w->f, "- warning (%s): %s\n\n", c->h[i].label, c->h[i].m.warn[k]);
+            fprintf(w->f, "- warning (%s): %s\n\n", MP_QMD(c->h[i].label), c->h[i].m.warn[k]);
     }
 }
 
@@ -592,7 +595,7 @@ int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
     w.f = a.f;
     fprintf(w.f, "# muxprof compare\n\nInputs set side by side: ");
     for (size_t i = 0; i < c->n; i++)
-        fprintf(w.f, "%s%s", i ? "; " : "", c->h[i].label);
+        fprintf(w.f, "%s%s", i ? "; " : "", MP_QMD(c->h[i].label));
     fprintf(w.f, ".  Cells (mode, fd kind, backend, N) measured by at least two inputs are "
                  "compared; the rest are listed at the end.  Times are medians per call in "
                  "ns.\n\n");

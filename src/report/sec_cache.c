@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/calc.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define MP_FD_SETSIZE 1024   /* select() cannot watch fd numbers from here */
@@ -128,12 +129,12 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                                    &cst) && cst.constant) {
                         fprintf(f, "| %s | %s | %s | %s | constant: %s in every cell | – | "
                                    "no R² | %zu | no fit (constant) | – |\n", m->modes[i],
-                                m->kinds[k], metric, m->backends[be],
+                                m->kinds[k], MP_QMD(metric), m->backends[be],
                                 mp_fmt_num(a, sizeof a, cst.y[0]), cst.n);
                         continue;
                     }
                     fprintf(f, "| %s | %s | %s | %s | %s | %s | %.3f | %zu | %s | %s |\n",
-                            m->modes[i], m->kinds[k], metric, m->backends[be],
+                            m->modes[i], m->kinds[k], MP_QMD(metric), m->backends[be],
                             mp_fmt_num(a, sizeof a, lf.all.slope),
                             mp_fmt_num(b, sizeof b, lf.all.intercept), lf.all.r2, lf.n,
                             lf.k ? mp_fmt_num(c, sizeof c, lf.last_nfds) :
@@ -216,14 +217,14 @@ static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const cha
         double floor = noise_floor(m, mode, kind, m->metrics[k]);
         if (floor > 0 && (v0 <= floor || v1 <= floor)) {
             fprintf(f, "%s %s %s → %s per call: within its noise (counts down to -%s): no "
-                    "evidence either way", said++ ? ";" : "", m->metrics[k],
+                    "evidence either way", said++ ? ";" : "", MP_QMD(m->metrics[k]),
                     mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
                     mp_fmt_num(c, sizeof c, floor));
             continue;
         }
         double sl = mp_loglog_slope(kn->x0, v0, kn->x1, v1);
         fprintf(f, "%s %s %s → %s per call (log-log slope %s): %s", said++ ? ";" : "",
-                m->metrics[k], mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
+                MP_QMD(m->metrics[k]), mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
                 isfinite(sl) ? (snprintf(c, sizeof c, "%.2f", sl), c) : "n/a",
                 sl > MP_KNEE_SLOPE ? "rise faster than N in the same interval (evidence "
                                      "for a cache cause)"

@@ -314,7 +314,7 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
         fprintf(f, "No figure for counters that are constant across the sweep (the same "
                    "median in every cell):");
         for (size_t i = 0; i < g->nzero; i++)
-            fprintf(f, "%s %s", i ? "," : "", g->zero[i]);
+            fprintf(f, "%s %s", i ? "," : "", MP_QMD(g->zero[i]));
         fprintf(f, ".\n\n");
     }
     if (!g->n) {
@@ -331,7 +331,7 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
                 g->asked ? "gnuplot is not installed" : "they were turned off (--no-plots)",
                 g->gnuplot ? "keep gnuplot installed" : MP_PLOT_INSTALL_HINT);
         for (size_t i = 0; i < g->n; i++)
-            fprintf(f, "- `figures/%s.gp`: %s\n", g->v[i].name, g->v[i].caption);
+            fprintf(f, "- `figures/%s.gp`: %s\n", g->v[i].name, MP_QMD(g->v[i].caption));
         fputc('\n', f);
         return;
     }
@@ -342,14 +342,15 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
                "gnuplot NAME.gp`. Data files are `figures/data_MODE_KIND_BACKEND.dat`.\n\n");
     for (size_t i = 0; i < g->n; i++) {
         const mp_rfig *x = &g->v[i];
+        const char *cap = MP_QMD(x->caption);
         if (x->drawn)
             fprintf(f, "![%s](figures/%s.png)\n\n*%s* ([SVG](figures/%s.svg), "
                        "[PDF 3.5 in](figures/%s.pdf), [PDF 7 in](figures/%s-2col.pdf), "
                        "[script](figures/%s.gp))\n\n",
-                    x->caption, x->name, x->caption, x->name, x->name, x->name, x->name);
+                    cap, x->name, cap, x->name, x->name, x->name, x->name);
         else {
             char e[400];
-            fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, x->caption,
+            fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, cap,
                     mp_md_cell(e, sizeof e, x->error));
         }
     }

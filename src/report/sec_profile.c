@@ -220,8 +220,8 @@ static void top_functions(FILE *f, const mp_rcell *c)
         int pile = irq_pileup(name);
         marked |= pile;
         pct(a, sizeof a, mp_json_num(pick[i], "share", NAN));
-        fprintf(f, "| `%s`%s | %s |", mp_md_cell(cell, sizeof cell, name), pile ? " †" : "",
-                a);
+        fprintf(f, "| %s%s | %s |", mp_quote_md_code(cell, sizeof cell, name, 1),
+                pile ? " †" : "", a);
         if (!wake)
             fprintf(f, " %s |", mp_fmt_num(b, sizeof b, mp_json_num(pick[i], "ns_per_call",
                                                                     NAN)));
