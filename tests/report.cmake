@@ -10,3 +10,6 @@ add_test(NAME test_readme_results
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/readme-results-test)
 set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+# Injections in results.json strings and compare labels: nothing runs, no raw markup.
+mp_add_test(test_inject SOURCES test_inject.c LABELS "report;hardening" TIMEOUT 300
+  NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")

@@ -61,7 +61,7 @@ static void cache_model(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         "(muxprof passes only the read set; with all three sets, triple the select columns); "
         "`epoll_wait()` copies nothing in and one `struct epoll_event` out per ready fd: 12 "
         "bytes on x86_64 (packed), 16 on arm64. This run: arch %s, %u bytes per event, "
-        "%u-byte cache lines%s.\n\n", m->arch, ev, m->line_bytes,
+        "%u-byte cache lines%s.\n\n", MP_QMD(m->arch), ev, m->line_bytes,
         m->line_known ? "" : " (assumed)");
     fprintf(f, "| N | poll bytes in / out | poll lines in / out | select maxfd | select bytes "
                "in / out | select lines in / out | epoll bytes out (1 ready) | epoll lines |\n"

@@ -39,7 +39,7 @@ static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const ch
     fprintf(f, "### %s mode, %s fds (%s)\n\n"
                "| backend | N | L1d accesses | L1d misses | L1d misses per fd | L1d misses "
                "per array line | L2 accesses | L2 misses | L1i misses |\n"
-               "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", mode, kind, m->sim_label);
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", mode, kind, MP_QMD(m->sim_label));
     for (size_t be = 0; be < m->nbackends; be++) {
         const mp_rcell *s[MP_RC_MAXPTS];
         size_t n = mp_rm_series(m, mode, kind, m->backends[be], s, MP_RC_MAXPTS);
@@ -75,7 +75,7 @@ static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, cons
         return;
     char a[32], b[32], d[32], i1s[32], nm[160];
     fprintf(f, "**%s, N = %s** (%s", c->backend, mp_fmt_num(nm, sizeof nm, (double)c->nfds),
-            m->sim_label);
+            MP_QMD(m->sim_label));
     if (cJSON_IsNumber(share))
         fprintf(f, "; the listed instructions hold %.0f%% of the difference in L1d misses",
                 100 * share->valuedouble);
