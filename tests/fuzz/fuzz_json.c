@@ -6,7 +6,9 @@
  * loader only takes a path), and a model that loads is then pushed through
  * the analysis (series, ratios, fits), the figure data writer and the
  * report.md writer into a private temporary directory.  Rejection is fine;
- * a crash, a sanitizer report or a leak is a finding.
+ * a crash, a sanitizer report or a leak is a finding, and so is a string
+ * of the input that is not data in a gnuplot wrapper or report.md
+ * (oracle_quote.h).
  *
  * Built by tests/hardening.cmake: with clang and MUXPROF_FUZZ=ON as a libFuzzer
  * binary (fuzz_json), and always as a plain replay program (test_fuzz_json_replay,
@@ -26,6 +28,7 @@
 #include "report/md.h"
 #include "report/model.h"
 #include "report/report.h"
+#include "oracle_quote.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -111,8 +114,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mp_rfigs figs;
         mp_err ferr;
         mp_err_clear(&ferr);
-        if (mp_report_figures(&m, figdir, &figs, &ferr) == 0)
-            mp_report_markdown(&m, dir, &figs, &ferr);
+        if (mp_report_figures(&m, figdir, &figs, &ferr) == 0 &&
+            mp_report_markdown(&m, dir, &figs, &ferr) == 0) {
+            char md[128];
+            snprintf(md, sizeof md, "%s/report.md", dir);
+            oracle_wrappers(figdir);
+            oracle_markdown(md);
+        }
         mp_rfigs_free(&figs);   /* also after a failed prepare, as build.c does */
     } else if (!err.msg[0]) {
         fprintf(stderr, "fuzz_json: mp_rm_load failed (%d) without a message\n", rc);
