@@ -13,3 +13,6 @@ set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKI
 # Injections in results.json strings and compare labels: nothing runs, no raw markup.
 mp_add_test(test_inject SOURCES test_inject.c LABELS "report;hardening" TIMEOUT 300
   NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
+# The gnuplot runner: no init files, a time limit, SIGINT stops the drawing.
+mp_add_test(test_plot SOURCES test_plot.c LABELS "report;hardening" TIMEOUT 300
+  NATIVE_ONLY "it starts gnuplot and muxprof run, which hang or mean nothing under qemu-user")

@@ -367,7 +367,12 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         wrc = -1;
     }
     mp_anon_free(anon);
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
+    if (mp_sample_stop && !r.interrupted && exit_code == 0) {
+        fprintf(stderr, "muxprof run: interrupted while the report was written; results.json "
+                "is complete: `muxprof report %s` redraws the figures\n", cfg->out_dir);
+        exit_code = 128 + mp_sample_stop;
+    }
     if (wrc < 0) {
         exit_code = 1;
         goto out;
