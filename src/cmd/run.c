@@ -27,6 +27,7 @@
 #include "run/peer.h"
 #include "pmu.h"
 #include "run/progress.h"
+#include "common/quote.h"
 #include "report/report.h"
 #include "run/results.h"
 #include "run/sample.h"
@@ -369,8 +370,10 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     mp_anon_free(anon);
     sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
     if (mp_sample_stop && !r.interrupted && exit_code == 0) {
+        char dir[PATH_MAX + 8];
         fprintf(stderr, "muxprof run: interrupted while the report was written; results.json "
-                "is complete: `muxprof report %s` redraws the figures\n", cfg->out_dir);
+                "is complete: `muxprof report %s` redraws the figures\n",
+                mp_quote_sh(dir, sizeof dir, cfg->out_dir));
         exit_code = 128 + mp_sample_stop;
     }
     if (wrc < 0) {

@@ -180,7 +180,7 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
         else
             snprintf(w->plot_note, sizeof w->plot_note, "%s", pe.msg);
     }
-    fprintf(w->f, "\n![%s](figures/%s.png)\n\n", caption, fig);
+    fprintf(w->f, "\n![%s](figures/%s.png)\n\n", MP_QMD(caption), fig);
     return 0;
 }
 
@@ -612,7 +612,7 @@ int mp_cmp_write(const mp_cmp *c, const char *dir, int no_plots, size_t *drawn,
     mp__cmp_experiments(w.f, c);
     not_compared(&w);
     if (w.plot_note[0] && !no_plots)
-        fprintf(w.f, "Figures: %s\n", w.plot_note);
+        fprintf(w.f, "Figures: %s\n", MP_QMD(w.plot_note));
     if ((rc = mp_afile_commit(&a, err)))
         return rc;
     *drawn = w.drawn;
