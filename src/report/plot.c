@@ -124,11 +124,13 @@ static double now_s(void)
 /* The child: `gnuplot -d SCRIPT` (no ~/.gnuplot, no system gnuplotrc) in
  * DIR, in a process group of its own (so the commands it starts are
  * stopped with it), killed if muxprof dies, with no signal blocked. */
-static void exec_gnuplot(const char *gp, const char *dir, const char *script, int errfd)
+static void exec_gnuplot(const char *gp, const char *dir, const char *script, int errfd,
+                         pid_t parent)
 {
     setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    int nul = open("/dev/null", O_RDWR);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(125);   /* muxprof is already gone */
+    int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (nul >= 0) {
         dup2(nul, 0);
         dup2(nul, 1);
@@ -175,7 +177,8 @@ static int wait_bounded(pid_t pid, int fd, double limit, char *log, size_t cap, 
             p.fd = -1;   /* at its end: poll only waits from now on */
         siginfo_t si;
         si.si_pid = 0;   /* WNOWAIT: the group is killed while its leader's id is held */
-        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
+        int w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
+        if ((w == 0 && si.si_pid) || (w < 0 && errno != EINTR))
             break;
         if ((*sig = stop_pending())) {
             rc = -EINTR;
@@ -187,8 +190,11 @@ static int wait_bounded(pid_t pid, int fd, double limit, char *log, size_t cap, 
         }
     }
     kill(-pid, SIGKILL);   /* the commands it started, or gnuplot itself */
-    while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+    int w;
+    while ((w = (int)waitpid(pid, status, 0)) < 0 && errno == EINTR)
         ;
+    if (w < 0)
+        *status = 127 << 8;   /* not ours to wait for: not a success */
     drain(fd, log, cap, &n);
     return rc;
 }
@@ -212,11 +218,11 @@ int mp_plot_run(const char *dir, const char *script, mp_err *err)
     } else if (pipe2(pfd, O_CLOEXEC) != 0) {
         rc = mp_errf(err, -errno, "cannot run gnuplot: pipe: %s", strerror(errno));
     }
-    pid_t pid = -1;
+    pid_t pid = -1, self = getpid();
     if (!rc && (pid = fork()) < 0)
         rc = mp_errf(err, -errno, "cannot run gnuplot: fork: %s", strerror(errno));
     if (pid == 0)
-        exec_gnuplot(gp, dir, script, pfd[1]);
+        exec_gnuplot(gp, dir, script, pfd[1], self);
     int status = 0;
     char log[8192];
     if (!rc) {
