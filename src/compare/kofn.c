@@ -156,7 +156,8 @@ void mp__cmp_kofn(FILE *f, const mp_cmp *c)
     int any = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!c->h[i].m.nkcells) {
-            fprintf(f, "- %s: **no K-of-N cells** (run without --active).\n", MP_QMD(c->h[i].label));
+            fprintf(f, "- %s: **no K-of-N cells** (run without --active).\n",
+                    MP_QMD(c->h[i].label));
             any = 1;
         }
     if (any)

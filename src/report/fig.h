@@ -48,8 +48,10 @@ void mp_rfig_draw(const char *figdir, mp_rfigs *f);
 void mp_rfigs_free(mp_rfigs *f);
 
 /* Write dir/NAME.gp: a wrapper that sets `vars` (gnuplot assignments, one
- * per line, each string in them written by mp_quote_gp), out = NAME, and loads the figure-kind script from plots/ (the
- * one way report and compare write figures). */
+ * per line, each string in them written by mp_quote_gp), out = NAME, and
+ * loads the figure-kind script from plots/ (the one way report and compare
+ * write figures).  The caption goes into a comment line; vars that do not
+ * end in a newline (cut short) are refused. */
 int mp_rfig_write_wrapper(const char *dir, const char *name, const char *caption,
                           const char *script, const char *vars, mp_err *err);
 /* Room for a wrapper's variables: titles of quoted input text included. */

@@ -174,7 +174,7 @@ static int wait_bounded(pid_t pid, int fd, double limit, char *log, size_t cap, 
     struct pollfd p = {.fd = fd, .events = POLLIN};
     for (;;) {
         if (poll(&p, 1, MP_PLOT_POLL_MS) > 0 && !drain(fd, log, cap, &n))
-            p.fd = -1;   /* at its end: poll only waits from now on */
+            p.fd = -1;   /* at its end: poll only waits from here on */
         siginfo_t si;
         si.si_pid = 0;   /* WNOWAIT: the group is killed while its leader's id is held */
         int w = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
@@ -241,7 +241,7 @@ int mp_plot_run(const char *dir, const char *script, mp_err *err)
     for (int i = 0; i < 2; i++)
         if (pfd[i] >= 0)
             close(pfd[i]);
-    sigprocmask(SIG_SETMASK, &old, NULL);   /* a held stop signal acts now */
+    sigprocmask(SIG_SETMASK, &old, NULL);   /* a held stop signal acts here */
     if (rc)
         return rc;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)

@@ -105,7 +105,8 @@ static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, cons
         if (!cJSON_IsString(name) || rows++ >= TOP_ROWS)
             continue;
         double v = cJSON_IsNumber(d1) ? d1->valuedouble : NAN;
-        fprintf(f, "| %s | %s | %s | %s | %s |\n", mp_quote_md_code(nm, sizeof nm, name->valuestring, 1),
+        fprintf(f, "| %s | %s | %s | %s | %s |\n",
+                mp_quote_md_code(nm, sizeof nm, name->valuestring, 1),
                 cnt(a, sizeof a, v), cnt(b, sizeof b, v / (double)c->nfds),
                 cnt(d, sizeof d, cJSON_IsNumber(l2) ? l2->valuedouble : NAN),
                 cnt(i1s, sizeof i1s, cJSON_IsNumber(i1) ? i1->valuedouble : NAN));
