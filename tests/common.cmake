@@ -11,3 +11,5 @@ set_tests_properties(test_version PROPERTIES LABELS common TIMEOUT 60)
 # Files written through a directory held open: planted links, refused
 # directories, the manifest and what may be removed.
 mp_add_test(test_file SOURCES test_file.c LABELS "common;hardening")
+# The quoting functions: known answers, truncation, gnuplot reading them back.
+mp_add_test(test_quote SOURCES test_quote.c LABELS "common;hardening")

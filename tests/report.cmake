@@ -18,3 +18,9 @@ set_tests_properties(test_standalone PROPERTIES LABELS report TIMEOUT 60)
 
 # --anonymize's table of results.json fields: what is replaced, dropped and kept.
 mp_add_test(test_report_anonymize SOURCES test_report_anonymize.c LABELS report privacy hardening)
+# Injections in results.json strings and compare labels: nothing runs, no raw markup.
+mp_add_test(test_inject SOURCES test_inject.c LABELS "report;hardening" TIMEOUT 300
+  NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
+# The gnuplot runner: no init files, a time limit, SIGINT stops the drawing.
+mp_add_test(test_plot SOURCES test_plot.c LABELS "report;hardening" TIMEOUT 300
+  NATIVE_ONLY "it starts gnuplot and muxprof run, which hang or mean nothing under qemu-user")

@@ -25,8 +25,11 @@ done
 for md in README.md docs/*.md docs/*/*.md; do
     [ -f "$md" ] || continue
     dir=$(dirname "$md")
-    # [text](target) with a relative target; anchors and URLs left out
-    for t in $(grep -oE '\]\([^)#[:space:]]+' "$md" | sed 's/^](//' | grep -vE '^[a-z]+:'); do
+    # [text](target): a target without blanks or backticks, closed; anchors
+    # and URLs left out
+    for t in $(grep -oE '\]\([^)#[:space:]`]+(#[^)[:space:]`]*)?\)' "$md" |
+               sed 's/^](//; s/)$//; s/#.*//' |
+               grep -vE '^[a-z]+:'); do
         [ -e "$dir/$t" ] || { echo "FAIL: $md links to $t, which is not in the repository"; fail=1; }
     done
 done

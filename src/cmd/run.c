@@ -27,6 +27,7 @@
 #include "run/peer.h"
 #include "pmu.h"
 #include "run/progress.h"
+#include "common/quote.h"
 #include "report/anonymize.h"
 #include "report/report.h"
 #include "run/results.h"
@@ -319,7 +320,14 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
         if (mp_report_build_in(out, !cfg->no_plots, &rerr) < 0)
             fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
     }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
+    if (mp_sample_stop && !r.interrupted && exit_code == 0) {
+        char dir[PATH_MAX + 8];
+        fprintf(stderr, "muxprof run: interrupted while the report was written; results.json "
+                "is complete: `muxprof report %s` redraws the figures\n",
+                mp_quote_sh(dir, sizeof dir, cfg->out_dir));
+        exit_code = 128 + mp_sample_stop;
+    }
     if (wrc < 0) {
         exit_code = 1;
         goto out;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/stats.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 /* The samples of host h's cell x, shifted to the cell's median; NULL with
@@ -96,7 +97,7 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
     char head[256], why[MP_CMP_MAX_HOSTS][sizeof ((mp_cmp_change *)0)->why];
     size_t nwhy = 0;
     fprintf(f, "#### %s: change against %s (median; Mann-Whitney U on the kept samples, "
-               "significant when p < %.2g)\n\n", backend, c->h[0].label, MP_CMP_ALPHA);
+               "significant when p < %.2g)\n\n", backend, MP_QMD(c->h[0].label), MP_CMP_ALPHA);
     snprintf(head, sizeof head, "N");
     mp__cmp_head(f, c, head, col);
     for (size_t k = 0; k < nn; k++) {

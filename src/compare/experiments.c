@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/quote.h"
 #include "report/util.h"
 
 static int has_exp(const mp_cmp_host *h, int which)
@@ -40,7 +41,7 @@ static void exp_lacking(FILE *f, const mp_cmp *c, int which)
     int any = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!has_exp(&c->h[i], which)) {
-            fprintf(f, "- %s: **not run** (no `%s` under experiments).\n", c->h[i].label,
+            fprintf(f, "- %s: **not run** (no `%s` under experiments).\n", MP_QMD(c->h[i].label),
                     which == 0 ? "register" : which == 1 ? "herd" : "ltet");
             any = 1;
         }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/quote.h"
 #include "report/util.h"
 
 static const mp_rcell *kcell(const mp_cmp_host *h, const char *mode, const char *kind,
@@ -42,7 +43,7 @@ void mp__cmp_kofn(FILE *f, const mp_cmp *c)
     fprintf(f, "## K of N ready side by side\n\n");
     if (with < 2) {
         for (size_t i = 0; i < c->n; i++)
-            fprintf(f, "- %s: %s\n", c->h[i].label, c->h[i].m.nkcells
+            fprintf(f, "- %s: %s\n", MP_QMD(c->h[i].label), c->h[i].m.nkcells
                     ? "has K-of-N cells (`--active`); no other input has any"
                     : "**no K-of-N cells** (run without --active)");
         fputc('\n', f);
@@ -146,7 +147,7 @@ void mp__cmp_kofn(FILE *f, const mp_cmp *c)
                         seen[s][0], seen[s][1], c->h[h].label, alone[h]);
                 for (size_t o = 0; o < c->n; o++)
                     if (o != h && col[o])
-                        fprintf(f, "  %s: **not measured** there.\n", c->h[o].label);
+                        fprintf(f, "  %s: **not measured** there.\n", MP_QMD(c->h[o].label));
                 fputc('\n', f);
             }
     }
@@ -155,7 +156,8 @@ void mp__cmp_kofn(FILE *f, const mp_cmp *c)
     int any = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!c->h[i].m.nkcells) {
-            fprintf(f, "- %s: **no K-of-N cells** (run without --active).\n", c->h[i].label);
+            fprintf(f, "- %s: **no K-of-N cells** (run without --active).\n",
+                    MP_QMD(c->h[i].label));
             any = 1;
         }
     if (any)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define MAXPH 16
@@ -69,7 +70,7 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
                            "there is nothing to set beside them:", c->h[i].label);
         for (size_t i = 0; i < c->n; i++)
             if (!has_profiles(&c->h[i]))
-                fprintf(f, " %s: %s;", c->h[i].label, c->h[i].reference ? "not published"
+                fprintf(f, " %s: %s;", MP_QMD(c->h[i].label), c->h[i].reference ? "not published"
                         : "**no profile** (run without --profile)");
         fprintf(f, "\n\n");
         return;
@@ -103,12 +104,12 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
                             g[gi].kind, ns[k]);
                     for (size_t h = 0; h < c->n; h++)
                         if (col[h] && !no_profile(&c->h[h], x[h], why, sizeof why))
-                            fprintf(f, "%s only", c->h[h].label);
+                            fprintf(f, "%s only", MP_QMD(c->h[h].label));
                     for (size_t h = 0; h < c->n; h++) {
                         const char *w = col[h] ? no_profile(&c->h[h], x[h], why, sizeof why)
                                                : NULL;
                         if (w)
-                            fprintf(f, "; %s: %s", c->h[h].label, w);
+                            fprintf(f, "; %s: %s", MP_QMD(c->h[h].label), w);
                     }
                     fputs(".\n\n", f);
                 }
@@ -188,7 +189,7 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
     int any = 0;
     for (size_t i = 0; i < c->n; i++)
         if (!has_profiles(&c->h[i])) {
-            fprintf(f, "- %s: %s.\n", c->h[i].label, c->h[i].reference ? "not published"
+            fprintf(f, "- %s: %s.\n", MP_QMD(c->h[i].label), c->h[i].reference ? "not published"
                     : "**no profile** (run without --profile)");
             any = 1;
         }

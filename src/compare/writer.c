@@ -14,6 +14,7 @@
 #include "report/fig.h"
 #include "report/plot.h"
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define MAXB 16
@@ -61,7 +62,7 @@ static void table_head(wctx *w, const mp_cmp_group *g, const char *first)
     fprintf(w->f, "| %s |", first);
     for (size_t i = 0; i < c->n; i++)
         if (mp_cmp_kind(&c->h[i], g->kind))
-            fprintf(w->f, " %s |", c->h[i].label);
+            fprintf(w->f, " %s |", MP_QMD(c->h[i].label));
     fprintf(w->f, "\n|---|");
     for (size_t i = 0; i < c->n; i++)
         if (mp_cmp_kind(&c->h[i], g->kind))
@@ -108,7 +109,7 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
                  "host at the same N; ci_lo, ci_hi = interval of p50 (the run's\n"
                  "# bootstrap 95%%, else the range of its repeat medians); '?' = not measured\n"
                  "nfds p50 ratio_epoll ci_lo ci_hi\n",
-            h->label, g->mode, k, b);
+            MP_QCOMMENT(h->label), g->mode, k, b);
     const mp_rcell *cells[MP_CMP_MAXPTS];
     size_t n = mp_rm_series(&h->m, g->mode, k, b, cells, MP_CMP_MAXPTS);
     *npts = *nratio = 0;
@@ -155,15 +156,17 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
         return 0;
     snprintf(fig, sizeof fig, "cmp_%s_%s_%s_%s", ratio ? "ratio" : "cost", g->mode, g->kind, b);
     snprintf(name, sizeof name, "%s.gp", fig);
-    char vars[4096];
-    size_t o = (size_t)snprintf(vars, sizeof vars,
-                                "mode = \"%s\"\nkind = \"%s\"\nbackend = \"%s\"\nhosts = \"%s\"\n",
-                                g->mode, g->kind, b, hosts);
-    for (size_t i = 0; i < c->n && o < sizeof vars; i++)
-        o += (size_t)snprintf(vars + o, sizeof vars - o, "t%zu = \"%s%s\"\n", i + 1,
-                              c->h[i].label, c->h[i].reference ? " (published)" : "");
+    char vars[MP_RFIG_VARS];
+    size_t o = (size_t)snprintf(vars, sizeof vars, "mode = %s\nkind = %s\nbackend = %s\n"
+                                "hosts = %s\n", MP_QGP(g->mode), MP_QGP(g->kind), MP_QGP(b),
+                                MP_QGP(hosts));
+    for (size_t i = 0; i < c->n && o < sizeof vars; i++) {
+        char t[512];
+        snprintf(t, sizeof t, "%s%s", c->h[i].label, c->h[i].reference ? " (published)" : "");
+        o += (size_t)snprintf(vars + o, sizeof vars - o, "t%zu = %s\n", i + 1, MP_QGP(t));
+    }
     if (o < sizeof vars)
-        snprintf(vars + o, sizeof vars - o, "ttl = \"%s\"\n", caption);
+        snprintf(vars + o, sizeof vars - o, "ttl = %s\n", MP_QGP(caption));
     int rc = mp_rfig_write_wrapper(&w->figdir, fig, caption,
                                    ratio ? "compare_ratio.gp" : "compare_cost.gp", vars, err);
     if (rc)
@@ -178,7 +181,7 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
                 break;
             }
     }
-    fprintf(w->f, "\n![%s](figures/%s.png)\n\n", caption, fig);
+    fprintf(w->f, "\n![%s](figures/%s.png)\n\n", MP_QMD(caption), fig);
     return 0;
 }
 
@@ -293,15 +296,15 @@ static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
             fprintf(w->f, "No input counted events for this cell:");
             for (size_t h = 0; h < c->n; h++)
                 if (mp_cmp_kind(&c->h[h], g->kind))
-                    fprintf(w->f, " %s: %s;", c->h[h].label, c->h[h].reference
+                    fprintf(w->f, " %s: %s;", MP_QMD(c->h[h].label), MP_QMD(c->h[h].reference
                             ? "not published" : c->h[h].m.counters_note[0]
-                            ? c->h[h].m.counters_note : "no PMU data");
+                            ? c->h[h].m.counters_note : "no PMU data"));
             fputs("\n\n", w->f);
             continue;
         }
         table_head(w, g, "counter");
         for (size_t j = 0; j < nn; j++) {
-            fprintf(w->f, "| %s |", names[j]);
+            fprintf(w->f, "| %s |", MP_QMD(names[j]));
             for (size_t h = 0; h < c->n; h++) {
                 const mp_cmp_host *ho = &c->h[h];
                 if (!mp_cmp_kind(ho, g->kind))
@@ -491,8 +494,8 @@ static void not_compared(wctx *w)
                              ns[0] ? ", " : "", y->nfds);
             }
             if (ns[0]) {
-                fprintf(w->f, "- %s: %s mode, %s fds, %s at N = %s\n", c->h[i].label, x->mode,
-                        x->fd_kind, x->backend, ns);
+                fprintf(w->f, "- %s: %s mode, %s fds, %s at N = %s\n", MP_QMD(c->h[i].label),
+                        x->mode, x->fd_kind, x->backend, ns);
                 any = 1;
             }
         }
@@ -510,17 +513,20 @@ static void hosts(wctx *w)
         char k[64], n[32], p[PATH_MAX + 32], s[600];
         const char *kernel = mp_rm_text(&h->m, "context.kernel", k, sizeof k);
         const char *cpus = mp_rm_text(&h->m, "context.nr_cpus", n, sizeof n);
-        fprintf(w->f, "| %s%s%s | %s | %s | %s | ", h->label, strcmp(h->label, h->machine)
-                ? ": " : "", strcmp(h->label, h->machine) ? h->machine : "",
-                mp_md_cell(p, sizeof p, h->m.shown), kernel ? kernel : "?", cpus ? cpus : "?");
+        fprintf(w->f, "| %s%s%s | %s | %s | %s | ", MP_QMD(h->label),
+                strcmp(h->label, h->machine) ? ": " : "",
+                strcmp(h->label, h->machine) ? MP_QMD(h->machine) : "",
+                mp_md_cell(p, sizeof p, h->m.shown), MP_QMD(kernel ? kernel : "?"),
+                MP_QMD(cpus ? cpus : "?"));
         if (h->reference)
             fputs("not published", w->f);
         else if (!h->has_counters)
             fprintf(w->f, "no PMU data%s%s", h->m.counters_note[0] ? ": " : "",
                     mp_md_cell(s, sizeof s, h->m.counters_note));
         else
-            fprintf(w->f, "%s, scope %s%s", h->m.counters_preset[0] ? h->m.counters_preset
-                    : "counted", h->scope[0] ? h->scope : "unknown",
+            fprintf(w->f, "%s, scope %s%s",
+                    MP_QMD(h->m.counters_preset[0] ? h->m.counters_preset : "counted"),
+                    MP_QMD(h->scope[0] ? h->scope : "unknown"),
                     h->user_only ? " (**user only**: kernel work not counted)" : "");
         fputs(" | ", w->f);
         if (h->reference)
@@ -557,14 +563,14 @@ static void hosts(wctx *w)
             if (!cJSON_IsString(e))
                 continue;
             if (first)
-                fprintf(w->f, "Notes on %s:\n\n", c->h[i].label);
+                fprintf(w->f, "Notes on %s:\n\n", MP_QMD(c->h[i].label));
             first = 0;
-            fprintf(w->f, "- %s\n", e->valuestring);
+            fprintf(w->f, "- %s\n", MP_QMD(e->valuestring));
         }
         if (!first)
             fputc('\n', w->f);
         for (size_t k = 0; k < c->h[i].m.nwarn; k++)
-            fprintf(w->f, "- warning (%s): %s\n\n", c->h[i].label, c->h[i].m.warn[k]);
+            fprintf(w->f, "- warning (%s): %s\n\n", MP_QMD(c->h[i].label), c->h[i].m.warn[k]);
     }
 }
 
@@ -585,7 +591,7 @@ static int write_report(wctx *w, mp_dir *dir, mp_err *err)
     w->f = a.f;
     fprintf(w->f, "# muxprof compare\n\nInputs set side by side: ");
     for (size_t i = 0; i < c->n; i++)
-        fprintf(w->f, "%s%s", i ? "; " : "", c->h[i].label);
+        fprintf(w->f, "%s%s", i ? "; " : "", MP_QMD(c->h[i].label));
     fprintf(w->f, ".  Cells (mode, fd kind, backend, N) measured by at least two inputs are "
                   "compared; the rest are listed at the end.  Times are medians per call in "
                   "ns.\n\n");

@@ -12,6 +12,7 @@
 
 #include "common/anonymize.h"
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/internal.h"
 
 static const mp_rsection *const sections[] = {
@@ -53,7 +54,7 @@ static void emulation_note(FILE *f, const mp_rmodel *m)
     const char *sep = " (seen: ";
     cJSON_ArrayForEach(e, seen)
         if (cJSON_IsString(e)) {
-            fprintf(f, "%s%s", sep, e->valuestring);
+            fprintf(f, "%s%s", sep, MP_QMD(e->valuestring));
             sep = "; ";
         }
     fprintf(f, "%s: times are the emulator's, and so are the hardware counts: cycles count "
@@ -84,7 +85,8 @@ static void emulation_note(FILE *f, const mp_rmodel *m)
           "does not model them; read these zeros as missing, not as no events): ";
     for (int i = 0; i < n; i++)
         if (!any[i]) {
-            fprintf(f, "%s`%s`", sep, names[i]);
+            char code[200];
+            fprintf(f, "%s%s", sep, mp_quote_md_code(code, sizeof code, names[i], 0));
             sep = ", ";
         }
     fprintf(f, "%s\n\n", *sep == ',' ? "." : "");
@@ -99,16 +101,20 @@ int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs
         return rc;
     FILE *f = a.f;
     char host[128], when[64];
-    fprintf(f, "# muxprof report: %s%s%s, %s\n\n", m->simulated ? m->sim_label : "",
+    fprintf(f, "# muxprof report: %s%s%s, %s\n\n", m->simulated ? MP_QMD(m->sim_label) : "",
             m->simulated ? " on " : "",
-            mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host",
-            mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time");
+            MP_QMD(mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host"),
+            MP_QMD(mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time"));
     if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
-        fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", when);
+        fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", MP_QMD(when));
     emulation_note(f, m);
+    char word[1024], cmd[1100], rebuild[1200];
+    snprintf(cmd, sizeof cmd, "muxprof report %s",
+             m->anonymized ? "." : mp_quote_sh(word, sizeof word, run_dir->path));
+    mp_quote_md_code(rebuild, sizeof rebuild, cmd, 0);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
-               "rebuild with `muxprof report %s`.\n\n", m->anonymized ? "." : run_dir->path);
+               "rebuild with %s.\n\n", rebuild);
     int exp_only = mp__r_experiments_only(m);
     for (size_t i = 0; i < NSECTIONS; i++) {
         const mp_rsection *s = sections[i];

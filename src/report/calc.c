@@ -212,15 +212,13 @@ size_t mp_rc_regimes(const mp_rmodel *m, double bytes_per_fd, double *bound,
     return k;
 }
 
-/* "CPU model (arch)" of the run, for figure titles and captions. */
+/* "CPU model (arch)" of the run, for figure titles and captions: text as
+ * read, quoted where it is written (common/quote.h). */
 const char *mp_rc_host_cpu(const mp_rmodel *m, char *buf, size_t len)
 {
     char cpu[160];
     if (!mp_rm_text(m, "context.cpu_model", cpu, sizeof cpu) || !*cpu)
         snprintf(cpu, sizeof cpu, "unknown CPU");
-    for (char *p = cpu; *p; p++)   /* the title is a gnuplot string: no quotes */
-        if (*p == '"' || *p == '\\' || (unsigned char)*p < ' ')
-            *p = ' ';
     snprintf(buf, len, "%.80s (%.20s)", cpu, m->arch[0] ? m->arch : "unknown arch");
     return buf;
 }

@@ -16,6 +16,7 @@
 #include "report/plot.h"
 #include "report/calc.h"
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/util.h"
 #include "report/internal.h"
 
@@ -55,14 +56,18 @@ int mp_rfig_write_wrapper(mp_dir *dir, const char *name, const char *caption,
 {
     char file[200];
     snprintf(file, sizeof file, "%s.gp", name);
+    size_t nv = strlen(vars);
+    if (nv && vars[nv - 1] != '\n')   /* cut short: a half line is not gnuplot to run */
+        return mp_errf(err, -ENAMETOOLONG, "%s: the figure's variables do not fit in %d "
+                       "bytes", file, MP_RFIG_VARS);
     mp_afile a;
     int rc = mp_afile_open(&a, dir, file, err);
     if (rc)
         return rc;
     fprintf(a.f, "# %s.gp - %s\n# Redraw %s.png/.svg/.pdf here with: gnuplot %s.gp\n"
                  "# (restyle all figures in style.gp, this kind in %s)\n",
-            name, caption, name, name, script);
-    fprintf(a.f, "%sout = \"%s\"\nload \"%s\"\n", vars, name, script);
+            name, MP_QCOMMENT(caption), name, name, script);
+    fprintf(a.f, "%sout = %s\nload %s\n", vars, MP_QGP(name), MP_QGP(script));
     return mp_afile_commit(&a, err);
 }
 

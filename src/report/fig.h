@@ -54,10 +54,14 @@ int mp_rfig_draw_one(mp_dir *figdir, const char *name, char *why, size_t len);
 void mp_rfigs_free(mp_rfigs *f);
 
 /* Write dir/NAME.gp: a wrapper that sets `vars` (gnuplot assignments, one
- * per line), out = NAME, and loads the figure-kind script from plots/ (the
- * one way report and compare write figures). */
+ * per line, each string in them written by mp_quote_gp), out = NAME, and
+ * loads the figure-kind script from plots/ (the one way report and compare
+ * write figures).  The caption goes into a comment line; vars that do not
+ * end in a newline (cut short) are refused. */
 int mp_rfig_write_wrapper(mp_dir *dir, const char *name, const char *caption,
                           const char *script, const char *vars, mp_err *err);
+/* Room for a wrapper's variables: titles of quoted input text included. */
+#define MP_RFIG_VARS 4096
 
 /* The prepared figure NAME, or NULL. */
 const mp_rfig *mp_rfig_find(const mp_rfigs *f, const char *name);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "common/quote.h"
 #include "report/util.h"
 
 /* Scalars of a JSON object (and of objects one level down) as table rows. */
@@ -66,14 +67,15 @@ void mp_rmd_figure(FILE *f, const mp_rfigs *figs, const char *name)
     char e[400];
     if (!x)
         return;
+    const char *cap = MP_QMD(x->caption);
     if (x->drawn)
         fprintf(f, "![%s](figures/%s.png)\n\n*%s* ([SVG](figures/%s.svg), "
                    "[PDF](figures/%s.pdf), [script](figures/%s.gp))\n\n",
-                x->caption, x->name, x->caption, x->name, x->name, x->name);
+                cap, x->name, cap, x->name, x->name, x->name);
     else if (!figs->asked || !figs->gnuplot)
         fprintf(f, "Figure not drawn (%s): `figures/%s.gp`, %s.\n\n",
-                figs->asked ? "gnuplot is not installed" : "--no-plots", x->name, x->caption);
+                figs->asked ? "gnuplot is not installed" : "--no-plots", x->name, cap);
     else
-        fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, x->caption,
+        fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, cap,
                 mp_md_cell(e, sizeof e, x->error));
 }

@@ -30,9 +30,23 @@ int mp_plot_install(mp_dir *dir, mp_err *err);
 /* Full path of gnuplot in PATH into buf (when buf != NULL); 1 when found. */
 int mp_plot_gnuplot_found(char *buf, size_t len);
 
-/* Run `gnuplot SCRIPT` with DIR (entered by its descriptor) as working directory, stdin from
- * /dev/null.  Fails with -ENOENT when gnuplot is not installed, -EIO when
- * it exits non-zero (the message quotes its first error line). */
+/* Seconds one gnuplot run may take before it is killed and its figure
+ * reported failed; MUXPROF_GNUPLOT_TIMEOUT_S (whole seconds, at most
+ * MP_PLOT_TIMEOUT_MAX_S) overrides it.  A pending stop signal is looked for
+ * every MP_PLOT_POLL_MS. */
+#define MP_PLOT_TIMEOUT_S 60
+#define MP_PLOT_TIMEOUT_MAX_S 86400
+#define MP_PLOT_POLL_MS 50
+
+/* Run `gnuplot -d SCRIPT` (no initialization files) with DIR as working
+ * directory, stdin from /dev/null, in a process group of its own.  It is
+ * killed, with every command it started, after the time limit (-ETIMEDOUT)
+ * or when SIGINT, SIGTERM, SIGHUP or SIGQUIT arrives (-EINTR; such a
+ * signal is held while gnuplot runs, then acts as it would have: a handler
+ * runs, or the default action ends muxprof; one already pending starts
+ * nothing).  Fails with -ENOENT when gnuplot is not installed, -EIO when it
+ * exits non-zero (the message quotes its first error line), -EINVAL for a
+ * bad MUXPROF_GNUPLOT_TIMEOUT_S.  DIR is entered by its descriptor. */
 int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err);
 
 /* The advice printed when gnuplot is missing. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/calc.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define MP_FD_SETSIZE 1024   /* select() cannot watch fd numbers from here */
@@ -60,7 +61,7 @@ static void cache_model(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         "(muxprof passes only the read set; with all three sets, triple the select columns); "
         "`epoll_wait()` copies nothing in and one `struct epoll_event` out per ready fd: 12 "
         "bytes on x86_64 (packed), 16 on arm64. This run: arch %s, %u bytes per event, "
-        "%u-byte cache lines%s.\n\n", m->arch, ev, m->line_bytes,
+        "%u-byte cache lines%s.\n\n", MP_QMD(m->arch), ev, m->line_bytes,
         m->line_known ? "" : " (assumed)");
     fprintf(f, "| N | poll bytes in / out | poll lines in / out | select maxfd | select bytes "
                "in / out | select lines in / out | epoll bytes out (1 ready) | epoll lines |\n"
@@ -129,7 +130,7 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                                    &cst) && cst.constant) {
                         fprintf(f, "| %s | %s | %s | %s | constant: %s in every cell | – | "
                                    "no R² | %zu | no fit (constant) | – |\n", m->modes[i],
-                                m->kinds[k], metric, m->backends[be],
+                                m->kinds[k], MP_QMD(metric), m->backends[be],
                                 mp_fmt_num(a, sizeof a, cst.y[0]), cst.n);
                         continue;
                     }
@@ -142,7 +143,7 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                     else
                         snprintf(pts, sizeof pts, "%zu (all)", lf.n);
                     fprintf(f, "| %s | %s | %s | %s | %s | %s | %.3f | %s | %s | %s |\n",
-                            m->modes[i], m->kinds[k], metric, m->backends[be],
+                            m->modes[i], m->kinds[k], MP_QMD(metric), m->backends[be],
                             mp_fmt_num(a, sizeof a, fit->slope),
                             mp_fmt_num(b, sizeof b, fit->intercept), fit->r2, pts,
                             lf.k ? mp_fmt_num(c, sizeof c, lf.last_nfds) :
@@ -225,14 +226,14 @@ static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const cha
         double floor = noise_floor(m, mode, kind, m->metrics[k]);
         if (floor > 0 && (v0 <= floor || v1 <= floor)) {
             fprintf(f, "%s %s %s → %s per call: within its noise (counts down to -%s): no "
-                    "evidence either way", said++ ? ";" : "", m->metrics[k],
+                    "evidence either way", said++ ? ";" : "", MP_QMD(m->metrics[k]),
                     mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
                     mp_fmt_num(c, sizeof c, floor));
             continue;
         }
         double sl = mp_loglog_slope(kn->x0, v0, kn->x1, v1);
         fprintf(f, "%s %s %s → %s per call (log-log slope %s): %s", said++ ? ";" : "",
-                m->metrics[k], mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
+                MP_QMD(m->metrics[k]), mp_fmt_num(a, sizeof a, v0), mp_fmt_num(b, sizeof b, v1),
                 isfinite(sl) ? (snprintf(c, sizeof c, "%.2f", sl), c) : "n/a",
                 sl > MP_KNEE_SLOPE ? "rise faster than N in the same interval (evidence "
                                      "for a cache cause)"

@@ -11,6 +11,7 @@
 
 #include "report/calc.h"
 #include "report/reference.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 /* The seeds' own figures are the reference datasets (reports/reference/,
@@ -250,7 +251,7 @@ static void claim_384(FILE *f, const mp_rmodel *m)
                "events are %u or %u bytes (384 would need 128 bytes per event). This run "
                "(%s) copies %u bytes, %llu line, per call for its one ready fd.\n",
             3 * mp_abi_epoll_event_bytes(MP_ABI_X86_64), 3 * mp_abi_epoll_event_bytes(MP_ABI_ARM64),
-            m->arch, mp_abi_epoll_event_bytes(m->abi),
+            MP_QMD(m->arch), mp_abi_epoll_event_bytes(m->abi),
             mp_move_epoll(1, m->abi, m->line_bytes).lines_out);
 }
 

@@ -8,6 +8,7 @@
 
 #include "report/calc.h"
 #include "report/md.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
@@ -48,14 +49,14 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             }
     }
     if (mp_rm_text(m, "calibration.clock", b, sizeof b))
-        fprintf(f, "| clock | %s |\n", b);
+        fprintf(f, "| clock | %s |\n", MP_QMD(b));
     if (mp_rm_text(m, "calibration.empty_bracket_ns.p50", b, sizeof b))
-        fprintf(f, "| empty clock bracket (median) | %s ns |\n", b);
+        fprintf(f, "| empty clock bracket (median) | %s ns |\n", MP_QMD(b));
     fputc('\n', f);
     if (m->nwarn) {
         fprintf(f, "Parts of results.json that did not fit the schema and were left out:\n\n");
         for (size_t i = 0; i < m->nwarn; i++)
-            fprintf(f, "- %s\n", m->warn[i]);
+            fprintf(f, "- %s\n", m->warn[i]);   /* composed by the reader from checked names */
         fputc('\n', f);
     }
 }

@@ -7,9 +7,16 @@
 
 #include "report/calc.h"
 #include "report/md.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 /* counters.events[].cpu_scope of the event named name, or NULL. */
+/* An event name as a Markdown code span. */
+static const char *code(char *buf, size_t len, const char *s)
+{
+    return mp_quote_md_code(buf, len, s, 0);
+}
+
 static const char *cpu_scope(const cJSON *cn, const char *name)
 {
     const cJSON *e;
@@ -34,8 +41,9 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         return;
     }
     if (m->counters_preset[0] || m->counters_scope[0])
-        fprintf(f, "Preset `%s`, scope %s.\n\n", m->counters_preset[0] ? m->counters_preset :
-                "?", m->counters_scope[0] ? m->counters_scope : "not recorded");
+        fprintf(f, "Preset %s, scope %s.\n\n",
+                code(a, sizeof a, m->counters_preset[0] ? m->counters_preset : "?"),
+                MP_QMD(m->counters_scope[0] ? m->counters_scope : "not recorded"));
     if (m->counters_note[0])
         fprintf(f, "Note from the run: %s\n\n", mp_md_cell(a, sizeof a, m->counters_note));
     size_t opened = 0, refused = 0;
@@ -48,7 +56,7 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     fprintf(f, "Opened (%zu):", opened);
     for (size_t i = 0, k = 0; i < m->ncounters; i++)
         if (m->counters[i].opened)
-            fprintf(f, "%s `%s`", k++ ? "," : "", m->counters[i].name);
+            fprintf(f, "%s %s", k++ ? "," : "", code(a, sizeof a, m->counters[i].name));
     fprintf(f, "%s\n\n", opened ? "." : " none.");
     const cJSON *cn = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
     const cJSON *e, *pf = cJSON_GetObjectItemCaseSensitive(cn, "preset_file");
@@ -62,7 +70,8 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
             if (cJSON_IsString(enc) && cJSON_IsString(nm) &&
                 strstr(enc->valuestring, "architected ARMv8")) {
-                fprintf(f, "%s`%s` = %s", sep, nm->valuestring,
+                char c[300];
+                fprintf(f, "%s%s = %s", sep, code(c, sizeof c, nm->valuestring),
                         mp_md_cell(a, sizeof a, enc->valuestring));
                 sep = "; ";
             }
@@ -73,8 +82,8 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     for (size_t i = 0; i < m->ncounters; i++)
         if (m->counters[i].opened && m->counters[i].cpu_wide) {
             const char *scope = cpu_scope(cn, m->counters[i].name);
-            fprintf(f, "%s`%s`", wide++ ? ", " : "CPU-wide (uncore) events: ",
-                    m->counters[i].name);
+            fprintf(f, "%s%s", wide++ ? ", " : "CPU-wide (uncore) events: ",
+                    code(a, sizeof a, m->counters[i].name));
             if (scope) fprintf(f, " (%s)", mp_md_cell(a, sizeof a, scope));
         }
     if (wide)
@@ -90,7 +99,7 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         fprintf(f, "Unavailable on this host (%zu):\n\n| event | why |\n|---|---|\n", refused);
         for (size_t i = 0; i < m->ncounters; i++)
             if (!m->counters[i].opened)
-                fprintf(f, "| %s | %s |\n", m->counters[i].name,
+                fprintf(f, "| %s | %s |\n", MP_QMD(m->counters[i].name),
                         m->counters[i].reason[0] ? mp_md_cell(a, sizeof a,
                         m->counters[i].reason) : "no reason recorded");
         fputc('\n', f);

@@ -11,6 +11,7 @@
 #include "report/fig.h"
 #include "report/internal.h"
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/md.h"
 #include "report/util.h"
 
@@ -460,8 +461,8 @@ static int fig_register(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *er
                 return rc;
             fprintf(a.f, "# muxprof %s: registration cost, %s fds, backend %s;\n"
                          "# ns_per_fd = total_p50 / N; totals in ns for open() + N add().\n"
-                         "nfds ns_per_fd total_p10 total_p50 total_p90\n", m->shown, kinds[ki],
-                    bk[k]);
+                         "nfds ns_per_fd total_p10 total_p50 total_p90\n", MP_QCOMMENT(m->shown),
+                    kinds[ki], bk[k]);
             size_t mine = 0;
             for (size_t i = 0; i < nn; i++) {
                 const mp_rreg *r = reg_find(m, kinds[ki], bk[k], ns[i]);
@@ -497,10 +498,11 @@ static int fig_register(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *er
         snprintf(g->caption, sizeof g->caption, "Registration cost per descriptor against N, "
                  "%s, %s fds: median of open() + N add() divided by N (log x%s)", cpu,
                  kinds[ki], positive ? ", log y" : "");
-        char vars[1024];
-        snprintf(vars, sizeof vars, "kind = \"%s\"\nbackends = \"%s\"\nstyles = \"%s\"\n"
-                 "logy = %d\nttl = \"%s, registering N %s fds: ns per fd\"\n", kinds[ki], bl,
-                 sl, positive, cpu, kinds[ki]);
+        char vars[MP_RFIG_VARS], ttl[256];
+        snprintf(ttl, sizeof ttl, "%s, registering N %s fds: ns per fd", cpu, kinds[ki]);
+        snprintf(vars, sizeof vars, "kind = %s\nbackends = %s\nstyles = %s\nlogy = %d\n"
+                 "ttl = %s\n", MP_QGP(kinds[ki]), MP_QGP(bl), MP_QGP(sl), positive,
+                 MP_QGP(ttl));
         int rc = mp__rfig_wrapper(dir, g, "register.gp", vars, err);
         if (rc)
             return rc;
@@ -522,12 +524,12 @@ static int fig_herd(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     fprintf(a.f, "# muxprof %s: thundering herd, per written byte (means over the rounds,\n"
                  "# then medians); woken = waiters that ran, wasted = woken for nothing.\n"
                  "arrangement woken returned wasted woken_p50 returned_p50 wasted_p50\n",
-            m->shown);
+            MP_QCOMMENT(m->shown));
     for (size_t i = 0; i < m->exp.nherd; i++) {
         const mp_rherd *h = &m->exp.herd[i];
         if (h->status != MP_RC_OK || !h->has_events)
             continue;
-        fprintf(a.f, "%s", h->name);   /* the mean, or the median where it is missing */
+        fprintf(a.f, "%s", MP_QDAT(h->name));   /* the mean, or the median where it is missing */
         mp__rfig_num(a.f, isfinite(h->woken.mean) ? h->woken.mean : h->woken.p50);
         mp__rfig_num(a.f, isfinite(h->returned.mean) ? h->returned.mean : h->returned.p50);
         mp__rfig_num(a.f, isfinite(h->wasted.mean) ? h->wasted.mean : h->wasted.p50);
@@ -546,12 +548,14 @@ static int fig_herd(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     mp_rc_host_cpu(m, cpu, sizeof cpu);
     snprintf(g->caption, sizeof g->caption, "Thundering herd, %s, pipe: waiters woken, returned "
              "and woken for nothing per event, per arrangement (means over the rounds)", cpu);
-    char vars[512];
+    char vars[MP_RFIG_VARS], ttl[256];
     if (isfinite(w))
-        snprintf(vars, sizeof vars, "ttl = \"%s, thundering herd, %.0f waiters: per event\"\n"
-                 "waiters = %.0f\n", cpu, w, w);
+        snprintf(ttl, sizeof ttl, "%s, thundering herd, %.0f waiters: per event", cpu, w);
     else
-        snprintf(vars, sizeof vars, "ttl = \"%s, thundering herd: per event\"\n", cpu);
+        snprintf(ttl, sizeof ttl, "%s, thundering herd: per event", cpu);
+    snprintf(vars, sizeof vars, "ttl = %s\n", MP_QGP(ttl));
+    if (isfinite(w))
+        snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "waiters = %.0f\n", w);
     return mp__rfig_wrapper(dir, g, "herd.gp", vars, err);
 }
 
@@ -569,7 +573,8 @@ static int fig_ltet(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             return rc;
         fprintf(a.f, "# muxprof %s: %s-triggered epoll, one write consumed in reads of\n"
                      "# `chunk` bytes: system calls and ns per delivered write.\n"
-                     "chunk syscalls ns_p50 ns_p90 ns_per_syscall\n", m->shown, trig[e]);
+                     "chunk syscalls ns_p50 ns_p90 ns_per_syscall\n", MP_QCOMMENT(m->shown),
+                trig[e]);
         for (size_t i = 0; i < nc; i++) {
             const mp_rltet *t = lt_find(m, e, ch[i]);
             if (!lt_ok(t) || !(t->syscalls > 0) || !(t->ns_p50 > 0))
@@ -595,11 +600,13 @@ static int fig_ltet(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     snprintf(g->caption, sizeof g->caption, "Level- vs edge-triggered epoll, %s, pipe: system "
              "calls (left) and time (right) per delivered write against the read size "
              "(log-log)", cpu);
-    char vars[512];
-    snprintf(vars, sizeof vars, "ttl = \"%s, LT vs ET, one %.0f-byte write per event\"\n", cpu,
-             isfinite(m->exp.event_bytes) ? m->exp.event_bytes : 0);
-    if (!isfinite(m->exp.event_bytes))
-        snprintf(vars, sizeof vars, "ttl = \"%s, LT vs ET, one write per event\"\n", cpu);
+    char vars[MP_RFIG_VARS], ttl[256];
+    if (isfinite(m->exp.event_bytes))
+        snprintf(ttl, sizeof ttl, "%s, LT vs ET, one %.0f-byte write per event", cpu,
+                 m->exp.event_bytes);
+    else
+        snprintf(ttl, sizeof ttl, "%s, LT vs ET, one write per event", cpu);
+    snprintf(vars, sizeof vars, "ttl = %s\n", MP_QGP(ttl));
     return mp__rfig_wrapper(dir, g, "ltet.gp", vars, err);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/calc.h"
 #include "report/md.h"
 #include "report/plot.h"
@@ -40,10 +41,10 @@ static int write_data(const mp_rmodel *m, mp_dir *dir, const char *mode,
                "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number;\n"
                "# ci_lo, ci_hi = interval of p50 (ci_kind: bootstrap = 95%% bootstrap from\n"
                "# the kept samples, repeats = range of the repeat medians, none = '?').\n",
-            m->shown, mode, kind, backend, m->line_bytes);
+            MP_QCOMMENT(m->shown), mode, kind, backend, m->line_bytes);
     fputs("nfds p10 p50 p90 p99 ratio_epoll pollfd_lines maxfd ci_lo ci_hi ci_kind", f);
     for (size_t i = 0; i < m->nmetrics; i++)
-        fprintf(f, " %s", m->metrics[i]);
+        fprintf(f, " %s", MP_QDAT(m->metrics[i]));
     fputc('\n', f);
     const mp_rcell *cells[MP_RC_MAXPTS];
     size_t n = mp_rm_series(m, mode, kind, backend, cells, MP_RC_MAXPTS);
@@ -98,12 +99,13 @@ static int write_wrapper(const mp_rmodel *m, mp_dir *dir, const mp_rfig *g,
     FILE *v = open_memstream(&vars, &len);
     if (!v)
         return mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
-    fprintf(v, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"", g->mode, g->fd_kind);
-    for (size_t i = 0; i < m->nbackends; i++)
-        fprintf(v, "%s%s", i ? " " : "", m->backends[i]);
-    fprintf(v, "\"\nttl = \"%s\"\n", title);
+    char list[MP_RM_MAX_LIST * 33] = "";
+    for (size_t i = 0, o = 0; i < m->nbackends && o < sizeof list; i++)
+        o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? " " : "", m->backends[i]);
+    fprintf(v, "mode = %s\nkind = %s\nbackends = %s\nttl = %s\n", MP_QGP(g->mode),
+            MP_QGP(g->fd_kind), MP_QGP(list), MP_QGP(title));
     if (g->metric[0])
-        fprintf(v, "counter = \"%s\"\n", g->metric);
+        fprintf(v, "counter = %s\n", MP_QGP(g->metric));
     if (extra)
         fputs(extra, v);
     int rc = fclose(v) == 0 ? mp__rfig_wrapper(dir, g, script[g->kind], vars, err)
@@ -135,17 +137,16 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
         for (size_t i = 0; i < k; i++)
             hi = fmax(hi, mp_rc_pollfd_lines(m, nn[i]));
     }
-    int any = 0;
-    for (size_t c = 0; c < m->ncaches && o < len; c++) {
+    char markers[MP_RM_MAX_CACHES * 40] = "";
+    for (size_t c = 0, mo = 0; c < m->ncaches && mo < sizeof markers; c++) {
         double lines = (double)m->caches[c].bytes / m->line_bytes;
         if (lines < lo || lines > hi)
             continue;
-        o += (size_t)snprintf(buf + o, len - o, "%s%s %.0f", any ? " " : "markers = \"",
-                              m->caches[c].name, lines);
-        any = 1;
+        mo += (size_t)snprintf(markers + mo, sizeof markers - mo, "%s%s %.0f", mo ? " " : "",
+                               m->caches[c].name, lines);
     }
-    if (any && o < len)
-        snprintf(buf + o, len - o, "\"\n");
+    if (markers[0] && o < len)
+        snprintf(buf + o, len - o, "markers = %s\n", MP_QGP(markers));
     return 1;
 }
 
@@ -313,7 +314,7 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
         fprintf(f, "No figure for counters that are constant across the sweep (the same "
                    "median in every cell):");
         for (size_t i = 0; i < g->nzero; i++)
-            fprintf(f, "%s %s", i ? "," : "", g->zero[i]);
+            fprintf(f, "%s %s", i ? "," : "", MP_QMD(g->zero[i]));
         fprintf(f, ".\n\n");
     }
     if (!g->n) {
@@ -330,7 +331,7 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
                 g->asked ? "gnuplot is not installed" : "they were turned off (--no-plots)",
                 g->gnuplot ? "keep gnuplot installed" : MP_PLOT_INSTALL_HINT);
         for (size_t i = 0; i < g->n; i++)
-            fprintf(f, "- `figures/%s.gp`: %s\n", g->v[i].name, g->v[i].caption);
+            fprintf(f, "- `figures/%s.gp`: %s\n", g->v[i].name, MP_QMD(g->v[i].caption));
         fputc('\n', f);
         return;
     }
@@ -341,14 +342,15 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
                "gnuplot NAME.gp`. Data files are `figures/data_MODE_KIND_BACKEND.dat`.\n\n");
     for (size_t i = 0; i < g->n; i++) {
         const mp_rfig *x = &g->v[i];
+        const char *cap = MP_QMD(x->caption);
         if (x->drawn)
             fprintf(f, "![%s](figures/%s.png)\n\n*%s* ([SVG](figures/%s.svg), "
                        "[PDF 3.5 in](figures/%s.pdf), [PDF 7 in](figures/%s-2col.pdf), "
                        "[script](figures/%s.gp))\n\n",
-                    x->caption, x->name, x->caption, x->name, x->name, x->name, x->name);
+                    cap, x->name, cap, x->name, x->name, x->name, x->name);
         else {
             char e[400];
-            fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, x->caption,
+            fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, cap,
                     mp_md_cell(e, sizeof e, x->error));
         }
     }

@@ -10,6 +10,7 @@
 #include "common/json.h"
 #include "report/internal.h"
 #include "report/md.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define MAXROWS 64
@@ -55,7 +56,7 @@ static void noise(FILE *f, const mp_rmodel *m)
     fprintf(f, "| CPUs busy (all work, not only muxprof) | %s |\n",
             isnan(busy) ? "not readable" : (snprintf(b, sizeof b, "%.0f%%", busy * 100), b));
     const cJSON *mhz = cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz"), *e;
-    fprintf(f, "| CPU MHz (%s) |", mp_json_str(o, "cpu_mhz_source", "?"));
+    fprintf(f, "| CPU MHz (%s) |", MP_QMD(mp_json_str(o, "cpu_mhz_source", "?")));
     if (!cJSON_IsArray(mhz))
         fprintf(f, " not readable");
     cJSON_ArrayForEach(e, mhz)
@@ -69,7 +70,7 @@ static void noise(FILE *f, const mp_rmodel *m)
         if (!strcmp(e->valuestring, "Not affected"))
             unaffected++;
         else
-            fprintf(f, "| vulnerability %s | %s |\n", e->string,
+            fprintf(f, "| vulnerability %s | %s |\n", MP_QMD(e->string),
                     mp_md_cell(b, sizeof b, e->valuestring));
     }
     if (unaffected)
@@ -123,7 +124,8 @@ static void table_users(FILE *f, const mp_rmodel *m)
             snprintf(th, sizeof th, "%d", row[i].threads);
         if (row[i].sets >= 0)
             snprintf(ws, sizeof ws, "%d", row[i].sets);
-        fprintf(f, "| %s | %s | %s | %s | %d |\n", row[i].mode, row[i].table, th, ws, row[i].n);
+        fprintf(f, "| %s | %s | %s | %s | %d |\n", MP_QMD(row[i].mode), MP_QMD(row[i].table), th,
+                ws, row[i].n);
     }
     fputc('\n', f);
     if (private_shared)
@@ -165,8 +167,9 @@ static void table_shared(FILE *f, const mp_rmodel *m)
             fprintf(f, "Private against shared descriptor table (p50 `wall_ns`):\n\n"
                        "| backend | mode | fds | N | private | shared | shared / private |\n"
                        "|---|---|---|---:|---:|---:|---:|\n");
-        fprintf(f, "| %s | %s | %s | %.0f | %s | %s | %.3f |\n", mp_json_str(c, "backend", "?"),
-                mp_json_str(c, "mode", "?"), mp_json_str(c, "fd_kind", "?"),
+        fprintf(f, "| %s | %s | %s | %.0f | %s | %s | %.3f |\n",
+                MP_QMD(mp_json_str(c, "backend", "?")), MP_QMD(mp_json_str(c, "mode", "?")),
+                MP_QMD(mp_json_str(c, "fd_kind", "?")),
                 mp_json_num(c, "nfds", NAN), mp_fmt_num(a, sizeof a, p),
                 mp_fmt_num(b, sizeof b, s), s / p);
     }
@@ -216,7 +219,8 @@ static void table_dropped(FILE *f, const mp_rmodel *m)
                "| counter | scope | cells counted | cells with nothing counted | samples "
                "dropped |\n|---|---|---:|---:|---:|\n");
     for (size_t i = 0; i < nr; i++)
-        fprintf(f, "| %s | %s | %d | %d | %.0f |\n", row[i].name, row[i].scope, row[i].counted,
+        fprintf(f, "| %s | %s | %d | %d | %.0f |\n", MP_QMD(row[i].name), MP_QMD(row[i].scope),
+                row[i].counted,
                 row[i].missing, row[i].dropped);
     fputc('\n', f);
 }

@@ -11,6 +11,7 @@
 #include "report/fig.h"
 #include "report/internal.h"
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/md.h"
 #include "report/util.h"
 
@@ -337,7 +338,7 @@ static int write_dat(const mp_rmodel *m, mp_dir *dir, const kofn *q, long long n
         return rc;
     fprintf(a.f, "# muxprof %s: ready mode, %s fds, N=%lld watched, backend %s;\n"
                  "# K ready at once (active) against ns per call.\n"
-                 "active p10 p50 p90\n", m->shown, q->kind, n, b);
+                 "active p10 p50 p90\n", MP_QCOMMENT(m->shown), q->kind, n, b);
     *npts = 0;
     for (size_t k = 0; k < q->nk; k++) {
         const mp_rcell *c = kcell(m, q->kind, b, n, q->ks[k]);
@@ -377,7 +378,7 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             }
             if (most < 2)
                 continue;   /* nothing to draw against K */
-            char name[160], vars[1024];
+            char name[160], vars[MP_RFIG_VARS], ttl[256];
             snprintf(name, sizeof name, "kofn_%s_N%lld", q.kind, q.ns[i]);
             mp_rfig *g = mp__rfig_add(o, MP_FIG_KOFN, name, err);
             if (!g)
@@ -389,15 +390,16 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             snprintf(g->caption, sizeof g->caption, "Time per call against K ready "
                      "descriptors of N=%s watched, %s, ready mode, %s fds: median with "
                      "p10..p90 band (log-log)", MP_NUM(q.ns[i]), cpu, q.kind);
+            snprintf(ttl, sizeof ttl, "%s, ready mode, %s fds, N=%s: time per call vs K ready",
+                     cpu, q.kind, MP_NUM(q.ns[i]));
             size_t v = (size_t)snprintf(vars, sizeof vars,
-                "kind = \"%s\"\nnfds = %lld\nbackends = \"%s\"\nstyles = \"%s\"\n"
-                "ttl = \"%s, ready mode, %s fds, N=%s: time per call vs K ready\"\n",
-                q.kind, q.ns[i], bl, sl, cpu, q.kind, MP_NUM(q.ns[i]));
+                "kind = %s\nnfds = %lld\nbackends = %s\nstyles = %s\nttl = %s\n",
+                MP_QGP(q.kind), q.ns[i], MP_QGP(bl), MP_QGP(sl), MP_QGP(ttl));
             cross x;
             if (has(&q, "epoll") && has(&q, "poll") &&
                 crossing(m, &q, q.ns[i], &x) == MP_CROSS_AT)
                 snprintf(vars + v, sizeof vars - v, "cross_k = %.6g\ncross_label = \"%.2g\"\n",
-                         x.at, x.at);
+                         x.at, x.at);   /* numbers only: no quoting needed */
             int rc = mp__rfig_wrapper(dir, g, "kofn.gp", vars, err);
             if (rc)
                 return rc;

@@ -7,6 +7,7 @@
 
 #include "report/calc.h"
 #include "report/md.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 /* The system call behind each backend (results[].syscall), said when it is
@@ -41,7 +42,7 @@ static void syscalls_made(FILE *f, const mp_rmodel *m)
         return;
     char arch[64];
     fprintf(f, "System call each backend made on this host (%s)%s: ",
-            mp_rm_text(m, "context.arch", arch, sizeof arch) ? arch : "arch unknown",
+            MP_QMD(mp_rm_text(m, "context.arch", arch, sizeof arch) ? arch : "arch unknown"),
             other ? ", not always its namesake: the C library uses the newer call where the "
                     "architecture has no older one (arm64: poll is ppoll, select is pselect6, "
                     "epoll_wait is epoll_pwait)" : "");

@@ -13,6 +13,7 @@
 #include "report/calc.h"
 #include "report/fig.h"
 #include "common/file.h"
+#include "common/quote.h"
 #include "report/md.h"
 #include "report/util.h"
 
@@ -219,8 +220,8 @@ static void top_functions(FILE *f, const mp_rcell *c)
         int pile = irq_pileup(name);
         marked |= pile;
         pct(a, sizeof a, mp_json_num(pick[i], "share", NAN));
-        fprintf(f, "| `%s`%s | %s |", mp_md_cell(cell, sizeof cell, name), pile ? " †" : "",
-                a);
+        fprintf(f, "| %s%s | %s |", mp_quote_md_code(cell, sizeof cell, name, 1),
+                pile ? " †" : "", a);
         if (!wake)
             fprintf(f, " %s |", mp_fmt_num(b, sizeof b, mp_json_num(pick[i], "ns_per_call",
                                                                     NAN)));
@@ -260,7 +261,7 @@ static int prof_data(const mp_rmodel *m, mp_dir *dir, const char *mode, const ch
     fprintf(f, "# muxprof %s: kernel profile, %s mode, %s fds, backend %s\n"
                "# share_* = %% of the samples inside the calls (user + kernel phases = 100);\n"
                "# nsfd_* = the phase's ns per call / N; '?' = none.\nnfds label user",
-            m->shown, mode, kind, backend);
+            MP_QCOMMENT(m->shown), mode, kind, backend);
     for (size_t k = 0; k < nph; k++) {
         token(tok, sizeof tok, names[k]);
         fprintf(f, " share_%s", tok);
@@ -309,7 +310,7 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             size_t nph = phase_names(m, mode, kind, names);
             if (!nph)
                 continue;
-            char bl[MP_RM_MAX_LIST * 33] = "", vars[2048], ph[MAXPH * 66] = "user";
+            char bl[MP_RM_MAX_LIST * 33] = "", vars[MP_RFIG_VARS], ph[MAXPH * 66] = "user";
             for (size_t k = 0; k < nph; k++) {
                 token(tok, sizeof tok, names[k]);
                 snprintf(ph + strlen(ph), sizeof ph - strlen(ph), " %s", tok);
@@ -349,10 +350,14 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
                 snprintf(g->caption, sizeof g->caption, "%s, %s mode, %s fds: ns per call "
                          "per watched descriptor of each kernel phase (share x wall p50 / N) "
                          "against N, log-log", m->backends[b], mode, kind);
-                snprintf(vars, sizeof vars, "file = \"data_prof_%s_%s_%s.dat\"\n"
-                         "cols = \"%s\"\nstyles = \"%s\"\ntitles = \"%s\"\nttl = \"%s: %s, %s mode, "
-                         "%s fds: ns per descriptor by phase\"\n", mode, kind, m->backends[b],
-                         cols, sty, titles, cpu, m->backends[b], mode, kind);
+                char file[200], ttl[256];
+                snprintf(file, sizeof file, "data_prof_%s_%s_%s.dat", mode, kind,
+                         m->backends[b]);
+                snprintf(ttl, sizeof ttl, "%s: %s, %s mode, %s fds: ns per descriptor by phase",
+                         cpu, m->backends[b], mode, kind);
+                snprintf(vars, sizeof vars, "file = %s\ncols = %s\nstyles = %s\ntitles = %s\n"
+                         "ttl = %s\n", MP_QGP(file), MP_QGP(cols), MP_QGP(sty), MP_QGP(titles),
+                         MP_QGP(ttl));
                 if ((rc = mp__rfig_wrapper(dir, g, "prof_fd.gp", vars, err)))
                     return rc;
             }
@@ -368,9 +373,12 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             snprintf(g->caption, sizeof g->caption, "Phase shares of the time per call, "
                      "%s mode, %s fds: one bar per backend and N, stacked by phase (%% of "
                      "the samples inside the calls)", mode, kind);
-            snprintf(vars, sizeof vars, "mode = \"%s\"\nkind = \"%s\"\nbackends = \"%s\"\n"
-                     "phases = \"%s\"\nttl = \"%s, %s mode, %s fds: where the time of one "
-                     "call goes\"\n", mode, kind, bl, ph, cpu, mode, kind);
+            char ttl[256];
+            snprintf(ttl, sizeof ttl, "%s, %s mode, %s fds: where the time of one call goes",
+                     cpu, mode, kind);
+            snprintf(vars, sizeof vars, "mode = %s\nkind = %s\nbackends = %s\nphases = %s\n"
+                     "ttl = %s\n", MP_QGP(mode), MP_QGP(kind), MP_QGP(bl), MP_QGP(ph),
+                     MP_QGP(ttl));
             int rc = mp__rfig_wrapper(dir, g, "prof.gp", vars, err);
             if (rc)
                 return rc;

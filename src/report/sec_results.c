@@ -8,6 +8,7 @@
 #include "report/calc.h"
 #include "report/md.h"
 #include "common/stats.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define MAXN 24
@@ -321,7 +322,7 @@ static void table_slopes(FILE *f, const mp_rmodel *m, const char *mode, const ch
         for (size_t k = 0; k < m->nbackends && !mp_rc_all_zero(m, mode, kind, m->metrics[c]);
              k++) {
             mp_rcost ct;
-            char first[200];
+            char first[600];
             if (!mp_rc_cost(m, mode, kind, m->backends[k], m->metrics[c], &ct))
                 continue;
             if (!any++)
@@ -329,7 +330,7 @@ static void table_slopes(FILE *f, const mp_rmodel *m, const char *mode, const ch
                            "count against N):\n\n"
                            "| counter, backend | events per fd (fit) | intercept | weighted R² "
                            "| points | warnings |\n|---|---:|---:|---:|---:|---|\n");
-            snprintf(first, sizeof first, "%s, %s", m->metrics[c], m->backends[k]);
+            snprintf(first, sizeof first, "%s, %s", MP_QMD(m->metrics[c]), m->backends[k]);
             fit_row(f, first, &ct, "events");
         }
     if (any)

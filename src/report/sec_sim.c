@@ -11,6 +11,7 @@
 
 #include "report/calc.h"
 #include "report/model.h"
+#include "common/quote.h"
 #include "report/util.h"
 
 #define TOP_ROWS 8
@@ -38,7 +39,7 @@ static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const ch
     fprintf(f, "### %s mode, %s fds (%s)\n\n"
                "| backend | N | L1d accesses | L1d misses | L1d misses per fd | L1d misses "
                "per array line | L2 accesses | L2 misses | L1i misses |\n"
-               "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", mode, kind, m->sim_label);
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n", mode, kind, MP_QMD(m->sim_label));
     for (size_t be = 0; be < m->nbackends; be++) {
         const mp_rcell *s[MP_RC_MAXPTS];
         size_t n = mp_rm_series(m, mode, kind, m->backends[be], s, MP_RC_MAXPTS);
@@ -74,7 +75,7 @@ static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, cons
         return;
     char a[32], b[32], d[32], i1s[32], nm[160];
     fprintf(f, "**%s, N = %s** (%s", c->backend, mp_fmt_num(nm, sizeof nm, (double)c->nfds),
-            m->sim_label);
+            MP_QMD(m->sim_label));
     if (cJSON_IsNumber(share))
         fprintf(f, "; the listed instructions hold %.0f%% of the difference in L1d misses",
                 100 * share->valuedouble);
@@ -104,7 +105,8 @@ static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, cons
         if (!cJSON_IsString(name) || rows++ >= TOP_ROWS)
             continue;
         double v = cJSON_IsNumber(d1) ? d1->valuedouble : NAN;
-        fprintf(f, "| `%s` | %s | %s | %s | %s |\n", mp_md_cell(nm, sizeof nm, name->valuestring),
+        fprintf(f, "| %s | %s | %s | %s | %s |\n",
+                mp_quote_md_code(nm, sizeof nm, name->valuestring, 1),
                 cnt(a, sizeof a, v), cnt(b, sizeof b, v / (double)c->nfds),
                 cnt(d, sizeof d, cJSON_IsNumber(l2) ? l2->valuedouble : NAN),
                 cnt(i1s, sizeof i1s, cJSON_IsNumber(i1) ? i1->valuedouble : NAN));
@@ -125,13 +127,13 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         "not a host's misses (docs/cachesim.md). An array line is %u bytes of the "
         "per-descriptor array the call is given: poll's pollfd array (8 bytes per fd), "
         "select's read-set bitmap (1 bit per fd number); epoll keeps its interest set in "
-        "the kernel and has none (–).\n\n", m->sim_label, m->line_bytes);
+        "the kernel and has none (–).\n\n", MP_QMD(m->sim_label), m->line_bytes);
     for (size_t i = 0; i < m->nmodes; i++)
         for (size_t k = 0; k < m->nkinds; k++) {
             table_counts(f, m, m->modes[i], m->kinds[k]);
-            fprintf(f, "Knees of the simulated L1d misses (%s). ", m->sim_label);
+            fprintf(f, "Knees of the simulated L1d misses (%s). ", MP_QMD(m->sim_label));
             mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:L1d-misses");
-            fprintf(f, "Knees of the simulated L2 misses (%s). ", m->sim_label);
+            fprintf(f, "Knees of the simulated L2 misses (%s). ", MP_QMD(m->sim_label));
             mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:L2-misses");
         }
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
@@ -145,7 +147,7 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                 "The plugin's most-missing instructions in both boots, matched by guest "
                 "address, their difference divided by K, summed per function (guest "
                 "addresses from nokaslr and the kernel's own symbol table). Top %d per cell "
-                "by L1d misses.\n\n", m->sim_label, TOP_ROWS);
+                "by L1d misses.\n\n", MP_QMD(m->sim_label), TOP_ROWS);
         table_functions(f, m, &m->cells[i], cell);
     }
 }

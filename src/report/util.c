@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "common/quote.h"
 
 const char *mp_fmt_num(char *buf, size_t len, double v)
 {
@@ -48,24 +49,7 @@ const char *mp_fmt_num(char *buf, size_t len, double v)
 
 const char *mp_md_cell(char *buf, size_t len, const char *s)
 {
-    size_t o = 0;
-    if (len == 0)
-        return buf;
-    for (; s && *s && o + 2 < len; s++) {
-        char c = *s;
-        if (c == '|') {
-            buf[o++] = '\\';
-            buf[o++] = '|';
-            continue;
-        }
-        if (c == '\n' || c == '\r' || c == '\t')
-            c = ' ';
-        if ((unsigned char)c < 0x20)
-            c = '?';
-        buf[o++] = c;
-    }
-    buf[o < len ? o : len - 1] = 0;
-    return buf;
+    return mp_quote_md(buf, len, s);
 }
 
 const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile)

@@ -20,7 +20,8 @@ const char *mp_fmt_num(char *buf, size_t len, double v);
  * calls, or why there is no such count ("not separated ..."). Returns buf. */
 const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile);
 
-/* Copy s into buf for a Markdown table cell: '|' and newlines replaced. */
+/* Copy s into buf as Markdown text, for a table cell or a sentence: the
+ * report's name for mp_quote_md (common/quote.h). */
 const char *mp_md_cell(char *buf, size_t len, const char *s);
 
 #endif

@@ -7,7 +7,9 @@
  * MP_FUZZ_SECOND_HOST (tests/fuzz/corpus_json/valid_small.json); when both
  * open and share a cell, the comparison report is written without figures
  * (data files, gnuplot wrappers, report.md) into a private directory.
- * Refusal is fine; a crash, a sanitizer report or a leak is a finding.
+ * Refusal is fine; a crash, a sanitizer report, a leak, or a string of the
+ * input that is not data in a gnuplot wrapper or report.md (oracle_quote.h)
+ * is a finding.
  * Seeds: tests/fuzz/corpus_json/; regression inputs: tests/fuzz/regress/compare/.
  */
 #include <stddef.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "compare/compare.h"
+#include "oracle_quote.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -77,8 +80,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "fuzz_compare: %s\n", err.msg);
             abort();
         }
-        mp_cmp_write(&c, &d, 1, &drawn, note, sizeof note, &err);
+        int wrc = mp_cmp_write(&c, &d, 1, &drawn, note, sizeof note, &err);
         mp_dir_close(&d);
+        if (wrc == 0) {
+            char figdir[128], md[128];
+            snprintf(figdir, sizeof figdir, "%s/figures", dir);
+            snprintf(md, sizeof md, "%s/report.md", dir);
+            oracle_wrappers(figdir);
+            oracle_markdown(md);
+        }
     } else if (!err.msg[0]) {
         fprintf(stderr, "fuzz_compare: refused (%d) without a message\n", rc);
         abort();

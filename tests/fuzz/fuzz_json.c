@@ -6,7 +6,9 @@
  * loader only takes a path), and a model that loads is then pushed through
  * the analysis (series, ratios, fits), the figure data writer and the
  * report.md writer into a private temporary directory.  Rejection is fine;
- * a crash, a sanitizer report or a leak is a finding.
+ * a crash, a sanitizer report or a leak is a finding, and so is a string
+ * of the input that is not data in a gnuplot wrapper or report.md
+ * (oracle_quote.h).
  *
  * Built by tests/hardening.cmake: with clang and MUXPROF_FUZZ=ON as a libFuzzer
  * binary (fuzz_json), and always as a plain replay program (test_fuzz_json_replay,
@@ -26,6 +28,7 @@
 #include "report/md.h"
 #include "report/model.h"
 #include "report/report.h"
+#include "oracle_quote.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -115,8 +118,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "fuzz_json: %s\n", ferr.msg);
             abort();
         }
-        if (mp_report_figures(&m, &d, &figdir, &figs, &ferr) == 0)
-            mp_report_markdown(&m, &d, &figs, &ferr);
+        if (mp_report_figures(&m, &d, &figdir, &figs, &ferr) == 0 &&
+            mp_report_markdown(&m, &d, &figs, &ferr) == 0) {
+            char md[128];
+            snprintf(md, sizeof md, "%s/report.md", dir);
+            oracle_wrappers(figdir.path);
+            oracle_markdown(md);
+        }
         mp_dir_close(&figdir);
         mp_dir_close(&d);
         mp_rfigs_free(&figs);   /* also after a failed prepare, as build.c does */

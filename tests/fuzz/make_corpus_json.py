@@ -4,7 +4,8 @@
 Seeds are small (a few KB: libFuzzer mutates small inputs much faster) and
 minified, cut from the report fixtures (tests/fixtures/report/): a valid run
 with few cells, one with counters and a kernel profile, one per arch, one
-interrupted, plus short hostile shapes.  Rerun after a schema change:
+interrupted, plus short hostile shapes and strings that inject gnuplot,
+shell and Markdown/HTML where they are written unquoted.  Rerun after a schema change:
     python3 tests/fuzz/make_corpus_json.py
 """
 import copy
@@ -83,6 +84,59 @@ def main():
     write("minimal.json", {"schema": "muxprof-results/1", "results": []})
     write("deep.json", text="[" * 64 + "]" * 64)
     write("empty.json", text="")
+    inject(small, load("profile/results.json"))
+
+
+# Strings that are commands or markup where an unquoted copy lands: a gnuplot
+# double-quoted string (a quote ends it, a backtick runs a command even
+# inside it, a newline ends the command), a '#' comment line, Markdown/HTML.
+GNUPLOT = 'x";system "touch PWN";#'
+BACKTICK = "CPU `touch PWN` \\\" <img src=x onerror=alert(1)>\nsystem \"touch PWN\""
+MARKUP = "<script>alert(1)</script>|`x`[l](javascript:alert(1))"
+
+
+def tiny(d):
+    """select, poll and epoll in one mode and fd kind of a trimmed run, four
+    profile functions, no experiments: a few KB."""
+    d = copy.deepcopy(d)
+    d.pop("experiments", None)
+    first = d["results"][0]
+    seen = set()
+    cells = []
+    for c in d["results"]:
+        key = (c["backend"], c["nfds"])
+        if (c["mode"] == first["mode"] and c.get("fd_kind") == first.get("fd_kind") and
+                c["backend"] in ("select", "poll", "epoll") and key not in seen):
+            seen.add(key)
+            cells.append(c)
+    d["results"] = cells
+    for c in d["results"]:
+        if "functions" in c.get("profile", {}):
+            c["profile"]["functions"] = c["profile"]["functions"][:4]
+    return d
+
+
+def inject(small, prof):
+    small = tiny(small)
+    g = copy.deepcopy(small)
+    g["context"]["arch"] = GNUPLOT
+    g["context"]["cpu_model"] = BACKTICK
+    write("inject_gnuplot.json", g)
+    md = copy.deepcopy(small)
+    md["context"]["host"] = MARKUP
+    md["context"]["kernel"] = MARKUP
+    for c in md["results"]:
+        m = c.get("metrics", {})
+        for k in [k for k in m if k not in ("wall_ns", "wall_raw_ns")][:1]:
+            m["<img/src=x/onerror=alert(1)>"] = m.pop(k)
+    write("inject_markdown.json", md)
+    p = tiny(trim(prof, set(sorted({c["nfds"] for c in prof["results"]})[:1]),
+                  keep_profile=True))
+    p["context"]["cpu_model"] = BACKTICK
+    for c in p["results"]:
+        for f in c.get("profile", {}).get("functions", [])[:2]:
+            f["name"] = "`touch PWN`<img src=x onerror=alert(1)>"
+    write("inject_profile.json", p)
 
 
 if __name__ == "__main__":
