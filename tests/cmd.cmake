@@ -23,3 +23,7 @@ else()
            ${CMAKE_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/install-test)
 endif()
 set_tests_properties(test_install PROPERTIES LABELS cmd TIMEOUT 120 SKIP_RETURN_CODE 77)
+# Each option once in every verb; a user's value echoed only up to a bound.
+add_test(NAME test_cli_once
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_once.sh ${MP_TEST_BIN_PATH})
+set_tests_properties(test_cli_once PROPERTIES LABELS "cmd;hardening" TIMEOUT 60)

@@ -3,6 +3,7 @@
  * datasets side by side in DIR/report.md and DIR/figures/.  See compare.h
  * for what is compared and docs/compare.md for the report. */
 #include "cmd/cmd.h"
+#include "cmd/internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -84,7 +85,17 @@ int mp_cmd_compare(int argc, char **argv)
     }
     const char **label = in + argc + 1;
     size_t nin = 0, nlabel = 0;
+    mp__cli_seen seen = {0};
+    mp_err err;
+    mp_echo e;
     for (int i = 1; i < argc; i++) {
+        /* --label names one input each: the only option given more than once */
+        if (strcmp(argv[i], "--label") && strncmp(argv[i], "--label=", 8) &&
+            mp__cli_once(&seen, argv[i], &err)) {
+            fprintf(stderr, "muxprof compare: %s\n", err.msg);
+            free(in);
+            return 2;
+        }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             free(in);
@@ -115,7 +126,7 @@ int mp_cmd_compare(int argc, char **argv)
             label[nlabel++] = l;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "muxprof compare: unknown option '%s' (see muxprof compare "
-                            "--help)\n", argv[i]);
+                            "--help)\n", mp_echo_arg(&e, argv[i]));
             free(in);
             return 2;
         } else {
@@ -149,7 +160,6 @@ int mp_cmd_compare(int argc, char **argv)
         free(in);
         return 1;
     }
-    mp_err err;
     mp_err_clear(&err);
     int rc = 0, status = 0;
     mp_anon *anon = NULL;
