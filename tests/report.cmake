@@ -10,3 +10,8 @@ add_test(NAME test_readme_results
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/readme-results-test)
 set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+# results.json parsed strictly (one document, no key twice) by report and compare.
+add_test(NAME test_strict_json
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_strict_json.sh ${MP_TEST_BIN_PATH}
+                 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
+set_tests_properties(test_strict_json PROPERTIES LABELS "report;hardening" TIMEOUT 60)
