@@ -356,12 +356,10 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         fprintf(stderr, "muxprof: %s\n", err->msg);
         wrc = -1;
     }
-    if (wrc == 0 && !r.interrupted) {
-        mp_err rerr;
-        mp_err_clear(&rerr);
-        if (mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) < 0)
-            fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
-    }
+    mp_err rerr;
+    mp_err_clear(&rerr);
+    int report_rc = wrc == 0 && !r.interrupted
+                        ? mp_report_build(cfg->out_dir, !cfg->no_plots, &rerr) : 0;
     if (wrc == 0 && anon && mp_anon_tree(anon, cfg->out_dir, err) < 0) {
         fprintf(stderr, "muxprof: %s\n", err->msg);
         wrc = -1;
@@ -383,12 +381,29 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     printf("\nrun directory: %s\n", cfg->out_dir);
     if (r.interrupted)
         printf("(interrupted: results.json holds the cells finished so far)\n");
-    /* A run that measured nothing has failed, whatever it wrote. */
+    size_t nerr = r.interrupted ? 0 : mp_results_error_cells(&r);
+    if (nerr)
+        printf("(%zu of the cells and experiments ended in error: results.json says "
+               "\"status\": \"errors\")\n", nerr);
+    /* A run that measured nothing has failed, whatever it wrote; so has one
+     * with a cell that ended in error. */
     if (!r.interrupted && exit_code == 0 && (cfg->experiments & MP_EXP_CALLS) &&
         mp_results_ok_cells(&r) == 0) {
         fprintf(stderr, "muxprof run: no cell could be measured (%zu tried):\n", r.ncells);
         mp_print_cell_reasons(&r, NULL, stderr);
         exit_code = 1;
+    } else if (nerr && exit_code == 0) {
+        fprintf(stderr, "muxprof run: %zu of the cells and experiments ended in error (the "
+                "reasons are listed under the tables); the others are in %s\n", nerr,
+                cfg->out_dir);
+        exit_code = 1;
+    }
+    /* The results are written; a report or figure that is not is a failure too. */
+    if (report_rc < 0) {
+        fprintf(stderr, "muxprof run: report: %s; the results are kept in %s (muxprof report "
+                "%s tries again)\n", rerr.msg, cfg->out_dir, cfg->out_dir);
+        if (exit_code == 0)
+            exit_code = 1;
     }
 out:
     mp_progress_free(&prog);

@@ -404,7 +404,9 @@ void mp_cli_run_usage(FILE *f)
         fputc('\n', f);
     }
     fprintf(f, "\nThe run directory's default name gets -2, -3, ... when it exists.\n"
-               "A run in which no cell could be measured exits 1 and says why.\n"
+               "A run in which no cell could be measured, a cell or an experiment ended in\n"
+               "error, or the report or a figure could not be written exits 1 and says why\n"
+               "(what was measured is kept).\n"
                MP_EXIT_HELP);
 }
 

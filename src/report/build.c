@@ -107,7 +107,10 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
             m->simulated ? " on " : "",
             mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host",
             mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time");
-    if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
+    if (mp_rm_text(m, "status", when, sizeof when) && !strcmp(when, "errors"))
+        fprintf(f, "> **Cells of this run ended in error**: they were not measured "
+                   "(their reasons are in results.json).\n\n");
+    else if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
         fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", when);
     emulation_note(f, m);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "

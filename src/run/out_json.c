@@ -215,7 +215,7 @@ int mp_write_json(const mp_results *r, const char *dir, mp_err *err)
     cJSON_AddStringToObject(tool, "name", "muxprof");
     cJSON_AddStringToObject(tool, "version", mp_version_release());
     cJSON_AddStringToObject(tool, "git_describe", mp_version_git());
-    cJSON_AddStringToObject(root, "status", r->interrupted ? "interrupted" : "complete");
+    cJSON_AddStringToObject(root, "status", mp_results_status(r));
     if (r->interrupted && r->interrupted_cell >= 0 && (size_t)r->interrupted_cell < r->ncells) {
         const mp_cell *c = &r->cells[r->interrupted_cell];
         char buf[160];
