@@ -12,8 +12,9 @@ add_test(NAME test_bias_check
                  ${CMAKE_CURRENT_BINARY_DIR}/bias-check-test)
 set_tests_properties(test_bias_check PROPERTIES LABELS run TIMEOUT 60 SKIP_RETURN_CODE 77)
 # A run that did not do all it was asked exits non-zero and says what: figures
-# that failed, cells in error after the helper was killed.
-foreach(case report-fails helper-killed)
+# that failed, cells in error after the helper was killed; samples that
+# spanned a SIGSTOP are counted.
+foreach(case report-fails helper-killed sigstop)
   add_test(NAME test_run_outcome_${case}
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_outcome.sh ${MP_TEST_BIN_PATH} ${case})
   set_tests_properties(test_run_outcome_${case} PROPERTIES LABELS "run;hardening" TIMEOUT 120)

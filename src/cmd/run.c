@@ -292,6 +292,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     r.counters = mp_pmu_plan_json(plan);
     env.base_fds = open_fd_count();
 
+    mp_sample_watch_stops();
     mp_progress_init(&prog, cfg->quiet, &r,
                      (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0));
     rc = 0;
@@ -373,6 +374,7 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     if (cfg->experiments & MP_EXP_CALLS) {
         mp_print_tables(&r, stdout);
         mp_print_cell_reasons(&r, "\nnot measured:\n", stdout);
+        mp_print_stopped(&r, "\nstopped while measured:\n", stdout);
     }
     if (r.experiments)
         mp_print_experiments(r.experiments, stdout);

@@ -7,10 +7,12 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/file.h"
+#include "common/json.h"
 #include "report/internal.h"
 
 static const mp_rsection *const sections[] = {
@@ -47,6 +49,28 @@ int mp_report_figures(const mp_rmodel *m, const char *figdir, mp_rfigs *out, mp_
  * any cell (an emulator that does not model an event counts 0: that is not
  * a measurement of zero misses).  Not for a simulated run: it has neither
  * times nor hardware counts, and its own section says what the model is. */
+/* Samples whose time includes a stop of the process (the cells'
+ * samples_stopped). */
+static void stopped_note(FILE *f, const mp_rmodel *m)
+{
+    double n = 0;
+    int cells = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results")) {
+        double k = mp_json_num(c, "samples_stopped", 0);
+        if (isfinite(k) && k >= 1 && k <= 1e12) {
+            n += k;
+            cells++;
+        }
+    }
+    if (cells)
+        fprintf(f, "> **%.0f sample%s in %d cell%s spanned a stop of the process** (SIGSTOP, a "
+                "debugger, a suspended job): %s time%s include%s the stop (`samples_stopped` "
+                "in results.json names the cells).\n\n", n, n == 1 ? "" : "s", cells,
+                cells == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "" : "s",
+                n == 1 ? "s" : "");
+}
+
 static void emulation_note(FILE *f, const mp_rmodel *m)
 {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
@@ -112,6 +136,7 @@ int mp_report_markdown(const mp_rmodel *m, const char *run_dir, const mp_rfigs *
                    "(their reasons are in results.json).\n\n");
     else if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
         fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", when);
+    stopped_note(f, m);
     emulation_note(f, m);
     fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "

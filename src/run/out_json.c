@@ -104,6 +104,11 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
 
     cJSON_AddNumberToObject(o, "samples_kept", (double)c->kept);
     cJSON_AddNumberToObject(o, "samples_discarded", (double)c->discarded);
+    cJSON_AddNumberToObject(o, "samples_stopped", (double)c->stopped);
+    if (c->mode == MP_MODE_WAKEUP)
+        cJSON_AddNumberToObject(o, "samples_preempted", (double)c->preempted);
+    else   /* not read: it would take a system call between the timed calls */
+        cJSON_AddNullToObject(o, "samples_preempted");
     cJSON *a = cJSON_AddArrayToObject(o, "repeat_medians_ns");
     double tmp[MP_REPEATS_MAX];
     size_t nrep = 0;

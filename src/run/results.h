@@ -38,6 +38,8 @@ typedef struct mp_cell {
     mp_fd_table fd_table;     /* asked for: private or shared */
     int process_threads;      /* most threads seen in this process at its timed blocks; -1 unread */
     size_t kept, discarded;
+    size_t stopped;           /* kept samples that spanned a stop of the process */
+    size_t preempted;         /* wakeup: kept samples in which the waiter was preempted */
     double *repeat_medians;   /* [repeats] */
     double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
     double *bare_loop_mean;   /* [repeats], ready mode: the same, all loops' mean */
