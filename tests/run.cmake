@@ -19,3 +19,11 @@ foreach(case report-fails helper-killed sigstop)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_outcome.sh ${MP_TEST_BIN_PATH} ${case})
   set_tests_properties(test_run_outcome_${case} PROPERTIES LABELS "run;hardening" TIMEOUT 120)
 endforeach()
+# A helper or poker that cannot be forked (RLIMIT_NPROC, as a user the test
+# creates): the reason on stderr, exit 1, no run directory left that it created.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)   # the binary is copied for the user to run
+  add_test(NAME test_run_fork_fail
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_fork_fail.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_run_fork_fail PROPERTIES LABELS "run;hardening" TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
+endif()

@@ -101,12 +101,14 @@ static int make_default_dir(mp_run_config *cfg, mp_err *err)
 }
 
 /* Create the run directory, refusing a non-empty one without --force, and
- * prove it is writable.  A directory given wrongly is MP_EUSAGE; one that
- * cannot be created or written is an environment failure (-errno). */
-static int prepare_out_dir(mp_run_config *cfg, mp_err *err)
+ * prove it is writable; *created says whether this process made it.  A
+ * directory given wrongly is MP_EUSAGE; one that cannot be created or
+ * written is an environment failure (-errno). */
+static int prepare_out_dir(mp_run_config *cfg, int *created, mp_err *err)
 {
     struct stat st;
     int rc;
+    *created = !cfg->out_dir[0] || (stat(cfg->out_dir, &st) != 0 && errno == ENOENT);
     if (!cfg->out_dir[0]) {
         if ((rc = make_default_dir(cfg, err)) < 0)
             return rc;
@@ -199,9 +201,18 @@ static void print_placement(const mp_pu_pair *pair, int bound, FILE *f)
     fprintf(f, " -- %s\n", pair->detail);
 }
 
-/* Everything after the run directory exists. */
+/* A run that failed before it wrote anything leaves no run directory it
+ * created behind: rmdir removes it only while it is empty, so never what
+ * someone else put there. */
+static void drop_unused_dir(const mp_run_config *cfg, int created)
+{
+    if (created && rmdir(cfg->out_dir) != 0 && errno != ENOENT)
+        fprintf(stderr, "muxprof run: %s is left behind: %s\n", cfg->out_dir, strerror(errno));
+}
+
+/* Everything after the run directory exists (created: made by this run). */
 static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
-                   const mp_pu_pair *pair, mp_err *err)
+                   const mp_pu_pair *pair, int created, mp_err *err)
 {
     mp_results r;
     mp_peer peer = {.pid = 0, .sock = -1};
@@ -220,8 +231,11 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     sigaction(SIGTERM, &sa, NULL);
 
     rc = mp_results_init(&r, cfg, err);
-    if (rc < 0)
+    if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err->msg);
+        drop_unused_dir(cfg, created);
         return 1;
+    }
     utc_now(r.started_utc, sizeof r.started_utc, 1);
 
     mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb,
@@ -233,6 +247,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
 
     rc = mp_peer_start(&peer, err);
     if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err->msg);
+        drop_unused_dir(cfg, created);
         exit_code = 1;
         goto out;
     }
@@ -265,6 +281,8 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     if (needs_wakeup(cfg)) {
         rc = mp_poker_start(&poker, pair->poker_pu, bind_cb, &bctx, err);
         if (rc < 0) {
+            fprintf(stderr, "muxprof run: %s\n", err->msg);
+            drop_unused_dir(cfg, created);
             exit_code = 1;
             goto out;
         }
@@ -448,19 +466,20 @@ int mp_cmd_run(int argc, char **argv)
     mp_pmu_plan *plan = NULL;
     mp_topo *topo = NULL;
     mp_pu_pair pair;
+    int created = 0;
     rc = mp_pmu_plan_new(&plan, cfg.events, &err);
     if (rc == 0)
         rc = mp_topo_load(&topo, NULL, &err);
     if (rc == 0)
         rc = mp_topo_pick(topo, cfg.placement, &pair, &err);
     if (rc == 0)
-        rc = prepare_out_dir(&cfg, &err);
+        rc = prepare_out_dir(&cfg, &created, &err);
     int code;
     if (rc < 0) {
         fprintf(stderr, "muxprof run: %s\n", err.msg);
         code = mp_exit_status(rc);
     } else {
-        code = measure(&cfg, plan, topo, &pair, &err);
+        code = measure(&cfg, plan, topo, &pair, created, &err);
     }
     mp_topo_free(topo);
     mp_pmu_plan_free(plan);
