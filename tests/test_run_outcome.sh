@@ -66,6 +66,16 @@ helper-killed)
   "$bin" report "$tmp/killed" --no-plots >/dev/null 2>"$tmp/err" ||
     fail "report refused the run: $(cat "$tmp/err")"
   grep -q "ended in error" "$tmp/killed/report.md" || fail "report.md does not say so"
+  # compare takes a run with status "errors" too, and says so
+  "$bin" run $tiny --quiet --no-plots --out "$tmp/whole" >/dev/null 2>"$tmp/err" ||
+    fail "tiny run: $(cat "$tmp/err")"
+  mkdir "$tmp/errs"
+  sed 's/^\([[:space:]]"status":[[:space:]]*\)"complete"/\1"errors"/' "$tmp/whole/results.json" \
+    >"$tmp/errs/results.json"
+  [ "$(status_of "$tmp/errs")" = errors ] || fail "the edited copy says $(status_of "$tmp/errs")"
+  "$bin" compare "$tmp/whole" "$tmp/errs" --no-plots --out "$tmp/cmp" >/dev/null 2>"$tmp/err" ||
+    fail "compare refused a run with status errors: $(cat "$tmp/err")"
+  grep -q "run with errors" "$tmp/cmp/report.md" || fail "compare's report.md does not say so"
   echo "ok"
   ;;
 sigstop)

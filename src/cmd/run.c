@@ -413,15 +413,17 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
         mp_print_cell_reasons(&r, NULL, stderr);
         exit_code = 1;
     } else if (nerr && exit_code == 0) {
+        mp_echo dir;
         fprintf(stderr, "muxprof run: %zu of the cells and experiments ended in error (the "
                 "reasons are listed under the tables); the others are in %s\n", nerr,
-                cfg->out_dir);
+                mp_echo_arg(&dir, cfg->out_dir));
         exit_code = 1;
     }
     /* The results are written; a report or figure that is not is a failure too. */
     if (report_rc < 0) {
+        mp_echo dir;
         fprintf(stderr, "muxprof run: report: %s; the results are kept in %s (muxprof report "
-                "%s tries again)\n", rerr.msg, cfg->out_dir, cfg->out_dir);
+                "DIR tries again)\n", rerr.msg, mp_echo_arg(&dir, cfg->out_dir));
         if (exit_code == 0)
             exit_code = 1;
     }
