@@ -206,8 +206,10 @@ static void print_placement(const mp_pu_pair *pair, int bound, FILE *f)
  * someone else put there. */
 static void drop_unused_dir(const mp_run_config *cfg, int created)
 {
+    mp_echo dir;
     if (created && rmdir(cfg->out_dir) != 0 && errno != ENOENT)
-        fprintf(stderr, "muxprof run: %s is left behind: %s\n", cfg->out_dir, strerror(errno));
+        fprintf(stderr, "muxprof run: %s is left behind: %s\n",
+                mp_echo_arg(&dir, cfg->out_dir), strerror(errno));
 }
 
 /* Everything after the run directory exists (created: made by this run). */
