@@ -1,7 +1,7 @@
 #!/bin/sh
 # results.json is parsed strictly by every reader: text after the document,
 # a second document, or a key twice in one object is refused (exit 2, the
-# file and what is wrong named), by report and by compare alike.
+# file and what is wrong named), by report, report --anonymize and compare.
 #   test_strict_json.sh MUXPROF FUZZ_DIR
 bin=${1:?usage: test_strict_json.sh MUXPROF FUZZ_DIR}
 fuzz=${2:?usage: test_strict_json.sh MUXPROF FUZZ_DIR}
@@ -34,6 +34,12 @@ for f in "$fuzz"/regress/json/strict-*.json; do
     fail=1
   else
     echo "ok: report $name: $(cat "$tmp/err")"
+  fi
+  "$bin" report "$d" --no-plots --anonymize --out "$d-pub" >/dev/null 2>"$tmp/err"
+  rc=$?
+  if [ $rc -ne 2 ] || ! grep -q "$want" "$tmp/err"; then
+    echo "FAIL: report --anonymize $name: exit $rc, stderr: $(cat "$tmp/err")"
+    fail=1
   fi
   "$bin" compare "$d" "$tmp/valid" --json >/dev/null 2>"$tmp/err"
   rc=$?

@@ -3,6 +3,7 @@
  * "runs/vm-2026..." but not in "kvm"); home directories and kernel
  * addresses found by their shape.  See anonymize.h. */
 #include "common/anonymize.h"
+#include "common/json.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -421,9 +422,10 @@ int mp_anon_run_dir(mp_anon *a, const char *src, const char *dst, mp_err *err)
         return mp_errf(err, rc, "out of memory");
     snprintf(path, sizeof path, "%s/results.json", src);
     if ((rc = read_all(path, &text, err))) return rc;
-    doc = cJSON_Parse(text);
+    mp_err jerr;
+    rc = mp_json_parse(text, strlen(text), &doc, &jerr);
     free(text);
-    if (!doc) return mp_errf(err, -EBADMSG, "%s: not valid JSON", path);
+    if (rc) return mp_errf(err, rc, "%s: %s", path, jerr.msg);
     if ((rc = mp_anon_json(a, doc))) {
         cJSON_Delete(doc);
         return mp_errf(err, rc, "out of memory anonymizing %s", path);
