@@ -80,13 +80,13 @@ int mp_json_parse(const char *text, size_t len, cJSON **out, mp_err *err)
     int rc = 0;
     const char *dup = duplicate_key(j, path, sizeof path, &rc);
     if (dup || rc) {
-        mp_echo e;
+        mp_echo k, where;
         if (rc)
             mp_errf(err, rc, "out of memory checking the JSON keys");
         else
             rc = mp_errf(err, -EBADMSG, "key \"%s\" appears twice in the object %s; JSON "
-                         "readers disagree on which one counts", mp_echo_arg(&e, dup),
-                         path[0] ? path : "at the top level");
+                         "readers disagree on which one counts", mp_echo_arg(&k, dup),
+                         path[0] ? mp_echo_arg(&where, path) : "at the top level");
         cJSON_Delete(j);
         return rc;
     }
