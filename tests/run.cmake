@@ -17,7 +17,7 @@ set_tests_properties(test_bias_check PROPERTIES LABELS run TIMEOUT 60 SKIP_RETUR
 foreach(case report-fails helper-killed sigstop)
   add_test(NAME test_run_outcome_${case}
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_outcome.sh ${MP_TEST_BIN_PATH} ${case})
-  set_tests_properties(test_run_outcome_${case} PROPERTIES LABELS "run;hardening" TIMEOUT 120
+  set_tests_properties(test_run_outcome_${case} PROPERTIES LABELS "run;hardening" TIMEOUT 300
                        SKIP_RETURN_CODE 77)
 endforeach()
 # A helper or poker that cannot be forked (RLIMIT_NPROC, as a user the test
