@@ -48,7 +48,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         if (!strcmp(argv[1], verbs[i].name))
             return verbs[i].fn(argc - 1, argv + 1);
-    fprintf(stderr, "muxprof: unknown verb '%s'; expected one of: ", argv[1]);
+    mp_echo e;
+    fprintf(stderr, "muxprof: unknown verb '%s'; expected one of: ", mp_echo_arg(&e, argv[1]));
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
         fprintf(stderr, "%s%s", i ? ", " : "", verbs[i].name);
     fputc('\n', stderr);

@@ -35,3 +35,7 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_out_dirs PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
     LABELS "hardening;cmd")
 endif()
+# Each option once in every verb; a user's value echoed only up to a bound.
+add_test(NAME test_cli_once
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_once.sh ${MP_TEST_BIN_PATH})
+set_tests_properties(test_cli_once PROPERTIES LABELS "cmd;hardening" TIMEOUT 60)

@@ -13,3 +13,5 @@ set_tests_properties(test_version PROPERTIES LABELS common TIMEOUT 60)
 mp_add_test(test_file SOURCES test_file.c LABELS "common;hardening")
 # The quoting functions: known answers, truncation, gnuplot reading them back.
 mp_add_test(test_quote SOURCES test_quote.c LABELS "common;hardening")
+# Strict JSON parsing (one document, no key twice) and bounded echo of user values.
+mp_add_test(test_json_strict SOURCES test_json_strict.c LABELS "common;hardening")

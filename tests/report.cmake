@@ -24,3 +24,8 @@ mp_add_test(test_inject SOURCES test_inject.c LABELS "report;hardening" TIMEOUT 
 # The gnuplot runner: no init files, a time limit, SIGINT stops the drawing.
 mp_add_test(test_plot SOURCES test_plot.c LABELS "report;hardening" TIMEOUT 300
   NATIVE_ONLY "it starts gnuplot and muxprof run, which hang or mean nothing under qemu-user")
+# results.json parsed strictly (one document, no key twice) by report and compare.
+add_test(NAME test_strict_json
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_strict_json.sh ${MP_TEST_BIN_PATH}
+                 ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
+set_tests_properties(test_strict_json PROPERTIES LABELS "report;hardening" TIMEOUT 60)

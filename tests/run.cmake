@@ -12,3 +12,20 @@ add_test(NAME test_bias_check
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_bias_check.sh ${CMAKE_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/bias-check-test)
 set_tests_properties(test_bias_check PROPERTIES LABELS run TIMEOUT 60 SKIP_RETURN_CODE 77)
+# A run that did not do all it was asked exits non-zero and says what: figures
+# that failed, cells in error after the helper was killed; samples that
+# spanned a SIGSTOP are counted.
+foreach(case report-fails helper-killed sigstop)
+  add_test(NAME test_run_outcome_${case}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_outcome.sh ${MP_TEST_BIN_PATH} ${case})
+  set_tests_properties(test_run_outcome_${case} PROPERTIES LABELS "run;hardening" TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
+endforeach()
+# A helper or poker that cannot be forked (RLIMIT_NPROC, as a user the test
+# creates): the reason on stderr, exit 1, no run directory left that it created.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)   # the binary is copied for the user to run
+  add_test(NAME test_run_fork_fail
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_fork_fail.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_run_fork_fail PROPERTIES LABELS "run;hardening" TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
+endif()

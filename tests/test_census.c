@@ -13,8 +13,8 @@
  *     descriptors open after the run as before, one thread, no child left.
  * A run under a hard RLIMIT_NOFILE of 600 with --fds 10,1000 records the
  * 1000 cell "unsupported" with the numbers and exits 0; a run whose helper
- * is killed mid-sweep ends by itself (exit 0 or 1), the cells it could not
- * measure "error" with a reason.
+ * is killed mid-sweep ends by itself, the cells it could not measure
+ * "error" with a reason, the run's status "errors" and its exit 1.
  *
  * The delays are drawn from a seeded generator; the seed is printed, and
  * MP_CENSUS_SEED=S reproduces a run (MP_CENSUS_TRIALS=N changes the count).
@@ -195,8 +195,9 @@ static int check_file(const char *path, const struct stat *st, int type, struct 
             print_error("%s does not parse\n", path);
             problems++;
         } else if (!cJSON_IsString(status) || (strcmp(status->valuestring, "complete") &&
-                                               strcmp(status->valuestring, "interrupted"))) {
-            print_error("%s: status is neither complete nor interrupted\n", path);
+                                               strcmp(status->valuestring, "interrupted") &&
+                                               strcmp(status->valuestring, "errors"))) {
+            print_error("%s: status is neither complete, errors nor interrupted\n", path);
             problems++;
         } else if (want_status && strcmp(status->valuestring, want_status)) {
             print_error("%s: status %s, expected %s\n", path, status->valuestring, want_status);
@@ -345,7 +346,7 @@ static void test_rlimit_mid_sweep(void **state)
                  e ? e : "");
     }
     assert_no_helper(out);
-    assert_complete_files(out, "complete", 1);
+    assert_complete_files(out, NULL, 1);
     snprintf(path, sizeof path, "%s/results.json", out);
     char *s = mp_test_slurp(path);
     cJSON *j = cJSON_Parse(s);
@@ -441,7 +442,7 @@ static void helper_trial(int sig, const char *tag)
         fail_msg("run whose helper %s: %s, expected exit 0 or 1",
                  sig == SIGKILL ? "died" : "hung", how);
     assert_no_helper(out);
-    assert_complete_files(out, "complete", 1);
+    assert_complete_files(out, NULL, 1);
     snprintf(path, sizeof path, "%s/results.json", out);
     char *s = mp_test_slurp(path);
     cJSON *j = cJSON_Parse(s);
@@ -467,8 +468,15 @@ static void helper_trial(int sig, const char *tag)
             uns++;
         }
     }
+    const char *run_status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "status"));
+    assert_non_null(run_status);
+    print_message("  %d cells ok, %d error, %d unsupported; status %s\n", ok, err, uns,
+                  run_status);
+    /* a cell in error makes the run's status "errors" and its exit 1 */
+    assert_string_equal(run_status, err ? "errors" : "complete");
+    if (err && WEXITSTATUS(st) != 1)
+        fail_msg("run with %d cells in error: %s, expected exit 1", err, how);
     cJSON_Delete(j);
-    print_message("  %d cells ok, %d error, %d unsupported\n", ok, err, uns);
 }
 
 static void test_helper_killed(void **state)

@@ -88,7 +88,17 @@ int mp_cmd_compare(int argc, char **argv)
     }
     const char **label = in + argc + 1;
     size_t nin = 0, nlabel = 0;
+    mp__cli_seen seen = {0};
+    mp_err err;
+    mp_echo e;
     for (int i = 1; i < argc; i++) {
+        /* --label names one input each: the only option given more than once */
+        if (strcmp(argv[i], "--label") && strncmp(argv[i], "--label=", 8) &&
+            mp__cli_once(&seen, argv[i], &err)) {
+            fprintf(stderr, "muxprof compare: %s\n", err.msg);
+            free(in);
+            return 2;
+        }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             free(in);
@@ -121,7 +131,7 @@ int mp_cmd_compare(int argc, char **argv)
             label[nlabel++] = l;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "muxprof compare: unknown option '%s' (see muxprof compare "
-                            "--help)\n", argv[i]);
+                            "--help)\n", mp_echo_arg(&e, argv[i]));
             free(in);
             return 2;
         } else {
@@ -155,7 +165,6 @@ int mp_cmd_compare(int argc, char **argv)
         free(in);
         return 1;
     }
-    mp_err err;
     mp_err_clear(&err);
     int rc = 0, status = 0;
     mp_anon *anon = NULL;

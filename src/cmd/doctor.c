@@ -4,6 +4,7 @@
  * descriptor limits, frequency governor, SMT), each line OK or what to
  * change.  Reports only; exits 0 even when things are missing. */
 #include "cmd/cmd.h"
+#include "cmd/internal.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -269,7 +270,15 @@ int mp_cmd_doctor(int argc, char **argv)
 {
     mp_pmu_host h;
     cJSON *doc = NULL;
+    mp__cli_seen seen = {0};
+    mp_err err;
+    mp_echo e;
     for (int i = 1; i < argc; i++) {
+        if (mp__cli_once(&seen, argv[i], &err)) {
+            fprintf(stderr, "muxprof doctor: %s\n", err.msg);
+            cJSON_Delete(doc);
+            return 2;
+        }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: muxprof doctor [--json]\n\nChecks what this host offers for "
                    "measuring select/poll/epoll with counters\nand says what to change; exits "
@@ -285,7 +294,8 @@ int mp_cmd_doctor(int argc, char **argv)
             }
             continue;
         }
-        fprintf(stderr, "muxprof doctor: unexpected argument '%s' (try --help)\n", argv[i]);
+        fprintf(stderr, "muxprof doctor: unexpected argument '%s' (try --help)\n",
+                mp_echo_arg(&e, argv[i]));
         cJSON_Delete(doc);
         return 2;
     }

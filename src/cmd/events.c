@@ -3,6 +3,7 @@
  * if not, why in words; --all shows every preset, the embedded preset data
  * files and the generic perf names.  Reads the plan's JSON description. */
 #include "cmd/cmd.h"
+#include "cmd/internal.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -178,7 +179,14 @@ int mp_cmd_events(int argc, char **argv)
 {
     const char *spec = NULL;
     int all = 0, rc = 0, json = 0;
+    mp__cli_seen seen = {0};
+    mp_err err;
+    mp_echo e;
     for (int i = 1; i < argc; i++) {
+        if (mp__cli_once(&seen, argv[i], &err)) {
+            fprintf(stderr, "muxprof events: %s\n", err.msg);
+            return 2;
+        }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -191,7 +199,8 @@ int mp_cmd_events(int argc, char **argv)
         } else if (!strncmp(argv[i], "--events=", 9)) {
             spec = argv[i] + 9;
         } else {
-            fprintf(stderr, "muxprof events: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, "muxprof events: unexpected argument '%s'\n",
+                    mp_echo_arg(&e, argv[i]));
             usage(stderr);
             return 2;
         }

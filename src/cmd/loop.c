@@ -97,13 +97,19 @@ static int parse(int argc, char **argv, loop_config *c, mp_err *err)
     opterr = 0;
     int o, rc = 0;
     long v;
+    int seen[L_HELP - L_BACKEND + 1] = {0};
+    mp_echo e;
     while (rc == 0 && (o = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+        if (o >= L_BACKEND && o <= L_HELP && seen[o - L_BACKEND]++) {
+            rc = mp_errf(err, MP_EUSAGE, "--%s given twice", loop_opts[o - L_BACKEND].opt.name);
+            break;
+        }
         switch (o) {
         case L_BACKEND:
             c->backend = mp_backend_find(optarg);
             if (!c->backend)
                 rc = mp_errf(err, MP_EUSAGE, "--backend: unknown backend '%s'; expected %s",
-                             optarg, mp_backend_names());
+                             mp_echo_arg(&e, optarg), mp_backend_names());
             break;
         case L_FDS:
             if ((rc = mp__cli_parse_count("--fds", optarg, 1, MP_FDS_MAX, &v, err)) == 0)
@@ -115,12 +121,12 @@ static int parse(int argc, char **argv, loop_config *c, mp_err *err)
         case L_KIND:
             if (mp_fd_kind_parse(optarg, &c->kind) < 0)
                 rc = mp_errf(err, MP_EUSAGE, "--fd-kind: unknown kind '%s'; expected %s",
-                             optarg, mp_fd_kind_names());
+                             mp_echo_arg(&e, optarg), mp_fd_kind_names());
             break;
         case L_POS:
             if (mp_ready_pos_parse(optarg, &c->pos) < 0)
                 rc = mp_errf(err, MP_EUSAGE, "--ready-pos: unknown position '%s'; expected %s",
-                             optarg, mp_ready_pos_names());
+                             mp_echo_arg(&e, optarg), mp_ready_pos_names());
             break;
         case L_CPU:
             if ((rc = mp__cli_parse_count("--cpu", optarg, 0, LOOP_CPU_MAX, &v, err)) == 0)
@@ -133,16 +139,16 @@ static int parse(int argc, char **argv, loop_config *c, mp_err *err)
             return 1;
         case ':':
             rc = mp_errf(err, MP_EUSAGE, "%s needs a value (muxprof loop --help)",
-                         argv[optind - 1]);
+                         mp_echo_arg(&e, argv[optind - 1]));
             break;
         default:
             rc = mp_errf(err, MP_EUSAGE, "unknown option '%s' (muxprof loop --help)",
-                         argv[optind - 1]);
+                         mp_echo_arg(&e, argv[optind - 1]));
         }
     }
     if (rc == 0 && optind < argc)
         rc = mp_errf(err, MP_EUSAGE, "unexpected argument '%s' (muxprof loop --help)",
-                     argv[optind]);
+                     mp_echo_arg(&e, argv[optind]));
     if (rc == 0 && !c->backend)
         rc = mp_errf(err, MP_EUSAGE, "--backend is required; expected one of %s",
                      mp_backend_names());

@@ -39,6 +39,7 @@ static void usage(FILE *f)
 static int run_dir(const char *arg, char *dir, size_t len)
 {
     struct stat st;
+    mp_echo e;
     size_t n = strlen(arg);
     const char *base = strrchr(arg, '/');
     base = base ? base + 1 : arg;
@@ -48,7 +49,8 @@ static int run_dir(const char *arg, char *dir, size_t len)
     }
     if (!strcmp(base, "results.json")) {
         if (stat(arg, &st) != 0) {
-            fprintf(stderr, "muxprof report: %s: %s\n", arg, strerror(errno));
+            fprintf(stderr, "muxprof report: %s: %s\n", mp_echo_arg(&e, arg),
+                    strerror(errno));
             return 1;
         }
         if (base == arg)
@@ -61,10 +63,11 @@ static int run_dir(const char *arg, char *dir, size_t len)
     }
     if (stat(arg, &st) != 0)
         fprintf(stderr, "muxprof report: %s: %s (give the directory a run wrote, e.g. "
-                        "reports/runs/HOST-TIME, or its results.json)\n", arg, strerror(errno));
+                        "reports/runs/HOST-TIME, or its results.json)\n", mp_echo_arg(&e, arg),
+                strerror(errno));
     else
         fprintf(stderr, "muxprof report: %s is neither a run directory nor a results.json\n",
-                arg);
+                mp_echo_arg(&e, arg));
     return 1;
 }
 
@@ -72,7 +75,14 @@ int mp_cmd_report(int argc, char **argv)
 {
     const char *arg = NULL, *out = NULL;
     int figures = 1, anonymize = 0, force = 0;
+    mp__cli_seen seen = {0};
+    mp_err err;
+    mp_echo e1, e2;
     for (int i = 1; i < argc; i++) {
+        if (mp__cli_once(&seen, argv[i], &err)) {
+            fprintf(stderr, "muxprof report: %s\n", err.msg);
+            return 2;
+        }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -90,11 +100,11 @@ int mp_cmd_report(int argc, char **argv)
             }
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "muxprof report: unknown option '%s' (see muxprof report --help)\n",
-                    argv[i]);
+                    mp_echo_arg(&e1, argv[i]));
             return 2;
         } else if (arg) {
-            fprintf(stderr, "muxprof report: one run directory only ('%s' and '%s')\n", arg,
-                    argv[i]);
+            fprintf(stderr, "muxprof report: one run directory only ('%s' and '%s')\n",
+                    mp_echo_arg(&e1, arg), mp_echo_arg(&e2, argv[i]));
             return 2;
         } else {
             arg = argv[i];
@@ -114,7 +124,6 @@ int mp_cmd_report(int argc, char **argv)
     if (run_dir(arg, dirbuf, sizeof dirbuf))
         return 1;
     const char *dir = dirbuf;
-    mp_err err;
     mp_err_clear(&err);
     char pub[4096];
     int rc = 0;

@@ -180,8 +180,11 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     sigaction(SIGTERM, &sa, NULL);
 
     rc = mp_results_init(&r, cfg, err);
-    if (rc < 0)
+    if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err->msg);
+        mp_dir_discard(out);
         return 1;
+    }
     utc_now(r.started_utc, sizeof r.started_utc, 1);
 
     mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb,
@@ -193,6 +196,8 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
 
     rc = mp_peer_start(&peer, err);
     if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err->msg);
+        mp_dir_discard(out);
         exit_code = 1;
         goto out;
     }
@@ -225,6 +230,8 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     if (needs_wakeup(cfg)) {
         rc = mp_poker_start(&poker, pair->poker_pu, bind_cb, &bctx, err);
         if (rc < 0) {
+            fprintf(stderr, "muxprof run: %s\n", err->msg);
+            mp_dir_discard(out);
             exit_code = 1;
             goto out;
         }
@@ -252,6 +259,7 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     r.counters = mp_pmu_plan_json(plan);
     env.base_fds = open_fd_count();
 
+    mp_sample_watch_stops();
     mp_progress_init(&prog, cfg->quiet, &r,
                      (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0));
     rc = 0;
@@ -314,12 +322,10 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
         fprintf(stderr, "muxprof: %s\n", err->msg);
         wrc = -1;
     }
-    if (wrc == 0 && !r.interrupted) {
-        mp_err rerr;
-        mp_err_clear(&rerr);
-        if (mp_report_build_in(out, !cfg->no_plots, &rerr) < 0)
-            fprintf(stderr, "muxprof: report: %s\n", rerr.msg);
-    }
+    mp_err rerr;
+    mp_err_clear(&rerr);
+    int report_rc = wrc == 0 && !r.interrupted
+                        ? mp_report_build_in(out, !cfg->no_plots, &rerr) : 0;
     sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
     if (mp_sample_stop && !r.interrupted && exit_code == 0) {
         char dir[PATH_MAX + 8];
@@ -335,6 +341,7 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     if (cfg->experiments & MP_EXP_CALLS) {
         mp_print_tables(&r, stdout);
         mp_print_cell_reasons(&r, "\nnot measured:\n", stdout);
+        mp_print_stopped(&r, "\nstopped while measured:\n", stdout);
     }
     if (r.experiments)
         mp_print_experiments(r.experiments, stdout);
@@ -343,12 +350,31 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     printf("\nrun directory: %s\n", cfg->out_dir);
     if (r.interrupted)
         printf("(interrupted: results.json holds the cells finished so far)\n");
-    /* A run that measured nothing has failed, whatever it wrote. */
+    size_t nerr = r.interrupted ? 0 : mp_results_error_cells(&r);
+    if (nerr)
+        printf("(%zu of the cells and experiments ended in error: results.json says "
+               "\"status\": \"errors\")\n", nerr);
+    /* A run that measured nothing has failed, whatever it wrote; so has one
+     * with a cell that ended in error. */
     if (!r.interrupted && exit_code == 0 && (cfg->experiments & MP_EXP_CALLS) &&
         mp_results_ok_cells(&r) == 0) {
         fprintf(stderr, "muxprof run: no cell could be measured (%zu tried):\n", r.ncells);
         mp_print_cell_reasons(&r, NULL, stderr);
         exit_code = 1;
+    } else if (nerr && exit_code == 0) {
+        mp_echo dir;
+        fprintf(stderr, "muxprof run: %zu of the cells and experiments ended in error (the "
+                "reasons are listed under the tables); the others are in %s\n", nerr,
+                mp_echo_arg(&dir, cfg->out_dir));
+        exit_code = 1;
+    }
+    /* The results are written; a report or figure that is not is a failure too. */
+    if (report_rc < 0) {
+        mp_echo dir;
+        fprintf(stderr, "muxprof run: report: %s; the results are kept in %s (muxprof report "
+                "DIR tries again)\n", rerr.msg, mp_echo_arg(&dir, cfg->out_dir));
+        if (exit_code == 0)
+            exit_code = 1;
     }
 out:
     mp_progress_free(&prog);

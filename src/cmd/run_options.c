@@ -29,14 +29,12 @@ int mp__cli_parse_count(const char *opt, const char *s, long lo, long hi, long *
                         mp_err *err)
 {
     char *end;
+    mp_echo e;
     errno = 0;
-    if (!*s || !(*s >= '0' && *s <= '9') )
+    long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : 0;
+    if (!(*s >= '0' && *s <= '9') || *end || errno == ERANGE)
         return mp_errf(err, MP_EUSAGE, "%s: '%s' is not a whole number; expected %ld..%ld",
-                       opt, s, lo, hi);
-    long v = strtol(s, &end, 10);
-    if (*end || errno == ERANGE)
-        return mp_errf(err, MP_EUSAGE, "%s: '%s' is not a whole number; expected %ld..%ld",
-                       opt, s, lo, hi);
+                       opt, mp_echo_arg(&e, s), lo, hi);
     if (v < lo || v > hi)
         return mp_errf(err, MP_EUSAGE, "%s: %ld is out of range; expected %ld..%ld", opt, v,
                        lo, hi);
@@ -49,16 +47,19 @@ static int split_list(const char *opt, char *s, char **items, int max, mp_err *e
 {
     int n = 0;
     char *save = NULL;
+    mp_echo e;
     if (!*s)
         return mp_errf(err, MP_EUSAGE, "%s: empty list", opt);
     if (s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-        return mp_errf(err, MP_EUSAGE, "%s: empty item in '%s'", opt, s);
+        return mp_errf(err, MP_EUSAGE, "%s: empty item in '%s'", opt,
+                       mp_echo_arg(&e, s));
     for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (n == max)
             return mp_errf(err, MP_EUSAGE, "%s: more than %d items", opt, max);
         for (int i = 0; i < n; i++)
             if (!strcmp(items[i], t))
-                return mp_errf(err, MP_EUSAGE, "%s: '%s' is given twice", opt, t);
+                return mp_errf(err, MP_EUSAGE, "%s: '%s' is given twice", opt,
+                               mp_echo_arg(&e, t));
         items[n++] = t;
     }
     return n;
@@ -66,9 +67,10 @@ static int split_list(const char *opt, char *s, char **items, int max, mp_err *e
 
 static int parse_word(const char *opt, const char *s, char *dst, size_t len, mp_err *err)
 {
+    mp_echo e;
     if (!*s || strlen(s) >= len)
         return mp_errf(err, MP_EUSAGE, "%s: '%s' is empty or longer than %zu characters", opt,
-                       s, len - 1);
+                       mp_echo_arg(&e, s), len - 1);
     memcpy(dst, s, strlen(s) + 1);
     return 0;
 }
@@ -106,6 +108,7 @@ typedef int (*set_fn)(mp_run_config *c, const char *opt, char *v, mp_err *err);
 
 static int set_backends(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
+    mp_echo e;
     char *it[MP_MAX_BACKENDS];
     int n = split_list(opt, v, it, MP_MAX_BACKENDS, err);
     if (n < 0)
@@ -114,7 +117,7 @@ static int set_backends(mp_run_config *c, const char *opt, char *v, mp_err *err)
         c->backends[i] = mp_backend_find(it[i]);
         if (!c->backends[i])
             return mp_errf(err, MP_EUSAGE, "%s: unknown backend '%s'; expected %s", opt,
-                           it[i], mp_backend_names());
+                           mp_echo_arg(&e, it[i]), mp_backend_names());
     }
     c->nbackends = n;
     return 0;
@@ -132,13 +135,15 @@ static int set_active(mp_run_config *c, const char *opt, char *v, mp_err *err)
 
 static int set_modes(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
+    mp_echo e;
     char *it[2];
     int n = split_list(opt, v, it, 2, err);
     if (n < 0)
         return n;
     for (int i = 0; i < n; i++)
         if (mp_mode_parse(it[i], &c->modes[i]) < 0)
-            return mp_errf(err, MP_EUSAGE, "%s: unknown mode '%s'; expected %s", opt, it[i],
+            return mp_errf(err, MP_EUSAGE, "%s: unknown mode '%s'; expected %s", opt,
+                           mp_echo_arg(&e, it[i]),
                            mp_mode_names());
     c->nmodes = n;
     return 0;
@@ -146,13 +151,15 @@ static int set_modes(mp_run_config *c, const char *opt, char *v, mp_err *err)
 
 static int set_kinds(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
+    mp_echo e;
     char *it[MP_MAX_KINDS];
     int n = split_list(opt, v, it, MP_MAX_KINDS, err);
     if (n < 0)
         return n;
     for (int i = 0; i < n; i++)
         if (mp_fd_kind_parse(it[i], &c->kinds[i]) < 0)
-            return mp_errf(err, MP_EUSAGE, "%s: unknown kind '%s'; expected %s", opt, it[i],
+            return mp_errf(err, MP_EUSAGE, "%s: unknown kind '%s'; expected %s", opt,
+                           mp_echo_arg(&e, it[i]),
                            mp_fd_kind_names());
     c->nkinds = n;
     return 0;
@@ -160,6 +167,7 @@ static int set_kinds(mp_run_config *c, const char *opt, char *v, mp_err *err)
 
 static int set_experiments(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
+    mp_echo e;
     char *it[MP_MAX_EXPERIMENTS];
     int rows = 0;
     while (mp_experiments[rows].name)
@@ -172,7 +180,7 @@ static int set_experiments(mp_run_config *c, const char *opt, char *v, mp_err *e
         unsigned bit;
         if (!mp_experiment_find(it[i], &bit))
             return mp_errf(err, MP_EUSAGE, "%s: unknown experiment '%s'; expected %s", opt,
-                           it[i], mp_experiment_names());
+                           mp_echo_arg(&e, it[i]), mp_experiment_names());
         c->experiments |= bit;
     }
     c->nexperiments = 0;
@@ -184,14 +192,17 @@ static int set_experiments(mp_run_config *c, const char *opt, char *v, mp_err *e
 
 static int set_ready_pos(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
+    mp_echo e;
     if (mp_ready_pos_parse(v, &c->ready_pos) < 0)
-        return mp_errf(err, MP_EUSAGE, "%s: unknown position '%s'; expected %s", opt, v,
+        return mp_errf(err, MP_EUSAGE, "%s: unknown position '%s'; expected %s", opt,
+                           mp_echo_arg(&e, v),
                        mp_ready_pos_names());
     return 0;
 }
 
 static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
+    mp_echo e;
     char *it[2];
     int n = split_list(opt, v, it, 2, err);
     if (n < 0)
@@ -199,7 +210,8 @@ static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
     mp_fd_table t[2];
     for (int i = 0; i < n; i++)
         if (mp_fd_table_parse(it[i], &t[i]) < 0)
-            return mp_errf(err, MP_EUSAGE, "%s: unknown value '%s'; expected %s", opt, it[i],
+            return mp_errf(err, MP_EUSAGE, "%s: unknown value '%s'; expected %s", opt,
+                           mp_echo_arg(&e, it[i]),
                            mp_fd_table_names());
     c->nfd_tables = n;
     c->fd_tables[0] = n == 2 ? MP_FDT_PRIVATE : t[0];   /* both: private first */
@@ -392,7 +404,9 @@ void mp_cli_run_usage(FILE *f)
         fputc('\n', f);
     }
     fprintf(f, "\nThe run directory's default name gets -2, -3, ... when it exists.\n"
-               "A run in which no cell could be measured exits 1 and says why.\n"
+               "A run in which no cell could be measured, a cell or an experiment ended in\n"
+               "error, or the report or a figure could not be written exits 1 and says why\n"
+               "(what was measured is kept).\n"
                MP_EXIT_HELP);
 }
 
@@ -425,24 +439,27 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
     optind = 0;
     opterr = 0;
     int o;
+    mp_echo e;
     while ((o = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
         if (o == ':')
             return mp_errf(err, MP_EUSAGE, "%s needs a value; see muxprof run --help",
-                           argv[optind - 1]);
+                           mp_echo_arg(&e, argv[optind - 1]));
         if (o < 256 || o >= 256 + (int)NOPTS) {
             if (optopt > ' ' && optopt < 127)   /* a short one, maybe inside "-xy" */
                 return mp_errf(err, MP_EUSAGE, "unknown option '-%c'; see muxprof run --help",
                                optopt);
             return mp_errf(err, MP_EUSAGE, "unknown option '%s'; see muxprof run --help",
-                           argv[optind - 1]);
+                           mp_echo_arg(&e, argv[optind - 1]));
         }
         const run_opt *row = &opts[o - 256];
+        if (seen[o - 256])
+            return mp_errf(err, MP_EUSAGE, "--%s given twice", row->name);
         char *v = NULL;
         if (optarg && row->target == set_out_dir) {
             v = optarg;   /* a path: its own length limit, in its own words */
         } else if (optarg) {
             if (strlen(optarg) >= sizeof buf)
-                return mp_errf(err, MP_EUSAGE, "%s: argument too long", argv[optind - 1]);
+                return mp_errf(err, MP_EUSAGE, "--%s: argument too long", row->name);
             strcpy(buf, optarg);
             v = buf;
         }
@@ -453,7 +470,7 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
     }
     if (optind < argc)
         return mp_errf(err, MP_EUSAGE, "unexpected argument '%s'; run takes options only "
-                       "(see muxprof run --help)", argv[optind]);
+                       "(see muxprof run --help)", mp_echo_arg(&e, argv[optind]));
 
     for (size_t i = 0; i < NOPTS; i++) {
         const char *def = c->quick && opts[i].quick ? opts[i].quick : opts[i].def;

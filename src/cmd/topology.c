@@ -2,6 +2,7 @@
  * nodes, cores, PUs, data caches and the waiter/poker placements it offers
  * (or those of a synthetic / XML topology, for demonstration). */
 #include "cmd/cmd.h"
+#include "cmd/internal.h"
 #include "topology.h"
 
 #include <stdio.h>
@@ -28,7 +29,14 @@ int mp_cmd_topology(int argc, char **argv)
 {
     const char *synthetic = NULL, *xml = NULL;
     int json = 0;
+    mp__cli_seen seen = {0};
+    mp_err err;
+    mp_echo e;
     for (int i = 1; i < argc; i++) {
+        if (mp__cli_once(&seen, argv[i], &err)) {
+            fprintf(stderr, "muxprof topology: %s\n", err.msg);
+            return 2;
+        }
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
@@ -45,7 +53,7 @@ int mp_cmd_topology(int argc, char **argv)
             else
                 xml = argv[++i];
         } else {
-            fprintf(stderr, "muxprof topology: unknown option '%s'\n", argv[i]);
+            fprintf(stderr, "muxprof topology: unknown option '%s'\n", mp_echo_arg(&e, argv[i]));
             usage(stderr);
             return 2;
         }
@@ -55,7 +63,6 @@ int mp_cmd_topology(int argc, char **argv)
         return 2;
     }
 
-    mp_err err;
     mp_err_clear(&err);
     mp_topo *t = NULL;
     int rc = xml ? mp_topo_load_xml(&t, xml, &err) : mp_topo_load(&t, synthetic, &err);

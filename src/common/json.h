@@ -1,10 +1,20 @@
-/* json.h - lenient getters for cJSON objects: a member of the wrong type
- * reads as the caller's "missing" value.  Readers that must refuse bad
- * input (report/'s loader) check types themselves. */
+/* json.h - strict parsing of JSON input, and lenient getters for cJSON
+ * objects: a member of the wrong type reads as the caller's "missing"
+ * value.  Readers that must refuse bad input (report/'s loader) check
+ * types themselves. */
 #ifndef MP_JSON_H
 #define MP_JSON_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
+#include "common/mp_err.h"
+
+/* Parse len bytes of text as exactly one JSON document: refused (-EBADMSG,
+ * with where) when it is not JSON, when anything but white space follows
+ * the document, or when an object holds one key twice.  0 and *out the
+ * document (the caller deletes it), or -EBADMSG / -ENOMEM and *out NULL. */
+int mp_json_parse(const char *text, size_t len, cJSON **out, mp_err *err);
 
 /* The number at o.key, or missing when absent or not a number. */
 double mp_json_num(const cJSON *o, const char *key, double missing);

@@ -30,4 +30,14 @@ int mp_errf(mp_err *e, int code, const char *fmt, ...)
 /* Clear e (code 0, empty message). */
 void mp_err_clear(mp_err *e);
 
+/* A value the user gave, as a message echoes it: its first MP_ECHO_MAX
+ * bytes (cut at a character boundary), then "... (N bytes)" when it is
+ * longer; control characters as '?', so the message stays one line.
+ * Returns e->s.  One buffer per value echoed in the same message. */
+#define MP_ECHO_MAX 160
+typedef struct mp_echo {
+    char s[MP_ECHO_MAX + 40];
+} mp_echo;
+const char *mp_echo_arg(mp_echo *e, const char *value);
+
 #endif

@@ -41,12 +41,13 @@ static int resolve(mp_cmp_host *h, const char *arg, mp_anon *labels, mp_err *err
 {
     struct stat st;
     char path[PATH_MAX + 16];
+    mp_echo e;
     if (stat(arg, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             snprintf(path, sizeof path, "%s/results.json", arg);
             if (stat(path, &st) != 0)
                 return mp_errf(err, -ENOENT, "%s: no results.json in this directory "
-                               "(is it a muxprof run directory?)", arg);
+                               "(is it a muxprof run directory?)", mp_echo_arg(&e, arg));
         } else {
             snprintf(path, sizeof path, "%s", arg);
         }
@@ -57,7 +58,7 @@ static int resolve(mp_cmp_host *h, const char *arg, mp_anon *labels, mp_err *err
         return mp_cmp_ref_load(&h->m, r, err);
     return mp_errf(err, -ENOENT, "%s: no such run directory, results.json or reference "
                    "dataset (`muxprof compare --list-references` lists the references)",
-                   arg);
+                   mp_echo_arg(&e, arg));
 }
 
 /* Labels go into Markdown tables and gnuplot strings. */

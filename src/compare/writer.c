@@ -537,7 +537,9 @@ static void hosts(wctx *w)
         else if (h->emulated)
             fputs("**emulated CPU: timings mean nothing** ", w->f);
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(h->m.root, "status");
-        if (cJSON_IsString(st) && strcmp(st->valuestring, "complete"))
+        if (cJSON_IsString(st) && !strcmp(st->valuestring, "errors"))
+            fputs("**run with errors**: cells that ended in error are missing", w->f);
+        else if (cJSON_IsString(st) && strcmp(st->valuestring, "complete"))
             fprintf(w->f, "**run %s**: cells after the interruption are missing",
                     mp_md_cell(s, sizeof s, st->valuestring));
         fputs(" |\n", w->f);

@@ -7,11 +7,13 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/anonymize.h"
 #include "common/file.h"
+#include "common/json.h"
 #include "common/quote.h"
 #include "report/internal.h"
 
@@ -44,6 +46,28 @@ int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, mp_rfigs 
  * any cell (an emulator that does not model an event counts 0: that is not
  * a measurement of zero misses).  Not for a simulated run: it has neither
  * times nor hardware counts, and its own section says what the model is. */
+/* Samples whose time includes a stop of the process (the cells'
+ * samples_stopped). */
+static void stopped_note(FILE *f, const mp_rmodel *m)
+{
+    double n = 0;
+    int cells = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results")) {
+        double k = mp_json_num(c, "samples_stopped", 0);
+        if (isfinite(k) && k >= 1 && k <= 1e12) {
+            n += k;
+            cells++;
+        }
+    }
+    if (cells)
+        fprintf(f, "> **%.0f sample%s in %d cell%s spanned a stop of the process** (SIGSTOP, a "
+                "debugger, a suspended job): %s time%s include%s the stop (`samples_stopped` "
+                "in results.json names the cells).\n\n", n, n == 1 ? "" : "s", cells,
+                cells == 1 ? "" : "s", n == 1 ? "its" : "their", n == 1 ? "" : "s",
+                n == 1 ? "s" : "");
+}
+
 static void emulation_note(FILE *f, const mp_rmodel *m)
 {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
@@ -105,8 +129,12 @@ int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs
             m->simulated ? " on " : "",
             MP_QMD(mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host"),
             MP_QMD(mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time"));
-    if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
+    if (mp_rm_text(m, "status", when, sizeof when) && !strcmp(when, "errors"))
+        fprintf(f, "> **Cells of this run ended in error**: they were not measured "
+                   "(their reasons are in results.json).\n\n");
+    else if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
         fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", MP_QMD(when));
+    stopped_note(f, m);
     emulation_note(f, m);
     char word[1024], cmd[1100], rebuild[1200];
     snprintf(cmd, sizeof cmd, "muxprof report %s",

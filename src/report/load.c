@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/json.h"
 #include "report/anonymize.h"
 #include "report/internal.h"
 
@@ -75,17 +76,11 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     int rc = read_all(path, &buf, &len, err);
     if (rc)
         return rc;
-    const char *end = NULL;
-    m->root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-    if (!m->root) {
-        size_t line = 1, off = end && end >= buf ? (size_t)(end - buf) : 0;
-        for (size_t i = 0; i < off && i < len; i++)
-            line += buf[i] == '\n';
-        free(buf);
-        return mp_errf(err, -EBADMSG, "%s: not valid JSON near line %zu (byte %zu); "
-                       "NaN and Infinity are not JSON", path, line, off);
-    }
+    mp_err jerr;
+    rc = mp_json_parse(buf, len, &m->root, &jerr);
     free(buf);
+    if (rc)
+        return mp_errf(err, rc, "%s: %s", path, jerr.msg);
     if (!cJSON_IsObject(m->root))
         return mp__rm_bad(err, m, "(top level)", "expected an object, found %s", mp__rm_type_name(m->root));
     if (labels && (rc = mp_rm_anonymize(m->root, labels, err)))

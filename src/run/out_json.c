@@ -104,6 +104,11 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
 
     cJSON_AddNumberToObject(o, "samples_kept", (double)c->kept);
     cJSON_AddNumberToObject(o, "samples_discarded", (double)c->discarded);
+    cJSON_AddNumberToObject(o, "samples_stopped", (double)c->stopped);
+    if (c->mode == MP_MODE_WAKEUP)
+        cJSON_AddNumberToObject(o, "samples_preempted", (double)c->preempted);
+    else   /* not read: it would take a system call between the timed calls */
+        cJSON_AddNullToObject(o, "samples_preempted");
     cJSON *a = cJSON_AddArrayToObject(o, "repeat_medians_ns");
     double tmp[MP_REPEATS_MAX];
     size_t nrep = 0;
@@ -215,7 +220,7 @@ int mp_write_json(const mp_results *r, mp_dir *dir, mp_err *err)
     cJSON_AddStringToObject(tool, "name", "muxprof");
     cJSON_AddStringToObject(tool, "version", mp_version_release());
     cJSON_AddStringToObject(tool, "git_describe", mp_version_git());
-    cJSON_AddStringToObject(root, "status", r->interrupted ? "interrupted" : "complete");
+    cJSON_AddStringToObject(root, "status", mp_results_status(r));
     if (r->interrupted && r->interrupted_cell >= 0 && (size_t)r->interrupted_cell < r->ncells) {
         const mp_cell *c = &r->cells[r->interrupted_cell];
         char buf[160];

@@ -134,6 +134,24 @@ size_t mp_results_ok_cells(const mp_results *r)
     return n;
 }
 
+size_t mp_print_stopped(const mp_results *r, const char *head, FILE *f)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < r->ncells; i++) {
+        const mp_cell *c = &r->cells[i];
+        if (c->status != MP_CELL_OK || !c->stopped)
+            continue;
+        if (!total && head)
+            fputs(head, f);
+        total += c->stopped;
+        fprintf(f, "  %s %s %s N=%d: %zu of %zu samples spanned a stop of the process "
+                "(SIGSTOP, a debugger, a suspended job): their times include it\n",
+                c->backend->name, mp_fd_kind_name(c->kind), mp_mode_name(c->mode), c->nfds,
+                c->stopped, c->kept);
+    }
+    return total;
+}
+
 /* Cells not measured, one line per distinct status and reason, with how
  * many cells each stopped, in the order the sweep met them. */
 size_t mp_print_cell_reasons(const mp_results *r, const char *head, FILE *f)

@@ -142,7 +142,8 @@ int mp_peer_start(mp_peer *p, mp_err *err)
         int e = errno;
         close(sv[0]);
         close(sv[1]);
-        return mp_errf(err, -e, "peer: fork: %s", strerror(e));
+        return mp_errf(err, -e, "cannot start the descriptor helper: fork: %s%s", strerror(e),
+                       e == EAGAIN ? " (RLIMIT_NPROC? ulimit -u)" : "");
     }
     if (pid == 0) {
         close(sv[0]);

@@ -168,7 +168,8 @@ int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err
         close(sv[1]);
         munmap(p->pg, sizeof *p->pg);
         free(p);
-        return mp_errf(err, -e, "poker: fork: %s", strerror(e));
+        return mp_errf(err, -e, "cannot start the poker process: fork: %s%s", strerror(e),
+                       e == EAGAIN ? " (RLIMIT_NPROC? ulimit -u)" : "");
     }
     if (pid == 0) {
         close(sv[0]);

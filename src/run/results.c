@@ -92,3 +92,21 @@ const char *mp_cell_status_name(mp_cell_status s)
     default: return "not run";
     }
 }
+
+size_t mp_results_error_cells(const mp_results *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->ncells; i++)
+        n += r->cells[i].status == MP_CELL_ERROR;
+    const cJSON *x;
+    cJSON_ArrayForEach(x, r->experiments) {
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(x, "status");
+        n += cJSON_IsString(st) && !strcmp(st->valuestring, "error");
+    }
+    return n;
+}
+
+const char *mp_results_status(const mp_results *r)
+{
+    return r->interrupted ? "interrupted" : mp_results_error_cells(r) ? "errors" : "complete";
+}

@@ -39,6 +39,8 @@ typedef struct mp_cell {
     mp_fd_table fd_table;     /* asked for: private or shared */
     int process_threads;      /* most threads seen in this process at its timed blocks; -1 unread */
     size_t kept, discarded;
+    size_t stopped;           /* kept samples that spanned a stop of the process */
+    size_t preempted;         /* wakeup: kept samples in which the waiter was preempted */
     double *repeat_medians;   /* [repeats] */
     double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
     double *bare_loop_mean;   /* [repeats], ready mode: the same, all loops' mean */
@@ -96,10 +98,18 @@ void mp_print_tables(const mp_results *r, FILE *f);
 const char *mp_fmt_spread(char *buf, size_t len, const mp_summary *s);
 /* Cells whose status is ok. */
 size_t mp_results_ok_cells(const mp_results *r);
+/* Cells, and experiments, that ended in error. */
+size_t mp_results_error_cells(const mp_results *r);
+/* The run's status as results.json says it: "interrupted" (a signal ended
+ * it), "errors" (a cell or an experiment ended in error) or "complete". */
+const char *mp_results_status(const mp_results *r);
 /* The cells not measured, one line per distinct status and reason, after
  * head (when there is any such cell and head is not NULL); returns the
  * number of lines (0: every cell was measured). */
 size_t mp_print_cell_reasons(const mp_results *r, const char *head, FILE *f);
+/* The cells with samples that spanned a stop of the process, after head,
+ * one line each; returns the number of such samples. */
+size_t mp_print_stopped(const mp_results *r, const char *head, FILE *f);
 /* Counters measured, and those not with the reason (from the "counters" JSON). */
 void mp_print_counters(const cJSON *counters, FILE *f);
 /* One table per experiment that ran. */

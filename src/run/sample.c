@@ -33,6 +33,25 @@
 
 volatile int mp_sample_stop;
 
+/* SIGCONTs received: a sample during which it changed spanned a stop. */
+static volatile sig_atomic_t conts;
+
+static void on_cont(int sig)
+{
+    (void)sig;
+    conts++;
+}
+
+void mp_sample_watch_stops(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_cont;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCONT, &sa, NULL);
+}
+
 #define POKER_ANSWER_NS 60000000000ull    /* bound on waiting for the poker's "done" */
 
 /* Check one call's answer: exactly the active ready fds.  got has room
@@ -87,7 +106,7 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
     int *got = malloc(sizeof *got * (size_t)(set->active + 1));
     if (!got)
         return mp_errf(err, -ENOMEM, "out of memory");
-    out->kept = out->discarded = out->dropped = 0;
+    out->kept = out->discarded = out->dropped = out->stopped = out->preempted = 0;
     uint64_t w0 = mp_now_ns();
     for (int i = 0; rc == 0 && warmup > 0 && (i < warmup || mp_now_ns() - w0 < MP_WARMUP_NS);
          i++) {
@@ -106,9 +125,11 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
             r = b->wait(st, 0);
             rb = mp_pmu_pass_read(pass, &sb);
         } else {
+            sig_atomic_t c0 = conts;
             uint64_t t0 = mp_now_ns();
             r = b->wait(st, 0);
             uint64_t t1 = mp_now_ns();
+            out->stopped += c0 != conts;
             out->wall_ns[out->kept] = (double)(t1 - t0);
             if (out->span) {
                 out->span[2 * out->kept] = t0;
@@ -127,11 +148,13 @@ int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int 
     return rc;
 }
 
-static long thread_nvcsw(void)
+/* The calling thread's context switches: voluntary (it slept) and not. */
+static void thread_csw(long *voluntary, long *involuntary)
 {
     struct rusage ru;
     getrusage(RUSAGE_THREAD, &ru);
-    return ru.ru_nvcsw;
+    *voluntary = ru.ru_nvcsw;
+    *involuntary = ru.ru_nivcsw;
 }
 
 static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
@@ -145,7 +168,7 @@ int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_
     if (set->active != 1)
         return mp_errf(err, -EINVAL, "wakeup mode pokes one fd; %d active asked for",
                        set->active);
-    out->kept = out->discarded = out->dropped = 0;
+    out->kept = out->discarded = out->dropped = out->stopped = out->preempted = 0;
     /* Bytes and notifications left from earlier blocks (a block that failed
      * before draining, an io_uring completion, an ET edge for a poke drained
      * since) must not answer a sample. */
@@ -177,7 +200,9 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             break;
         if (mp_sample_stop)
             return -EINTR;
-        long cs0 = thread_nvcsw();
+        long cs0, ics0, cs1, ics1;
+        thread_csw(&cs0, &ics0);
+        sig_atomic_t c0 = conts;
         uint64_t seq = atomic_load(&poker->pg->armed) + 1;
         uint64_t ta = 0;
         if (pass)
@@ -193,7 +218,8 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
         atomic_store_explicit(&poker->pg->returned, seq, memory_order_release);
         if (pass)
             rb = mp_pmu_pass_read(pass, &sb);
-        long cs1 = thread_nvcsw();
+        thread_csw(&cs1, &ics1);
+        int stopped = c0 != conts;
         unsigned spins = 0;
         uint64_t p0 = mp_now_ns();
         while (atomic_load_explicit(&poker->pg->done, memory_order_acquire) != seq) {
@@ -240,6 +266,8 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
                 out->span[2 * out->kept] = ta;
                 out->span[2 * out->kept + 1] = t1;
             }
+            out->stopped += stopped;
+            out->preempted += ics1 != ics0;
             out->wall_ns[out->kept++] = (double)(t1 - t0);
         }
     }

@@ -26,6 +26,12 @@
 /* Set by the signal handler: blocks stop early and return -EINTR. */
 extern volatile int mp_sample_stop;
 
+/* From now on count the process's stops (a SIGCONT handler), so that a
+ * timed sample that spans a SIGSTOP ... SIGCONT is counted in
+ * mp_block.stopped.  Called once the helper processes exist (they do not
+ * inherit the handler); it restarts interrupted system calls. */
+void mp_sample_watch_stops(void);
+
 /* Output of one block.  wall_ns has room for n samples; counters, when a
  * pass is given, for n * mp_pmu_pass_count(pass) deltas (row-major). */
 typedef struct mp_block {
@@ -41,6 +47,10 @@ typedef struct mp_block {
     uint64_t *span;
     size_t kept;          /* samples written */
     size_t discarded;     /* wakeup: waiter was not asleep */
+    size_t stopped;       /* timed: kept samples during which the process was stopped
+                           * (SIGSTOP ... SIGCONT, mp_sample_watch_stops) */
+    size_t preempted;     /* timed, wakeup: kept samples during which the waiter was
+                           * switched out involuntarily (another task took its CPU) */
     int64_t *counters;
     size_t dropped;       /* counter samples refused (multiplexed) */
 } mp_block;

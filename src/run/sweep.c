@@ -341,6 +341,8 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
                 continue;
             }
             c->discarded += blk.discarded;
+            c->stopped += blk.stopped;
+            c->preempted += blk.preempted;
             memcpy(c->samples + c->nsamples, blk.wall_ns, sizeof *blk.wall_ns * blk.kept);
             if (c->waiter)
                 memcpy(c->waiter + c->nsamples, blk.waiter_ns, sizeof *blk.waiter_ns * blk.kept);
