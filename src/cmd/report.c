@@ -13,12 +13,16 @@
 #include "common/file.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "run/journal.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: muxprof report DIR|DIR/results.json [--no-plots] [--anonymize [--out PUB]]\n\n"
-        "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.\n\n"
+        "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
+        "with no results.json but the journal.jsonl of a run that did not finish (killed,\n"
+        "or its last write failed) gets results.json, results.csv and samples.csv from\n"
+        "the journal first.\n\n"
         "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
         "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
         "               DIR-anonymized): results.json, the CSVs, report.md and figures\n"
@@ -63,6 +67,40 @@ static int run_dir(const char *arg, char *dir, size_t len)
         fprintf(stderr, "muxprof report: %s is neither a run directory nor a results.json\n",
                 arg);
     return 1;
+}
+
+/* A run that stopped before its results.json was written (killed, or its
+ * last write failed) left its journal: results.json, results.csv and
+ * samples.csv are written from that, and said so on stderr.  Nothing to
+ * do (0) when DIR has a results.json or no journal. */
+static int recover(const char *dir, int anonymize, mp_err *err)
+{
+    char path[PATH_MAX + 32];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    if (lstat(path, &st) == 0 || errno != ENOENT)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", dir, MP_JOURNAL_NAME);
+    if (lstat(path, &st) != 0)
+        return 0;
+    if (anonymize)
+        return mp_errf(err, MP_EUSAGE, "%s has no results.json but a journal: `muxprof report "
+                       "%s` writes results.json from it; then anonymize", dir, dir);
+    mp_journal j;
+    int rc = mp_journal_read(&j, dir, err);
+    cJSON *how = rc == 0 ? mp_journal_recovered_json(&j) : NULL;
+    if (rc == 0)
+        rc = how ? mp_journal_write_outputs(&j, dir, how, err)
+                 : mp_errf(err, -ENOMEM, "out of memory");
+    if (rc == 0)
+        fprintf(stderr, "muxprof report: %s had no results.json: wrote it from %s, %zu cells "
+                "(%s%s)\n", dir, path, j.ncells,
+                j.tail ? "the run ended but could not write it" : "status \"interrupted\": the "
+                "run was stopped before writing it",
+                j.torn ? "; a torn last line, written as the run died, was left out" : "");
+    cJSON_Delete(how);
+    mp_journal_free(&j);
+    return rc;
 }
 
 int mp_cmd_report(int argc, char **argv)
@@ -113,8 +151,8 @@ int mp_cmd_report(int argc, char **argv)
     mp_err_clear(&err);
     char pub[4096];
     mp_anon *anon = NULL;
-    int rc = 0;
-    if (anonymize) {
+    int rc = recover(dir, anonymize, &err);
+    if (!rc && anonymize) {
         snprintf(pub, sizeof pub, "%s", out ? out : dir);
         if (!out) {
             size_t l = strlen(pub);
