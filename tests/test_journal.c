@@ -18,6 +18,8 @@
  *   - samples.csv cannot be written at the end: the summary is printed
  *     anyway, stderr names the journal, exit 1; the journal read back gives
  *     the same results.json and results.csv as the run wrote;
+ *   - --out on a full disk (a small tmpfs): the summary is printed and
+ *     stderr says that the journal could not be written either;
  *   - journals that are not a run's: a torn last line is left out, a
  *     damaged line, a FIFO and a symlink are refused, a leftover journal is
  *     never overwritten by a new run.
@@ -245,6 +247,13 @@ static void test_two_signals(void **state)
     kill(pid, SIGCONT);
     st = wait_run(pid);
     assert_true(WIFEXITED(st) && (WEXITSTATUS(st) == 130 || WEXITSTATUS(st) == 143));
+    char se[256];
+    snprintf(se, sizeof se, "%s.stderr", out);
+    char *err = mp_test_slurp(se);
+    if (!err || !strstr(err, "second signal") || !strstr(err, "journal.jsonl"))
+        fail_msg("the second signal did not say where the finished cells are:\n%s",
+                 err ? err : "(no stderr)");
+    free(err);
     expect_results(out, cells, "interrupted", 1);
 }
 
@@ -364,6 +373,47 @@ static void test_final_write_fails(void **state)
         fail_msg("results.csv from the journal differs from the run's");
 }
 
+/* --out on a tmpfs too small for the run (in a mount namespace of its
+ * own): the journal fills it part way, results.json cannot be written;
+ * the summary is printed all the same and stderr says the journal failed
+ * too. */
+static void test_disk_full(void **state)
+{
+    (void)state;
+    char mnt[128], res[256];
+    out_path(mnt, sizeof mnt, "full");
+    assert_int_equal(mkdir(mnt, 0755), 0);
+    if (geteuid() != 0 || run_cmd("unshare -m true 2>/dev/null") != 0) {
+        print_message("SKIP: needs root and unshare -m for a private tmpfs\n");
+        skip();
+    }
+    int rc = run_cmd("unshare -m sh -c 'mount --make-rprivate / && mount -t tmpfs -o "
+                     "size=128k tmpfs %s || exit 99; %s run --quick --samples 1000 --no-plots "
+                     "--out %s/run >%s.stdout 2>%s.stderr; echo $? >%s.rc'", mnt, MP_TEST_BIN,
+                     mnt, mnt, mnt, mnt);
+    if (rc == 99) {
+        print_message("SKIP: cannot mount a tmpfs here\n");
+        skip();
+    }
+    snprintf(res, sizeof res, "%s.rc", mnt);
+    char *code = mp_test_slurp(res);
+    assert_non_null(code);
+    assert_string_equal(code, "1\n");
+    free(code);
+    snprintf(res, sizeof res, "%s.stdout", mnt);
+    char *so = mp_test_slurp(res);
+    snprintf(res, sizeof res, "%s.stderr", mnt);
+    char *se = mp_test_slurp(res);
+    assert_non_null(so);
+    assert_non_null(se);
+    if (!strstr(so, "poll/epoll") || !strstr(so, "run directory:"))
+        fail_msg("no summary on stdout on a full disk:\n%s", so);
+    if (!strstr(se, "No space left on device") || !strstr(se, "could not be written either"))
+        fail_msg("stderr does not say that the journal failed too:\n%s", se);
+    free(so);
+    free(se);
+}
+
 /* A copy of a killed run's journal, edited by sh, given to report. */
 static int report_edited(const char *tag, const char *edit)
 {
@@ -447,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_sigkill_recovered),
         cmocka_unit_test(test_reader_gone),
         cmocka_unit_test(test_final_write_fails),
+        cmocka_unit_test(test_disk_full),
         cmocka_unit_test(test_hostile_journals),
         cmocka_unit_test(test_leftover_journal),
     };

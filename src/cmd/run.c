@@ -241,8 +241,9 @@ static void print_placement(const mp_pu_pair *pair, int bound, FILE *f)
 static void say_where_results_are(const mp_journal *j, const char *dir)
 {
     if (j->failed.code)
-        fprintf(stderr, "muxprof run: the journal could not be written either (%s): the "
-                "summary above is all that is left of this run\n", j->failed.msg);
+        fprintf(stderr, "muxprof run: the journal could not be written either (%s): it "
+                "holds at most the cells finished before that; the summary above is all "
+                "that is left of the others\n", j->failed.msg);
     else
         fprintf(stderr, "muxprof run: the results are kept in %s (made durable as each cell "
                 "finished): `muxprof report %s` writes results.json and the report from it "

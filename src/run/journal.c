@@ -181,6 +181,19 @@ oom:
     return -ENOMEM;
 }
 
+/* o (taken) as its journal line reads back: every number through its
+ * text, so that the outputs of a run and of its recovery agree to the last
+ * digit (cJSON prints 15 significant digits where they read back within
+ * an epsilon, and results.csv rounds them again). */
+static cJSON *as_read_back(cJSON *o)
+{
+    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    cJSON_Delete(o);
+    cJSON *back = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    return back;
+}
+
 int mp_journal_cells(mp_journal *j, mp_results *r, size_t first, size_t n)
 {
     int repeats = r->cfg->repeats, wrote = 0;
@@ -188,7 +201,7 @@ int mp_journal_cells(mp_journal *j, mp_results *r, size_t first, size_t n)
         mp_cell *c = &r->cells[i];
         if (c->status == MP_CELL_PENDING)
             continue;
-        cJSON *cj = mp_cell_json(c, repeats);
+        cJSON *cj = as_read_back(mp_cell_json(c, repeats));
         mp_samples s = {c->samples, c->sample_repeat, c->status == MP_CELL_OK ? c->nsamples : 0};
         c->samples = NULL;   /* the journal owns them from here on */
         c->sample_repeat = NULL;
