@@ -440,8 +440,9 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     }
     /* results.json, results.csv and samples.csv now hold what the journal
      * did: it goes (a journal that cannot be removed is only a warning). */
+    int saved = wrc == 0;
     mp_err jerr;
-    if (wrc == 0 && mp_journal_discard(&journal, cfg->out_dir, &jerr) < 0)
+    if (saved && mp_journal_discard(&journal, cfg->out_dir, &jerr) < 0)
         fprintf(stderr, "muxprof run: warning: %s\n", jerr.msg);
     if (wrc == 0 && !r.interrupted) {
         mp_err rerr;
@@ -466,9 +467,9 @@ static int measure(mp_run_config *cfg, mp_pmu_plan *plan, mp_topo *topo,
     mp_print_counters(r.counters, stdout);
     print_placement(pair, bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
-    if (r.interrupted && wrc == 0)
+    if (r.interrupted && saved)
         printf("(interrupted: results.json holds the cells finished so far)\n");
-    if (wrc < 0)
+    if (!saved)
         say_where_results_are(&journal, cfg->out_dir);
     if (summary_lost(cfg->out_dir))
         exit_code = exit_code ? exit_code : 1;
