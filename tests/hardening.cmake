@@ -3,6 +3,11 @@
 # The libFuzzer binaries themselves are built only with clang and
 # -DMUXPROF_FUZZ=ON (scripts/ci-hardening.sh does that in build-fuzz).
 mp_add_test(test_census SOURCES test_census.c LABELS hardening integration TIMEOUT 600)
+# Nothing measured lost: runs stopped by SIGHUP, SIGQUIT, two signals,
+# SIGKILL (then recovered from the journal), a reader of stdout that left,
+# a final write that fails; journals that are not a run's.
+mp_add_test(test_journal SOURCES test_journal.c LABELS hardening integration TIMEOUT 600
+  NATIVE_ONLY "it sends signals to real runs and reads their timing")
 mp_add_test(test_hostile SOURCES test_hostile.c LABELS hardening TIMEOUT 600
   NATIVE_ONLY "it starts muxprof about 1,150 times: hours under qemu-user, and the same code is checked natively")
 

@@ -23,7 +23,7 @@ int mp_cmd_loop(int argc, char **argv);      /* cmd/loop.c */
 #define MP_EXIT_HELP                                                                  \
     "Exit status: 0 success, 1 runtime or environment failure (a file missing or\n"   \
     "unwritable, nothing could be measured), 2 usage error, 130 interrupted (Ctrl-C;\n" \
-    "143 on SIGTERM).\n"
+    "128 + the signal for SIGTERM 143, SIGHUP 129, SIGQUIT 131).\n"
 
 /* `muxprof --version`: "muxprof RELEASE (git DESCRIBE)"; returns 0. */
 int mp_cmd_version(FILE *f);

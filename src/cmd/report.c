@@ -14,13 +14,17 @@
 #include "report/anonymize.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "run/journal.h"
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: muxprof report DIR|DIR/results.json [--no-plots]\n"
         "                      [--anonymize [--out PUB] [--force]]\n\n"
-        "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.\n\n"
+        "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
+        "with no results.json but the journal.jsonl of a run that did not finish (killed,\n"
+        "or its last write failed) gets results.json, results.csv and samples.csv from\n"
+        "the journal first.\n\n"
         "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
         "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
         "               DIR-anonymized): results.json rewritten field by field (host\n"
@@ -69,6 +73,45 @@ static int run_dir(const char *arg, char *dir, size_t len)
         fprintf(stderr, "muxprof report: %s is neither a run directory nor a results.json\n",
                 mp_echo_arg(&e, arg));
     return 1;
+}
+
+/* A run that stopped before its results.json was written (killed, or its
+ * last write failed) left its journal: results.json, results.csv and
+ * samples.csv are written from that, and said so on stderr.  Nothing to
+ * do (0) when DIR has a results.json or no journal. */
+static int recover(const char *dir, int anonymize, mp_err *err)
+{
+    char path[PATH_MAX + 32];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    if (lstat(path, &st) == 0 || errno != ENOENT)
+        return 0;
+    snprintf(path, sizeof path, "%s/%s", dir, MP_JOURNAL_NAME);
+    if (lstat(path, &st) != 0)
+        return 0;
+    if (anonymize)
+        return mp_errf(err, MP_EUSAGE, "%s has no results.json but a journal: `muxprof report "
+                       "%s` writes results.json from it; then anonymize", dir, dir);
+    mp_journal j;
+    int rc = mp_journal_read(&j, dir, err);
+    cJSON *how = rc == 0 ? mp_journal_recovered_json(&j) : NULL;
+    mp_dir d = {.fd = -1};
+    if (rc == 0 && !how)
+        rc = mp_errf(err, -ENOMEM, "out of memory");
+    if (rc == 0)   /* written as every output is: into a directory that is yours */
+        rc = mp_dir_open(&d, dir, 1, err);
+    if (rc == 0)
+        rc = mp_journal_write_outputs(&j, &d, how, err);
+    mp_dir_close(&d);
+    if (rc == 0)
+        fprintf(stderr, "muxprof report: %s had no results.json: wrote it from %s, %zu cells "
+                "(%s%s)\n", dir, path, j.ncells,
+                j.tail ? "the run ended but could not write it" : "status \"interrupted\": the "
+                "run was stopped before writing it",
+                j.torn ? "; a torn last line, written as the run died, was left out" : "");
+    cJSON_Delete(how);
+    mp_journal_free(&j);
+    return rc;
 }
 
 int mp_cmd_report(int argc, char **argv)
@@ -126,8 +169,8 @@ int mp_cmd_report(int argc, char **argv)
     const char *dir = dirbuf;
     mp_err_clear(&err);
     char pub[4096];
-    int rc = 0;
-    if (anonymize) {
+    int rc = recover(dir, anonymize, &err);
+    if (!rc && anonymize) {
         snprintf(pub, sizeof pub, "%s", out ? out : dir);
         if (!out) {
             size_t l = strlen(pub);
@@ -153,7 +196,7 @@ int mp_cmd_report(int argc, char **argv)
         if (!rc) rc = mp_report_build_in(&pd, figures, &err);
         mp_dir_close(&pd);
         dir = pub;
-    } else {
+    } else if (!rc) {
         rc = mp_report_build(dir, figures, &err);
     }
     if (rc) {   /* a malformed results.json is the input's fault: 2, like compare */

@@ -6,6 +6,7 @@
  * through temporary names, also when the sweep was interrupted.
  */
 #include <dirent.h>
+#include <poll.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include "common/file.h"
 #include "run/config.h"
 #include "run/context.h"
+#include "run/journal.h"
 #include "experiments/experiment.h"
 #include "run/noise.h"
 #include "run/peer.h"
@@ -39,11 +41,46 @@
 #define MAX_SAMPLES_PER_CELL 20000000L
 #define MAX_SAMPLES_PER_RUN 100e6   /* 12 bytes each, plus samples.csv text */
 
+/* What a second signal says as it leaves: where the finished cells are. */
+static char leave_msg[PATH_MAX + 256];
+static size_t leave_len;
+
 static void on_signal(int sig)
 {
-    if (mp_sample_stop)   /* second signal: leave at once (outputs are tmp+rename) */
+    if (mp_sample_stop) {   /* second signal: leave at once (outputs are tmp+rename) */
+        if (leave_len)
+            (void)!write(STDERR_FILENO, leave_msg, leave_len);
         _exit(128 + sig);
+    }
     mp_sample_stop = sig;
+}
+
+/* The signals that end a run the way Ctrl-C does: a lost terminal or ssh
+ * session (SIGHUP) and Ctrl-\ (SIGQUIT) as well as SIGINT and SIGTERM. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+#define NSTOP_SIGNALS (sizeof stop_signals / sizeof stop_signals[0])
+
+/* Each stop signal to on_signal; SIGPIPE ignored: a reader of stdout or
+ * stderr that went away (`muxprof run | head`) makes those writes fail
+ * with EPIPE, and the run goes on to write its results. */
+static void handle_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;   /* no SA_RESTART: a blocked wait returns EINTR */
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+        sigaction(stop_signals[i], &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static void block_stop_signals(sigset_t *old)
+{
+    sigset_t block;
+    sigemptyset(&block);
+    for (size_t i = 0; i < NSTOP_SIGNALS; i++)
+        sigaddset(&block, stop_signals[i]);
+    sigprocmask(SIG_BLOCK, &block, old);
 }
 
 /* UTC now, ISO 8601 (iso != 0) or compact for directory names. */
@@ -159,11 +196,43 @@ static void print_placement(const mp_pu_pair *pair, int bound, FILE *f)
     fprintf(f, " -- %s\n", pair->detail);
 }
 
+/* After a failed final write: the summary was printed; where what was
+ * measured still is. */
+static void say_where_results_are(const mp_journal *j, const char *dir)
+{
+    if (j->failed.code)
+        fprintf(stderr, "muxprof run: the journal could not be written either (%s): it "
+                "holds at most the cells finished before that; the summary above is all "
+                "that is left of the others\n", j->failed.msg);
+    else
+        fprintf(stderr, "muxprof run: the results are kept in %s (made durable as each cell "
+                "finished): `muxprof report %s` writes results.json and the report from it "
+                "once %s is writable\n", j->path, dir, dir);
+}
+
+/* The summary could not be written to stdout.  A reader that went away
+ * (`muxprof run | head -2`: EPIPE) is not a failure of the run, whose
+ * results are in its directory; any other error (a full disk) is, and is
+ * said on stderr.  Returns 1 in that case. */
+static int summary_lost(const char *dir)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    int e = errno;
+    struct pollfd p = {.fd = STDOUT_FILENO, .events = POLLOUT};
+    if (e == EPIPE || (poll(&p, 1, 0) == 1 && (p.revents & POLLERR)))
+        return 0;   /* the reader left: stop printing, as it asked */
+    fprintf(stderr, "muxprof run: writing the summary to stdout failed: %s; the results are "
+            "in %s\n", strerror(e), dir);
+    return 1;
+}
+
 /* Everything after the run directory exists. */
 static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *topo,
                    const mp_pu_pair *pair, mp_err *err)
 {
     mp_results r;
+    mp_journal journal = {.fd = -1};
     mp_peer peer = {.pid = 0, .sock = -1};
     mp_poker *poker = NULL;
     bind_ctx bctx = {topo};
@@ -172,12 +241,7 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
 
     /* From here on the run directory exists: a signal must end in an
      * "interrupted" results.json, not in the default action. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;   /* no SA_RESTART: a blocked wait returns EINTR */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    handle_signals();
 
     rc = mp_results_init(&r, cfg, err);
     if (rc < 0) {
@@ -187,7 +251,7 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     }
     utc_now(r.started_utc, sizeof r.started_utc, 1);
 
-    mp_sweep_env env = {.plan = plan, .progress = mp_progress_cb,
+    mp_sweep_env env = {.plan = plan, .journal = &journal, .progress = mp_progress_cb,
                         .cell_done = mp_progress_cell_done, .progress_ctx = &prog};
     raise_nofile(&env.rl_soft, &env.rl_hard);
     r.context = mp_context_json(cfg->command);
@@ -262,7 +326,23 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     mp_sample_watch_stops();
     mp_progress_init(&prog, cfg->quiet, &r,
                      (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0));
-    rc = 0;
+    cJSON_AddBoolToObject(r.topology, "bound", bound && pair->waiter_pu >= 0);
+
+    /* The journal starts with what results.json says before any cell. */
+    rc = mp_journal_create(&journal, out, err);
+    if (rc == 0 && mp_journal_head(&journal, &r) < 0)
+        rc = mp_errf(err, -ENOMEM, "out of memory");
+    if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err->msg);
+        exit_code = mp_exit_status(rc);
+        goto out;
+    }
+    leave_len = (size_t)snprintf(leave_msg, sizeof leave_msg, "\nmuxprof run: second signal: "
+                                 "leaving at once; the cells finished so far are in %s "
+                                 "(`muxprof report %s` writes results.json from it)\n",
+                                 journal.path, cfg->out_dir);
+    leave_len = leave_len < sizeof leave_msg ? leave_len : 0;
+
     if (cfg->experiments & MP_EXP_CALLS)
         rc = mp_sweep(&r, &env, err);
     if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
@@ -289,11 +369,14 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
                 fprintf(stderr, "muxprof: experiment %s: %s\n", x->name, xerr.msg);
             }
             cJSON_AddItemToObject(r.experiments, x->name, o);
+            if (mp_journal_experiment(&journal, x->name, o) < 0) {
+                rc = mp_errf(err, -ENOMEM, "out of memory keeping experiment %s", x->name);
+                break;
+            }
         }
-        if (mp_sample_stop)
+        if (mp_sample_stop && rc == 0)
             rc = -EINTR;
     }
-    cJSON_AddBoolToObject(r.topology, "bound", bound && pair->waiter_pu >= 0);
     if (rc == -EINTR) {
         r.interrupted = mp_sample_stop;
         mp_progress_done(&prog, "interrupted");
@@ -310,18 +393,21 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
 
     /* Signals wait while the outputs are written (a second Ctrl-C would
      * otherwise _exit between a temporary file and its rename). */
-    sigset_t block, old;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigprocmask(SIG_BLOCK, &block, &old);
+    sigset_t old;
+    block_stop_signals(&old);
     int wrc = 0;
-    if (mp_write_json(&r, out, err) < 0 || mp_write_csv(&r, out, err) < 0 ||
-        mp_write_samples(&r, out, err) < 0 ||
+    if (mp_journal_tail(&journal, &r) < 0 ||
+        mp_journal_write_outputs(&journal, out, NULL, err) < 0 ||
         (cfg->anonymize && mp_report_anonymize_run(cfg->out_dir, out, err) < 0)) {
-        fprintf(stderr, "muxprof: %s\n", err->msg);
+        fprintf(stderr, "muxprof run: %s\n", err->code ? err->msg : "out of memory");
         wrc = -1;
     }
+    /* results.json, results.csv and samples.csv now hold what the journal
+     * did: it goes (a journal that cannot be removed is only a warning). */
+    int saved = wrc == 0;
+    mp_err jerr;
+    if (saved && mp_journal_discard(&journal, out, &jerr) < 0)
+        fprintf(stderr, "muxprof run: warning: %s\n", jerr.msg);
     mp_err rerr;
     mp_err_clear(&rerr);
     int report_rc = wrc == 0 && !r.interrupted
@@ -334,10 +420,8 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
                 mp_quote_sh(dir, sizeof dir, cfg->out_dir));
         exit_code = 128 + mp_sample_stop;
     }
-    if (wrc < 0) {
+    if (wrc < 0)
         exit_code = 1;
-        goto out;
-    }
     if (cfg->experiments & MP_EXP_CALLS) {
         mp_print_tables(&r, stdout);
         mp_print_cell_reasons(&r, "\nnot measured:\n", stdout);
@@ -348,12 +432,16 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     mp_print_counters(r.counters, stdout);
     print_placement(pair, bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
-    if (r.interrupted)
+    if (r.interrupted && saved)
         printf("(interrupted: results.json holds the cells finished so far)\n");
     size_t nerr = r.interrupted ? 0 : mp_results_error_cells(&r);
     if (nerr)
         printf("(%zu of the cells and experiments ended in error: results.json says "
                "\"status\": \"errors\")\n", nerr);
+    if (!saved)
+        say_where_results_are(&journal, cfg->out_dir);
+    if (summary_lost(cfg->out_dir))
+        exit_code = exit_code ? exit_code : 1;
     /* A run that measured nothing has failed, whatever it wrote; so has one
      * with a cell that ended in error. */
     if (!r.interrupted && exit_code == 0 && (cfg->experiments & MP_EXP_CALLS) &&
@@ -381,6 +469,7 @@ out:
     mp_poker_stop(poker);
     mp_peer_stop(&peer);
     mp_results_free(&r);
+    mp_journal_free(&journal);
     return exit_code;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/file.h"
+#include "common/json.h"
 #include "run/results.h"
 
 typedef struct {
@@ -53,50 +54,68 @@ static int sb_write(sbuf *b, mp_dir *dir, const char *name, mp_err *err)
     return rc;
 }
 
-int mp_write_csv(const mp_results *r, mp_dir *dir, mp_err *err)
+/* "backend,fd_kind,mode,nfds,active," of a cell of results[]. */
+static void keys(sbuf *b, const cJSON *c)
 {
+    sb_printf(b, "%s,%s,%s,%d,%d,", mp_json_str(c, "backend", ""),
+              mp_json_str(c, "fd_kind", ""), mp_json_str(c, "mode", ""),
+              (int)mp_json_num(c, "nfds", -1), (int)mp_json_num(c, "active", -1));
+}
+
+static int cell_ok(const cJSON *c)
+{
+    return !strcmp(mp_json_str(c, "status", ""), "ok");
+}
+
+int mp_write_csv(const cJSON *cells, mp_dir *dir, mp_err *err)
+{
+    static const char *fields[] = {"p10", "p50", "p90", "p99", "mean", "min", "max", "stddev"};
     sbuf b = {0};
     sb_printf(&b, "backend,fd_kind,mode,nfds,active,status,metric,p10,p50,p90,p99,mean,min,max,stddev,n\n");
-    for (size_t i = 0; i < r->ncells; i++) {
-        const mp_cell *c = &r->cells[i];
-        if (c->status == MP_CELL_PENDING)
-            continue;   /* never reached: not in results.json either */
-        if (c->status != MP_CELL_OK) {
-            sb_printf(&b, "%s,%s,%s,%d,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
-                      mp_mode_name(c->mode), c->nfds, c->active, mp_cell_status_name(c->status));
-            sb_printf(&b, ",,,,,,,,,\n");
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cells) {
+        const char *status = mp_json_str(c, "status", "");
+        if (!cell_ok(c)) {
+            keys(&b, c);
+            sb_printf(&b, "%s,,,,,,,,,,\n", status);
             continue;
         }
-        for (size_t k = 0; k < c->nmetrics; k++) {
-            const mp_summary *s = &c->metrics[k].s;
-            sb_printf(&b, "%s,%s,%s,%d,%d,%s,", c->backend->name, mp_fd_kind_name(c->kind),
-                      mp_mode_name(c->mode), c->nfds, c->active, mp_cell_status_name(c->status));
-            if (c->metrics[k].is_counter && s->n == 0) {   /* nothing counted: empty */
-                sb_printf(&b, "%s,,,,,,,,,0\n", c->metrics[k].name);
+        const cJSON *m;
+        cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
+            keys(&b, c);
+            sb_printf(&b, "%s,%s", status, m->string);
+            if (!cJSON_IsObject(m)) {   /* a counter that counted nothing: empty */
+                sb_printf(&b, ",,,,,,,,,0\n");
                 continue;
             }
-            sb_printf(&b, "%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%zu\n",
-                      c->metrics[k].name, s->p10, s->p50, s->p90, s->p99, s->mean, s->min,
-                      s->max, s->stddev, s->n);
+            for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, fields[k]);
+                if (cJSON_IsNumber(v))
+                    sb_printf(&b, ",%.6g", v->valuedouble);
+                else
+                    sb_printf(&b, ",");
+            }
+            sb_printf(&b, ",%.0f\n", mp_json_num(m, "n", 0));
         }
     }
     return sb_write(&b, dir, "results.csv", err);
 }
 
-int mp_write_samples(const mp_results *r, mp_dir *dir, mp_err *err)
+int mp_write_samples(const cJSON *cells, const mp_samples *samples, mp_dir *dir,
+                     mp_err *err)
 {
     sbuf b = {0};
     sb_printf(&b, "cell,backend,fd_kind,mode,nfds,active,repeat,wall_raw_ns\n");
-    /* `cell` indexes results[] in results.json, which leaves out cells never reached. */
-    for (size_t i = 0, j = 0; i < r->ncells; i++) {
-        const mp_cell *c = &r->cells[i];
-        if (c->status == MP_CELL_PENDING)
-            continue;
-        if (c->status == MP_CELL_OK)
-            for (size_t k = 0; k < c->nsamples; k++)
-                sb_printf(&b, "%zu,%s,%s,%s,%d,%d,%d,%.0f\n", j, c->backend->name,
-                          mp_fd_kind_name(c->kind), mp_mode_name(c->mode), c->nfds, c->active,
-                          c->sample_repeat[k], c->samples[k]);
+    /* `cell` indexes results[] in results.json. */
+    size_t j = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cells) {
+        const mp_samples *s = &samples[j];
+        for (size_t k = 0; cell_ok(c) && k < s->n; k++) {
+            sb_printf(&b, "%zu,", j);
+            keys(&b, c);
+            sb_printf(&b, "%d,%.0f\n", s->repeat[k], s->wall_raw_ns[k]);
+        }
         j++;
     }
     return sb_write(&b, dir, "samples.csv", err);

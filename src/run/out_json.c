@@ -68,7 +68,7 @@ static cJSON *config_json(const mp_run_config *c)
     return o;
 }
 
-static cJSON *cell_json(const mp_cell *c, int repeats)
+cJSON *mp_cell_json(const mp_cell *c, int repeats)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "backend", c->backend->name);
@@ -182,6 +182,8 @@ static cJSON *cell_json(const mp_cell *c, int repeats)
     return o;
 }
 
+/* The part of "calibration" known before the sweep; "bare_loop" is added
+ * from the cells when results.json is assembled. */
 static cJSON *calibration_json(const mp_results *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -194,69 +196,131 @@ static cJSON *calibration_json(const mp_results *r)
                             "just before each of its timing blocks, median over repeats); "
                             "empty_bracket_ns here is the run's start-up figure, for reference; "
                             "wakeup mode: nothing");
-    cJSON *a = cJSON_AddArrayToObject(o, "bare_loop");
-    double tmp[MP_REPEATS_MAX];
-    for (size_t i = 0; i < r->ncells; i++) {
-        const mp_cell *c = &r->cells[i];
-        if (c->status != MP_CELL_OK || c->mode != MP_MODE_READY)
-            continue;
-        for (int k = 0; k < r->cfg->repeats; k++)
-            tmp[k] = c->bare_loop[k];
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "backend", c->backend->name);
-        cJSON_AddStringToObject(e, "fd_kind", mp_fd_kind_name(c->kind));
-        cJSON_AddNumberToObject(e, "nfds", c->nfds);
-        cJSON_AddNumberToObject(e, "ns_per_call", mp_median(tmp, (size_t)r->cfg->repeats));
-        cJSON_AddItemToArray(a, e);
-    }
     return o;
 }
 
-int mp_write_json(const mp_results *r, mp_dir *dir, mp_err *err)
+/* calibration.bare_loop: each ok ready cell's bare_loop_ns. */
+static cJSON *bare_loop_json(const cJSON *cells)
 {
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddStringToObject(root, "schema", "muxprof-results/1");
-    cJSON *tool = cJSON_AddObjectToObject(root, "tool");
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cells) {
+        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(c, "bare_loop_ns");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(c, "mode");
+        if (!cJSON_IsNumber(ns) || !cJSON_IsString(st) || strcmp(st->valuestring, "ok") ||
+            !cJSON_IsString(mode) || strcmp(mode->valuestring, "ready"))
+            continue;
+        cJSON *e = cJSON_CreateObject();
+        static const char *keys[] = {"backend", "fd_kind", "nfds"};
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(c, keys[k]);
+            if (v)
+                cJSON_AddItemToObject(e, keys[k], cJSON_Duplicate(v, 1));
+        }
+        cJSON_AddNumberToObject(e, "ns_per_call", ns->valuedouble);
+        cJSON_AddItemToArray(a, e);
+    }
+    return a;
+}
+
+static cJSON *dup_or_empty(const cJSON *o)
+{
+    return o ? cJSON_Duplicate(o, 1) : cJSON_CreateObject();
+}
+
+cJSON *mp_results_head_json(const mp_results *r)
+{
+    cJSON *h = cJSON_CreateObject();
+    cJSON_AddStringToObject(h, "schema", "muxprof-results/1");
+    cJSON *tool = cJSON_AddObjectToObject(h, "tool");
     cJSON_AddStringToObject(tool, "name", "muxprof");
     cJSON_AddStringToObject(tool, "version", mp_version_release());
     cJSON_AddStringToObject(tool, "git_describe", mp_version_git());
-    cJSON_AddStringToObject(root, "status", mp_results_status(r));
+    cJSON_AddStringToObject(h, "started_utc", r->started_utc);
+    cJSON_AddItemToObject(h, "context", dup_or_empty(r->context));
+    cJSON_AddItemToObject(h, "topology", dup_or_empty(r->topology));
+    cJSON_AddItemToObject(h, "counters", dup_or_empty(r->counters));
+    cJSON_AddItemToObject(h, "config", config_json(r->cfg));
+    cJSON_AddItemToObject(h, "calibration", calibration_json(r));
+    return h;
+}
+
+cJSON *mp_results_tail_json(const mp_results *r)
+{
+    cJSON *t = cJSON_CreateObject();
+    cJSON_AddStringToObject(t, "status", mp_results_status(r));
     if (r->interrupted && r->interrupted_cell >= 0 && (size_t)r->interrupted_cell < r->ncells) {
         const mp_cell *c = &r->cells[r->interrupted_cell];
         char buf[160];
         snprintf(buf, sizeof buf, "%s %s %s N=%d", c->backend->name, mp_fd_kind_name(c->kind),
                  mp_mode_name(c->mode), c->nfds);
-        cJSON_AddStringToObject(root, "interrupted_cell", buf);
+        cJSON_AddStringToObject(t, "interrupted_cell", buf);
     } else if (r->interrupted && r->interrupted_what[0]) {
-        cJSON_AddStringToObject(root, "interrupted_cell", r->interrupted_what);
+        cJSON_AddStringToObject(t, "interrupted_cell", r->interrupted_what);
     }
     if (r->interrupted)
-        cJSON_AddNumberToObject(root, "interrupted_signal", r->interrupted);
-    cJSON_AddStringToObject(root, "started_utc", r->started_utc);
-    cJSON_AddStringToObject(root, "finished_utc", r->finished_utc);
-    cJSON_AddItemToObject(root, "context",
-                          r->context ? cJSON_Duplicate(r->context, 1) : cJSON_CreateObject());
-    cJSON_AddItemToObject(root, "topology",
-                          r->topology ? cJSON_Duplicate(r->topology, 1) : cJSON_CreateObject());
-    cJSON_AddItemToObject(root, "counters",
-                          r->counters ? cJSON_Duplicate(r->counters, 1) : cJSON_CreateObject());
-    cJSON_AddItemToObject(root, "config", config_json(r->cfg));
-    cJSON_AddItemToObject(root, "calibration", calibration_json(r));
-    if (r->experiments)
-        cJSON_AddItemToObject(root, "experiments", cJSON_Duplicate(r->experiments, 1));
-    /* Cells never reached (an interrupted run) are left out: results[] holds
-     * what was measured, "interrupted_cell" names where it stopped. */
-    cJSON *a = cJSON_AddArrayToObject(root, "results");
-    for (size_t i = 0; i < r->ncells; i++)
-        if (r->cells[i].status != MP_CELL_PENDING)
-            cJSON_AddItemToArray(a, cell_json(&r->cells[i], r->cfg->repeats));
+        cJSON_AddNumberToObject(t, "interrupted_signal", r->interrupted);
+    cJSON_AddStringToObject(t, "finished_utc", r->finished_utc);
+    const cJSON *noise = cJSON_GetObjectItemCaseSensitive(r->context, "noise");
+    if (noise)
+        cJSON_AddItemToObject(t, "noise", cJSON_Duplicate(noise, 1));
+    return t;
+}
 
+/* Copy key from src to dst when src has it. */
+static void copy_key(cJSON *dst, const cJSON *src, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(src, key);
+    if (v)
+        cJSON_AddItemToObject(dst, key, cJSON_Duplicate(v, 1));
+}
+
+cJSON *mp_results_assemble(const cJSON *head, const cJSON *tail, const cJSON *experiments,
+                           const cJSON *cells, const cJSON *recovered)
+{
+    cJSON *root = cJSON_CreateObject();
+    copy_key(root, head, "schema");
+    copy_key(root, head, "tool");
+    if (tail) {
+        copy_key(root, tail, "status");
+        copy_key(root, tail, "interrupted_cell");
+        copy_key(root, tail, "interrupted_signal");
+    } else {
+        cJSON_AddStringToObject(root, "status", "interrupted");
+    }
+    if (recovered)
+        cJSON_AddItemToObject(root, "recovered", cJSON_Duplicate(recovered, 1));
+    copy_key(root, head, "started_utc");
+    if (tail)
+        copy_key(root, tail, "finished_utc");
+    cJSON *ctx = dup_or_empty(cJSON_GetObjectItemCaseSensitive(head, "context"));
+    if (tail)
+        copy_key(ctx, tail, "noise");
+    cJSON_AddItemToObject(root, "context", ctx);
+    cJSON_AddItemToObject(root, "topology",
+                          dup_or_empty(cJSON_GetObjectItemCaseSensitive(head, "topology")));
+    cJSON_AddItemToObject(root, "counters",
+                          dup_or_empty(cJSON_GetObjectItemCaseSensitive(head, "counters")));
+    copy_key(root, head, "config");
+    cJSON *cal = dup_or_empty(cJSON_GetObjectItemCaseSensitive(head, "calibration"));
+    cJSON_AddItemToObject(cal, "bare_loop", bare_loop_json(cells));
+    cJSON_AddItemToObject(root, "calibration", cal);
+    if (experiments)
+        cJSON_AddItemToObject(root, "experiments", cJSON_Duplicate(experiments, 1));
+    /* Cells never reached (an interrupted run) are not among them: results[]
+     * holds what was measured, "interrupted_cell" names where it stopped. */
+    cJSON_AddItemToObject(root, "results",
+                          cells ? cJSON_Duplicate(cells, 1) : cJSON_CreateArray());
+    return root;
+}
+
+int mp_write_results_json(const cJSON *root, mp_dir *dir, mp_err *err)
+{
     char *text = cJSON_Print(root);
-    cJSON_Delete(root);
     if (!text)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
-    size_t len = strlen(text);
-    int rc = mp_write_file(dir, "results.json", text, len, err);
+    int rc = mp_write_file(dir, "results.json", text, strlen(text), err);
     free(text);
     return rc;
 }

@@ -89,6 +89,8 @@ static void helper_main(int sock, pid_t parent)
         _exit(0);
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);    /* the terminal's signals are for the run: it stops this */
+    signal(SIGQUIT, SIG_IGN);
     char hello = 'h';
     if (send(sock, &hello, 1, MSG_NOSIGNAL) != 1)
         _exit(0);

@@ -104,6 +104,8 @@ static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
 {
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);    /* the terminal's signals are for the run: it stops this */
+    signal(SIGQUIT, SIG_IGN);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(0);

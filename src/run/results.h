@@ -86,11 +86,36 @@ const char *mp_cell_status_name(mp_cell_status s);
 /* A summary as results.json writes it: {p10, p50, ..., n}. */
 cJSON *mp_summary_json(const mp_summary *s);
 
-/* Writers.  Each writes DIR/<file> through a temporary name and rename
- * (common/file.h). */
-int mp_write_json(const mp_results *r, mp_dir *dir, mp_err *err);
-int mp_write_csv(const mp_results *r, mp_dir *dir, mp_err *err);
-int mp_write_samples(const mp_results *r, mp_dir *dir, mp_err *err);
+/* A finished cell's kept wall samples (raw ns) and the 0-based repeat of
+ * each, in the order taken: what samples.csv lists. */
+typedef struct mp_samples {
+    double *wall_raw_ns;
+    int *repeat;
+    size_t n;
+} mp_samples;
+
+/* results.json in three parts, so that the journal (run/journal.h) can
+ * write each when it is known and results.json is assembled from what it
+ * wrote: the head (schema, tool, started_utc, context, topology, counters,
+ * config, calibration) before the sweep, one object per finished cell as
+ * results[] holds it, the tail (status, interrupted_cell/_signal,
+ * finished_utc, context.noise) at the end. */
+cJSON *mp_results_head_json(const mp_results *r);
+cJSON *mp_cell_json(const mp_cell *c, int repeats);
+cJSON *mp_results_tail_json(const mp_results *r);
+/* results.json from its parts (copied); tail NULL: the run never finished,
+ * "status" is "interrupted".  recovered (copied when not NULL) says where
+ * the parts were read back from. */
+cJSON *mp_results_assemble(const cJSON *head, const cJSON *tail, const cJSON *experiments,
+                           const cJSON *cells, const cJSON *recovered);
+
+/* Writers.  Each writes DIR/<file> through a temporary name and rename. */
+int mp_write_results_json(const cJSON *root, mp_dir *dir, mp_err *err);
+/* results.csv from results[] (cells); samples.csv from results[] and the
+ * samples of each of its cells (samples[i] belongs to cells[i]). */
+int mp_write_csv(const cJSON *cells, mp_dir *dir, mp_err *err);
+int mp_write_samples(const cJSON *cells, const mp_samples *samples, mp_dir *dir,
+                     mp_err *err);
 /* Per mode: rows N, columns p50 per backend, last column poll/epoll. */
 void mp_print_tables(const mp_results *r, FILE *f);
 /* "4.65 us [4.10-5.32]": the median at 3 significant digits in ns, us or

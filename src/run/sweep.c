@@ -524,6 +524,9 @@ int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
             size_t g0 = cell_index(cfg, k, n, 0, 0, 0, 0);
             size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes *
                         (size_t)cfg->nfd_tables * (size_t)cfg->nbackends;
+            int jrc = env->journal ? mp_journal_cells(env->journal, r, g0, ng) : 0;
+            if (jrc < 0)
+                return mp_errf(err, jrc, "out of memory keeping the finished cells");
             for (size_t i = g0; env->cell_done && i < g0 + ng; i++)
                 if (r->cells[i].status != MP_CELL_PENDING)
                     env->cell_done(i, env->progress_ctx);

@@ -3,6 +3,7 @@
 #ifndef MP_SWEEP_H
 #define MP_SWEEP_H
 
+#include "run/journal.h"
 #include "run/peer.h"
 #include "pmu.h"
 #include "run/results.h"
@@ -14,6 +15,7 @@ typedef struct mp_sweep_env {
     const mp_pmu_plan *plan;
     long rl_soft, rl_hard;     /* RLIMIT_NOFILE during the run */
     int base_fds;              /* descriptors open before any set is made */
+    mp_journal *journal;       /* where each cell goes once final; NULL: nowhere */
     /* Progress callbacks (may be NULL): a unit of work (a timing repeat, a
      * counter pass, the profile pass) of a cell begins, with a label; a
      * cell is final (any status). */
@@ -22,7 +24,8 @@ typedef struct mp_sweep_env {
     void *progress_ctx;
 } mp_sweep_env;
 
-/* Measure every cell of r in order.  A cell that cannot run is marked
+/* Measure every cell of r in order; each cell once final goes to the
+ * journal (its samples with it) before cell_done is called.  A cell that cannot run is marked
  * unsupported or error with its reason and the sweep goes on; returns
  * -EINTR when mp_sample_stop was set (r->interrupted_cell names the cell),
  * 0 otherwise. */

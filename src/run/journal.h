@@ -1,0 +1,82 @@
+/* journal.h - the run's journal: DIR/journal.jsonl, append-only, one JSON
+ * document per line, each line written with one write() and made durable
+ * (fsync) as soon as the cells it holds are final.  A run killed at any
+ * point (SIGKILL, a crash, a second Ctrl-C, a lost terminal) leaves every
+ * finished cell in it; `muxprof report DIR` assembles results.json from
+ * it.  The journal also keeps in memory what it wrote, and results.json,
+ * results.csv and samples.csv of a run are written from that: one path
+ * for a run that finished and one that is recovered.
+ *
+ * Lines (docs/results-schema.md):
+ *   {"type":"head","head":{...}}          first: mp_results_head_json()
+ *   {"type":"cell","index":I,"cell":{...},"wall_raw_ns":["812 799 ...",...]}
+ *                                         one per finished cell, sweep order;
+ *                                         samples as one string per repeat
+ *   {"type":"experiment","name":N,"result":{...}}
+ *   {"type":"tail","tail":{...}}          last, when the run ended by itself
+ *                                         or by a handled signal
+ * A last line without its newline (a crash during its write) is ignored
+ * when reading.  Error convention: common/mp_err.h. */
+#ifndef MP_JOURNAL_H
+#define MP_JOURNAL_H
+
+#include <limits.h>
+
+#include <cjson/cJSON.h>
+#include "common/file.h"
+#include "common/mp_err.h"
+#include "run/results.h"
+
+#define MP_JOURNAL_NAME "journal.jsonl"
+/* The largest journal `muxprof report` reads back (a run at the sample
+ * limits of `muxprof run` writes about 1 GiB of samples). */
+#define MP_JOURNAL_MAX_BYTES (2LL << 30)
+
+typedef struct mp_journal {
+    int fd;                 /* the file being appended; -1 when none */
+    char path[PATH_MAX];    /* DIR/journal.jsonl */
+    mp_err failed;          /* first failed append (code 0: none); the records stay in memory */
+    cJSON *head, *tail;     /* owned; NULL until written (tail: never, after a crash) */
+    cJSON *cells;           /* owned array: the cells as results[] holds them, sweep order */
+    mp_samples *samples;    /* owned: samples[i] belongs to cells[i] */
+    size_t ncells, cap;
+    long last_index;        /* sweep index of the last cell, -1 */
+    cJSON *experiments;     /* owned object, NULL when no experiment finished */
+    int torn;               /* read back: a torn last line was ignored */
+} mp_journal;
+
+/* Create DIR/journal.jsonl (it must not exist: a journal left by a run
+ * that did not finish is recovered with `muxprof report DIR`, not
+ * overwritten: MP_EUSAGE). */
+int mp_journal_create(mp_journal *j, mp_dir *dir, mp_err *err);
+
+/* Append a record.  A failed write is kept in j->failed and the record
+ * in memory (the run goes on); the return is negative only when memory
+ * ran out and the record is lost. */
+int mp_journal_head(mp_journal *j, const mp_results *r);
+/* Cells first .. first+n-1 of r that are not pending, one line each, then
+ * one fsync.  Their samples move from the cells into the journal. */
+int mp_journal_cells(mp_journal *j, mp_results *r, size_t first, size_t n);
+int mp_journal_experiment(mp_journal *j, const char *name, const cJSON *result);
+int mp_journal_tail(mp_journal *j, const mp_results *r);
+
+/* results.json, results.csv and samples.csv of DIR from the records;
+ * recovered: the "recovered" object of results.json, or NULL. */
+int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *recovered,
+                             mp_err *err);
+
+/* Once the outputs of DIR are written: make them durable, then remove
+ * the journal this process created (nothing else of that name). */
+int mp_journal_discard(mp_journal *j, mp_dir *dir, mp_err *err);
+
+/* Read DIR/journal.jsonl back into j (no file is kept open).  A regular
+ * file only, at most MP_JOURNAL_MAX_BYTES, with a head first; a line that
+ * is not a record (anywhere but a torn last line) is -EBADMSG. */
+int mp_journal_read(mp_journal *j, const char *dir, mp_err *err);
+
+/* The "recovered" object results.json gets after mp_journal_read. */
+cJSON *mp_journal_recovered_json(const mp_journal *j);
+
+void mp_journal_free(mp_journal *j);
+
+#endif
