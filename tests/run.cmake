@@ -11,3 +11,14 @@ add_test(NAME test_bias_check
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_bias_check.sh ${CMAKE_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/bias-check-test)
 set_tests_properties(test_bias_check PROPERTIES LABELS run TIMEOUT 60 SKIP_RETURN_CODE 77)
+# Wakeup mode whose poker is killed, stopped, or stopped before a SIGINT: the run ends
+# by itself with the cells failed and the reason, or as interrupted.
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_wakeup_partner COMMAND sh -c "echo 'SKIP: needs native process control'; exit 77")
+else()
+  add_test(NAME test_wakeup_partner
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_wakeup_partner.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_BINARY_DIR}/wakeup-partner-test)
+endif()
+set_tests_properties(test_wakeup_partner PROPERTIES LABELS "run;hardening" TIMEOUT 180
+  SKIP_RETURN_CODE 77)
