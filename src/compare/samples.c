@@ -6,6 +6,7 @@
 #include "compare/internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,9 @@ void mp__cmp_samples_free(mp_cmp_host *h)
     h->nsample_cells = 0;
 }
 
-/* Count (fill == 0) or store the rows of f; -1 on a malformed row. */
+/* Count (fill == 0) or store the rows of f; -1 on a malformed row, -EDOM
+ * on a time that is not a finite number (nan, inf: the rank test could not
+ * order it). */
 static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
 {
     char buf[256];
@@ -43,6 +46,8 @@ static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
         (void)strtol(prev + 1, &end, 10);
         if (end == prev + 1)
             return -1;
+        if (!isfinite(v))
+            return -EDOM;
         if (fill)
             h->samples[cell][h->nsamples[cell]++] = v;
         else
@@ -89,8 +94,14 @@ void mp__cmp_samples_load(mp_cmp_host *h)
     fclose(f);
     if (rc) {
         mp__cmp_samples_free(h);
-        snprintf(h->samples_why, sizeof h->samples_why, rc == -ENOMEM
-                 ? "out of memory reading %.150s" : "%.150s line %zu is not cell,...,repeat,"
-                 "wall_raw_ns of a results[] cell", path, line);
+        if (rc == -ENOMEM)
+            snprintf(h->samples_why, sizeof h->samples_why, "out of memory reading %.150s",
+                     path);
+        else if (rc == -EDOM)
+            snprintf(h->samples_why, sizeof h->samples_why, "%.150s line %zu: the time is not "
+                     "a finite number", path, line);
+        else
+            snprintf(h->samples_why, sizeof h->samples_why, "%.120s line %zu is not cell,...,"
+                     "repeat,wall_raw_ns of a results[] cell", path, line);
     }
 }
