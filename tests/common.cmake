@@ -8,3 +8,5 @@ add_test(NAME test_version COMMAND ${CMAKE_COMMAND} -DSCRIPT=${CMAKE_SOURCE_DIR}
   -DBUILT=${CMAKE_BINARY_DIR}/version.c -DRELEASE=${PROJECT_VERSION}
   -P ${CMAKE_CURRENT_SOURCE_DIR}/test_version.cmake)
 set_tests_properties(test_version PROPERTIES LABELS common TIMEOUT 60)
+# Reading a file muxprof did not write: regular files only, never blocking, size limits.
+mp_add_test(test_input SOURCES test_input.c LABELS hardening)

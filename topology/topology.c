@@ -3,9 +3,12 @@
  * answer questions about counts and data caches. */
 #include "topo_int.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/input.h"
 
 hwloc_obj_type_t mp__cache_type(int level)
 {
@@ -125,19 +128,31 @@ int mp_topo_load(mp_topo **out, const char *synthetic, mp_err *err)
 
 int mp_topo_load_xml(mp_topo **out, const char *path, mp_err *err)
 {
-    mp_topo *t;
-    int rc = start(out, &t, err);
+    char *xml;
+    size_t len;
+    mp_err rerr;
+    int rc = mp_read_regular_file(path, MP_TOPO_XML_MAX_BYTES, &xml, &len, &rerr);
     if (rc < 0)
+        return mp_errf(err, rc == -EBADMSG || rc == -EFBIG ? MP_EUSAGE : rc,
+                       "topology: %s; make an XML topology with lstopo --of xml FILE", rerr.msg);
+    mp_topo *t;
+    rc = start(out, &t, err);
+    if (rc < 0) {
+        free(xml);
         return rc;
+    }
     snprintf(t->source, sizeof t->source, "xml: %s", path);
-    if (hwloc_topology_set_xml(t->topo, path) < 0) {
+    errno = 0;
+    if (len > INT_MAX || hwloc_topology_set_xmlbuffer(t->topo, xml, (int)len + 1) < 0) {
         int e = errno ? errno : EINVAL;
+        free(xml);
         mp_topo_free(t);
         return mp_errf(err, e == EINVAL ? MP_EUSAGE : -e,
                        "topology: hwloc cannot read the XML topology '%s': %s; "
                        "make one with lstopo --of xml FILE", path, strerror(e));
     }
-    rc = finish_load(t, "the XML topology", err);
+    rc = finish_load(t, "the XML topology", err);   /* hwloc reads the buffer here */
+    free(xml);
     if (rc < 0) {
         mp_topo_free(t);
         return rc;

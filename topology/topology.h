@@ -30,7 +30,10 @@ int mp_topo_load(mp_topo **out, const char *synthetic, mp_err *err);
 void mp_topo_free(mp_topo *t);
 
 /* Load an hwloc XML export (lstopo --of xml FILE), with the allowed cpuset
- * it records.  Such a topology, like a synthetic one, cannot be bound to. */
+ * it records.  Such a topology, like a synthetic one, cannot be bound to.
+ * The file must be a regular file (a FIFO is refused, never waited on) of
+ * at most MP_TOPO_XML_MAX_BYTES. */
+#define MP_TOPO_XML_MAX_BYTES (64u << 20)
 int mp_topo_load_xml(mp_topo **out, const char *path, mp_err *err);
 
 /* Pick the PU pair for a placement name: auto, smt, same-l2, same-l3,

@@ -9,6 +9,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "common/input.h"
 
 void mp__cmp_samples_free(mp_cmp_host *h)
 {
@@ -68,10 +71,18 @@ void mp__cmp_samples_load(mp_cmp_host *h)
     }
     snprintf(path, sizeof path, "%.*s/samples.csv", slash ? (int)(slash - h->m.path) : 1,
              slash ? h->m.path : ".");
-    FILE *f = fopen(path, "r");
+    mp_err oerr;
+    int fd = mp_open_regular_file(path, MP_CMP_SAMPLES_MAX_BYTES, &oerr);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
     if (!f) {
-        snprintf(h->samples_why, sizeof h->samples_why, "no samples.csv beside %.150s",
-                 h->m.path);
+        if (fd == -ENOENT)
+            snprintf(h->samples_why, sizeof h->samples_why, "no samples.csv beside %.150s",
+                     h->m.path);
+        else
+            snprintf(h->samples_why, sizeof h->samples_why, "%.190s",
+                     fd < 0 ? oerr.msg : "out of memory");
+        if (fd >= 0)
+            close(fd);
         return;
     }
     size_t ncells = 0, line = 0;

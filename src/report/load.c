@@ -7,10 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+#include "common/input.h"
 #include "report/internal.h"
 
 #define MAX_FILE_BYTES (512L << 20)
@@ -18,34 +15,14 @@
 
 static int read_all(const char *path, char **out, size_t *len, mp_err *err)
 {
-    /* O_NONBLOCK: a FIFO planted as results.json must not block the open */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        return mp_errf(err, -e, "cannot open %s: %s (is this a muxprof run directory?)",
-                       path, strerror(e));
-    }
-    struct stat st;
-    FILE *f = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES ||
-        fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "rb"))) {
-        close(fd);
-        return mp_errf(err, -EBADMSG, "%s: not a regular file of at most %ld MiB", path,
-                       MAX_FILE_BYTES >> 20);
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        fclose(f);
-        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
-    }
-    size_t n = fread(buf, 1, (size_t)st.st_size, f);
-    int e = ferror(f);
-    fclose(f);
-    if (e) {
-        free(buf);
-        return mp_errf(err, -EIO, "cannot read %s", path);
-    }
-    buf[n] = 0;
+    char *buf;
+    size_t n;
+    int rc = mp_read_regular_file(path, MAX_FILE_BYTES, &buf, &n, err);
+    if (rc == -ENOENT || rc == -ENOTDIR)
+        return mp_errf(err, rc, "cannot open %s: %s (is this a muxprof run directory?)", path,
+                       strerror(-rc));
+    if (rc < 0)
+        return rc;
     /* JSON text has no raw NUL (cJSON would keep one inside a string and
      * cut the string there, hiding what followed) */
     const char *nul = memchr(buf, 0, n);
