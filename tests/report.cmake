@@ -10,3 +10,11 @@ add_test(NAME test_readme_results
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
                  ${CMAKE_CURRENT_BINARY_DIR}/readme-results-test)
 set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+# The limits on a results.json (size, cells): over either, report and compare refuse it.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_input_limits
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_input_limits.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/input-limits-test)
+  set_tests_properties(test_input_limits PROPERTIES LABELS "report;hardening" TIMEOUT 300
+    SKIP_RETURN_CODE 77)
+endif()

@@ -23,11 +23,14 @@ static const char *kind_of(mode_t m)
     return "not a plain file";
 }
 
-/* "12.3 MiB" or "4096 bytes". */
+/* "64 MiB", "67108865 bytes (64.0 MiB)" or "4096 bytes". */
 static const char *size_text(char *buf, size_t len, unsigned long long n)
 {
-    if (n >= 1024 * 1024)
-        snprintf(buf, len, "%.1f MiB", (double)n / (1024.0 * 1024.0));
+    const unsigned long long mib = 1024 * 1024;
+    if (n >= mib && n % mib == 0)
+        snprintf(buf, len, "%llu MiB", n / mib);
+    else if (n >= mib)
+        snprintf(buf, len, "%llu bytes (%.1f MiB)", n, (double)n / (double)mib);
     else
         snprintf(buf, len, "%llu bytes", n);
     return buf;
@@ -35,7 +38,7 @@ static const char *size_text(char *buf, size_t len, unsigned long long n)
 
 static int too_big(const char *path, unsigned long long n, size_t max_bytes, mp_err *err)
 {
-    char a[32], b[32];
+    char a[48], b[48];
     return mp_errf(err, -EFBIG, "%s is %s, over the limit of %s for this input",
                    path, size_text(a, sizeof a, n), size_text(b, sizeof b, max_bytes));
 }

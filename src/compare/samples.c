@@ -26,7 +26,7 @@ void mp__cmp_samples_free(mp_cmp_host *h)
 
 /* Count (fill == 0) or store the rows of f; -1 on a malformed row, -EDOM
  * on a time that is not a finite number (nan, inf: the rank test could not
- * order it). */
+ * order it), -E2BIG past MP_CMP_SAMPLES_MAX_ROWS rows. */
 static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
 {
     char buf[256];
@@ -35,7 +35,8 @@ static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
         (!strstr(buf, ",repeat,wall_ns") && !strstr(buf, ",repeat,wall_raw_ns")))
         return -1;
     while (fgets(buf, sizeof buf, f)) {
-        (*line)++;
+        if ((*line)++ > MP_CMP_SAMPLES_MAX_ROWS)
+            return -E2BIG;
         /* the first column is the cell, the last two the repeat and the time */
         char *end, *last = strrchr(buf, ',');
         unsigned long cell = strtoul(buf, &end, 10);
@@ -108,6 +109,9 @@ void mp__cmp_samples_load(mp_cmp_host *h)
         if (rc == -ENOMEM)
             snprintf(h->samples_why, sizeof h->samples_why, "out of memory reading %.150s",
                      path);
+        else if (rc == -E2BIG)
+            snprintf(h->samples_why, sizeof h->samples_why, "%.120s has more than %d rows",
+                     path, MP_CMP_SAMPLES_MAX_ROWS);
         else if (rc == -EDOM)
             snprintf(h->samples_why, sizeof h->samples_why, "%.150s line %zu: the time is not "
                      "a finite number", path, line);

@@ -10,17 +10,18 @@
 #include "common/input.h"
 #include "report/internal.h"
 
-#define MAX_FILE_BYTES (512L << 20)
-#define MAX_CELLS 100000
-
 static int read_all(const char *path, char **out, size_t *len, mp_err *err)
 {
     char *buf;
     size_t n;
-    int rc = mp_read_regular_file(path, MAX_FILE_BYTES, &buf, &n, err);
+    int rc = mp_read_regular_file(path, MP_RM_MAX_FILE_BYTES, &buf, &n, err);
     if (rc == -ENOENT || rc == -ENOTDIR)
         return mp_errf(err, rc, "cannot open %s: %s (is this a muxprof run directory?)", path,
                        strerror(-rc));
+    if (rc == -EFBIG) {   /* refused as a bad file is; the message says why */
+        err->code = -EBADMSG;
+        return -EBADMSG;
+    }
     if (rc < 0)
         return rc;
     /* JSON text has no raw NUL (cJSON would keep one inside a string and
@@ -80,9 +81,9 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
     if (!cJSON_IsArray(res))
         return mp__rm_bad(err, m, "results", "expected an array of cells, found %s", mp__rm_type_name(res));
     int n = cJSON_GetArraySize(res);
-    if (n > MAX_CELLS)
+    if (n > MP_RM_MAX_CELLS)
         return mp__rm_bad(err, m, "results", "%d cells, more than the %d a report can hold", n,
-                   MAX_CELLS);
+                   MP_RM_MAX_CELLS);
     m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
     m->kcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->kcells);
     if (!m->cells || !m->kcells)
@@ -119,7 +120,8 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
     }
     mp__rm_load_topology(m);
     mp__rm_load_counters(m);
-    mp__rm_index(m);
+    if (mp__rm_index(m) < 0)
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     mp__rm_load_experiments(m);
     return 0;
 }
