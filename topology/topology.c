@@ -60,6 +60,10 @@ static int finish_load(mp_topo *t, const char *what, mp_err *err)
         return mp_errf(err, errno ? -errno : -EIO,
                        "topology: hwloc could not load %s: %s; run lstopo to see "
                        "whether hwloc works here", what, strerror(errno ? errno : EIO));
+    int pus = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_PU);
+    if (pus > MP_TOPO_MAX_PUS)
+        return mp_errf(err, MP_EUSAGE, "topology: %s has %d PUs; muxprof handles at most %d",
+                       what, pus, MP_TOPO_MAX_PUS);
     t->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(t->topo));
     if (!t->usable)
         return mp_errf(err, -ENOMEM, "topology: out of memory copying a cpuset");
@@ -98,8 +102,44 @@ static int start(mp_topo **out, mp_topo **t, mp_err *err)
     return 0;
 }
 
+/* Check a synthetic description against the limits before hwloc builds it
+ * (hwloc inserts each object among its siblings one by one: the time grows
+ * with the square of the siblings under one parent).  The counts are the
+ * numbers after each "type:" outside parentheses and brackets; what this
+ * scan does not understand is left to hwloc's own parser. */
+static int check_synthetic(const char *desc, mp_err *err)
+{
+    double pus = 1;
+    int depth = 0;
+    for (const char *p = desc; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if ((*p == ')' || *p == ']') && depth > 0)
+            depth--;
+        if (depth || *p != ':' || p[1] < '0' || p[1] > '9')
+            continue;
+        double n = strtod(p + 1, NULL);
+        if (n > MP_TOPO_SYNTHETIC_MAX_ARITY)
+            return mp_errf(err, MP_EUSAGE, "topology: the synthetic description '%.100s' has "
+                           "%.0f objects under one parent; at most %d are accepted (nest them "
+                           "in more levels, e.g. \"package:16 core:64 pu:2\")", desc, n,
+                           MP_TOPO_SYNTHETIC_MAX_ARITY);
+        pus *= n;
+    }
+    if (pus > MP_TOPO_MAX_PUS)
+        return mp_errf(err, MP_EUSAGE, "topology: the synthetic description '%.100s' has %.0f "
+                       "PUs; muxprof handles at most %d", desc, pus, MP_TOPO_MAX_PUS);
+    return 0;
+}
+
 int mp_topo_load(mp_topo **out, const char *synthetic, mp_err *err)
 {
+    if (synthetic) {
+        *out = NULL;
+        int rc = check_synthetic(synthetic, err);
+        if (rc < 0)
+            return rc;
+    }
     mp_topo *t;
     int rc = start(out, &t, err);
     if (rc < 0)
