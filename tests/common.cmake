@@ -15,3 +15,5 @@ mp_add_test(test_file SOURCES test_file.c LABELS "common;hardening")
 mp_add_test(test_quote SOURCES test_quote.c LABELS "common;hardening")
 # Strict JSON parsing (one document, no key twice) and bounded echo of user values.
 mp_add_test(test_json_strict SOURCES test_json_strict.c LABELS "common;hardening")
+# Reading a file muxprof did not write: regular files only, never blocking, size limits.
+mp_add_test(test_input SOURCES test_input.c LABELS hardening)

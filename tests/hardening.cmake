@@ -37,3 +37,11 @@ if(MUXPROF_FUZZ)
   target_compile_definitions(fuzz_compare PRIVATE
     MP_FUZZ_SECOND_HOST="${MP_FUZZ_DIR}/corpus_json/valid_small.json")
 endif()
+# Inputs that are not regular files (FIFO, directory, device) for topology --xml, compare's
+# samples.csv and report's results.json: refused, never waited on.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_nonregular_inputs
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_nonregular_inputs.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/nonregular-test)
+  set_tests_properties(test_nonregular_inputs PROPERTIES LABELS hardening TIMEOUT 120)
+endif()

@@ -29,3 +29,11 @@ add_test(NAME test_strict_json
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_strict_json.sh ${MP_TEST_BIN_PATH}
                  ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 set_tests_properties(test_strict_json PROPERTIES LABELS "report;hardening" TIMEOUT 60)
+# The limits on a results.json (size, cells): over either, report and compare refuse it.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_input_limits
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_input_limits.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/input-limits-test)
+  set_tests_properties(test_input_limits PROPERTIES LABELS "report;hardening" TIMEOUT 300
+    SKIP_RETURN_CODE 77)
+endif()

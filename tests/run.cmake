@@ -29,3 +29,14 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)   # the binary is copied for the user to r
   set_tests_properties(test_run_fork_fail PROPERTIES LABELS "run;hardening" TIMEOUT 120
                        SKIP_RETURN_CODE 77)
 endif()
+# Wakeup mode whose poker is killed, stopped, or stopped before a SIGINT: the run ends
+# by itself with the cells failed and the reason, or as interrupted.
+if(CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_wakeup_partner COMMAND sh -c "echo 'SKIP: needs native process control'; exit 77")
+else()
+  add_test(NAME test_wakeup_partner
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_wakeup_partner.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_BINARY_DIR}/wakeup-partner-test)
+endif()
+set_tests_properties(test_wakeup_partner PROPERTIES LABELS "run;hardening" TIMEOUT 180
+  SKIP_RETURN_CODE 77)

@@ -361,6 +361,45 @@ static void same_host_before_after(void **st)
     cJSON_Delete(doc);
 }
 
+/* A time in samples.csv that is not a finite number (nan, inf): the file is
+ * refused, naming the line, and the changes are "not testable"; the rank
+ * test is never given it (NaN != NaN kept its tie loop from advancing: an
+ * alarm bounds the wait). */
+static void non_finite_sample(void **st)
+{
+    (void)st;
+    static const char *const bad[] = {"nan", "inf", "-Infinity"};
+    char before[300], after[300], out[300], path[320], md[200000];
+    snprintf(before, sizeof before, "%s/runs/nf-before", tmpdir);
+    snprintf(after, sizeof after, "%s/runs/nf-after", tmpdir);
+    snprintf(out, sizeof out, "%s/nf", tmpdir);
+    write_run(before, 0);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        write_run(after, 1);
+        snprintf(path, sizeof path, "%s/samples.csv", after);
+        static char text[400000];
+        slurp(path, text, sizeof text);
+        char *row = strchr(text, '\n') + 1;          /* line 2 ... */
+        for (int k = 0; k < 4; k++)
+            row = strchr(row, '\n') + 1;             /* ... line 6 */
+        char *eol = strchr(row, '\n');
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "%.*s0,1,%s%s", (int)(row - text), text, bad[i], eol);
+        fclose(f);
+        alarm(60);
+        int rc = compare(before, after, "--out", out, "--no-plots", i ? "--force" : NULL, NULL);
+        alarm(0);
+        if (rc != 0)
+            fail_msg("compare with a sample '%s' exited %d: %s", bad[i], rc, err_text);
+        read_md(out, md, sizeof md);
+        HAS(md, "/nf-after/samples.csv line 6: the time is not a finite number");
+        const char *r = row_under(md, "#### poll: change against", "| 10 |");
+        if (strncmp(r, "| 10 | +20.0%, not testable |", 29))
+            fail_msg("poll N = 10 with a sample '%s': %.80s", bad[i], r);
+    }
+}
+
 /* Profiles, K of N and experiments side by side: the report's synthetic
  * run against profB (make_more.py: times x 2, other poll phase shares and a
  * phase of its own, no epoll profile, no K = 64, no herd). */
@@ -743,6 +782,7 @@ int main(void)
         cmocka_unit_test(two_hosts_shared_and_listed),
         cmocka_unit_test(labels),
         cmocka_unit_test(same_host_before_after),
+        cmocka_unit_test(non_finite_sample),
         cmocka_unit_test(profiles_kofn_experiments),
         cmocka_unit_test(lacking_marked),
         cmocka_unit_test(simulated_geometries),

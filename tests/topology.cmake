@@ -5,3 +5,9 @@ mp_add_test(test_topology SOURCES test_topology.c LABELS topology)
 mp_add_test(test_topology_bind SOURCES test_topology_bind.c LIBS Threads::Threads
             LABELS topology TIMEOUT 30
   NATIVE_ONLY "thread binding and sched_getcpu of an emulated thread are not checkable")
+# topology --synthetic past its limits (objects under one parent, PUs): refused, not built.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_topology_limits
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_topology_limits.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_topology_limits PROPERTIES LABELS "topology;hardening" TIMEOUT 200)
+endif()

@@ -95,6 +95,41 @@ static int auto_tier_ok(const mp_topo *t, hwloc_obj_t a, hwloc_obj_t b, int tier
     }
 }
 
+/* Where b must lie for (a, b) to have kind k (or auto tier `tier` when
+ * >= 0): under the returned object when the kind shares one, anywhere when
+ * *anywhere is set; NULL without *anywhere: no b can do (a lacks the object
+ * the kind needs).  This keeps the pair search within a's core or cache
+ * instead of trying every PU against every PU. */
+static hwloc_obj_t scope_of(const mp_topo *t, hwloc_obj_t a, enum mp__kind k, int tier,
+                            int llc, int *anywhere)
+{
+    *anywhere = 0;
+    if (tier == AUTO_LLC_ONLY || tier == AUTO_LLC)
+        return llc >= 2 ? anc(t, a, mp__cache_type(llc)) : NULL;
+    if (tier == AUTO_SMT || (tier < 0 && k == MP__SMT))
+        return anc(t, a, HWLOC_OBJ_CORE);
+    if (tier < 0 && k == MP__SAME_L2)
+        return anc(t, a, HWLOC_OBJ_L2CACHE);
+    if (tier < 0 && k == MP__SAME_L3)
+        return anc(t, a, HWLOC_OBJ_L3CACHE);
+    if (tier < 0 && k == MP__CROSS_L3 && !anc(t, a, HWLOC_OBJ_L3CACHE))
+        return NULL;
+    *anywhere = 1;
+    return NULL;
+}
+
+/* Kinds that need two objects of a type the topology has fewer of. */
+static int impossible(const mp_topo *t, enum mp__kind k, int tier)
+{
+    if (tier >= 0)
+        return 0;
+    if (k == MP__CROSS_L3)
+        return hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_L3CACHE) < 2;
+    if (k == MP__CROSS_NUMA)
+        return hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_NUMANODE) < 2;
+    return 0;
+}
+
 /* First usable pair in logical order for a kind (or an auto tier when
  * tier >= 0).  Returns 1 and sets *wa, *pb when found. */
 static int first_pair(const mp_topo *t, enum mp__kind k, int tier,
@@ -102,11 +137,19 @@ static int first_pair(const mp_topo *t, enum mp__kind k, int tier,
 {
     int llc = mp__llc_level(t);
     hwloc_obj_t a = NULL;
+    if (impossible(t, k, tier))
+        return 0;
     while ((a = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_PU, a))) {
         if (!mp__usable(t, a))
             continue;
+        int anywhere;
+        hwloc_obj_t scope = scope_of(t, a, k, tier, llc, &anywhere);
+        if (!scope && !anywhere)
+            continue;
         hwloc_obj_t b = NULL;
-        while ((b = hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_PU, b))) {
+        while ((b = anywhere ? hwloc_get_next_obj_by_type(t->topo, HWLOC_OBJ_PU, b)
+                             : hwloc_get_next_obj_inside_cpuset_by_type(
+                                   t->topo, scope->cpuset, HWLOC_OBJ_PU, b))) {
             if (b == a || !mp__usable(t, b))
                 continue;
             if (tier >= 0 ? auto_tier_ok(t, a, b, tier, llc) : is_kind(t, a, b, k)) {

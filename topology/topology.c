@@ -3,9 +3,12 @@
  * answer questions about counts and data caches. */
 #include "topo_int.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/input.h"
 
 hwloc_obj_type_t mp__cache_type(int level)
 {
@@ -57,6 +60,10 @@ static int finish_load(mp_topo *t, const char *what, mp_err *err)
         return mp_errf(err, errno ? -errno : -EIO,
                        "topology: hwloc could not load %s: %s; run lstopo to see "
                        "whether hwloc works here", what, strerror(errno ? errno : EIO));
+    int pus = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_PU);
+    if (pus > MP_TOPO_MAX_PUS)
+        return mp_errf(err, MP_EUSAGE, "topology: %s has %d PUs; muxprof handles at most %d",
+                       what, pus, MP_TOPO_MAX_PUS);
     t->usable = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(t->topo));
     if (!t->usable)
         return mp_errf(err, -ENOMEM, "topology: out of memory copying a cpuset");
@@ -95,8 +102,44 @@ static int start(mp_topo **out, mp_topo **t, mp_err *err)
     return 0;
 }
 
+/* Check a synthetic description against the limits before hwloc builds it
+ * (hwloc inserts each object among its siblings one by one: the time grows
+ * with the square of the siblings under one parent).  The counts are the
+ * numbers after each "type:" outside parentheses and brackets; what this
+ * scan does not understand is left to hwloc's own parser. */
+static int check_synthetic(const char *desc, mp_err *err)
+{
+    double pus = 1;
+    int depth = 0;
+    for (const char *p = desc; *p; p++) {
+        if (*p == '(' || *p == '[')
+            depth++;
+        else if ((*p == ')' || *p == ']') && depth > 0)
+            depth--;
+        if (depth || *p != ':' || p[1] < '0' || p[1] > '9')
+            continue;
+        double n = strtod(p + 1, NULL);
+        if (n > MP_TOPO_SYNTHETIC_MAX_ARITY)
+            return mp_errf(err, MP_EUSAGE, "topology: the synthetic description '%.100s' has "
+                           "%.0f objects under one parent; at most %d are accepted (nest them "
+                           "in more levels, e.g. \"package:16 core:64 pu:2\")", desc, n,
+                           MP_TOPO_SYNTHETIC_MAX_ARITY);
+        pus *= n;
+    }
+    if (pus > MP_TOPO_MAX_PUS)
+        return mp_errf(err, MP_EUSAGE, "topology: the synthetic description '%.100s' has %.0f "
+                       "PUs; muxprof handles at most %d", desc, pus, MP_TOPO_MAX_PUS);
+    return 0;
+}
+
 int mp_topo_load(mp_topo **out, const char *synthetic, mp_err *err)
 {
+    if (synthetic) {
+        *out = NULL;
+        int rc = check_synthetic(synthetic, err);
+        if (rc < 0)
+            return rc;
+    }
     mp_topo *t;
     int rc = start(out, &t, err);
     if (rc < 0)
@@ -125,19 +168,31 @@ int mp_topo_load(mp_topo **out, const char *synthetic, mp_err *err)
 
 int mp_topo_load_xml(mp_topo **out, const char *path, mp_err *err)
 {
-    mp_topo *t;
-    int rc = start(out, &t, err);
+    char *xml;
+    size_t len;
+    mp_err rerr;
+    int rc = mp_read_regular_file(path, MP_TOPO_XML_MAX_BYTES, &xml, &len, &rerr);
     if (rc < 0)
+        return mp_errf(err, rc == -EBADMSG || rc == -EFBIG ? MP_EUSAGE : rc,
+                       "topology: %s; make an XML topology with lstopo --of xml FILE", rerr.msg);
+    mp_topo *t;
+    rc = start(out, &t, err);
+    if (rc < 0) {
+        free(xml);
         return rc;
+    }
     snprintf(t->source, sizeof t->source, "xml: %s", path);
-    if (hwloc_topology_set_xml(t->topo, path) < 0) {
+    errno = 0;
+    if (len > INT_MAX || hwloc_topology_set_xmlbuffer(t->topo, xml, (int)len + 1) < 0) {
         int e = errno ? errno : EINVAL;
+        free(xml);
         mp_topo_free(t);
         return mp_errf(err, e == EINVAL ? MP_EUSAGE : -e,
                        "topology: hwloc cannot read the XML topology '%s': %s; "
                        "make one with lstopo --of xml FILE", path, strerror(e));
     }
-    rc = finish_load(t, "the XML topology", err);
+    rc = finish_load(t, "the XML topology", err);   /* hwloc reads the buffer here */
+    free(xml);
     if (rc < 0) {
         mp_topo_free(t);
         return rc;

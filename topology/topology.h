@@ -27,10 +27,19 @@ typedef struct mp_pu_pair {
 /* Load the topology of this host (synthetic == NULL), or of an hwloc
  * synthetic description such as "package:2 l3:2 l2:4 core:1 pu:2". */
 int mp_topo_load(mp_topo **out, const char *synthetic, mp_err *err);
+/* Limits on a loaded topology: PUs in all (the placement search looks at
+ * pairs of them), and, for a synthetic description, objects under one
+ * parent (hwloc builds a level in time that grows with its square).  Past
+ * either the load is refused (MP_EUSAGE) with the numbers. */
+#define MP_TOPO_MAX_PUS 4096
+#define MP_TOPO_SYNTHETIC_MAX_ARITY 1024
 void mp_topo_free(mp_topo *t);
 
 /* Load an hwloc XML export (lstopo --of xml FILE), with the allowed cpuset
- * it records.  Such a topology, like a synthetic one, cannot be bound to. */
+ * it records.  Such a topology, like a synthetic one, cannot be bound to.
+ * The file must be a regular file (a FIFO is refused, never waited on) of
+ * at most MP_TOPO_XML_MAX_BYTES. */
+#define MP_TOPO_XML_MAX_BYTES (64u << 20)
 int mp_topo_load_xml(mp_topo **out, const char *path, mp_err *err);
 
 /* Pick the PU pair for a placement name: auto, smt, same-l2, same-l3,

@@ -72,6 +72,13 @@ int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, doub
 {
     if (!nx || !ny)
         return -EINVAL;
+    /* NaN compares unequal to itself: the tie loop below would never advance. */
+    for (size_t i = 0; i < nx; i++)
+        if (!isfinite(x[i]))
+            return -EINVAL;
+    for (size_t i = 0; i < ny; i++)
+        if (!isfinite(y[i]))
+            return -EINVAL;
     size_t n = nx + ny;
     ranked *r = malloc(sizeof *r * n);
     if (!r)

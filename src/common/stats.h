@@ -29,7 +29,8 @@ double mp_median(double *x, size_t n);
  * modified): *u is U of x (pairs (xi, yj) with xi > yj, ties counting one
  * half), *p the p-value from the normal approximation with the tie
  * correction and a continuity correction of 0.5 (scipy.stats.mannwhitneyu,
- * method="asymptotic").  Returns 0, -EINVAL when nx or ny is 0, -ENOMEM. */
+ * method="asymptotic").  Returns 0, -EINVAL when nx or ny is 0 or a value
+ * is not finite, -ENOMEM. */
 int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, double *u,
                     double *p);
 

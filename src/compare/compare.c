@@ -170,18 +170,8 @@ const mp_rcell *mp_cmp_cell(const mp_cmp_host *h, const char *mode, const char *
     const char *k = mp_cmp_kind(h, kind);
     if (!k)
         return NULL;
-    const mp_rcell *any = NULL;
-    for (size_t i = 0; i < h->m.ncells; i++) {
-        const mp_rcell *c = &h->m.cells[i];
-        if (c->nfds != nfds || strcmp(c->mode, mode) || strcmp(c->fd_kind, k) ||
-            strcmp(c->backend, backend))
-            continue;
-        if (c->status == MP_RC_OK)
-            return c;
-        if (!any)
-            any = c;
-    }
-    return any;
+    const mp_rcell *c = mp_rm_find(&h->m, mode, k, backend, nfds);   /* an ok one first */
+    return c ? c : mp_rm_find_any(&h->m, mode, k, backend, nfds, 0);
 }
 
 size_t mp_cmp_nhave(const mp_cmp *c, const char *mode, const char *kind,

@@ -110,6 +110,11 @@ size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backe
  * input has no samples for the cell or fewer than MP_CMP_MIN_SAMPLES. */
 #define MP_CMP_ALPHA 0.05
 #define MP_CMP_MIN_SAMPLES 8
+/* The largest samples.csv read (it may come from anyone), in bytes and in
+ * rows (each kept as 8 bytes while compared); a larger one is not used, and
+ * the changes are not testable, with the reason.  docs/results-schema.md. */
+#define MP_CMP_SAMPLES_MAX_BYTES (2ull << 30)
+#define MP_CMP_SAMPLES_MAX_ROWS 20000000
 typedef struct mp_cmp_change {
     double base, value;        /* medians, ns; NAN when not measured */
     double pct;                /* (value / base - 1) * 100; NAN when either is missing */

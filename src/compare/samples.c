@@ -6,8 +6,12 @@
 #include "compare/internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "common/input.h"
 
 void mp__cmp_samples_free(mp_cmp_host *h)
 {
@@ -20,7 +24,9 @@ void mp__cmp_samples_free(mp_cmp_host *h)
     h->nsample_cells = 0;
 }
 
-/* Count (fill == 0) or store the rows of f; -1 on a malformed row. */
+/* Count (fill == 0) or store the rows of f; -1 on a malformed row, -EDOM
+ * on a time that is not a finite number (nan, inf: the rank test could not
+ * order it), -E2BIG past MP_CMP_SAMPLES_MAX_ROWS rows. */
 static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
 {
     char buf[256];
@@ -29,7 +35,8 @@ static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
         (!strstr(buf, ",repeat,wall_ns") && !strstr(buf, ",repeat,wall_raw_ns")))
         return -1;
     while (fgets(buf, sizeof buf, f)) {
-        (*line)++;
+        if ((*line)++ > MP_CMP_SAMPLES_MAX_ROWS)
+            return -E2BIG;
         /* the first column is the cell, the last two the repeat and the time */
         char *end, *last = strrchr(buf, ',');
         unsigned long cell = strtoul(buf, &end, 10);
@@ -43,6 +50,8 @@ static int read_rows(FILE *f, mp_cmp_host *h, int fill, size_t *line)
         (void)strtol(prev + 1, &end, 10);
         if (end == prev + 1)
             return -1;
+        if (!isfinite(v))
+            return -EDOM;
         if (fill)
             h->samples[cell][h->nsamples[cell]++] = v;
         else
@@ -63,10 +72,18 @@ void mp__cmp_samples_load(mp_cmp_host *h)
     }
     snprintf(path, sizeof path, "%.*s/samples.csv", slash ? (int)(slash - h->m.path) : 1,
              slash ? h->m.path : ".");
-    FILE *f = fopen(path, "r");
+    mp_err oerr;
+    int fd = mp_open_regular_file(path, MP_CMP_SAMPLES_MAX_BYTES, &oerr);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
     if (!f) {
-        snprintf(h->samples_why, sizeof h->samples_why, "no samples.csv beside %.150s",
-                 h->m.path);
+        if (fd == -ENOENT)
+            snprintf(h->samples_why, sizeof h->samples_why, "no samples.csv beside %.150s",
+                     h->m.path);
+        else
+            snprintf(h->samples_why, sizeof h->samples_why, "%.190s",
+                     fd < 0 ? oerr.msg : "out of memory");
+        if (fd >= 0)
+            close(fd);
         return;
     }
     size_t ncells = 0, line = 0;
@@ -89,8 +106,17 @@ void mp__cmp_samples_load(mp_cmp_host *h)
     fclose(f);
     if (rc) {
         mp__cmp_samples_free(h);
-        snprintf(h->samples_why, sizeof h->samples_why, rc == -ENOMEM
-                 ? "out of memory reading %.150s" : "%.150s line %zu is not cell,...,repeat,"
-                 "wall_raw_ns of a results[] cell", path, line);
+        if (rc == -ENOMEM)
+            snprintf(h->samples_why, sizeof h->samples_why, "out of memory reading %.150s",
+                     path);
+        else if (rc == -E2BIG)
+            snprintf(h->samples_why, sizeof h->samples_why, "%.120s has more than %d rows",
+                     path, MP_CMP_SAMPLES_MAX_ROWS);
+        else if (rc == -EDOM)
+            snprintf(h->samples_why, sizeof h->samples_why, "%.150s line %zu: the time is not "
+                     "a finite number", path, line);
+        else
+            snprintf(h->samples_why, sizeof h->samples_why, "%.120s line %zu is not cell,...,"
+                     "repeat,wall_raw_ns of a results[] cell", path, line);
     }
 }

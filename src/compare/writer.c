@@ -71,20 +71,18 @@ static void table_head(wctx *w, const mp_cmp_group *g, const char *first)
 }
 
 /* "approximate": true on a cell of a reference: the article gives "~N" */
-static int approximate(const mp_cmp_host *h, const mp_rcell *x)
+static int approximate(const mp_rcell *x)
 {
-    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h->m.root, "results"),
-                                        (int)x->index);
-    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "approximate"));
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(x->json, "approximate"));
 }
 
-static void cell_text(char *buf, size_t len, const mp_cmp_host *h, const mp_rcell *x)
+static void cell_text(char *buf, size_t len, const mp_rcell *x)
 {
     char r[256], v[48];
     if (!x)
         snprintf(buf, len, "not measured");
     else if (x->status == MP_RC_OK)
-        snprintf(buf, len, "%s%s", approximate(h, x) ? "~" : "", mp_fmt_num(v, sizeof v,
+        snprintf(buf, len, "%s%s", approximate(x) ? "~" : "", mp_fmt_num(v, sizeof v,
                  x->wall.p50));
     else
         snprintf(buf, len, "%s%s%s", x->status == MP_RC_UNSUPPORTED ? "unsupported"
@@ -250,10 +248,8 @@ static void slopes(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
 /* scope of one metric of a cell, from the file ("" when not recorded) */
 static const char *metric_scope(const mp_cmp_host *h, const mp_rcell *x, const char *name)
 {
-    const cJSON *r = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(h->m.root, "results"),
-                                        (int)x->index);
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(r, "metrics"), name);
+        cJSON_GetObjectItemCaseSensitive(x->json, "metrics"), name);
     const cJSON *s = cJSON_GetObjectItemCaseSensitive(m, "scope");
     return cJSON_IsString(s) ? s->valuestring : h->scope;
 }
@@ -406,8 +402,7 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
                 if (!mp_cmp_kind(&c->h[h], g->kind))
                     continue;
                 char t[200];
-                cell_text(t, sizeof t, &c->h[h],
-                          mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], sh[i]));
+                cell_text(t, sizeof t, mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], sh[i]));
                 fprintf(w->f, " %s |", t);
             }
             fputc('\n', w->f);

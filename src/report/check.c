@@ -177,6 +177,7 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
     char f[256];
     int rc;
     c->index = i;
+    c->json = o;
     c->fd_hi = -1;
     if (!cJSON_IsObject(o)) {
         snprintf(f, sizeof f, "results[%zu]", i);

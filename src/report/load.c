@@ -13,41 +13,23 @@
 
 #include "common/json.h"
 #include "report/anonymize.h"
+#include "common/input.h"
 #include "report/internal.h"
-
-#define MAX_FILE_BYTES (512L << 20)
-#define MAX_CELLS 100000
 
 static int read_all(const char *path, char **out, size_t *len, mp_err *err)
 {
-    /* O_NONBLOCK: a FIFO planted as results.json must not block the open */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
-        int e = errno;
-        return mp_errf(err, -e, "cannot open %s: %s (is this a muxprof run directory?)",
-                       path, strerror(e));
+    char *buf;
+    size_t n;
+    int rc = mp_read_regular_file(path, MP_RM_MAX_FILE_BYTES, &buf, &n, err);
+    if (rc == -ENOENT || rc == -ENOTDIR)
+        return mp_errf(err, rc, "cannot open %s: %s (is this a muxprof run directory?)", path,
+                       strerror(-rc));
+    if (rc == -EFBIG) {   /* refused as a bad file is; the message says why */
+        err->code = -EBADMSG;
+        return -EBADMSG;
     }
-    struct stat st;
-    FILE *f = NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE_BYTES ||
-        fcntl(fd, F_SETFL, 0) != 0 || !(f = fdopen(fd, "rb"))) {
-        close(fd);
-        return mp_errf(err, -EBADMSG, "%s: not a regular file of at most %ld MiB", path,
-                       MAX_FILE_BYTES >> 20);
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        fclose(f);
-        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
-    }
-    size_t n = fread(buf, 1, (size_t)st.st_size, f);
-    int e = ferror(f);
-    fclose(f);
-    if (e) {
-        free(buf);
-        return mp_errf(err, -EIO, "cannot read %s", path);
-    }
-    buf[n] = 0;
+    if (rc < 0)
+        return rc;
     /* JSON text has no raw NUL (cJSON would keep one inside a string and
      * cut the string there, hiding what followed) */
     const char *nul = memchr(buf, 0, n);
@@ -109,9 +91,9 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     if (!cJSON_IsArray(res))
         return mp__rm_bad(err, m, "results", "expected an array of cells, found %s", mp__rm_type_name(res));
     int n = cJSON_GetArraySize(res);
-    if (n > MAX_CELLS)
+    if (n > MP_RM_MAX_CELLS)
         return mp__rm_bad(err, m, "results", "%d cells, more than the %d a report can hold", n,
-                   MAX_CELLS);
+                   MP_RM_MAX_CELLS);
     m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
     m->kcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->kcells);
     if (!m->cells || !m->kcells)
@@ -148,7 +130,8 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     }
     mp__rm_load_topology(m);
     mp__rm_load_counters(m);
-    mp__rm_index(m);
+    if (mp__rm_index(m) < 0)
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     mp__rm_load_experiments(m);
     return 0;
 }

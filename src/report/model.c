@@ -58,26 +58,49 @@ void mp__rm_add_metric(mp_rmodel *m, const char *s)
         snprintf(m->metrics[m->nmetrics++], MP_RM_NAME, "%s", s);
 }
 
-void mp__rm_index(mp_rmodel *m)
+/* Key order of cells: mode, fd kind, backend, nfds, then file order. */
+static int key_cmp(const void *a, const void *b)
+{
+    const mp_rcell *x = *(const mp_rcell *const *)a, *y = *(const mp_rcell *const *)b;
+    int r = strcmp(x->mode, y->mode);
+    if (!r)
+        r = strcmp(x->fd_kind, y->fd_kind);
+    if (!r)
+        r = strcmp(x->backend, y->backend);
+    if (!r)
+        r = (x->nfds > y->nfds) - (x->nfds < y->nfds);
+    return r ? r : (x > y) - (x < y);
+}
+
+int mp__rm_index(mp_rmodel *m)
 {
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
     const cJSON *b = cJSON_GetObjectItemCaseSensitive(cfg, "backends");
     const cJSON *md = cJSON_GetObjectItemCaseSensitive(cfg, "modes");
     const cJSON *e;
+    size_t seen = 0;
     if (!cJSON_IsArray(b))
         b = NULL;
     if (!cJSON_IsArray(md))
         md = NULL;
-    /* config order first, but only for values that have cells */
+    m->by_key = malloc(sizeof *m->by_key * (m->ncells ? m->ncells : 1));
+    if (!m->by_key)
+        return -ENOMEM;
+    for (size_t i = 0; i < m->ncells; i++)
+        m->by_key[i] = &m->cells[i];
+    qsort(m->by_key, m->ncells, sizeof *m->by_key, key_cmp);
+    /* config order first, but only for values that have cells (a list
+     * longer than the model keeps is not looked at further) */
     cJSON_ArrayForEach(e, b)
-        if (cJSON_IsString(e))
+        if (cJSON_IsString(e) && seen++ < MP_RM_MAX_LIST)
             for (size_t i = 0; i < m->ncells; i++)
                 if (!strcmp(m->cells[i].backend, e->valuestring)) {
                     add_unique(m->backends, &m->nbackends, e->valuestring);
                     break;
                 }
+    seen = 0;
     cJSON_ArrayForEach(e, md)
-        if (cJSON_IsString(e))
+        if (cJSON_IsString(e) && seen++ < MP_RM_MAX_LIST)
             for (size_t i = 0; i < m->ncells; i++)
                 if (!strcmp(m->cells[i].mode, e->valuestring)) {
                     add_mode(m, e->valuestring);
@@ -88,6 +111,43 @@ void mp__rm_index(mp_rmodel *m)
         add_mode(m, m->cells[i].mode);
         add_unique(m->kinds, &m->nkinds, m->cells[i].fd_kind);
     }
+    return 0;
+}
+
+/* c against the key prefix (mode, kind[, backend]): <0, 0, >0. */
+static int prefix_cmp(const mp_rcell *c, const char *mode, const char *kind,
+                      const char *backend)
+{
+    int r = strcmp(c->mode, mode);
+    if (!r)
+        r = strcmp(c->fd_kind, kind);
+    if (!r && backend)
+        r = strcmp(c->backend, backend);
+    return r;
+}
+
+size_t mp_rm_range(const mp_rmodel *m, const char *mode, const char *kind,
+                   const char *backend, const mp_rcell *const **first)
+{
+    size_t lo = 0, hi = m->ncells;
+    while (lo < hi) {   /* the first cell not before the prefix */
+        size_t mid = lo + (hi - lo) / 2;
+        if (prefix_cmp(m->by_key[mid], mode, kind, backend) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t end = lo;
+    hi = m->ncells;
+    while (end < hi) {   /* the first cell after it */
+        size_t mid = end + (hi - end) / 2;
+        if (prefix_cmp(m->by_key[mid], mode, kind, backend) <= 0)
+            end = mid + 1;
+        else
+            hi = mid;
+    }
+    *first = m->by_key + lo;
+    return end - lo;
 }
 
 void mp_rm_free(mp_rmodel *m)
@@ -95,6 +155,7 @@ void mp_rm_free(mp_rmodel *m)
     for (size_t i = 0; i < m->ncells; i++)
         free(m->cells[i].counters);
     free(m->cells);
+    free(m->by_key);
     for (size_t i = 0; i < m->nkcells; i++)
         free(m->kcells[i].counters);
     free(m->kcells);
@@ -107,39 +168,40 @@ void mp_rm_free(mp_rmodel *m)
 size_t mp_rm_series(const mp_rmodel *m, const char *mode, const char *kind,
                     const char *backend, const mp_rcell **out, size_t max)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < m->ncells; i++) {
-        const mp_rcell *c = &m->cells[i];
-        if (strcmp(c->mode, mode) || strcmp(c->fd_kind, kind) || strcmp(c->backend, backend))
-            continue;
-        int dup = 0;   /* a repeated nfds keeps its first cell */
-        for (size_t j = 0; j < k && j < max; j++)
-            dup |= out[j]->nfds == c->nfds;
-        if (dup)
-            continue;
-        if (k < max) {
-            size_t j = k;
-            while (j > 0 && out[j - 1]->nfds > c->nfds) {
-                out[j] = out[j - 1];
-                j--;
-            }
-            out[j] = c;
-        }
+    const mp_rcell *const *c;
+    size_t n = mp_rm_range(m, mode, kind, backend, &c), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && c[i]->nfds == c[i - 1]->nfds)
+            continue;   /* a repeated nfds keeps its first cell */
+        if (k < max)
+            out[k] = c[i];
         k++;
     }
     return k;
 }
 
+const mp_rcell *mp_rm_find_any(const mp_rmodel *m, const char *mode, const char *kind,
+                               const char *backend, long long nfds, int ok_only)
+{
+    const mp_rcell *const *c;
+    size_t n = mp_rm_range(m, mode, kind, backend, &c), lo = 0, hi = n;
+    while (lo < hi) {   /* the first cell of the series with this nfds */
+        size_t mid = lo + (hi - lo) / 2;
+        if (c[mid]->nfds < nfds)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < n && c[lo]->nfds == nfds; lo++)
+        if (!ok_only || c[lo]->status == MP_RC_OK)
+            return c[lo];
+    return NULL;
+}
+
 const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kind,
                            const char *backend, long long nfds)
 {
-    for (size_t i = 0; i < m->ncells; i++) {
-        const mp_rcell *c = &m->cells[i];
-        if (c->status == MP_RC_OK && c->nfds == nfds && !strcmp(c->mode, mode) &&
-            !strcmp(c->fd_kind, kind) && !strcmp(c->backend, backend))
-            return c;
-    }
-    return NULL;
+    return mp_rm_find_any(m, mode, kind, backend, nfds, 1);
 }
 
 double mp_rm_p50(const mp_rcell *c, const char *name)

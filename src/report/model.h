@@ -39,6 +39,7 @@ enum { MP_RC_OK, MP_RC_UNSUPPORTED, MP_RC_ERROR };
 
 typedef struct mp_rcell {
     size_t index;                 /* position in results[] */
+    const cJSON *json;            /* results[index] itself */
     char backend[32], fd_kind[32], mode[16];
     long long nfds;
     long long active;             /* K ready at once; 1 when the file has no "active" */
@@ -136,6 +137,8 @@ typedef struct mp_rmodel {
     int has_counters;
     mp_rcell *cells;              /* cells with active == 1 only: every per-call table, */
     size_t ncells;                /* fit, figure and claim reads these */
+    const mp_rcell **by_key;      /* cells in key order: mode, fd kind, backend, nfds, */
+                                  /* then file order (the lookups below search it) */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
     mp_rexps exp;                 /* "experiments" (report/load_exp.c) */
@@ -152,16 +155,33 @@ typedef struct mp_rmodel {
     size_t nwarn;
 } mp_rmodel;
 
+/* What a results.json may hold (it may come from anyone): the file's size
+ * bounds the parser's memory (cJSON keeps about 8 times the text for a
+ * run's file, up to 32 times for one made of tiny values), the cells the
+ * report's work.  A larger file or one with more cells is refused with
+ * the numbers.  docs/results-schema.md states both. */
+#define MP_RM_MAX_FILE_BYTES (64u << 20)
+#define MP_RM_MAX_CELLS 50000
+
 /* Read and check PATH.  -ENOENT when absent, -EBADMSG for a bad file. */
 int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err);
 void mp_rm_free(mp_rmodel *m);
 
-/* Cells of one series (mode, fd kind, backend), sorted by nfds. Returns
- * how many were found; at most max are written. */
+/* The cells of (mode, kind, backend), or of (mode, kind) and every backend
+ * when backend is NULL, in key order: *first and the count.  O(log cells). */
+size_t mp_rm_range(const mp_rmodel *m, const char *mode, const char *kind,
+                   const char *backend, const mp_rcell *const **first);
+
+/* Cells of one series (mode, fd kind, backend), one per nfds (the first
+ * in the file), sorted by nfds.  Returns how many nfds there are; the
+ * max smallest are written. */
 size_t mp_rm_series(const mp_rmodel *m, const char *mode, const char *kind,
                     const char *backend, const mp_rcell **out, size_t max);
 
-/* The ok cell for (mode, kind, backend, nfds), or NULL. */
+/* The first cell for (mode, kind, backend, nfds) in the file, an ok one
+ * when ok_only; or NULL.  mp_rm_find: the ok one. */
+const mp_rcell *mp_rm_find_any(const mp_rmodel *m, const char *mode, const char *kind,
+                               const char *backend, long long nfds, int ok_only);
 const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kind,
                            const char *backend, long long nfds);
 

@@ -48,18 +48,6 @@ static void header_n(FILE *f, const char *first, const long long *ns, size_t n)
     fputc('\n', f);
 }
 
-static const mp_rcell *any_cell(const mp_rmodel *m, const char *mode, const char *kind,
-                                const char *backend, long long nfds)
-{
-    for (size_t i = 0; i < m->ncells; i++) {
-        const mp_rcell *c = &m->cells[i];
-        if (c->nfds == nfds && !strcmp(c->mode, mode) && !strcmp(c->fd_kind, kind) &&
-            !strcmp(c->backend, backend))
-            return c;
-    }
-    return NULL;
-}
-
 /* Which intervals the cells of (mode, kind) carry: counts of each kind. */
 static void ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, size_t *boot,
                      size_t *reps, size_t *none, double *level)
@@ -107,7 +95,7 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
     for (size_t k = 0; k < m->nbackends; k++) {
         fprintf(f, "| %s |", m->backends[k]);
         for (size_t i = 0; i < n; i++) {
-            const mp_rcell *c = any_cell(m, mode, kind, m->backends[k], ns[i]);
+            const mp_rcell *c = mp_rm_find_any(m, mode, kind, m->backends[k], ns[i], 0);
             if (!c) {
                 fprintf(f, " – |");
             } else if (c->status == MP_RC_OK) {
@@ -159,7 +147,7 @@ static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const c
     for (size_t k = 0; k < m->nbackends; k++) {
         fprintf(f, "| %s |", m->backends[k]);
         for (size_t i = 0; i < n; i++) {
-            const mp_rcell *c = any_cell(m, mode, kind, m->backends[k], ns[i]);
+            const mp_rcell *c = mp_rm_find_any(m, mode, kind, m->backends[k], ns[i], 0);
             double lo, hi, sp = mp_rc_rep_spread(c, &lo, &hi);
             if (!isfinite(sp))
                 fprintf(f, " – |");

@@ -136,10 +136,9 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             fprintf(f, "Knees of the simulated L2 misses (%s). ", MP_QMD(m->sim_label));
             mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:L2-misses");
         }
-    const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
     int any = 0;
     for (size_t i = 0; i < m->ncells; i++) {
-        const cJSON *cell = cJSON_GetArrayItem(res, (int)m->cells[i].index);
+        const cJSON *cell = m->cells[i].json;
         if (!cJSON_GetObjectItemCaseSensitive(cell, "sim_functions"))
             continue;
         if (!any++)

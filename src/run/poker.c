@@ -9,6 +9,8 @@
  *   'S' (or give up after a limit that grows with N); t0 = now; write;
  *   done = armed; then watch for the waiter's return and interrupt it
  *   (SIGUSR1 to its thread) if it does not return within the watchdog limit.
+ * The other direction, a poker that dies or never pokes, is caught by the
+ * waiter's tick (poker.h) and mp_poker_check, within the same limit.
  */
 #include "run/poker.h"
 
@@ -23,6 +25,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/clock.h"
@@ -32,9 +35,15 @@
 
 #define SLEEP_WAIT_BASE_NS 50000000ull    /* give up waiting for 'S' after 50 ms ... */
 #define SLEEP_WAIT_PER_FD_NS 2000ull      /* ... plus 2 us per watched fd (arming is O(N)) */
-#define WATCHDOG_BASE_NS 5000000000ull    /* no return 5 s after a poke ... */
-#define WATCHDOG_PER_FD_NS 10000ull       /* ... plus 10 us per fd: the cell fails */
+#define WATCHDOG_BASE_NS 5000000000ull    /* no return 5 s after a poke, or no poke 5 s */
+#define WATCHDOG_PER_FD_NS 10000ull       /* after arming, plus 10 us per fd: the cell fails */
 #define REPLY_WAIT_MS 10000               /* bound on every wait for the poker's answer */
+#define STOP_REPLY_WAIT_MS 1000           /* the same while the run is being interrupted */
+#define REPLY_SLICE_MS 100                /* liveness checked this often while waiting */
+
+#ifndef sigev_notify_thread_id   /* glibc before 2.35 names the field only this way */
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
 
 typedef struct mp_begin_msg {
     int tid;            /* the waiter thread, in the parent */
@@ -45,6 +54,12 @@ typedef struct mp_begin_msg {
 static void on_watchdog(int sig)
 {
     (void)sig;   /* only interrupts the waiter's system call */
+}
+
+/* How long one side waits for the other within a sample (both directions). */
+static uint64_t stall_limit_ns(int nfds)
+{
+    return WATCHDOG_BASE_NS + WATCHDOG_PER_FD_NS * (uint64_t)(nfds > 0 ? nfds : 0);
 }
 
 static int poke(int fd, int is_eventfd)
@@ -60,7 +75,7 @@ static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, i
 {
     int sfd = mp_task_open_in((int)parent, m->tid, "stat");
     uint64_t sleep_wait = SLEEP_WAIT_BASE_NS + SLEEP_WAIT_PER_FD_NS * (uint64_t)m->nfds;
-    uint64_t watchdog = WATCHDOG_BASE_NS + WATCHDOG_PER_FD_NS * (uint64_t)m->nfds;
+    uint64_t watchdog = stall_limit_ns(m->nfds);
     uint64_t seen = atomic_load(&pg->done);
     unsigned spins = 0;
     while (!atomic_load(&pg->quit)) {
@@ -109,6 +124,7 @@ static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(0);
+    prctl(PR_SET_NAME, "muxprof-poker");   /* ps and tests tell it from the helper */
     if (pu >= 0 && bind) {
         mp_err e;
         mp_err_clear(&e);
@@ -137,6 +153,82 @@ static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
     _exit(0);
 }
 
+/* Whether the poker still runs; when it has exited or was killed it is
+ * reaped and p->death says how. */
+static int poker_alive(mp_poker *p)
+{
+    int st;
+    if (p->pid <= 0)
+        return 0;
+    pid_t r = waitpid(p->pid, &st, WNOHANG);
+    if (r == 0)
+        return 1;
+    if (r == p->pid && WIFSIGNALED(st))
+        snprintf(p->death, sizeof p->death, "(pid %d) was killed by signal %d (%s)",
+                 (int)p->pid, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else if (r == p->pid)
+        snprintf(p->death, sizeof p->death, "(pid %d) exited with status %d", (int)p->pid,
+                 WEXITSTATUS(st));
+    else
+        snprintf(p->death, sizeof p->death, "(pid %d) is gone: %s", (int)p->pid,
+                 strerror(errno));
+    p->pid = 0;
+    return 0;
+}
+
+/* A poker that stopped keeping its side: killed, reaped, remembered as gone. */
+static void give_up(mp_poker *p, const char *why)
+{
+    int st;
+    if (!poker_alive(p))
+        return;
+    kill(p->pid, SIGKILL);
+    while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    snprintf(p->death, sizeof p->death, "(pid %d) %s, and was killed", (int)p->pid, why);
+    p->pid = 0;
+}
+
+/* The scheduler state of the poker from /proc ('R', 'S', 'T', ...), or '?'. */
+static char poker_state(const mp_poker *p)
+{
+    int fd = mp_task_open_in((int)p->pid, (int)p->pid, "stat");
+    char c = fd >= 0 ? mp_task_state(fd) : 0;
+    if (fd >= 0)
+        close(fd);
+    return c ? c : '?';
+}
+
+/* The waiter's tick: SIGUSR1 to thread tid every MP_POKER_TICK_MS. */
+static int tick_start(mp_poker *p, int tid, mp_err *err)
+{
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGUSR1;
+    sev.sigev_notify_thread_id = tid;
+    if (timer_create(CLOCK_MONOTONIC, &sev, &p->tick) < 0)
+        return mp_errf(err, -errno, "poker: timer_create for the waiter's liveness tick: %s",
+                       strerror(errno));
+    struct itimerspec its = {
+        .it_interval = {MP_POKER_TICK_MS / 1000, (MP_POKER_TICK_MS % 1000) * 1000000L},
+        .it_value = {MP_POKER_TICK_MS / 1000, (MP_POKER_TICK_MS % 1000) * 1000000L}};
+    if (timer_settime(p->tick, 0, &its, NULL) < 0) {
+        int e = errno;
+        timer_delete(p->tick);
+        return mp_errf(err, -e, "poker: arming the waiter's liveness tick: %s", strerror(e));
+    }
+    p->ticking = 1;
+    return 0;
+}
+
+static void tick_stop(mp_poker *p)
+{
+    if (p->ticking)
+        timer_delete(p->tick);
+    p->ticking = 0;
+}
+
 int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err *err),
                    void *bind_ctx, mp_err *err)
 {
@@ -145,6 +237,7 @@ int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err
     if (!p)
         return mp_errf(err, -ENOMEM, "out of memory for the poker");
     p->pu = pu;
+    p->sock = -1;
     p->pg = mmap(NULL, sizeof *p->pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p->pg == MAP_FAILED) {
         int e = errno;
@@ -183,6 +276,11 @@ int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err
     /* Binding is known before any sample: wait (bounded) for the attempt. */
     uint64_t t0 = mp_now_ns();
     while (!atomic_load_explicit(&p->pg->bind_done, memory_order_acquire)) {
+        if (!poker_alive(p)) {
+            int rc = mp_errf(err, -EPIPE, "poker: the process %s before it started", p->death);
+            mp_poker_stop(p);
+            return rc;
+        }
         if (mp_now_ns() - t0 > (uint64_t)REPLY_WAIT_MS * 1000000ull) {
             mp_poker_stop(p);
             return mp_errf(err, -ETIMEDOUT, "poker: the process did not start within %d s",
@@ -206,14 +304,15 @@ void mp_poker_stop(mp_poker *p)
 {
     if (!p)
         return;
+    tick_stop(p);
     atomic_store(&p->pg->quit, 1);
     if (p->sock >= 0)
         close(p->sock);
-    if (p->pid > 0) {
-        int st;
-        while (waitpid(p->pid, &st, 0) < 0 && errno == EINTR)
-            ;
-    }
+    /* It exits on EOF; one that does not within the bound (stopped, say) is killed. */
+    uint64_t t0 = mp_now_ns();
+    while (poker_alive(p) && mp_now_ns() - t0 < (uint64_t)STOP_REPLY_WAIT_MS * 1000000ull)
+        usleep(1000);
+    give_up(p, "did not exit");
     munmap(p->pg, sizeof *p->pg);
     free(p);
 }
@@ -223,31 +322,78 @@ int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, mp_err *err)
     mp_begin_msg m = {.tid = tid, .eventfd = set->kind == MP_FD_EVENTFD, .nfds = set->n};
     char cmd[1 + sizeof m];
     int fd = set->poke_fds[set->active_off];
+    if (!poker_alive(p))
+        return mp_errf(err, -EPIPE, "the poker process %s; no wakeup cell can be measured "
+                       "after that", p->death);
     cmd[0] = 'B';
     memcpy(cmd + 1, &m, sizeof m);
+    p->nfds = set->n;
+    p->check_seq = 0;
     atomic_store(&p->pg->stuck, 0);
     atomic_store(&p->pg->write_errno, 0);
     atomic_store(&p->pg->busy, 1);
-    ssize_t r = mp_fdpass_send(p->sock, cmd, sizeof cmd, &fd, 1, 0);
+    /* The poker reads one command at a time: there is always room for this one. */
+    ssize_t r = mp_fdpass_send(p->sock, cmd, sizeof cmd, &fd, 1, MSG_DONTWAIT);
     if (r != (ssize_t)sizeof cmd) {
+        int e = r < 0 ? errno : EIO;
         atomic_store(&p->pg->busy, 0);
-        return mp_errf(err, r < 0 ? -errno : -EIO, "poker: starting a block failed: %s "
-                       "(did the poker process die?)", r < 0 ? strerror(errno) : "short send");
+        give_up(p, "took no command");
+        return mp_errf(err, -e, "poker: starting a block failed: %s; the poker process %s",
+                       r < 0 ? strerror(e) : "short send", p->death);
     }
-    return 0;
+    int rc = tick_start(p, tid, err);
+    if (rc < 0) {
+        mp_err eerr;
+        mp_poker_end(p, 0, &eerr);
+    }
+    return rc;
 }
 
-int mp_poker_end(mp_poker *p, mp_err *err)
+int mp_poker_check(mp_poker *p, uint64_t seq, mp_err *err)
 {
+    if (!poker_alive(p))
+        return mp_errf(err, -EPIPE, "the poker process %s while the waiter waited for its "
+                       "write", p->death);
+    if (atomic_load_explicit(&p->pg->done, memory_order_acquire) >= seq)
+        return 0;
+    uint64_t now = mp_now_ns(), limit = stall_limit_ns(p->nfds);
+    if (p->check_seq != seq) {
+        p->check_seq = seq;
+        p->check_since = now;
+        return 0;
+    }
+    if (now - p->check_since <= limit)
+        return 0;
+    char why[96];
+    snprintf(why, sizeof why, "did not poke within %.2f s of the waiter's arming (state %c)",
+             (double)limit / 1e9, poker_state(p));
+    give_up(p, why);
+    return mp_errf(err, -ETIMEDOUT, "the poker process %s", p->death);
+}
+
+int mp_poker_end(mp_poker *p, int interrupted, mp_err *err)
+{
+    tick_stop(p);
     atomic_store(&p->pg->busy, 0);
-    struct pollfd pf = {.fd = p->sock, .events = POLLIN};
-    int r;
-    do
-        r = poll(&pf, 1, REPLY_WAIT_MS);
-    while (r < 0 && errno == EINTR);
-    char ack = 0;
-    if (r != 1 || recv(p->sock, &ack, 1, 0) != 1 || ack != 'b')
-        return mp_errf(err, -ETIMEDOUT, "poker: the process (pid %d) did not finish its block "
-                       "within %d s", (int)p->pid, REPLY_WAIT_MS / 1000);
-    return 0;
+    if (!poker_alive(p))
+        return mp_errf(err, -EPIPE, "the poker process %s", p->death);
+    int wait_ms = interrupted ? STOP_REPLY_WAIT_MS : REPLY_WAIT_MS;
+    uint64_t t0 = mp_now_ns();
+    for (;;) {
+        struct pollfd pf = {.fd = p->sock, .events = POLLIN};
+        int r = poll(&pf, 1, REPLY_SLICE_MS);
+        char ack = 0;
+        if (r == 1 && recv(p->sock, &ack, 1, MSG_DONTWAIT) == 1 && ack == 'b')
+            return 0;
+        if (r == 1 || !poker_alive(p))
+            break;   /* a wrong answer, or the socket closed: it died */
+        if (mp_now_ns() - t0 > (uint64_t)wait_ms * 1000000ull) {
+            char why[64];
+            snprintf(why, sizeof why, "did not finish its block within %d ms", wait_ms);
+            give_up(p, why);
+            return mp_errf(err, -ETIMEDOUT, "the poker process %s", p->death);
+        }
+    }
+    give_up(p, "gave a wrong answer at the end of its block");
+    return mp_errf(err, -EPIPE, "the poker process %s", p->death);
 }

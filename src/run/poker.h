@@ -8,6 +8,14 @@
  * sweep, and blocks on its socket between wakeup blocks.  The per-sample
  * handshake lives in one MAP_SHARED page (struct mp_poke_page); the
  * descriptor to write is passed for each block with SCM_RIGHTS.
+ *
+ * Its liveness is watched without touching the watched set: while a block
+ * runs, a timer interrupts the waiter thread once per MP_POKER_TICK_MS
+ * (SIGUSR1, whose handler does nothing), so that a wait with no timeout
+ * returns EINTR and the waiter asks mp_poker_check whether the poker still
+ * lives and has poked within its limit.  A poker that died, stopped
+ * answering or missed the limit is killed and remembered as gone: later
+ * blocks fail at once with the reason.
  * Error convention: mp_err.h.
  */
 #ifndef MP_POKER_H
@@ -16,6 +24,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "common/mp_err.h"
 #include "run/fdset.h"
@@ -35,11 +44,20 @@ typedef struct mp_poke_page {
     char bind_msg[MP_ERR_MAX];
 } mp_poke_page;
 
+/* The period of the waiter's liveness tick during a wakeup block. */
+#define MP_POKER_TICK_MS 1000
+
 typedef struct mp_poker {
-    pid_t pid;
+    pid_t pid;                   /* 0 once it is gone (death says why) */
     int sock;                    /* our end of the command socket */
     int pu;
+    int nfds;                    /* of the block running: scales the limits */
     mp_poke_page *pg;
+    timer_t tick;                /* the waiter's liveness tick, while a block runs */
+    int ticking;
+    uint64_t check_seq;          /* the sample mp_poker_check first saw unpoked ... */
+    uint64_t check_since;        /* ... and when (mp_now_ns) */
+    char death[160];
 } mp_poker;
 
 /* Fork the poker, bound (in the child) with bind(pu, ctx) unless pu < 0.
@@ -52,10 +70,20 @@ void mp_poker_stop(mp_poker *p);
 int mp_poker_bind_result(const mp_poker *p, mp_err *err);
 
 /* Start a block: the poker will write the set's first active poke end
- * whenever `armed` moves past `done` and thread `tid` of this process sleeps. */
+ * whenever `armed` moves past `done` and thread `tid` of this process
+ * sleeps; thread tid gets the liveness tick until mp_poker_end.  A poker
+ * that is gone fails at once (-EPIPE, with the reason). */
 int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, mp_err *err);
-/* End the block; returns once the poker has let go of the descriptor (or
- * after a bounded wait: -ETIMEDOUT). */
-int mp_poker_end(mp_poker *p, mp_err *err);
+/* While the waiter waits for sample `seq`: 0 if the poker lives and has
+ * poked seq, or has not yet been waited for longer than its limit (5 s
+ * plus 10 us per watched fd, counted from the first call for seq);
+ * otherwise the poker is killed and gone, and -EPIPE (it died) or
+ * -ETIMEDOUT (it did not poke) with the reason. */
+int mp_poker_check(mp_poker *p, uint64_t seq, mp_err *err);
+/* End the block: the tick stops; returns once the poker has let go of the
+ * descriptor.  The wait is bounded (10 s; 1 s when `interrupted`, as the
+ * run is ending) and ends early when the poker dies; a poker that does
+ * not answer is killed and gone (-ETIMEDOUT, -EPIPE). */
+int mp_poker_end(mp_poker *p, int interrupted, mp_err *err);
 
 #endif

@@ -12,6 +12,10 @@
  * switched out, and such a sample is discarded.  Spin-waits yield after a
  * while (both sides may share a CPU); a waiter that has not returned long
  * after a poke is interrupted (SIGUSR1) so that its cell fails, not hangs.
+ * The waiter's liveness tick (poker.h) interrupts a wait whose poke does
+ * not come: the waiter then asks mp_poker_check, and a dead or silent
+ * poker fails the cell with the reason.  A sample whose wait the tick
+ * interrupted is taken again, not kept: signal delivery was inside it.
  */
 #include "run/sample.h"
 
@@ -51,8 +55,6 @@ void mp_sample_watch_stops(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGCONT, &sa, NULL);
 }
-
-#define POKER_ANSWER_NS 60000000000ull    /* bound on waiting for the poker's "done" */
 
 /* Check one call's answer: exactly the active ready fds.  got has room
  * for set->active + 1 fds. */
@@ -180,9 +182,47 @@ int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_
         return rc;
     rc = wakeup_block(b, st, set, poker, warmup, n, pass, out, got, err);
     mp_err eerr;
-    if (mp_poker_end(poker, &eerr) < 0 && rc == 0)
+    if (mp_poker_end(poker, rc == -EINTR, &eerr) < 0 && rc == 0)
         rc = mp_errf(err, eerr.code, "%s", eerr.msg);
     return rc;
+}
+
+/* The waiter's call for sample seq (its result in *r), retried after the
+ * liveness tick; *ticked says whether a tick interrupted it.  0, or the
+ * poker's failure from mp_poker_check. */
+static int wait_for_poke(const mp_backend_ops *b, void *st, mp_poker *poker, uint64_t seq,
+                         int *r, int *ticked, mp_err *err)
+{
+    for (;;) {
+        *r = b->wait(st, -1);
+        if (*r != -EINTR || mp_sample_stop || atomic_load(&poker->pg->stuck))
+            return 0;
+        *ticked = 1;
+        int rc = mp_poker_check(poker, seq, err);
+        if (rc < 0)
+            return rc;
+    }
+}
+
+/* After the waiter's return: until the poker says it poked sample seq
+ * (it stores `done` just after its write). */
+static int await_done(mp_poker *poker, uint64_t seq, mp_err *err)
+{
+    unsigned spins = 0;
+    uint64_t last = mp_now_ns();
+    while (atomic_load_explicit(&poker->pg->done, memory_order_acquire) < seq) {
+        if (mp_sample_stop)
+            return -EINTR;
+        uint64_t now = mp_now_ns();
+        if (now - last > MP_POKER_TICK_MS * 1000000ull) {
+            int rc = mp_poker_check(poker, seq, err);
+            if (rc < 0)
+                return rc;
+            last = now;
+        }
+        mp_spin_step(&spins);
+    }
+    return 0;
 }
 
 static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
@@ -210,30 +250,24 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
         else
             ta = mp_now_ns();
         atomic_store_explicit(&poker->pg->armed, seq, memory_order_release);
-        int r;
-        do
-            r = b->wait(st, -1);
-        while (r == -EINTR && !mp_sample_stop && !atomic_load(&poker->pg->stuck));
+        int r, ticked = 0;
+        int rc = wait_for_poke(b, st, poker, seq, &r, &ticked, err);
         uint64_t t1 = mp_now_ns();
+        if (rc < 0)
+            return rc;   /* the poker is gone */
         atomic_store_explicit(&poker->pg->returned, seq, memory_order_release);
         if (pass)
             rb = mp_pmu_pass_read(pass, &sb);
         thread_csw(&cs1, &ics1);
         int stopped = c0 != conts;
-        unsigned spins = 0;
-        uint64_t p0 = mp_now_ns();
-        while (atomic_load_explicit(&poker->pg->done, memory_order_acquire) != seq) {
-            if (mp_now_ns() - p0 > POKER_ANSWER_NS)
-                return mp_errf(err, -ETIMEDOUT, "the poker process did not poke within %llu s "
-                               "(did it die?)", POKER_ANSWER_NS / 1000000000ull);
-            mp_spin_step(&spins);
-        }
+        if ((rc = await_done(poker, seq, err)) < 0)
+            return rc;
         if (r == -EINTR && atomic_load(&poker->pg->stuck))
             return mp_errf(err, -ETIMEDOUT, "%s did not return long after the write to "
                            "fd %d (is the fd still watched?)", b->name, mp_fdset_ready_fd(set));
         if (r == -EINTR)
             return -EINTR;
-        int rc, we = atomic_exchange(&poker->pg->write_errno, 0);
+        int we = atomic_exchange(&poker->pg->write_errno, 0);
         if (we)
             return mp_errf(err, -we, "poker: writing the ready fd failed: %s", strerror(we));
         rc = check_answer(b, st, set, r, got, err);
@@ -247,6 +281,8 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             warm++;
             continue;
         }
+        if (ticked)
+            continue;
         measured++;
         if (cs1 == cs0) {
             out->discarded++;
