@@ -404,6 +404,16 @@ static void summary_table(void **st)
     assert_int_equal(sscanf(row, " 10 %15s %7s", v1, u1), 2);
     if (strcmp(u1, "ns") && strcmp(u1, "us"))
         fail_msg("N = 10 in %s", u1);
+    /* after the table, what report.md finds, before the counters */
+    const char *found = strstr(out_text, "\nfindings (report.md has the intervals");
+    assert_non_null(found);
+    assert_true(found > strstr(out_text, "ready mode, pipe, median per call"));
+    assert_true(found < strstr(out_text, "\ncounters"));
+    HAS(found, "  ready, pipe: poll/epoll at N=1,000 is ");
+    HAS(found, "  ready, pipe: poll adds ");
+    /* and a noisy run says so there (the load is recorded, not made) */
+    if (strstr(out_text, "noisy run:"))
+        assert_true(strstr(out_text, "\nwarnings:\n") < found);
 }
 
 int main(void)

@@ -509,7 +509,7 @@ static void terminal_notes(void **st)
     HAS(text, "-77.9 us])");
     HAS(text, "findings (report.md has the intervals and the claims checked):\n");
     HAS(text, "  ready, pipe: poll/epoll at N=10,000 is 667");
-    HAS(text, "  ready, pipe: poll adds 20 to 20 ns per watched fd between neighbouring N");
+    HAS(text, "  ready, pipe: poll adds 20 ns per watched fd between neighbouring N");
     HAS(text, "  ready, pipe: epoll at N=10,000 is within 10% of N=10 (its medians between: ");
     assert_null(strchr(text, '\033'));
     free(text);

@@ -206,5 +206,12 @@ int mp_cmd_report(int argc, char **argv)
     printf("wrote %s/report.md%s\n", dir, !figures ? " (figures not drawn: --no-plots)"
            : mp_plot_gnuplot_found(NULL, 0) ? " and figures/"
            : "; figures not drawn: " MP_PLOT_INSTALL_HINT);
+    char path[PATH_MAX + 16];
+    mp_rmodel m;
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    if (mp_rm_load(&m, path, &err) == 0) {   /* what the report warns about and finds */
+        mp_report_notes(&m, stdout);
+        mp_rm_free(&m);
+    }
     return 0;
 }

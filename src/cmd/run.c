@@ -227,6 +227,20 @@ static int summary_lost(const char *dir)
     return 1;
 }
 
+/* What report.md would warn about and find, after the tables: the run's
+ * results.json read back as the report reads it. */
+static void print_notes(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    mp_rmodel m;
+    mp_err e;
+    if (mp_rm_load(&m, path, &e) == 0) {
+        mp_report_notes(&m, stdout);
+        mp_rm_free(&m);
+    }
+}
+
 /* Everything after the run directory exists. */
 static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *topo,
                    const mp_pu_pair *pair, mp_err *err)
@@ -426,6 +440,8 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
         mp_print_tables(&r, stdout);
         mp_print_cell_reasons(&r, "\nnot measured:\n", stdout);
         mp_print_stopped(&r, "\nstopped while measured:\n", stdout);
+        if (saved)
+            print_notes(out->path);
     }
     if (r.experiments)
         mp_print_experiments(r.experiments, stdout);

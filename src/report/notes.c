@@ -178,9 +178,14 @@ static void growth_finding(FILE *f, const mp_rmodel *m, const char *mode, const 
                    "%s to %s)\n", mode, kind, backend, MP_NUM(c.nfds[c.n - 1]), MP_RC_FLAT * 100,
                 MP_NUM(c.nfds[0]), dur(a, sizeof a, lo), dur(b, sizeof b, hi));
     } else {
-        fprintf(f, "  %s, %s: %s adds %s to %s ns per watched fd between neighbouring N "
-                   "(N=%s to %s)\n", mode, kind, backend, MP_NUM(c.marg_lo), MP_NUM(c.marg_hi),
-                MP_NUM(c.nfds[0]), MP_NUM(c.nfds[c.n - 1]));
+        char span[80];
+        if (!strcmp(MP_NUM(c.marg_lo), MP_NUM(c.marg_hi)))
+            snprintf(span, sizeof span, "%s", MP_NUM(c.marg_lo));
+        else
+            snprintf(span, sizeof span, "%s to %s", MP_NUM(c.marg_lo), MP_NUM(c.marg_hi));
+        fprintf(f, "  %s, %s: %s adds %s ns per watched fd between neighbouring N "
+                   "(N=%s to %s)\n", mode, kind, backend, span, MP_NUM(c.nfds[0]),
+                MP_NUM(c.nfds[c.n - 1]));
     }
 }
 
