@@ -139,6 +139,24 @@ static void embedded_scripts(void **st)
 
 /* Labels sit where no curve runs, bands do not hatch, titles are short and
  * a fit's legend gives the number the report's table gives. */
+/* --no-plots means "do not draw": the figures drawn before stay. */
+static void no_plots_keeps_figures(void **st)
+{
+    (void)st;
+    mp_err err;
+    mp_err_clear(&err);
+    if (mp_report_build(dir, 0, &err) != 0)
+        fail_msg("mp_report_build without figures: %s", err.msg);
+    static const char *const ext[] = {"png", "svg", "pdf"};
+    for (size_t i = 0; i < 3; i++) {
+        char p[600];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/figures/cost_ready_pipe.%s", dir, ext[i]);
+        if (stat(p, &sb) != 0 || sb.st_size == 0)
+            fail_msg("%s was removed by a report without figures", p);
+    }
+}
+
 static void figure_layout(void **st)
 {
     (void)st;
@@ -364,6 +382,7 @@ int main(void)
         cmocka_unit_test(embedded_scripts),
         cmocka_unit_test(figures_drawn),
         cmocka_unit_test(figure_layout),
+        cmocka_unit_test(no_plots_keeps_figures),
         cmocka_unit_test(experiments_only_drawn),
         cmocka_unit_test(profile_drawn),
         cmocka_unit_test(failing_script_reported),

@@ -540,11 +540,16 @@ int mp_dir_sub(mp_dir *sub, mp_dir *top, const char *name, mp_err *err)
 
 size_t mp_dir_prune(mp_dir *d)
 {
+    return mp_dir_prune_except(d, NULL);
+}
+
+size_t mp_dir_prune_except(mp_dir *d, int (*keep)(const char *name))
+{
     mp_dir_list *l = d->top->list;
     size_t rl = strlen(d->rel), removed = 0, dropped = 0;
     for (size_t i = l->n; i-- > 0;) {
         const char *name = l->v[i].name;
-        if (strncmp(name, d->rel, rl) || strchr(name + rl, '/'))
+        if (strncmp(name, d->rel, rl) || strchr(name + rl, '/') || (keep && keep(name + rl)))
             continue;
         if (still_written(d->fd, name + rl, l->v[i].st) && unlinkat(d->fd, name + rl, 0) == 0)
             removed++;

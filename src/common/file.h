@@ -71,6 +71,8 @@ int mp_dir_sub(mp_dir *sub, mp_dir *top, const char *name, mp_err *err);
 /* Remove the files of d (a top or a subdirectory) that its manifest lists
  * and that are still the ones written; returns how many were removed. */
 size_t mp_dir_prune(mp_dir *d);
+/* The same, keeping (and still listing) every file keep(NAME) says 1 for. */
+size_t mp_dir_prune_except(mp_dir *d, int (*keep)(const char *name));
 
 /* Record in the manifest the regular file NAME of d, written by another
  * program (gnuplot's figures). */

@@ -31,10 +31,10 @@ int mp__r_experiments_only(const mp_rmodel *m)
     return !m->ncells && !m->nkcells && exps;
 }
 
-int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, mp_rfigs *out,
-                      mp_err *err)
+int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, int drawing,
+                      mp_rfigs *out, mp_err *err)
 {
-    int rc = mp_rfig_begin(dir, figdir, out, err);
+    int rc = mp_rfig_begin(dir, figdir, drawing, out, err);
     for (size_t i = 0; i < NSECTIONS && rc == 0; i++)
         if (sections[i]->figures)
             rc = sections[i]->figures(m, figdir, out, err);
@@ -165,7 +165,7 @@ int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err)
     }
     mp_rfigs figs;
     mp_dir figdir;
-    rc = mp_report_figures(&m, run_dir, &figdir, &figs, err);
+    rc = mp_report_figures(&m, run_dir, &figdir, figures, &figs, err);
     if (rc == 0) {
         if (figures)
             mp_rfig_draw(&figdir, &figs);

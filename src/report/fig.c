@@ -77,13 +77,26 @@ int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const ch
     return mp_rfig_write_wrapper(dir, g->name, g->caption, script, vars, err);
 }
 
-int mp_rfig_begin(mp_dir *top, mp_dir *figdir, mp_rfigs *out, mp_err *err)
+/* A figure gnuplot drew (NAME.png, .svg, .pdf, -2col.pdf). */
+static int drawn_output(const char *name)
+{
+    static const char *const ext[] = {".png", ".svg", ".pdf"};
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++)
+        if (n > strlen(ext[i]) && !strcmp(name + n - strlen(ext[i]), ext[i]))
+            return 1;
+    return 0;
+}
+
+int mp_rfig_begin(mp_dir *top, mp_dir *figdir, int drawing, mp_rfigs *out, mp_err *err)
 {
     memset(out, 0, sizeof *out);
     int rc = mp_dir_sub(figdir, top, "figures", err);
     if (rc)
         return rc;
-    mp_dir_prune(figdir);   /* figures of counters or modes no longer there do not linger */
+    /* figures of counters or modes no longer there do not linger; without
+     * drawing, what an earlier report drew is kept */
+    mp_dir_prune_except(figdir, drawing ? NULL : drawn_output);
     if ((rc = mp_plot_install(figdir, err)))
         mp_dir_close(figdir);
     return rc;

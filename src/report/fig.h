@@ -41,7 +41,7 @@ typedef struct mp_rfigs {
  * common/file.h), remove the files an earlier report wrote there (those its
  * manifest lists), and install the figure-kind scripts.  The sections then
  * add their figures; the caller closes figdir. */
-int mp_rfig_begin(mp_dir *top, mp_dir *figdir, mp_rfigs *out, mp_err *err);
+int mp_rfig_begin(mp_dir *top, mp_dir *figdir, int drawing, mp_rfigs *out, mp_err *err);
 
 /* Draw every prepared figure (when gnuplot is installed), each output
  * recorded in the manifest.  Failures of single figures are recorded in them

@@ -74,7 +74,9 @@ void mp_rmd_figure(FILE *f, const mp_rfigs *figs, const char *name)
                 cap, x->name, cap, x->name, x->name, x->name);
     else if (!figs->asked || !figs->gnuplot)
         fprintf(f, "Figure not drawn (%s): `figures/%s.gp`, %s.\n\n",
-                figs->asked ? "gnuplot is not installed" : "--no-plots", x->name, cap);
+                figs->asked ? "gnuplot is not installed"
+                            : "--no-plots; a drawing an earlier report made is kept",
+                x->name, cap);
     else
         fprintf(f, "- `figures/%s.gp` (%s) was not drawn: %s\n\n", x->name, cap,
                 mp_md_cell(e, sizeof e, x->error));

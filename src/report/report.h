@@ -22,9 +22,10 @@ int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err);
 
 /* The two halves of mp_report_build: every section's figures prepared in
  * figdir, DIR/figures (not drawn; the caller closes figdir, also after a
- * failure), then DIR/report.md written atomically. */
-int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, mp_rfigs *out,
-                      mp_err *err);
+ * failure; drawing 0: the PNG, SVG and PDF files an earlier report drew are
+ * kept), then DIR/report.md written atomically. */
+int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, int drawing,
+                      mp_rfigs *out, mp_err *err);
 int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs,
                        mp_err *err);
 

@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             fprintf(stderr, "fuzz_json: %s\n", ferr.msg);
             abort();
         }
-        if (mp_report_figures(&m, &d, &figdir, &figs, &ferr) == 0 &&
+        if (mp_report_figures(&m, &d, &figdir, 0, &figs, &ferr) == 0 &&
             mp_report_markdown(&m, &d, &figs, &ferr) == 0) {
             char md[128];
             snprintf(md, sizeof md, "%s/report.md", dir);
