@@ -222,6 +222,15 @@ static void test_sighup_sigquit(void **state)
         int st = signal_after(out, 3, sigs[i], 0, 0, &cells);
         expect_exit(st, 128 + sigs[i], i ? "SIGQUIT" : "SIGHUP");
         expect_results(out, cells, "interrupted", 0);
+        /* no report.md, and the summary says what makes one */
+        char path[256];
+        snprintf(path, sizeof path, "%s.stdout", out);
+        char *so = mp_test_slurp(path);
+        assert_non_null(so);
+        if (!strstr(so, "no report.md was written: `muxprof report ") ||
+            !strstr(so, "` writes it and the figures"))
+            fail_msg("the interrupted run does not say how to get its report:\n%s", so);
+        free(so);
     }
 }
 

@@ -448,8 +448,12 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     mp_print_counters(r.counters, stdout);
     print_placement(pair, bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
-    if (r.interrupted && saved)
-        printf("(interrupted: results.json holds the cells finished so far)\n");
+    if (r.interrupted && saved) {
+        char dir[PATH_MAX + 8];
+        printf("(interrupted: results.json holds the cells finished so far; no report.md was "
+               "written: `muxprof report %s` writes it and the figures)\n",
+               mp_quote_sh(dir, sizeof dir, cfg->out_dir));
+    }
     size_t nerr = r.interrupted ? 0 : mp_results_error_cells(&r);
     if (nerr)
         printf("(%zu of the cells and experiments ended in error: results.json says "
