@@ -56,7 +56,7 @@ step_asan() {
         -DMUXPROF_WERROR="$ASAN_WERROR" >/dev/null || return 1
   cmake --build build-asan -j"$JOBS" >build-asan/build.log 2>&1 || { tail -40 build-asan/build.log; return 1; }
   local logs=build-asan/sanitizer-logs
-  rm -rf "$logs" && mkdir -p "$logs"
+  rm -rf "$logs" && mkdir -p "$logs" && chmod 1777 "$logs"   # tests run some as a second user
   # A report aborts the process (a test sees a signal death, not exit 1) and is
   # also written to $logs/, so one in a child nobody checks still counts.
   local common="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$PWD/$logs/report"

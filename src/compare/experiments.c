@@ -32,7 +32,7 @@ static int exp_shared(FILE *f, const mp_cmp *c, int which)
     for (size_t i = 0; with && i < c->n; i++)
         if (has_exp(&c->h[i], which))
             fprintf(f, "- %s: only %s ran it; not compared.\n\n", exp_name[which],
-                    c->h[i].label);
+                    MP_QMD(c->h[i].label));
     return 0;
 }
 

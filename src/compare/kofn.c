@@ -144,7 +144,7 @@ void mp__cmp_kofn(FILE *f, const mp_cmp *c)
         for (size_t h = 0; h < c->n && h < MP_CMP_MAX_HOSTS; h++)
             if (alone[h][0]) {
                 fprintf(f, "- %s, %s mode, %s fds: measured on %s only: %s.\n", seen[s][2],
-                        seen[s][0], seen[s][1], c->h[h].label, alone[h]);
+                        seen[s][0], seen[s][1], MP_QMD(c->h[h].label), alone[h]);
                 for (size_t o = 0; o < c->n; o++)
                     if (o != h && col[o])
                         fprintf(f, "  %s: **not measured** there.\n", MP_QMD(c->h[o].label));

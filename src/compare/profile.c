@@ -67,7 +67,7 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
         for (size_t i = 0; i < c->n; i++)
             if (has_profiles(&c->h[i]))
                 fprintf(f, "Only %s carries kernel profiles (`muxprof run --profile`), so "
-                           "there is nothing to set beside them:", c->h[i].label);
+                           "there is nothing to set beside them:", MP_QMD(c->h[i].label));
         for (size_t i = 0; i < c->n; i++)
             if (!has_profiles(&c->h[i]))
                 fprintf(f, " %s: %s;", MP_QMD(c->h[i].label), c->h[i].reference ? "not published"

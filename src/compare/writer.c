@@ -380,7 +380,7 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
     for (size_t i = 0; i < c->n; i++)
         if (mp_cmp_kind(&c->h[i], g->kind) && strcmp(mp_cmp_kind(&c->h[i], g->kind), g->kind))
             fprintf(w->f, "- %s does not say which fd kind it measured; it is compared "
-                          "here as if it were %s.\n", c->h[i].label, g->kind);
+                          "here as if it were %s.\n", MP_QMD(c->h[i].label), g->kind);
     fputc('\n', w->f);
     size_t nsim = 0;
     for (size_t i = 0; i < c->n; i++)

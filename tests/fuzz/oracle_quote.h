@@ -111,13 +111,18 @@ static void oracle_wrappers(const char *figdir)
 }
 
 /* report.md with its code spans (shown as text) cut out: no '<' that opens
- * a tag, a closing tag, a comment or a processing instruction. */
+ * a tag, a closing tag, a comment or a processing instruction.  A backslash
+ * escape (\` \< ...) is text, as Markdown reads it. */
 static void oracle_markdown(const char *path)
 {
     char *s = oracle_slurp(path);
     if (!s)
         return;
     for (char *p = s; *p;) {
+        if (*p == '\\' && p[1]) {   /* an escaped character opens nothing */
+            p += 2;
+            continue;
+        }
         if (*p == '`') {
             size_t k = strspn(p, "`");
             char *q = p + k, *end = NULL;
