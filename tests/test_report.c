@@ -402,6 +402,17 @@ static void profile_outside_calls(void **st)
     rm_rf(dir);
 }
 
+/* A ready-mode cell of the synthetic fixture with one fd ready: 1, with its
+ * backend and N. */
+static int ready_cell(const cJSON *cell, const char **backend, double *nfds)
+{
+    const char *mo = cJSON_GetObjectItem(cell, "mode")->valuestring;
+    cJSON *ac = cJSON_GetObjectItem(cell, "active");
+    *backend = cJSON_GetObjectItem(cell, "backend")->valuestring;
+    *nfds = cJSON_GetObjectItem(cell, "nfds")->valuedouble;
+    return !strcmp(mo, "ready") && !(ac && ac->valuedouble != 1);
+}
+
 /* The synthetic fixture with intervals added: one cell with a bootstrap
  * interval recorded by the run, one with repeat medians only (an older
  * file: the range of the repeats is the interval, and the report says so),
@@ -417,11 +428,9 @@ static void intervals_and_noise(void **st)
     cJSON *cell, *res = cJSON_GetObjectItem(doc, "results");
     int seen = 0;
     cJSON_ArrayForEach(cell, res) {
-        const char *b = cJSON_GetObjectItem(cell, "backend")->valuestring;
-        const char *mo = cJSON_GetObjectItem(cell, "mode")->valuestring;
-        double n = cJSON_GetObjectItem(cell, "nfds")->valuedouble;
-        cJSON *ac = cJSON_GetObjectItem(cell, "active");
-        if (strcmp(mo, "ready") || (ac && ac->valuedouble != 1))
+        const char *b;
+        double n;
+        if (!ready_cell(cell, &b, &n))
             continue;
         if (!strcmp(b, "poll") && n == 100) {          /* p50 2,050 */
             cJSON *ci = cJSON_AddObjectToObject(cell, "wall_p50_ci95_ns");
@@ -475,11 +484,9 @@ static void terminal_notes(void **st)
                                                 "CPU): other work competed\033[2J"));
     cJSON *cell;
     cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "results")) {
-        const char *b = cJSON_GetObjectItem(cell, "backend")->valuestring;
-        const char *mo = cJSON_GetObjectItem(cell, "mode")->valuestring;
-        double n = cJSON_GetObjectItem(cell, "nfds")->valuedouble;
-        cJSON *ac = cJSON_GetObjectItem(cell, "active");
-        if (strcmp(mo, "ready") || (ac && ac->valuedouble != 1))
+        const char *b;
+        double n;
+        if (!ready_cell(cell, &b, &n))
             continue;
         if (!strcmp(b, "poll") && n == 10000) {
             double r[] = {150020, 200070, 260020};
