@@ -322,10 +322,10 @@ static void golden_profile(void **st)
     /* Wakeup tables have no sampled ÷ timed: on-CPU time is no latency. */
     HAS(md, "| backend | N | samples | outside calls | event | symbols | user share |");
     HAS(md, "Figure not drawn (--no-plots; a drawing an earlier report made is kept): `figures/prof_ready_eventfd.gp`, Phase shares of "
-            "the time per call, ready mode, eventfd fds: one bar per backend and N, stacked "
+            "the time per call, AMD EPYC (x86_64), ready mode, eventfd fds: one bar per backend and N, stacked "
             "by phase (% of the samples inside the calls).\n");
     HAS(md, "Figure not drawn (--no-plots; a drawing an earlier report made is kept): `figures/prof_fd_wakeup_eventfd_poll.gp`, poll, "
-            "wakeup mode, eventfd fds: ns per call per watched descriptor of each kernel "
+            "AMD EPYC (x86_64), wakeup mode, eventfd fds: ns per call per watched descriptor of each kernel "
             "phase");
     /* epoll's cost does not grow with N: no per-descriptor phase figure (its
      * ns per fd would be a slope of -1 by construction) */

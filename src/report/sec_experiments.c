@@ -499,7 +499,7 @@ static int fig_register(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *er
                  "%s, %s fds: median of open() + N add() divided by N (log x%s)", cpu,
                  kinds[ki], positive ? ", log y" : "");
         char vars[MP_RFIG_VARS], ttl[256];
-        snprintf(ttl, sizeof ttl, "%s, registering N %s fds: ns per fd", cpu, kinds[ki]);
+        snprintf(ttl, sizeof ttl, "registering N %s fds: ns per fd", kinds[ki]);
         snprintf(vars, sizeof vars, "kind = %s\nbackends = %s\nstyles = %s\nlogy = %d\n"
                  "ttl = %s\n", MP_QGP(kinds[ki]), MP_QGP(bl), MP_QGP(sl), positive,
                  MP_QGP(ttl));
@@ -550,9 +550,9 @@ static int fig_herd(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
              "and woken for nothing per event, per arrangement (means over the rounds)", cpu);
     char vars[MP_RFIG_VARS], ttl[256];
     if (isfinite(w))
-        snprintf(ttl, sizeof ttl, "%s, thundering herd, %.0f waiters: per event", cpu, w);
+        snprintf(ttl, sizeof ttl, "thundering herd, %.0f waiters: per event", w);
     else
-        snprintf(ttl, sizeof ttl, "%s, thundering herd: per event", cpu);
+        snprintf(ttl, sizeof ttl, "thundering herd: per event");
     snprintf(vars, sizeof vars, "ttl = %s\n", MP_QGP(ttl));
     if (isfinite(w))
         snprintf(vars + strlen(vars), sizeof vars - strlen(vars), "waiters = %.0f\n", w);
@@ -602,10 +602,10 @@ static int fig_ltet(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
              "(log-log)", cpu);
     char vars[MP_RFIG_VARS], ttl[256];
     if (isfinite(m->exp.event_bytes))
-        snprintf(ttl, sizeof ttl, "%s, LT vs ET, one %.0f-byte write per event", cpu,
+        snprintf(ttl, sizeof ttl, "LT vs ET, one %.0f-byte write per event",
                  m->exp.event_bytes);
     else
-        snprintf(ttl, sizeof ttl, "%s, LT vs ET, one write per event", cpu);
+        snprintf(ttl, sizeof ttl, "LT vs ET, one write per event");
     snprintf(vars, sizeof vars, "ttl = %s\n", MP_QGP(ttl));
     return mp__rfig_wrapper(dir, g, "ltet.gp", vars, err);
 }

@@ -390,8 +390,8 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             snprintf(g->caption, sizeof g->caption, "Time per call against K ready "
                      "descriptors of N=%s watched, %s, ready mode, %s fds: median with "
                      "p10..p90 band (log-log)", MP_NUM(q.ns[i]), cpu, q.kind);
-            snprintf(ttl, sizeof ttl, "%s, ready mode, %s fds, N=%s: time per call vs K ready",
-                     cpu, q.kind, MP_NUM(q.ns[i]));
+            snprintf(ttl, sizeof ttl, "ready mode, %s fds, N=%s: time per call vs K ready",
+                     q.kind, MP_NUM(q.ns[i]));
             size_t v = (size_t)snprintf(vars, sizeof vars,
                 "kind = %s\nnfds = %lld\nbackends = %s\nstyles = %s\nttl = %s\n",
                 MP_QGP(q.kind), q.ns[i], MP_QGP(bl), MP_QGP(sl), MP_QGP(ttl));

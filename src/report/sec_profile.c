@@ -347,14 +347,14 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
                     return -ENOMEM;
                 snprintf(g->mode, sizeof g->mode, "%s", mode);
                 snprintf(g->fd_kind, sizeof g->fd_kind, "%s", kind);
-                snprintf(g->caption, sizeof g->caption, "%s, %s mode, %s fds: ns per call "
-                         "per watched descriptor of each kernel phase (share x wall p50 / N) "
-                         "against N, log-log", m->backends[b], mode, kind);
+                snprintf(g->caption, sizeof g->caption, "%s, %s, %s mode, %s fds: ns per "
+                         "call per watched descriptor of each kernel phase (share x wall p50 "
+                         "/ N) against N, log-log", m->backends[b], cpu, mode, kind);
                 char file[200], ttl[256];
                 snprintf(file, sizeof file, "data_prof_%s_%s_%s.dat", mode, kind,
                          m->backends[b]);
-                snprintf(ttl, sizeof ttl, "%s: %s, %s mode, %s fds: ns per descriptor by phase",
-                         cpu, m->backends[b], mode, kind);
+                snprintf(ttl, sizeof ttl, "%s, %s mode, %s fds: ns per descriptor by phase",
+                         m->backends[b], mode, kind);
                 snprintf(vars, sizeof vars, "file = %s\ncols = %s\nstyles = %s\ntitles = %s\n"
                          "ttl = %s\n", MP_QGP(file), MP_QGP(cols), MP_QGP(sty), MP_QGP(titles),
                          MP_QGP(ttl));
@@ -371,11 +371,11 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             snprintf(g->mode, sizeof g->mode, "%s", mode);
             snprintf(g->fd_kind, sizeof g->fd_kind, "%s", kind);
             snprintf(g->caption, sizeof g->caption, "Phase shares of the time per call, "
-                     "%s mode, %s fds: one bar per backend and N, stacked by phase (%% of "
-                     "the samples inside the calls)", mode, kind);
+                     "%s, %s mode, %s fds: one bar per backend and N, stacked by phase (%% of "
+                     "the samples inside the calls)", cpu, mode, kind);
             char ttl[256];
-            snprintf(ttl, sizeof ttl, "%s, %s mode, %s fds: where the time of one call goes",
-                     cpu, mode, kind);
+            snprintf(ttl, sizeof ttl, "%s mode, %s fds: where the time of one call goes",
+                     mode, kind);
             snprintf(vars, sizeof vars, "mode = %s\nkind = %s\nbackends = %s\nphases = %s\n"
                      "ttl = %s\n", MP_QGP(mode), MP_QGP(kind), MP_QGP(bl), MP_QGP(ph),
                      MP_QGP(ttl));
