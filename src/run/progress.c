@@ -1,6 +1,7 @@
 /* progress.c - see progress.h. */
 #include "run/progress.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,8 @@ void mp_progress_init(mp_progress *p, int quiet, const mp_results *r, size_t uni
     size_t n = r->ncells ? r->ncells : 1;
     p->used = calloc(n, 1);
     p->final = calloc(n, 1);
-    p->fits = calloc(n, sizeof *p->fits);
+    p->maxfits = n < 64 ? n : 64;
+    p->fits = calloc(p->maxfits, sizeof *p->fits);
     p->cur = NONE;
     p->cur_begin_ns = p->start_ns;
 }
@@ -67,40 +69,77 @@ static void learn(mp_progress *p, size_t i, double y)
     const mp_cell *c = &p->r->cells[i];
     mp_progress_fit *f = fit_of(p, c);
     if (!f) {
-        if (!p->fits || p->nfits >= p->r->ncells)
+        if (!p->fits || p->nfits >= p->maxfits)
             return;
         f = &p->fits[p->nfits++];
         f->mode = (int)c->mode;
         f->backend = c->backend;
-        f->x0 = c->nfds;
-        f->ymin = y;
     }
-    double x = c->nfds;
-    f->n++;
-    f->sx += x;
-    f->sy += y;
-    f->sxx += x * x;
-    f->sxy += x * y;
-    if (y < f->ymin)
-        f->ymin = y;
-    if (c->nfds != f->x0)
-        f->distinct = 1;
+    size_t k = 0;
+    while (k < f->npts && f->x[k] != c->nfds)
+        k++;
+    if (k == f->npts) {
+        if (k == MP_PROGRESS_PTS)
+            return;
+        f->x[f->npts++] = c->nfds;
+    }
+    if (f->ny[k] < MP_PROGRESS_PER_N)
+        f->y[k][f->ny[k]++] = y;
 }
 
-/* Seconds one unit at N costs by fit f.  With two N or more: the line
- * through them (never below the cheapest unit seen); with one, nothing says
- * how the cost grows with N: the mean of the units seen. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..n-1] (reordered). */
+static double median(double *v, size_t n)
+{
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Seconds one unit at N costs by fit f: the median unit at each N seen,
+ * and through them a line whose slope is the median of the slopes between
+ * every two of them (Theil and Sen's estimator, not least squares: a unit
+ * slowed by other work moves it little), never below 0 nor below the
+ * cheapest median; with one N, its median. */
 static double price(const mp_progress_fit *f, double n)
 {
-    double mean = f->sy / f->n;
-    if (!f->distinct)
-        return mean;
-    double d = f->n * f->sxx - f->sx * f->sx;
-    double b = d > 0 ? (f->n * f->sxy - f->sx * f->sy) / d : 0;
+    double m[MP_PROGRESS_PTS], tmp[MP_PROGRESS_PER_N];
+    double lo = INFINITY;
+    for (size_t i = 0; i < f->npts; i++) {
+        memcpy(tmp, f->y[i], f->ny[i] * sizeof *tmp);
+        m[i] = median(tmp, f->ny[i]);
+        lo = m[i] < lo ? m[i] : lo;
+    }
+    if (f->npts < 2)
+        return m[0];
+    static double pair[MP_PROGRESS_PTS * (MP_PROGRESS_PTS - 1) / 2];
+    size_t np = 0;
+    for (size_t i = 0; i < f->npts; i++)
+        for (size_t j = i + 1; j < f->npts; j++)
+            pair[np++] = (m[j] - m[i]) / (f->x[j] - f->x[i]);
+    double b = median(pair, np);
     if (b < 0)
         b = 0;
-    double y = (f->sy - b * f->sx) / f->n + b * n;
-    return y > f->ymin ? y : f->ymin;
+    double at0[MP_PROGRESS_PTS];   /* each median's intercept under that slope */
+    for (size_t i = 0; i < f->npts; i++)
+        at0[i] = m[i] - b * f->x[i];
+    double y = median(at0, f->npts) + b * n;
+    return y > lo ? y : lo;
+}
+
+/* 1 when the fit has seen N over a tenfold range. */
+static int spans_decade(const mp_progress_fit *f)
+{
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < f->npts; i++) {
+        lo = f->x[i] < lo ? f->x[i] : lo;
+        hi = f->x[i] > hi ? f->x[i] : hi;
+    }
+    return f->npts >= 2 && hi >= 10 * lo;
 }
 
 /* Seconds one unit of cell c costs: its own (mode, backend), else the mean
@@ -137,9 +176,9 @@ static int refused(const mp_cell *c)
 
 double mp_progress_eta_s(const mp_progress *p, uint64_t now_ns)
 {
-    int grows = 0;   /* no estimate before some cost has been seen at two N */
+    int grows = 0;   /* no estimate before some cost has been seen over a decade of N */
     for (size_t i = 0; i < p->nfits; i++)
-        grows |= p->fits[i].distinct;
+        grows |= spans_decade(&p->fits[i]);
     if (!p->used || !grows)
         return -1;
     double left = 0;

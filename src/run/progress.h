@@ -11,13 +11,16 @@
 
 #include "run/results.h"
 
-/* Unit durations seen so far for one (mode, backend): a least-squares line
- * of seconds per unit against N. */
+/* Unit durations seen so far for one (mode, backend), by N. */
+#define MP_PROGRESS_PTS 64     /* distinct N kept per fit */
+#define MP_PROGRESS_PER_N 16   /* units kept per N */
 typedef struct mp_progress_fit {
     int mode;
     const void *backend;
-    double n, sx, sy, sxx, sxy, ymin;
-    int x0, distinct;          /* the first N seen; 1 once a second N is seen */
+    size_t npts;
+    double x[MP_PROGRESS_PTS];                      /* the N seen, in order */
+    double y[MP_PROGRESS_PTS][MP_PROGRESS_PER_N];   /* seconds of its units */
+    size_t ny[MP_PROGRESS_PTS];
 } mp_progress_fit;
 
 typedef struct mp_progress {
@@ -32,7 +35,8 @@ typedef struct mp_progress {
     size_t next_line;       /* plain output: the next cell to print */
     size_t cur;             /* the cell of the unit in progress; SIZE_MAX: none */
     uint64_t cur_begin_ns;
-    mp_progress_fit *fits;  /* one per (mode, backend) seen, at most ncells */
+    mp_progress_fit *fits;  /* one per (mode, backend) seen */
+    size_t maxfits;
     size_t nfits;
 } mp_progress;
 
@@ -49,8 +53,9 @@ void mp_progress_done(mp_progress *p, const char *what);
 /* The same two events at a given time (what the callbacks call with the
  * clock), and the estimate of the seconds left at that time: each cell's
  * units left, each priced from the unit times measured so far for its mode
- * and backend as a line in N; negative until a cost has been measured at
- * two N (one N cannot say how a cost grows with N). */
+ * and backend as a line in N (the median slope between the medians at each N:
+ * one noisy unit moves it little); negative until some cost has been seen
+ * over a tenfold range of N (a shorter one cannot say how it grows). */
 void mp_progress_unit_at(mp_progress *p, size_t cell, uint64_t now_ns);
 void mp_progress_cell_done_at(mp_progress *p, size_t cell, uint64_t now_ns);
 double mp_progress_eta_s(const mp_progress *p, uint64_t now_ns);
