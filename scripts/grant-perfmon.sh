@@ -113,8 +113,9 @@ fi
 # owner, group, mode, caps as they were; grant = the group granted; state =
 # granted, or revoked for a record kept until its group can be removed).  A
 # record without grant/state (an earlier version's) reads as granted to an
-# unknown group.  A group this script created is marked by the empty file
-# $state_dir/made-group.GROUP; no other group is ever removed.  Read back
+# unknown group.  A group this script created is marked by the file
+# $state_dir/made-group.GROUP holding its gid; no other group is ever
+# removed (nor one of that name made again since, by hand: another gid).  Read back
 # strictly, never sourced.
 record=$state_dir/$(printf '%s' "$binary" | sha256sum | cut -c1-32)
 made_mark=$state_dir/made-group.$group
@@ -208,7 +209,10 @@ if ((revoke)); then
     echo "$me: $binary: restored already (an earlier --revoke); only the group is left to tidy"
   fi
   made=0
-  [ -f "$made_mark" ] && made=1
+  if [ -f "$made_mark" ] && [ ! -L "$made_mark" ] &&
+     [ "$(head -c 32 -- "$made_mark")" = "$(getent group "$group" | cut -d: -f3)" ]; then
+    made=1
+  fi
   if getent group "$group" >/dev/null; then
     for u in "${users[@]}"; do
       if id -nG "$u" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
@@ -232,7 +236,7 @@ if ((revoke)); then
   fi
   # The record stays (as revoked) only while a group this script created is
   # left to remove, so that a later --revoke can remove it.
-  if [ -f "$made_mark" ] && getent group "$group" >/dev/null; then
+  if ((made)) && getent group "$group" >/dev/null; then
     write_record "$rec_file" "$rec_owner" "$rec_group" "$rec_mode" "$rec_caps" "$group" revoked
   else
     rm -f -- "$record" "$made_mark"
@@ -272,7 +276,7 @@ if ! getent group "$group" >/dev/null; then
   (umask 077 && mkdir -p -- "$state_dir") || die "cannot create $state_dir"
   check_state_dir
   groupadd --system "$group"
-  : >"$made_mark" || die "cannot write $made_mark"
+  (umask 077 && getent group "$group" | cut -d: -f3 >"$made_mark") || die "cannot write $made_mark"
   echo "$me: group $group created"
 fi
 for u in "${users[@]}"; do

@@ -259,6 +259,16 @@ check "revoke of a grant to a group that existed before" "$grant" "$g2" --binary
 check "a group the script did not create is kept" getent group "$g2"
 check "and the binary is restored" equals "$(stat -c '%U:%G %a' "$gbin") $(getcap "$gbin")" "root:root 755 "
 groupdel "$g2"
+fresh "$gbin"
+"$grant" "$g1" --binary "$gbin" --user "$outsider" >/dev/null 2>&1
+"$grant" "$g1" --binary "$gbin" --revoke >/dev/null 2>&1   # kept: $outsider is in it
+gid=$(getent group "$g1" | cut -d: -f3) new=$((gid - 1))
+while getent group "$new" >/dev/null; do new=$((new - 1)); done
+groupdel "$g1" && groupadd --system -g "$new" "$g1"
+check "a revoke after the group was made again by hand" \
+  "$grant" "$g1" --binary "$gbin" --revoke --user "$outsider"
+check "a group of that name made by hand (another gid) is kept" getent group "$g1"
+groupdel "$g1"
 
 echo "== a revoke forgets the state it restored"
 fresh "$gbin"
