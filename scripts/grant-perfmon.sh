@@ -112,11 +112,11 @@ fi
 # binary path in $state_dir, lines "KEY VALUE" (path, file = device:inode,
 # owner, group, mode, caps as they were; grant = the group granted; state =
 # granted, or revoked for a record kept until its group can be removed).  A
-# record without grant/state (an earlier version's) reads as granted to an
-# unknown group.  A group this script created is marked by the file
+# record without grant/state lines reads as granted to an unknown group.
+# A group this script created is marked by the file
 # $state_dir/made-group.GROUP holding its gid; no other group is ever
-# removed (nor one of that name made again since, by hand: another gid).  Read back
-# strictly, never sourced.
+# removed (nor one of that name made again by hand: another gid).  Read
+# back strictly, never sourced.
 record=$state_dir/$(printf '%s' "$binary" | sha256sum | cut -c1-32)
 made_mark=$state_dir/made-group.$group
 file_id() { stat -c '%d:%i' -- "$binary"; }
@@ -256,8 +256,9 @@ done
 # What the binary was, recorded once: a later grant keeps that record; a
 # binary replaced since (another inode), or restored by a --revoke since, is
 # recorded afresh.  A binary that carries cap_perfmon already, with no
-# record, is in a granted state (an earlier version's grant, or by hand):
-# recording that would make --revoke restore the capability.
+# record, is in a granted state that no record describes (set by hand, or
+# by a grant that kept no record): recording that would make --revoke
+# restore the capability.
 fresh=1
 if read_record && [ "$rec_file" = "$(file_id)" ] && [ "$rec_state" = granted ]; then
   fresh=0
