@@ -5,15 +5,17 @@
 # root:GROUP mode 0750 with cap_perfmon (and cap_syslog with --syslog) in its
 # file capabilities, so only members of GROUP can run it at all.  Idempotent;
 # --revoke undoes it (the owner, group, mode and capabilities recorded at the
-# first grant are restored; the group is removed once it has no members).
+# first grant are restored; the group is removed once it has no members, and
+# only when this script created it and no granted binary is still in it).
 #
 #   scripts/grant-perfmon.sh GROUP [--binary PATH] [--user USER]... [--syslog]
 #   scripts/grant-perfmon.sh GROUP --revoke [--binary PATH] [--user USER]...
 #
 # The binary must be a muxprof binary (an ELF file holding muxprof's marker
 # string; it is never run), not a symbolic link, owned by root, with one hard
-# link, in a directory that only root can write (and so every directory
-# above it).  What it was before the grant is recorded in
+# link, writable by root alone, neither setuid nor setgid, at a path without
+# control characters, in a directory that only root can write (and so every
+# directory above it).  What it was before the grant is recorded in
 # /var/lib/muxprof/grants/ (MUXPROF_GRANT_STATE overrides; it must be
 # root's alone as well); --revoke refuses without a record.
 #
@@ -73,13 +75,16 @@ check_binary() {
   if [ -z "$binary" ]; then
     binary=$(command -v muxprof) || die "no muxprof on PATH: give the installed binary with --binary PATH"
   fi
+  [[ "$binary" == *[[:cntrl:]]* ]] && die "the binary's path holds a control character (a newline?): give a plain path" 2
   [ -L "$binary" ] && die "$binary is a symbolic link (to $(readlink -- "$binary")): give the muxprof binary itself with --binary PATH"
   [ -e "$binary" ] || die "$binary: no such file"
   [ -f "$binary" ] || die "$binary is not a regular file"
   local dir st
   dir=$(cd -P -- "$(dirname -- "$binary")" && pwd) || die "cannot enter the directory of $binary"
   binary=${dir%/}/$(basename -- "$binary")
-  st=$(stat -c '%u %h' -- "$binary") || die "cannot stat $binary"
+  [[ "$binary" == *[[:cntrl:]]* ]] && die "the binary's directory $(printf '%q' "$dir") holds a control character: give a plain path" 2
+  st=$(stat -c '%u %h %a' -- "$binary") || die "cannot stat $binary"
+  local mode=${st##* }; st=${st% *}
   [ "${st% *}" = 0 ] || die "$binary is owned by uid ${st% *}, not root: install it as root (cmake --install) and give that copy"
   [ "${st#* }" = 1 ] || die "$binary has ${st#* } hard links: a mode or capability set on it would apply to all of them; give a copy of its own"
   root_only "$dir" || die "$binary lies where others than root can write ($why): install it in a directory only root can write, such as /usr/local/bin"
@@ -89,6 +94,9 @@ check_binary() {
   fi
   if [ -u "$binary" ] || [ -g "$binary" ]; then
     die "$binary is setuid/setgid: remove that first (chmod ug-s)"
+  fi
+  if ((8#$mode & 8#022)); then
+    die "$binary (mode $mode) is writable by its group or by others, who could replace what it runs: chmod go-w $binary first"
   fi
 }
 check_binary
@@ -102,8 +110,15 @@ fi
 
 # The record of the binary's state before the first grant: one file per
 # binary path in $state_dir, lines "KEY VALUE" (path, file = device:inode,
-# owner, group, mode, caps).  Read back strictly, never sourced.
+# owner, group, mode, caps as they were; grant = the group granted; state =
+# granted, or revoked for a record kept until its group can be removed).  A
+# record without grant/state lines reads as granted to an unknown group.
+# A group this script created is marked by the file
+# $state_dir/made-group.GROUP holding its gid; no other group is ever
+# removed (nor one of that name made again by hand: another gid).  Read
+# back strictly, never sourced.
 record=$state_dir/$(printf '%s' "$binary" | sha256sum | cut -c1-32)
+made_mark=$state_dir/made-group.$group
 file_id() { stat -c '%d:%i' -- "$binary"; }
 caps_now() {
   local c
@@ -117,30 +132,55 @@ check_state_dir() {
   real=$(cd -P -- "$state_dir" && pwd) || die "cannot enter $state_dir"
   root_only "$real" || die "the grant records' directory $state_dir is not root's alone ($why)"
 }
+# write_record FILE OWNER GROUP MODE CAPS GRANT STATE
 write_record() {
   local tmp
   (umask 077 && mkdir -p -- "$state_dir") || die "cannot create $state_dir"
   check_state_dir
   tmp=$(umask 077 && mktemp "$state_dir/.record.XXXXXX") || die "cannot write in $state_dir"
-  printf 'path %s\nfile %s\nowner %s\ngroup %s\nmode %s\ncaps %s\n' "$binary" "$(file_id)" \
-    $(stat -c '%u %g %a' -- "$binary") "$(caps_now)" >"$tmp" && mv -f -- "$tmp" "$record" ||
+  printf 'path %s\nfile %s\nowner %s\ngroup %s\nmode %s\ncaps %s\ngrant %s\nstate %s\n' \
+    "$binary" "$@" >"$tmp" && mv -f -- "$tmp" "$record" ||
     { rm -f -- "$tmp"; die "cannot write $record"; }
 }
 # rec_* from the record; 1 when it is missing or malformed.
 read_record() {
   local k v
   rec_path="" rec_file="" rec_owner="" rec_group="" rec_mode="" rec_caps=""
+  rec_grant="" rec_state=granted
   [ -f "$record" ] && [ ! -L "$record" ] || return 1
   while IFS=' ' read -r k v; do
     case "$k" in
       path) rec_path=$v ;; file) rec_file=$v ;; owner) rec_owner=$v ;;
       group) rec_group=$v ;; mode) rec_mode=$v ;; caps) rec_caps=$v ;;
+      grant) rec_grant=$v ;; state) rec_state=$v ;;
       *) return 1 ;;
     esac
   done <"$record"
   [ "$rec_path" = "$binary" ] && [[ "$rec_file" =~ ^[0-9]+:[0-9]+$ ]] &&
     [[ "$rec_owner" =~ ^[0-9]+$ ]] && [[ "$rec_group" =~ ^[0-9]+$ ]] &&
-    [[ "$rec_mode" =~ ^[0-7]{3,4}$ ]] && [[ "$rec_caps" =~ ^[a-z0-9_,=+\ -]*$ ]]
+    [[ "$rec_mode" =~ ^[0-7]{3,4}$ ]] && [[ "$rec_caps" =~ ^[a-z0-9_,=+\ -]*$ ]] &&
+    [[ "$rec_grant" =~ ^([a-z_][a-z0-9_-]{0,31})?$ ]] &&
+    [[ "$rec_state" =~ ^(granted|revoked)$ ]]
+}
+# group_in_use: 0 when a file that a record names (this one's included)
+# belongs to $group now, or another record is a grant to $group not revoked;
+# the reason in $why.
+group_in_use() {
+  local gid f p g st
+  gid=$(getent group "$group" | cut -d: -f3)
+  for f in "$state_dir"/*; do
+    [ -f "$f" ] && [ ! -L "$f" ] && [[ "$f" != */made-group.* ]] || continue
+    p=$(sed -n 's/^path //p' -- "$f" | head -1)
+    g=$(sed -n 's/^grant //p' -- "$f" | head -1)
+    st=$(sed -n 's/^state //p' -- "$f" | head -1)
+    if [ -n "$p" ] && [ "$(stat -c %g -- "$p" 2>/dev/null)" = "$gid" ]; then
+      why="$p belongs to it"; return 0
+    fi
+    if [ "$f" != "$record" ] && [ "$g" = "$group" ] && [ "$st" != revoked ]; then
+      why="${p:-a binary} is granted to it"; return 0
+    fi
+  done
+  return 1
 }
 
 members() { getent group "$group" | cut -d: -f4; }
@@ -154,13 +194,25 @@ if [ -e "$state_dir" ] || [ -L "$state_dir" ]; then check_state_dir; fi
 
 if ((revoke)); then
   read_record || die "no record of a grant of $binary in $state_dir (or a malformed one): nothing to restore; set its owner, mode and capabilities by hand"
-  [ "$rec_file" = "$(file_id)" ] ||
-    die "$binary is not the file that was granted (device:inode $(file_id), recorded $rec_file): it was replaced since; nothing restored"
-  if [ -n "$(caps_now)" ]; then setcap -r "$binary"; fi
-  chown "$rec_owner:$rec_group" "$binary"
-  chmod "$rec_mode" "$binary"
-  if [ -n "$rec_caps" ]; then setcap "$rec_caps" "$binary"; fi
-  echo "$me: $binary: restored as recorded at the grant: $(stat -c '%U:%G %a' -- "$binary"), capabilities ${rec_caps:-none}"
+  if [ -n "$rec_grant" ] && [ "$rec_grant" != "$group" ]; then
+    die "$binary was granted to group $rec_grant, not $group: revoke with $me $rec_grant --revoke --binary $binary"
+  fi
+  if [ "$rec_state" = granted ]; then
+    [ "$rec_file" = "$(file_id)" ] ||
+      die "$binary is not the file that was granted (device:inode $(file_id), recorded $rec_file): it was replaced since; nothing restored"
+    if [ -n "$(caps_now)" ]; then setcap -r "$binary"; fi
+    chown "$rec_owner:$rec_group" "$binary"
+    chmod "$rec_mode" "$binary"
+    if [ -n "$rec_caps" ]; then setcap "$rec_caps" "$binary"; fi
+    echo "$me: $binary: restored as recorded at the grant: $(stat -c '%U:%G %a' -- "$binary"), capabilities ${rec_caps:-none}"
+  else
+    echo "$me: $binary: restored already (an earlier --revoke); only the group is left to tidy"
+  fi
+  made=0
+  if [ -f "$made_mark" ] && [ ! -L "$made_mark" ] &&
+     [ "$(head -c 32 -- "$made_mark")" = "$(getent group "$group" | cut -d: -f3)" ]; then
+    made=1
+  fi
   if getent group "$group" >/dev/null; then
     for u in "${users[@]}"; do
       if id -nG "$u" 2>/dev/null | tr ' ' '\n' | grep -qx "$group"; then
@@ -170,12 +222,24 @@ if ((revoke)); then
     done
     left=$(members)
     prim=$(primary_users)
-    if [ -z "$left" ] && [ -z "$prim" ]; then
+    if ((!made)); then
+      echo "$me: group $group kept: this script did not create it (groupdel $group to remove it)"
+    elif group_in_use; then
+      echo "$me: group $group kept: $why"
+    elif [ -z "$left" ] && [ -z "$prim" ]; then
       groupdel "$group"
+      rm -f -- "$made_mark"
       echo "$me: group $group removed (no members left)"
     else
       echo "$me: group $group kept: members ${left}${left:+${prim:+,}}${prim} (groupdel $group to remove it)"
     fi
+  fi
+  # The record stays (as revoked) only while a group this script created is
+  # left to remove, so that a later --revoke can remove it.
+  if ((made)) && getent group "$group" >/dev/null; then
+    write_record "$rec_file" "$rec_owner" "$rec_group" "$rec_mode" "$rec_caps" "$group" revoked
+  else
+    rm -f -- "$record" "$made_mark"
   fi
   exit 0
 fi
@@ -188,8 +252,32 @@ last=$(cat /proc/sys/kernel/cap_last_cap 2>/dev/null || echo 0)
 for u in "${users[@]}"; do
   id "$u" >/dev/null 2>&1 || die "no such user '$u'"
 done
+
+# What the binary was, recorded once: a later grant keeps that record; a
+# binary replaced since (another inode), or restored by a --revoke since, is
+# recorded afresh.  A binary that carries cap_perfmon already, with no
+# record, is in a granted state that no record describes (set by hand, or
+# by a grant that kept no record): recording that would make --revoke
+# restore the capability.
+fresh=1
+if read_record && [ "$rec_file" = "$(file_id)" ] && [ "$rec_state" = granted ]; then
+  fresh=0
+  if [ -n "$rec_grant" ] && [ "$rec_grant" != "$group" ]; then
+    die "$binary is granted to group $rec_grant: revoke that first ($me $rec_grant --revoke --binary $binary)"
+  fi
+else
+  if [[ "$(caps_now)" == *cap_perfmon* ]]; then
+    die "$binary carries cap_perfmon already and has no record of what it was: reset it first (chown root:root $binary; chmod 755 $binary; setcap -r $binary), then grant"
+  fi
+  rec_file=$(file_id)
+  read -r rec_owner rec_group rec_mode < <(stat -c '%u %g %a' -- "$binary")
+  rec_caps=$(caps_now)
+fi
 if ! getent group "$group" >/dev/null; then
+  (umask 077 && mkdir -p -- "$state_dir") || die "cannot create $state_dir"
+  check_state_dir
   groupadd --system "$group"
+  (umask 077 && getent group "$group" | cut -d: -f3 >"$made_mark") || die "cannot write $made_mark"
   echo "$me: group $group created"
 fi
 for u in "${users[@]}"; do
@@ -199,12 +287,8 @@ for u in "${users[@]}"; do
   fi
 done
 
-# What the binary was, recorded once: a later grant keeps that record; a
-# binary replaced since (another inode) is recorded afresh.
-if ! read_record || [ "$rec_file" != "$(file_id)" ]; then
-  write_record
-  echo "$me: $binary: owner, group, mode and capabilities recorded in $record (--revoke restores them)"
-fi
+write_record "$rec_file" "$rec_owner" "$rec_group" "$rec_mode" "$rec_caps" "$group" granted
+((fresh)) && echo "$me: $binary: owner, group, mode and capabilities recorded in $record (--revoke restores them)"
 
 caps=cap_perfmon
 ((syslog)) && caps=cap_perfmon,cap_syslog

@@ -138,6 +138,41 @@ static void labels_shared(void **state)
     mp_anon_free(a);
 }
 
+/* The value of an option the row names, given by a prefix of its name
+ * (getopt_long takes one), relative, or with spaces (the command line is
+ * joined by spaces): all of it becomes one <path>, up to the next option. */
+static void argv_prefixes_and_spaces(void **state)
+{
+    static const struct { const char *in, *want; } cases[] = {
+        {"muxprof run --o=/tmp/alice --fds 10", "muxprof run --o=<path> --fds 10"},
+        {"muxprof run --ou /tmp/alice --fds 10", "muxprof run --ou <path> --fds 10"},
+        {"muxprof run --o rel-dir --quiet", "muxprof run --o <path> --quiet"},
+        {"muxprof run --x q.xml", "muxprof run --x <path>"},
+        {"muxprof run --out /tmp/alice smith --quiet", "muxprof run --out <path> --quiet"},
+        {"muxprof run --out=/tmp/alice smith jr", "muxprof run --out=<path>"},
+        {"muxprof run --out -dir --fds 10", "muxprof run --out <path> --fds 10"},
+        {"muxprof run --outer x --fds 10 -- rel", "muxprof run --outer x --fds 10 -- rel"},
+    };
+    mp_anon *a = mp_anon_new();
+    (void)state;
+    assert_non_null(a);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cJSON *doc = cJSON_CreateObject(), *who = cJSON_AddObjectToObject(doc, "who");
+        mp_err err;
+        cJSON_AddStringToObject(who, "cmd", cases[i].in);
+        assert_int_equal(mp_anon_doc(a, doc, rows, sizeof rows / sizeof rows[0], MP_ANON_TEXT,
+                                     &err), 0);
+        const cJSON *c = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "who"), "cmd");
+        assert_true(cJSON_IsString(c));
+        if (strcmp(c->valuestring, cases[i].want))
+            print_error("in   %s\ngot  %s\nwant %s\n", cases[i].in, c->valuestring,
+                        cases[i].want);
+        assert_string_equal(c->valuestring, cases[i].want);
+        cJSON_Delete(doc);
+    }
+    mp_anon_free(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -145,6 +180,7 @@ int main(void)
         cmocka_unit_test(in_place),
         cmocka_unit_test(document),
         cmocka_unit_test(labels_shared),
+        cmocka_unit_test(argv_prefixes_and_spaces),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,11 @@
 #    context.host ("host-1"), context.command (its paths "<path>") and
 #    context.anonymized.
 #    A gnuplot that fails naming its directory: the errors that report.md
-#    lists name no path either.
+#    lists name no path either, and with a relative run directory named
+#    HOST-STAMP they name the figure as figures/X.gp; the default copy of
+#    report --anonymize is anonymized-STAMP.  A run whose --out was given by
+#    a prefix (--ou, --o=), relative, with a space: its anonymized command
+#    names no part of it.
 # 3. Host names that are also words of the data or too short to search
 #    for (q, poll, Intel, epoll, 1): copies of that run that differ only in
 #    the host name (context.host, and the run directory named HOST-STAMP as
@@ -73,6 +77,7 @@ kaddr() { grep -rlEa --include='*.json' --include='*.md' --include='*.csv' --inc
 no_kaddr() { local l; l=$(kaddr "$1"); [ -z "$l" ] || { echo "     kernel addresses in: $l"; return 1; }; }
 figures() { ls "$1"/figures/*.png "$1"/figures/*.pdf >/dev/null 2>&1; }
 equals_1() { [ "$1" = 1 ] || { echo "     exit $1, want 1"; return 1; }; }
+equals_0() { [ "$1" = 0 ] || { echo "     exit $1, want 0"; return 1; }; }
 
 # same_data A B: results.json A and B hold the same values in the same
 # fields, but for the three that --anonymize rewrites; B's host is host-1
@@ -139,6 +144,37 @@ in_host "$host" env PATH="$tmp/fakebin:$PATH" "$bin" compare "$r0" "$home/runs/r
 for d in pubfail cmpfail; do
   check grep -q "cannot write" "$home/$d/report.md"
   check no_leak "$home/$d"
+done
+
+# A relative run directory named as the default is (reports/runs/HOST-STAMP)
+# and a gnuplot that fails: report.md names the figure as figures/X.gp, never
+# the run directory; the default copy is reports/runs/anonymized-STAMP (no
+# host in its name); compare's "Figures:" line names figures/X.gp too.
+rel=reports/runs/$host-20261130T120000Z rel1=reports/runs/$host-20261130T130000Z
+mkdir -p "$home/rel/reports/runs" && cp -r "$r0" "$home/rel/$rel" &&
+  cp -r "$home/runs/r1" "$home/rel/$rel1"
+in_host "$host" bash -c 'cd "$1" && PATH="$2:$PATH"; "$3" report "$4" --anonymize >/dev/null 2>&1
+  "$3" compare "$4" "$6" --anonymize --out "cmp-$5" >/dev/null 2>&1; exit 0' \
+  _ "$home/rel" "$tmp/fakebin" "$bin" "$rel" "$host" "$rel1"
+pubrel=$(ls -d "$home/rel/reports/runs/anonymized-"* 2>/dev/null | head -1)
+check test -n "$pubrel"
+check grep -q "gnuplot figures/[a-z0-9_-]*\.gp failed" "${pubrel:-/nonexistent}/report.md"
+check no_leak "${pubrel:-/nonexistent}"
+check grep -q "^Figures: gnuplot figures/[a-z0-9_-]*\.gp failed" "$home/rel/cmp-$host/report.md"
+check no_leak "$home/rel/cmp-$host"
+
+# --out given by a prefix getopt takes for it (--ou, --o=), relative, with a
+# space in it: context.command in the anonymized copy names none of it.
+in_host "$host" bash -c 'cd "$1" && shift && "$@" >/dev/null' _ "$home/runs" \
+  "$bin" run "${tiny[@]}" --no-plots --ou "sp $host" &&
+in_host "$host" bash -c 'cd "$1" && shift && "$@" >/dev/null' _ "$home/runs" \
+  "$bin" run "${tiny[@]}" --no-plots --o="$home/runs/sp2 $host"
+check equals_0 $?
+for d in "sp $host" "sp2 $host"; do
+  in_host "$host" "$bin" report "$home/runs/$d" --anonymize --no-plots \
+    --out "$home/pub-${d%% *}" >/dev/null 2>&1
+  check grep -q '"command":.*--o[u=]*[ ]*<path>' "$home/pub-${d%% *}/results.json"
+  check no_leak "$home/pub-${d%% *}"
 done
 
 # copy_as NAME DIR: the run r0 as host NAME made it, in DIR.

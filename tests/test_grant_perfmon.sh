@@ -14,6 +14,11 @@
 # owned by a user, or with a second hard link: each refused with the file
 # unchanged; --revoke restores the owner, mode and capabilities recorded at
 # the grant, refuses without a record and on a binary replaced since.
+# --revoke refuses a group other than the granted one, removes only a group
+# the script created and no granted binary belongs to, and forgets what it
+# restored (a grant after it records afresh); a binary its group or others
+# can write, one carrying cap_perfmon with no record, and a path with a
+# newline are refused.
 #
 #   test_grant_perfmon.sh MUXPROF GRANT_SCRIPT [BUILD_DIR]
 #
@@ -51,7 +56,9 @@ cleanup() {
   echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid 2>/dev/null
   userdel "$member" 2>/dev/null
   userdel "$outsider" 2>/dev/null
-  getent group "$grp" >/dev/null && groupdel "$grp" 2>/dev/null
+  for g in "$grp" "mpga$tag" "mpgs$tag"; do
+    getent group "$g" >/dev/null && groupdel "$g" 2>/dev/null
+  done
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -230,6 +237,72 @@ chmod 0755 "$MUXPROF_GRANT_STATE"; chown "$outsider" "$MUXPROF_GRANT_STATE"
 check "records in a user's directory: refused" \
   refused "$rbin" "not root's alone" "$grp" --binary "$rbin" --revoke
 chown root "$MUXPROF_GRANT_STATE"; chmod 0700 "$MUXPROF_GRANT_STATE"
+
+echo "== revoke: only the granted group, and only a group the script created"
+g1=mpga$tag g2=mpgs$tag
+gbin=$tmp/bin/mp-grp gbin2=$tmp/bin/mp-grp2
+fresh "$gbin"; fresh "$gbin2"
+"$grant" "$g1" --binary "$gbin" >/dev/null 2>&1
+groupadd --system "$g2"
+check "revoke naming another group: refused, binary unchanged" \
+  refused "$gbin" "granted to group $g1" "$g2" --binary "$gbin" --revoke
+check "the group named by mistake is not removed" getent group "$g2"
+check "grant to another group while granted: refused" \
+  refused "$gbin" "granted to group $g1" "$g2" --binary "$gbin"
+"$grant" "$g1" --binary "$gbin2" >/dev/null 2>&1
+check "revoke of one of two binaries granted to a group" "$grant" "$g1" --binary "$gbin" --revoke
+check "group kept while another granted binary belongs to it" getent group "$g1"
+check "revoke of the other one" "$grant" "$g1" --binary "$gbin2" --revoke
+check "the group the script created is removed with its last binary" bash -c "! getent group $g1"
+"$grant" "$g2" --binary "$gbin" >/dev/null 2>&1
+check "revoke of a grant to a group that existed before" "$grant" "$g2" --binary "$gbin" --revoke
+check "a group the script did not create is kept" getent group "$g2"
+check "and the binary is restored" equals "$(stat -c '%U:%G %a' "$gbin") $(getcap "$gbin")" "root:root 755 "
+groupdel "$g2"
+fresh "$gbin"
+"$grant" "$g1" --binary "$gbin" --user "$outsider" >/dev/null 2>&1
+"$grant" "$g1" --binary "$gbin" --revoke >/dev/null 2>&1   # kept: $outsider is in it
+gid=$(getent group "$g1" | cut -d: -f3) new=$((gid - 1))
+while getent group "$new" >/dev/null; do new=$((new - 1)); done
+groupdel "$g1" && groupadd --system -g "$new" "$g1"
+check "a revoke after the group was made again by hand" \
+  "$grant" "$g1" --binary "$gbin" --revoke --user "$outsider"
+check "a group of that name made by hand (another gid) is kept" getent group "$g1"
+groupdel "$g1"
+
+echo "== a revoke forgets the state it restored"
+fresh "$gbin"
+"$grant" "$g1" --binary "$gbin" >/dev/null 2>&1
+"$grant" "$g1" --binary "$gbin" --revoke >/dev/null 2>&1
+chmod 0700 "$gbin"; setcap cap_net_raw=p "$gbin"
+check "grant after a revoke and a change by hand" "$grant" "$g1" --binary "$gbin"
+check "revoke after it" "$grant" "$g1" --binary "$gbin" --revoke
+check "restored as it was at the second grant: 0700, cap_net_raw=p" \
+  equals "$(stat -c '%U:%G %a' "$gbin") $(getcap "$gbin")" "root:root 700 $gbin cap_net_raw=p"
+getent group "$g1" >/dev/null && groupdel "$g1"
+
+echo "== refused: a binary others can write, one granted already without a record, a path with a newline"
+fresh "$gbin"; chmod 0775 "$gbin"
+check "a binary its group can write: refused, unchanged" \
+  refused "$gbin" "writable by its group or by others" "$g1" --binary "$gbin"
+fresh "$gbin"; chmod 0757 "$gbin"
+check "a binary others can write: refused, unchanged" \
+  refused "$gbin" "writable by its group or by others" "$g1" --binary "$gbin"
+fresh "$gbin"; chmod 0750 "$gbin"; setcap cap_perfmon=ep "$gbin"
+check "a binary with cap_perfmon and no record: refused, unchanged" \
+  refused "$gbin" "carries cap_perfmon already" "$g1" --binary "$gbin"
+check "no record written for it" \
+  bash -c "! grep -rqsF -- 'path $gbin' '$MUXPROF_GRANT_STATE'"
+check "no group created for it" bash -c "! getent group $g1"
+nl=$tmp/bin/'mp
+nl'
+fresh "$nl"
+"$grant" "$g1" --binary "$nl" >"$tmp/refused.txt" 2>&1
+check "a path with a newline: exit 2" equals "$?" 2
+check "a path with a newline: said so" grep -q "control character" "$tmp/refused.txt"
+check "a path with a newline: unchanged" equals "$(stat -c '%U:%G %a' "$nl") $(getcap "$nl")" "root:root 755 "
+check "a path with a newline: no group created" bash -c "! getent group $g1"
+getent group "$g1" >/dev/null && groupdel "$g1"
 
 if [ -n "$build" ] && command -v cmake >/dev/null; then
   echo "== install: plain install sets nothing; the perfmon component grants"

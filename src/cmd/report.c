@@ -9,12 +9,52 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "common/file.h"
 #include "report/anonymize.h"
 #include "report/plot.h"
 #include "report/report.h"
 #include "run/journal.h"
+
+#define MAX_PUB_SUFFIX 999
+
+/* The default home of the anonymized copy: anonymized-<UTC stamp> in DIR's
+ * parent (reports/runs/anonymized-20261201T101500Z for
+ * reports/runs/HOST-STAMP), as run --anonymize names its directory; DIR's
+ * own name would carry the host name into it.  Created by mkdir itself:
+ * when taken, -2, -3 and so on. */
+static int default_pub(const char *dir, char *pub, size_t len, mp_dir *pd, mp_err *err)
+{
+    char parent[PATH_MAX], stamp[32];
+    size_t l = strlen(dir);
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(parent, sizeof parent, "%s", dir);
+    while (l > 1 && parent[l - 1] == '/')
+        parent[--l] = '\0';
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == parent)
+        parent[1] = '\0';
+    else
+        *slash = '\0';
+    for (int n = 1; n <= MAX_PUB_SUFFIX; n++) {
+        int w = n == 1 ? snprintf(pub, len, "%s/anonymized-%s", parent, stamp)
+                       : snprintf(pub, len, "%s/anonymized-%s-%d", parent, stamp, n);
+        if (w < 0 || (size_t)w >= len)
+            return mp_errf(err, -ENAMETOOLONG, "%s: path too long for the copy; give --out "
+                           "PUB", parent);
+        int rc = mp_dir_create(pd, pub, err);
+        if (rc != -EEXIST)
+            return rc;
+    }
+    return mp_errf(err, -EEXIST, "%s/anonymized-%s and %d numbered variants exist; give "
+                   "--out PUB", parent, stamp, MAX_PUB_SUFFIX - 1);
+}
 
 static void usage(FILE *f)
 {
@@ -27,7 +67,8 @@ static void usage(FILE *f)
         "the journal first.\n\n"
         "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
         "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
-        "               DIR-anonymized): results.json rewritten field by field (host\n"
+        "               anonymized-<UTC stamp> beside DIR, a name without the host's):\n"
+        "               results.json rewritten field by field (host\n"
         "               name a label, paths and kernel addresses replaced; CPU model,\n"
         "               kernel version and every measured value kept), the CSVs, and\n"
         "               report.md and figures made from that results.json\n"
@@ -172,13 +213,8 @@ int mp_cmd_report(int argc, char **argv)
     int rc = recover(dir, anonymize, &err);
     if (!rc && anonymize) {
         snprintf(pub, sizeof pub, "%s", out ? out : dir);
-        if (!out) {
-            size_t l = strlen(pub);
-            while (l > 1 && pub[l - 1] == '/') pub[--l] = '\0';
-            snprintf(pub + l, sizeof pub - l, "-anonymized");
-        }
         struct stat st, ps;
-        if (stat(dir, &st) == 0 && stat(pub, &ps) == 0 && ps.st_ino == st.st_ino &&
+        if (out && stat(dir, &st) == 0 && stat(pub, &ps) == 0 && ps.st_ino == st.st_ino &&
             ps.st_dev == st.st_dev) {
             fprintf(stderr, "muxprof report: --out %s is the run directory itself; give "
                             "another directory for the anonymized copy\n", pub);
@@ -186,7 +222,9 @@ int mp_cmd_report(int argc, char **argv)
         }
         mp_dir pd;
         mp_err why;
-        if ((rc = mp__cmd_out_dir(&pd, pub, force, &why))) {
+        rc = out ? mp__cmd_out_dir(&pd, pub, force, &why)
+                 : default_pub(dir, pub, sizeof pub, &pd, &why);
+        if (rc) {
             fprintf(stderr, "muxprof report: %s%s\n", out ? "--out: " : "", why.msg);
             return mp_exit_status(rc);
         }

@@ -215,39 +215,58 @@ int mp_anon_text_in_place(char *buf, size_t len)
 
 /* ---- command lines ---------------------------------------------------- */
 
-/* 1 when word (of length n) is one of the space-separated names in opts. */
+/* 1 when word (of length n) is "--" and at least one more character of one
+ * of the space-separated names in opts: getopt_long takes any unambiguous
+ * prefix of a long option for it, and a command that ran had none other. */
 static int named(const char *opts, const char *word, size_t n)
 {
+    if (n < 3 || strncmp(word, "--", 2))
+        return 0;
     for (const char *o = opts; o && *o;) {
         size_t l = strcspn(o, " ");
-        if (l == n && !strncmp(o, word, n))
+        if (n <= l && !strncmp(o, word, n))
             return 1;
         o += l + (o[l] == ' ');
     }
     return 0;
 }
 
+/* The words of in, split at spaces.  An option named in opts (or a prefix
+ * of one) keeps its name; its value (after '=', or the next word, whatever
+ * it starts with) becomes one MP_ANON_PATH, together with the words after
+ * it up to the next that starts with '-': the command line was joined with
+ * spaces, so "--out /tmp/a b" was one value as likely as two words. */
 static char *argv_text(const char *in, const char *opts)
 {
     sbuf b = {0};
     char *copy = strdup(in), *save = NULL;
-    int value_next = 0;
+    int value_next = 0, in_value = 0;
     if (!copy)
         return NULL;
     puts_(&b, "");
     for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(t, '=');
+        size_t n = eq ? (size_t)(eq - t) : strlen(t);
+        if (in_value && t[0] != '-')
+            continue;
+        in_value = 0;
         if (b.n)
             puts_(&b, " ");
         if (value_next) {
             puts_(&b, MP_ANON_PATH);
-        } else if (eq && named(opts, t, (size_t)(eq - t))) {
-            put(&b, t, (size_t)(eq - t) + 1);
-            puts_(&b, MP_ANON_PATH);
+            value_next = 0;
+            in_value = 1;
+        } else if (named(opts, t, n)) {
+            put(&b, t, n);
+            if (eq) {
+                puts_(&b, "=" MP_ANON_PATH);
+                in_value = 1;
+            } else {
+                value_next = 1;
+            }
         } else {
             scrub(&b, t);
         }
-        value_next = !eq && named(opts, t, strlen(t));
     }
     free(copy);
     return done(&b);

@@ -24,8 +24,10 @@ typedef enum mp_anon_act {
                      * "host-1", "host-2", ... one per distinct value */
     MP_ANON_TEXT,   /* free text scrubbed by shape (mp_anon_text) */
     MP_ANON_ARGV,   /* a command line joined by spaces: the value of each option
-                     * named in arg ("--out --xml") becomes MP_ANON_PATH, every
-                     * other argument is scrubbed as free text */
+                     * named in arg ("--out --xml"), or by a prefix of its name
+                     * ("--o=", "--ou"), becomes one MP_ANON_PATH, with the
+                     * words after it up to the next that starts with '-';
+                     * every other argument is scrubbed as free text */
 } mp_anon_act;
 
 typedef struct mp_anon_field {

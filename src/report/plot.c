@@ -232,10 +232,10 @@ int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err)
         fcntl(pfd[0], F_SETFL, O_NONBLOCK);
         rc = wait_bounded(pid, pfd[0], (double)limit, log, sizeof log, &status, &sig);
         if (rc == -ETIMEDOUT)
-            mp_errf(err, rc, "gnuplot %s/%s ran longer than %ld s and was stopped (limit: "
-                    "MUXPROF_GNUPLOT_TIMEOUT_S)", dir->path, script, limit);
+            mp_errf(err, rc, "gnuplot %s%s ran longer than %ld s and was stopped (limit: "
+                    "MUXPROF_GNUPLOT_TIMEOUT_S)", dir->rel, script, limit);
         else if (rc == -EINTR)
-            mp_errf(err, rc, "gnuplot %s/%s stopped: interrupted (signal %d)", dir->path, script,
+            mp_errf(err, rc, "gnuplot %s%s stopped: interrupted (signal %d)", dir->rel, script,
                     sig);
     }
     for (int i = 0; i < 2; i++)
@@ -249,8 +249,8 @@ int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err)
     char line[300];
     first_error(log, line, sizeof line);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 126)
-        return mp_errf(err, -EIO, "gnuplot: cannot enter %s", dir->path);
-    return mp_errf(err, -EIO, "gnuplot %s/%s failed (%s %d): %s", dir->path, script,
+        return mp_errf(err, -EIO, "gnuplot: cannot enter %s", dir->rel[0] ? dir->rel : ".");
+    return mp_errf(err, -EIO, "gnuplot %s%s failed (%s %d): %s", dir->rel, script,
                    WIFEXITED(status) ? "exit status" : "signal",
                    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
                    line[0] ? line : "no message");

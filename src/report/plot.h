@@ -46,7 +46,10 @@ int mp_plot_gnuplot_found(char *buf, size_t len);
  * runs, or the default action ends muxprof; one already pending starts
  * nothing).  Fails with -ENOENT when gnuplot is not installed, -EIO when it
  * exits non-zero (the message quotes its first error line), -EINVAL for a
- * bad MUXPROF_GNUPLOT_TIMEOUT_S.  DIR is entered by its descriptor. */
+ * bad MUXPROF_GNUPLOT_TIMEOUT_S.  DIR is entered by its descriptor.  The
+ * messages name the script as DIR's name inside its top directory gives it
+ * ("figures/x.gp"), never DIR's path: they go into report.md, anonymized
+ * or not, and a run directory's path holds the host name. */
 int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err);
 
 /* The advice printed when gnuplot is missing. */
