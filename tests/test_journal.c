@@ -501,6 +501,46 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A run over an earlier one (--force) that is then killed: none of the
+ * earlier run's outputs is left to pass for this one's, and report recovers
+ * this run's cells; a killed --anonymize run is recovered anonymized. */
+static void test_force_then_killed(void **state)
+{
+    (void)state;
+    char out[128], path[256];
+    out_path(out, sizeof out, "forced");
+    static const char *const first[] = {"run", "--quick", "--no-plots", NULL};
+    expect_exit(wait_run(start_run(out, first, -1)), 0, "the first run");
+    static const char *const again[] = {"run", "--quick", "--samples", "1000", "--no-plots",
+                                        "--force", "--anonymize", NULL};
+    snprintf(path, sizeof path, "%s.stderr", out);
+    unlink(path);   /* the cells counted must be this run's */
+    pid_t pid = start_run(out, again, -1);
+    wait_cells(pid, out, 3);
+    kill(pid, SIGKILL);
+    wait_run(pid);
+    static const char *const stale[] = {"results.json", "results.csv", "samples.csv",
+                                        "report.md", "figures/cost_ready_pipe.gp"};
+    for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", out, stale[i]);
+        if (stat(path, &sb) == 0)
+            fail_msg("%s of the earlier run is still there", path);
+    }
+    assert_int_equal(report(out), 0);
+    snprintf(path, sizeof path, "%s/results.json", out);
+    cJSON *j = load_json(path);
+    assert_true(cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "recovered")));
+    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(j, "context");
+    const char *host = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(ctx, "host"));
+    char real[256] = "";
+    gethostname(real, sizeof real - 1);
+    assert_non_null(host);
+    if (!strcmp(host, real) || strncmp(host, "host-", 5))
+        fail_msg("a recovered --anonymize run names host '%s'", host);
+    cJSON_Delete(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_disk_full),
         cmocka_unit_test(test_hostile_journals),
         cmocka_unit_test(test_leftover_journal),
+        cmocka_unit_test(test_force_then_killed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -158,6 +158,14 @@ rc=$?
 [ $rc = 2 ] && [ "$(md5sum <"$run/report.md")" = "$sum" ] && grep -q -- "--force" "$tmp/cmp.err" &&
   ok "compare --out RUN_DIR: refused, the run's report.md unchanged" ||
   no "compare --out RUN_DIR: exit $rc: $(cat "$tmp/cmp.err")"
+# an input's own run directory is refused even with --force
+"$bin" compare "$run" "$fix/compare/hostB" --out "$run" --force --no-plots >/dev/null \
+  2>"$tmp/cmp2.err"
+rc=$?
+[ $rc = 2 ] && [ "$(md5sum <"$run/report.md")" = "$sum" ] &&
+  grep -q "is the run directory of input 1" "$tmp/cmp2.err" &&
+  ok "compare --out INPUT --force: refused, the input's report.md unchanged" ||
+  no "compare --out INPUT --force: exit $rc: $(cat "$tmp/cmp2.err")"
 
 # --- four parallel runs into one new --out ----------------------------------
 par=$tmp/par

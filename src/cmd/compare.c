@@ -8,7 +8,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/anonymize.h"
 #include "compare/compare.h"
@@ -72,6 +74,34 @@ static int list_references(void)
                    m.nmodes > 1 ? "s" : "", "", cJSON_IsString(src) ? src->valuestring : "?");
         }
         mp_rm_free(&m);
+    }
+    return 0;
+}
+
+/* MP_EUSAGE when --out names the run directory of one of the inputs (a
+ * directory, or the one that holds a results.json): its report and figures
+ * are not compare's to replace, --force or not. */
+static int out_is_input(const char *out, const char *const *in, size_t nin, mp_err *err)
+{
+    struct stat so, si;
+    if (stat(out, &so) != 0 || !S_ISDIR(so.st_mode))
+        return 0;
+    for (size_t i = 0; i < nin; i++) {
+        char dir[PATH_MAX];
+        if (stat(in[i], &si) != 0)
+            continue;
+        if (!S_ISDIR(si.st_mode)) {
+            const char *slash = strrchr(in[i], '/');
+            snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - in[i]) : 1,
+                     slash ? in[i] : ".");
+            if (!dir[0] || stat(dir, &si) != 0)
+                continue;
+        }
+        if (si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+            mp_echo e;
+            return mp_errf(err, MP_EUSAGE, "%s is the run directory of input %zu; give "
+                           "compare a directory of its own", mp_echo_arg(&e, out), i + 1);
+        }
     }
     return 0;
 }
@@ -156,6 +186,11 @@ int mp_cmd_compare(int argc, char **argv)
     if (nin > MP_CMP_MAX_HOSTS) {
         fprintf(stderr, "muxprof compare: at most %d inputs (%zu given)\n", MP_CMP_MAX_HOSTS,
                 nin);
+        free(in);
+        return 2;
+    }
+    if (out && out_is_input(out, in, nin, &err)) {
+        fprintf(stderr, "muxprof compare: --out: %s\n", err.msg);
         free(in);
         return 2;
     }

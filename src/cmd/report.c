@@ -143,6 +143,10 @@ static int recover(const char *dir, int anonymize, mp_err *err)
         rc = mp_dir_open(&d, dir, 1, err);
     if (rc == 0)
         rc = mp_journal_write_outputs(&j, &d, how, err);
+    /* a run asked for anonymized outputs: its recovered ones are too */
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(j.head, "config");
+    if (rc == 0 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "anonymize")))
+        rc = mp_report_anonymize_run(dir, &d, err);
     mp_dir_close(&d);
     if (rc == 0)
         fprintf(stderr, "muxprof report: %s had no results.json: wrote it from %s, %zu cells "

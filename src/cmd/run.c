@@ -6,6 +6,7 @@
  * through temporary names, also when the sweep was interrupted.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <errno.h>
 #include <sched.h>
@@ -128,7 +129,23 @@ static int prepare_out_dir(mp_run_config *cfg, mp_dir *out, mp_err *err)
         return make_default_dir(cfg, out, err);
     mp_err why;
     int rc = mp__cmd_out_dir(out, cfg->out_dir, cfg->force, &why);
-    return rc ? mp_errf(err, rc, "--out: %s", why.msg) : 0;
+    if (rc)
+        return mp_errf(err, rc, "--out: %s", why.msg);
+    /* Over a run muxprof wrote (--force): what that run wrote goes first, so
+     * that nothing of it (its results, report or figures) can stand beside
+     * this run's journal or outputs; a journal it left is not its output
+     * (appended to, so kept) and is refused when this run creates its own. */
+    struct stat st;
+    mp_dir fig;
+    if (out->created)
+        return 0;
+    if (fstatat(out->fd, "figures", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        mp_dir_sub(&fig, out, "figures", &why) == 0) {
+        mp_dir_prune(&fig);
+        mp_dir_close(&fig);
+    }
+    mp_dir_prune(out);
+    return 0;
 }
 
 static int raise_nofile(long *soft, long *hard)
@@ -348,6 +365,8 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
         rc = mp_errf(err, -ENOMEM, "out of memory");
     if (rc < 0) {
         fprintf(stderr, "muxprof run: %s\n", err->msg);
+        if (rc != MP_EUSAGE)   /* a journal left there is kept, and so is its directory */
+            mp_dir_discard(out);
         exit_code = mp_exit_status(rc);
         goto out;
     }

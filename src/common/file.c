@@ -346,9 +346,9 @@ static int record(mp_dir *d, const char *name, unsigned long long ino, mp_err *e
         return mp_errf(err, -ESTALE, "%s/%s changed while muxprof wrote it", d->path, name);
     if (list_add(top->list, st, rel))
         return mp_errf(err, -ENOMEM, "out of memory");
-    int rc = top->list->fd < 0 ? manifest_write(top, err) : 0;
-    if (rc)
-        return rc;
+    if (top->list->fd < 0)   /* written anew, the new entry with the others */
+        return manifest_write(top, err);
+    int rc;
     if ((rc = put_line(top->list->fd, &top->list->v[top->list->n - 1])))
         return mp_errf(err, rc, "cannot write %s/%s: %s", top->path, MP_MANIFEST,
                        strerror(-rc));

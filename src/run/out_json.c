@@ -65,6 +65,7 @@ static cJSON *config_json(const mp_run_config *c)
         cJSON_AddItemToArray(a, cJSON_CreateString(c->experiment_names[i]));
     cJSON_AddNumberToObject(o, "waiters", c->waiters);
     cJSON_AddBoolToObject(o, "profile", c->profile);
+    cJSON_AddBoolToObject(o, "anonymize", c->anonymize);
     return o;
 }
 
