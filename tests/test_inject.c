@@ -20,6 +20,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "fuzz/oracle_quote.h"
 #include "report/plot.h"
 #include "test_util.h"
 
@@ -130,45 +131,13 @@ static int pwned(const char *dir)
     return n;
 }
 
-/* Markdown text with its code spans cut out (a span's content is shown as
- * text): a run of k backticks opens a span that the next run of exactly k
- * backticks closes. */
-static void strip_code_spans(char *s)
-{
-    char *o = s;
-    for (char *p = s; *p;) {
-        if (*p != '`') {
-            *o++ = *p++;
-            continue;
-        }
-        size_t k = strspn(p, "`");
-        char *q = p + k, *end = NULL;
-        while ((q = strchr(q, '`'))) {
-            size_t r = strspn(q, "`");
-            if (r == k) {
-                end = q;
-                break;
-            }
-            q += r;
-        }
-        if (!end) {   /* no closing run: the backticks are text */
-            memcpy(o, p, k);
-            o += k;
-            p += k;
-            continue;
-        }
-        p = end + k;
-    }
-    *o = 0;
-}
-
 static void no_markup(const char *path, int markdown)
 {
     char *text = mp_test_slurp(path);
     if (!text)
         fail_msg("%s was not written", path);
     if (markdown)
-        strip_code_spans(text);
+        oracle_strip_code_spans(text);
     static const char *bad[] = {"<img", "<script", "](javascript:"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *at = strstr(text, bad[i]);

@@ -20,7 +20,7 @@
 
 #include "report/plot.h"
 
-static void oracle_finding(const char *file, const char *what, const char *at)
+static inline void oracle_finding(const char *file, const char *what, const char *at)
 {
     fprintf(stderr, "oracle: %s: %s: %.120s\n", file, what, at);
     abort();
@@ -28,7 +28,7 @@ static void oracle_finding(const char *file, const char *what, const char *at)
 
 /* 1 when the line is a comment, an assignment or a load whose quotes all
  * close and that has no live backtick; a '#' outside quotes ends it. */
-static int oracle_gp_line_ok(const char *l)
+static inline int oracle_gp_line_ok(const char *l)
 {
     const char *p = l;
     if (*p != '#') {
@@ -66,7 +66,7 @@ static int oracle_gp_line_ok(const char *l)
     return !dq && !sq;
 }
 
-static char *oracle_slurp(const char *path)
+static inline char *oracle_slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -86,7 +86,7 @@ static char *oracle_slurp(const char *path)
     return b;
 }
 
-static void oracle_wrappers(const char *figdir)
+static inline void oracle_wrappers(const char *figdir)
 {
     DIR *d = opendir(figdir);
     if (!d)
@@ -110,37 +110,53 @@ static void oracle_wrappers(const char *figdir)
     closedir(d);
 }
 
-/* report.md with its code spans (shown as text) cut out: no '<' that opens
- * a tag, a closing tag, a comment or a processing instruction.  A backslash
- * escape (\` \< ...) is text, as Markdown reads it. */
-static void oracle_markdown(const char *path)
+/* Markdown text, in place, without what Markdown shows as literal text:
+ * each backslash escape, and each code span (a run of k backticks up to the
+ * next run of exactly k); a backtick run that nothing closes stays, as text. */
+static inline void oracle_strip_code_spans(char *s)
+{
+    char *o = s;
+    for (char *p = s; *p;) {
+        if (*p == '\\' && p[1]) {
+            p += 2;
+            continue;
+        }
+        if (*p != '`') {
+            *o++ = *p++;
+            continue;
+        }
+        size_t k = strspn(p, "`");
+        char *q = p + k, *end = NULL;
+        while ((q = strchr(q, '`'))) {
+            size_t r = strspn(q, "`");
+            if (r == k) {
+                end = q;
+                break;
+            }
+            q += r;
+        }
+        if (end) {
+            p = end + k;
+            continue;
+        }
+        memmove(o, p, k);
+        o += k;
+        p += k;
+    }
+    *o = 0;
+}
+
+/* report.md without its code spans and escapes (shown as text): no '<' that
+ * opens a tag, a closing tag, a comment or a processing instruction. */
+static inline void oracle_markdown(const char *path)
 {
     char *s = oracle_slurp(path);
     if (!s)
         return;
-    for (char *p = s; *p;) {
-        if (*p == '\\' && p[1]) {   /* an escaped character opens nothing */
-            p += 2;
-            continue;
-        }
-        if (*p == '`') {
-            size_t k = strspn(p, "`");
-            char *q = p + k, *end = NULL;
-            while ((q = strchr(q, '`'))) {
-                size_t r = strspn(q, "`");
-                if (r == k) {
-                    end = q;
-                    break;
-                }
-                q += r;
-            }
-            p = end ? end + k : p + k;
-            continue;
-        }
+    oracle_strip_code_spans(s);
+    for (const char *p = s; *p; p++)
         if (*p == '<' && (isalpha((unsigned char)p[1]) || (p[1] && strchr("/!?", p[1]))))
             oracle_finding(path, "raw markup", p);
-        p++;
-    }
     free(s);
 }
 
