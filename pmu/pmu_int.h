@@ -77,7 +77,7 @@ struct mp_pmu_plan {
     mp_pmu_host host;
     unsigned nev;
     mp__event ev[MP__MAX_EVENTS];
-    unsigned sw_added;        /* bit i: software_group[i] added by the plan, not named */
+    unsigned sw_added;        /* bit i: mp__software_group[i] added by the plan, not named */
     unsigned npasses;
     mp__passdef pass[MP__MAX_PASSES];
 };
@@ -98,9 +98,34 @@ extern const mp__embedded mp__preset_files[];
 extern const mp__embedded mp__phases_file[];
 
 
-/* plan.c: place the available events into passes within the budget
- * (pass 0: software and other-PMU groups; then one core group per pass). */
+/* plan.c: append one event to the plan (spec "-" with unavailable: a preset's
+ * event this model lacks, with the reason); the software group every plan
+ * but "none" counts. */
+int mp__add_event(mp_pmu_plan *pl, const char *name, const char *spec,
+                  const char *unavailable, mp_err *err);
+#define MP__SOFTWARE_GROUP_N 4
+extern const char *const mp__software_group[MP__SOFTWARE_GROUP_N];
+
+/* plan_preset.c: a preset defined by the data files (not "software" or
+ * "none"); the data file for this host's core PMU (its index); the file's
+ * header into the plan (source, budget); the events of its section [preset];
+ * s without white space at either end (cut in place). */
+int mp__file_preset(const char *s);
+unsigned mp__choose_model(const char *libpfm_core);
+void mp__file_header(mp_pmu_plan *pl, const char *text);
+int mp__add_preset(mp_pmu_plan *pl, const char *text, const char *preset, mp_err *err);
+char *mp__trim(char *s);
+
+/* plan_probe.c: whether kernel counting is allowed (pl->kernel, scope_note);
+ * ev opened once, unavailable with the reason when it does not. */
+void mp__probe_scope(mp_pmu_plan *pl);
+void mp__probe_event(mp_pmu_plan *pl, mp__event *ev);
+
+/* plan_pack.c: place the available events into passes within the budget
+ * (pass 0: software and other-PMU groups; then one core group per pass);
+ * then try each core pass, shrinking the budget until each schedules. */
 int mp__plan_pack(mp_pmu_plan *pl, mp_err *err);
+int mp__verify_passes(mp_pmu_plan *pl, mp_err *err);
 
 /* errors.c: an integer from a /proc or /sys file (dflt when unreadable), and
  * this process's effective capabilities (CapEff of /proc/self/status). */
