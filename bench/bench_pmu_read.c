@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 static unsigned blocks = 200, per_block = 1000;
 

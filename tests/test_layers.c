@@ -2,6 +2,8 @@
  * the sources themselves: every #include "..." of a file in src/, pmu/ and
  * topology/ names a folder the file's folder may use (its own or one below
  * it), and no module (x.c with its x.h) reaches itself through includes.
+ * An include names its folder ("report/fig.h", "pmu/pmu.h") or is a header
+ * beside the file ("pmu_int.h" in pmu/).
  * A folder's internal.h is its private header, not a module: a file that
  * includes it is taken to include what it includes.
  *
@@ -85,22 +87,15 @@ static void scan_file(const char *rel, const char *key)
         if (sscanf(line, " #include \"%111[^\"]\"", name) != 1)
             continue;
         assert_true(x->ninc < MAXI);
-        char *dst = x->inc[x->ninc++];
-        char cand[NAME];
-        int beside = !strcmp(x->folder, "pmu") || !strcmp(x->folder, "topology");
-        if (strchr(name, '/')) {
-            snprintf(dst, NAME, "%s", name);
-        } else if (beside && (snprintf(cand, sizeof cand, "%s/%s", x->folder, name) > 0 &&
-                              exists(cand))) {
-            memcpy(dst, cand, NAME);   /* a header beside it */
-        } else if (snprintf(cand, sizeof cand, "pmu/%s", name) > 0 && exists(cand)) {
-            memcpy(dst, cand, NAME);
-        } else if (snprintf(cand, sizeof cand, "topology/%s", name) > 0 && exists(cand)) {
-            memcpy(dst, cand, NAME);
-        } else {
-            memcpy(dst, "?/", 3);
-            memcpy(dst + 2, name, NAME - 16);
-        }
+        char beside[512], to[NAME];
+        snprintf(beside, sizeof beside, "%.*s%s", (int)(strrchr(rel, '/') + 1 - rel), rel, name);
+        if (strchr(name, '/'))
+            snprintf(to, sizeof to, "%s", name);
+        else if (exists(beside))
+            snprintf(to, sizeof to, "%s/%s", x->folder, name);
+        else
+            snprintf(to, sizeof to, "?/%s", name);
+        memcpy(x->inc[x->ninc++], to, NAME);
     }
     fclose(f);
 }
@@ -181,7 +176,8 @@ static void test_nothing_includes_upward(void **state)
             char to[32];
             folder_of(files[i].inc[k], to, sizeof to);
             if (!strcmp(to, "?")) {
-                fprintf(stderr, "%s includes \"%s\", which is in no folder of the tree\n",
+                fprintf(stderr, "%s includes \"%s\": no such header beside it; name its "
+                        "folder (\"pmu/pmu.h\")\n",
                         files[i].path, files[i].inc[k] + 2);
                 bad++;
             } else if (!may_use(files[i].folder, to)) {

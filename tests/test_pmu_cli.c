@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 /* Run the binary with args; returns the exit status, output in out. */
 static int run(const char *args, char *out, size_t n)

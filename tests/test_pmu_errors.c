@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 static const struct row {
     int line, err, hw, kernel, core_pmu, hypervisor;

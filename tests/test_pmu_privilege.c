@@ -16,7 +16,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 static const struct prow {
     int line, paranoid, cap, kernel, cpu_wide;

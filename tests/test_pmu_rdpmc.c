@@ -11,7 +11,7 @@
 #include <string.h>
 #include <linux/perf_event.h>
 
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 typedef struct fake {
     struct perf_event_mmap_page *pc;

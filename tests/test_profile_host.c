@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "profile.h"
+#include "pmu/profile.h"
 #include "test_util.h"
 
 #define NFDS 10000

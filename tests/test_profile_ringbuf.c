@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ringbuf.h"
+#include "pmu/ringbuf.h"
 #include "test_util.h"
 
 #define ST (MP_RB_SAMPLE_IP | MP_RB_SAMPLE_TID | MP_RB_SAMPLE_CALLCHAIN)

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "profile.h"
-#include "ringbuf.h"
+#include "pmu/profile.h"
+#include "pmu/ringbuf.h"
 #include "test_util.h"
 
 static mp_ksyms *load(const char *name)

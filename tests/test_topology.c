@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "cmd/cmd.h"
-#include "topology.h"
+#include "topology/topology.h"
 
 #define R (-2)   /* expected pair value meaning "placement refused" */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology.h"
+#include "topology/topology.h"
 
 #define SKIP 77
 

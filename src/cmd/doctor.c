@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 static int n_fix;
 static cJSON *json_checks;   /* --json: the checks go here instead of stdout */

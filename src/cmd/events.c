@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/json.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 static const char *str(const cJSON *o, const char *k)
 {

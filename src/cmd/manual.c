@@ -16,9 +16,9 @@
 #include "run/config.h"
 #include "run/fdset.h"
 #include "common/version.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "report/reference.h"
-#include "topology.h"
+#include "topology/topology.h"
 
 /* What `muxprof VERB --help` prints, in a malloc'd string (NULL on failure). */
 static char *verb_help(const mp_verb *v)

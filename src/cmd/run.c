@@ -28,7 +28,7 @@
 #include "experiments/experiment.h"
 #include "run/noise.h"
 #include "run/peer.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "run/progress.h"
 #include "common/quote.h"
 #include "report/anonymize.h"
@@ -36,7 +36,7 @@
 #include "run/results.h"
 #include "run/sample.h"
 #include "run/sweep.h"
-#include "topology.h"
+#include "topology/topology.h"
 
 #define EMPTY_BRACKETS 20000
 #define MAX_SAMPLES_PER_CELL 20000000L

@@ -13,8 +13,8 @@
 #include "common/names.h"
 #include "experiments/experiment.h"
 #include "run/config.h"
-#include "pmu.h"
-#include "topology.h"
+#include "pmu/pmu.h"
+#include "topology/topology.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)

@@ -3,7 +3,7 @@
  * (or those of a synthetic / XML topology, for demonstration). */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
-#include "topology.h"
+#include "topology/topology.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 
 #include "run/config.h"
 #include "run/peer.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 typedef struct mp_exp_env {
     const mp_run_config *cfg;

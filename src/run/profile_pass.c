@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "profile.h"
+#include "pmu/profile.h"
 #include "common/stats.h"
 
 #define CHUNK_NS 40e6

@@ -21,7 +21,7 @@
 #include "backends/backend.h"
 #include "run/fdset.h"
 #include "run/poker.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 
 /* Set by the signal handler: blocks stop early and return -EINTR. */
 extern volatile int mp_sample_stop;

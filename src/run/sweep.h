@@ -5,7 +5,7 @@
 
 #include "run/journal.h"
 #include "run/peer.h"
-#include "pmu.h"
+#include "pmu/pmu.h"
 #include "run/results.h"
 #include "run/sample.h"
 
