@@ -1,7 +1,7 @@
 # Tests of src/cmd/: the run options table, and usage errors of the binary.
-mp_add_test(test_cli SOURCES test_cli.c LABELS run)
+mp_add_test(test_cli LIBS mp_cmd SOURCES test_cli.c LABELS run)
 # muxprof loop end to end: answers, K more calls for K more (strace), usage errors.
-mp_add_test(test_loop SOURCES test_loop.c LABELS run integration)
+mp_add_test(test_loop LIBS mp_backends SOURCES test_loop.c LABELS run integration)
 if(CMAKE_CROSSCOMPILING_EMULATOR)
   target_compile_definitions(test_loop PRIVATE MP_TEST_EMULATED=1)
 endif()
@@ -15,7 +15,7 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_anonymize_cli PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
     LABELS "privacy;hardening")
 endif()
-mp_add_test(test_cli_exit SOURCES test_cli_exit.c LABELS run integration TIMEOUT 300
+mp_add_test(test_cli_exit LIBS mp_run SOURCES test_cli_exit.c LABELS run integration TIMEOUT 300
             NATIVE_ONLY "starts many runs of the binary")
 # cmake --install into a scratch prefix: binary, manual page, bash completion.
 if(CMAKE_CROSSCOMPILING_EMULATOR)

@@ -2,21 +2,22 @@
 # replay of the fuzz corpora and regression inputs.  Label: hardening.
 # The libFuzzer binaries themselves are built only with clang and
 # -DMUXPROF_FUZZ=ON (scripts/ci-hardening.sh does that in build-fuzz).
-mp_add_test(test_census SOURCES test_census.c LABELS hardening integration TIMEOUT 600)
+mp_add_test(test_census LIBS mp_cmd SOURCES test_census.c LABELS hardening integration TIMEOUT 600)
 # Nothing measured lost: runs stopped by SIGHUP, SIGQUIT, two signals,
 # SIGKILL (then recovered from the journal), a reader of stdout that left,
 # a final write that fails; journals that are not a run's.
-mp_add_test(test_journal SOURCES test_journal.c LABELS hardening integration TIMEOUT 600
+mp_add_test(test_journal LIBS PkgConfig::CJSON SOURCES test_journal.c
+  LABELS hardening integration TIMEOUT 600
   NATIVE_ONLY "it sends signals to real runs and reads their timing")
-mp_add_test(test_hostile SOURCES test_hostile.c LABELS hardening TIMEOUT 600
+mp_add_test(test_hostile LIBS PkgConfig::CJSON SOURCES test_hostile.c LABELS hardening TIMEOUT 600
   NATIVE_ONLY "it starts muxprof about 1,150 times: hours under qemu-user, and the same code is checked natively")
 
 set(MP_FUZZ_DIR ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
-mp_add_test(test_fuzz_json_replay SOURCES fuzz/fuzz_json.c fuzz/replay_main.c
+mp_add_test(test_fuzz_json_replay LIBS mp_report SOURCES fuzz/fuzz_json.c fuzz/replay_main.c
   LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_json ${MP_FUZZ_DIR}/regress/json)
-mp_add_test(test_fuzz_cli_replay SOURCES fuzz/fuzz_cli.c fuzz/replay_main.c
+mp_add_test(test_fuzz_cli_replay LIBS mp_cmd SOURCES fuzz/fuzz_cli.c fuzz/replay_main.c
   LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_cli ${MP_FUZZ_DIR}/regress/cli)
-mp_add_test(test_fuzz_compare_replay SOURCES fuzz/fuzz_compare.c fuzz/replay_main.c
+mp_add_test(test_fuzz_compare_replay LIBS mp_compare SOURCES fuzz/fuzz_compare.c fuzz/replay_main.c
   LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_json ${MP_FUZZ_DIR}/regress/compare)
 target_compile_definitions(test_fuzz_compare_replay PRIVATE
   MP_FUZZ_SECOND_HOST="${MP_FUZZ_DIR}/corpus_json/valid_small.json")
@@ -28,9 +29,12 @@ if(MUXPROF_FUZZ)
   endif()
   # The whole tree is compiled with -fsanitize=fuzzer-no-link (CMAKE_C_FLAGS,
   # see scripts/ci-hardening.sh); only these two link the libFuzzer main.
+  set(MP_FUZZ_LIB_json mp_report)
+  set(MP_FUZZ_LIB_cli mp_cmd)
+  set(MP_FUZZ_LIB_compare mp_compare)
   foreach(t json cli compare)
     add_executable(fuzz_${t} fuzz/fuzz_${t}.c)
-    target_link_libraries(fuzz_${t} PRIVATE mp_core)
+    target_link_libraries(fuzz_${t} PRIVATE ${MP_FUZZ_LIB_${t}})
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)
     set_target_properties(fuzz_${t} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
   endforeach()

@@ -1,13 +1,13 @@
 # Tests of pmu/ (label pmu).  A test that needs what this host lacks exits 77.
-mp_add_test(test_pmu_counters SOURCES test_pmu_counters.c LABELS pmu
+mp_add_test(test_pmu_counters LIBS mp_pmu SOURCES test_pmu_counters.c LABELS pmu
   NATIVE_ONLY "perf_event_open gives ENOSYS under qemu-user")
-mp_add_test(test_pmu_rdpmc SOURCES test_pmu_rdpmc.c LABELS pmu)
-mp_add_test(test_pmu_errors SOURCES test_pmu_errors.c LABELS pmu)
-mp_add_test(test_pmu_sysfs SOURCES test_pmu_sysfs.c LABELS pmu)
-mp_add_test(test_pmu_hw SOURCES test_pmu_hw.c LABELS pmu)
+mp_add_test(test_pmu_rdpmc LIBS mp_pmu SOURCES test_pmu_rdpmc.c LABELS pmu)
+mp_add_test(test_pmu_errors LIBS mp_pmu SOURCES test_pmu_errors.c LABELS pmu)
+mp_add_test(test_pmu_sysfs LIBS mp_pmu SOURCES test_pmu_sysfs.c LABELS pmu)
+mp_add_test(test_pmu_hw LIBS mp_pmu SOURCES test_pmu_hw.c LABELS pmu)
 # Encoding tables: one run per forced PMU model, plus generic names and the
 # syntax of every embedded preset data file.
-mp_add_test(test_pmu_encode SOURCES test_pmu_encode.c LABELS pmu ARGS files)
+mp_add_test(test_pmu_encode LIBS mp_pmu SOURCES test_pmu_encode.c LABELS pmu ARGS files)
 foreach(m generic skl icl spr amd64_fam17h_zen2 amd64_fam19h_zen3 amd64_fam19h_zen4)
   add_test(NAME test_pmu_encode_${m} COMMAND test_pmu_encode ${m})
   set_tests_properties(test_pmu_encode_${m} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
@@ -25,11 +25,11 @@ foreach(m arm_n1 arm_n2 arm_v1 arm_v2 arm_cortex_a7x)
   set_tests_properties(test_pmu_encode_${m} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60
     LABELS pmu)
 endforeach()
-mp_add_test(test_pmu_pack SOURCES test_pmu_pack.c LABELS pmu)
-mp_add_test(test_pmu_cli SOURCES test_pmu_cli.c LABELS pmu
+mp_add_test(test_pmu_pack LIBS mp_pmu SOURCES test_pmu_pack.c LABELS pmu)
+mp_add_test(test_pmu_cli LIBS mp_pmu SOURCES test_pmu_cli.c LABELS pmu
   NATIVE_ONLY "perf_event_open gives ENOSYS under qemu-user, so no event opens")
 add_dependencies(test_pmu_cli muxprof)
-mp_add_test(test_pmu_privilege SOURCES test_pmu_privilege.c LABELS pmu)
+mp_add_test(test_pmu_privilege LIBS mp_pmu SOURCES test_pmu_privilege.c LABELS pmu)
 # scripts/grant-perfmon.sh end to end (root only: throw-away users and group,
 # a copy of the binary; exits 77 elsewhere), and the attacks it refuses
 # (symbolic links, files that are not muxprof, directories others can write,
@@ -51,9 +51,9 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
     RUN_SERIAL TRUE LABELS "pmu;privilege;hardening")
 endif()
 # The architected ARMv8 events against a fake sysfs tree (any host).
-mp_add_test(test_pmu_armv8 SOURCES test_pmu_armv8.c LABELS pmu)
+mp_add_test(test_pmu_armv8 LIBS mp_pmu SOURCES test_pmu_armv8.c LABELS pmu)
 # CPU-wide events filtered to the measured thread (amd_l3) against fake sysfs
 # trees, and the CPU-wide open/read path through the kernel's msr PMU.
-mp_add_test(test_pmu_l3 SOURCES test_pmu_l3.c LABELS pmu
+mp_add_test(test_pmu_l3 LIBS mp_pmu SOURCES test_pmu_l3.c LABELS pmu
   ARGS ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/sysfs_amd)
 target_link_libraries(test_pmu_l3 PRIVATE PFM::pfm)

@@ -1,10 +1,11 @@
 # Tests of reports, analysis and figures.  Label: report.
-mp_add_test(test_analysis SOURCES test_analysis.c LABELS report)
-mp_add_test(test_report SOURCES test_report.c LABELS report)
-mp_add_test(test_report_figures SOURCES test_report_figures.c LABELS report TIMEOUT 300
+mp_add_test(test_analysis LIBS mp_report SOURCES test_analysis.c LABELS report)
+mp_add_test(test_report LIBS mp_report SOURCES test_report.c LABELS report)
+mp_add_test(test_report_figures LIBS mp_report SOURCES test_report_figures.c
+  LABELS report TIMEOUT 300
   NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
 # The note on CPU-wide (uncore) counts in the counters section.
-mp_add_test(test_report_cpu_wide SOURCES test_report_cpu_wide.c LABELS report)
+mp_add_test(test_report_cpu_wide LIBS mp_report SOURCES test_report_cpu_wide.c LABELS report)
 # scripts/readme-results.py (the README's results section) on fixture runs; 77 without python3.
 add_test(NAME test_readme_results
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
@@ -17,12 +18,13 @@ add_test(NAME test_standalone
 set_tests_properties(test_standalone PROPERTIES LABELS report TIMEOUT 60)
 
 # --anonymize's table of results.json fields: what is replaced, dropped and kept.
-mp_add_test(test_report_anonymize SOURCES test_report_anonymize.c LABELS report privacy hardening)
+mp_add_test(test_report_anonymize LIBS mp_report SOURCES test_report_anonymize.c
+  LABELS report privacy hardening)
 # Injections in results.json strings and compare labels: nothing runs, no raw markup.
-mp_add_test(test_inject SOURCES test_inject.c LABELS "report;hardening" TIMEOUT 300
+mp_add_test(test_inject LIBS mp_report SOURCES test_inject.c LABELS "report;hardening" TIMEOUT 300
   NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
 # The gnuplot runner: no init files, a time limit, SIGINT stops the drawing.
-mp_add_test(test_plot SOURCES test_plot.c LABELS "report;hardening" TIMEOUT 300
+mp_add_test(test_plot LIBS mp_report SOURCES test_plot.c LABELS "report;hardening" TIMEOUT 300
   NATIVE_ONLY "it starts gnuplot and muxprof run, which hang or mean nothing under qemu-user")
 # results.json parsed strictly (one document, no key twice) by report and compare.
 add_test(NAME test_strict_json

@@ -1,11 +1,11 @@
 # Tests of src/run/: the descriptor helper, whole runs through the binary.
-mp_add_test(test_peer SOURCES test_peer.c LABELS run)
-mp_add_test(test_progress SOURCES test_progress.c LABELS run)
-mp_add_test(test_run SOURCES test_run.c LABELS run integration TIMEOUT 300)
-mp_add_test(test_bias SOURCES test_bias.c LABELS run integration TIMEOUT 300
+mp_add_test(test_peer LIBS mp_run SOURCES test_peer.c LABELS run)
+mp_add_test(test_progress LIBS mp_cmd SOURCES test_progress.c LABELS run)
+mp_add_test(test_run LIBS PkgConfig::CJSON SOURCES test_run.c LABELS run integration TIMEOUT 300)
+mp_add_test(test_bias LIBS mp_run SOURCES test_bias.c LABELS run integration TIMEOUT 300
   NATIVE_ONLY "/proc task states and timings of an emulated process are qemu's")
-mp_add_test(test_bias_unprivileged SOURCES test_bias.c ARGS unprivileged LABELS run integration
-  TIMEOUT 300 NATIVE_ONLY "perf_event_open gives ENOSYS under qemu-user")
+mp_add_test(test_bias_unprivileged LIBS mp_run SOURCES test_bias.c ARGS unprivileged
+  LABELS run integration TIMEOUT 300 NATIVE_ONLY "perf_event_open gives ENOSYS under qemu-user")
 # scripts/bias-check.py (ready cells with and without wakeup mode, alternated) on synthetic
 # runs; 77 without python3.
 add_test(NAME test_bias_check

@@ -1,8 +1,8 @@
 # Tests of topology/ (owned by the topology area).  test_topology uses
 # synthetic topologies and XML fixtures only; test_topology_bind binds a
 # thread on this host and skips (77) where binding is impossible.
-mp_add_test(test_topology SOURCES test_topology.c LABELS topology)
-mp_add_test(test_topology_bind SOURCES test_topology_bind.c LIBS Threads::Threads
+mp_add_test(test_topology LIBS mp_cmd SOURCES test_topology.c LABELS topology)
+mp_add_test(test_topology_bind SOURCES test_topology_bind.c LIBS mp_topology Threads::Threads
             LABELS topology TIMEOUT 30
   NATIVE_ONLY "thread binding and sched_getcpu of an emulated thread are not checkable")
 # topology --synthetic past its limits (objects under one parent, PUs): refused, not built.
