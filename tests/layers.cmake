@@ -1,4 +1,14 @@
 # The layering of src/ (docs/ARCHITECTURE.md): no folder includes one above
 # it, no include circle.  Reads the sources, so it runs the same everywhere.
+# The folders and what each may use are those the libraries link (MP_LAYERS,
+# cmake/layer.cmake), written as the rows of the test's table.
+get_property(mp_layers GLOBAL PROPERTY MP_LAYERS)
+set(rows "")
+foreach(layer IN LISTS mp_layers)
+  string(REGEX REPLACE "^([^:]*):(.*)$" "    {\"\\1\", \"\\2\"},\n" row "${layer}")
+  string(APPEND rows "${row}")
+endforeach()
+file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/layers_table.h CONTENT "${rows}")
 mp_add_test(test_layers SOURCES test_layers.c LABELS layout)
 target_compile_definitions(test_layers PRIVATE MP_TEST_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+target_include_directories(test_layers PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
