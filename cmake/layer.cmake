@@ -11,6 +11,7 @@
 #
 # The folders and what each uses are kept in the global property MP_LAYERS
 # ("NAME:folder folder ..."), the table tests/test_layers.c checks includes by.
+set(MP_LAYER_CHECK_MAIN ${CMAKE_CURRENT_LIST_DIR}/layer_check.c)
 function(mp_layer name)
   cmake_parse_arguments(L "" "" "USES;LIBS;PRIVATE_LIBS;SOURCES" ${ARGN})
   set(uses "")
@@ -19,8 +20,7 @@ function(mp_layer name)
   endforeach()
   add_library(mp_${name} STATIC ${L_SOURCES})
   target_link_libraries(mp_${name} PUBLIC ${uses} ${L_LIBS} PRIVATE ${L_PRIVATE_LIBS})
-  add_executable(mp_${name}_links ${CMAKE_SOURCE_DIR}/cmake/layer_check.c
-                 $<TARGET_OBJECTS:mp_${name}>)
+  add_executable(mp_${name}_links ${MP_LAYER_CHECK_MAIN} $<TARGET_OBJECTS:mp_${name}>)
   target_link_libraries(mp_${name}_links PRIVATE mp_${name})
   mp_layer_uses(${name} ${L_USES})
 endfunction()

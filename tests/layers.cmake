@@ -12,3 +12,9 @@ file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/layers_table.h CONTENT "${rows}
 mp_add_test(test_layers SOURCES test_layers.c LABELS layout)
 target_compile_definitions(test_layers PRIVATE MP_TEST_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 target_include_directories(test_layers PRIVATE ${CMAKE_CURRENT_BINARY_DIR})
+# The link check itself (cmake/layer.cmake) on a scratch project: an upward
+# call fails to link, a downward one does not.
+add_test(NAME test_layer_link COMMAND ${CMAKE_COMMAND} -DLAYER=${CMAKE_SOURCE_DIR}/cmake/layer.cmake
+  -DWORK=${CMAKE_CURRENT_BINARY_DIR}/layer-link-test -DCC=${CMAKE_C_COMPILER}
+  -P ${CMAKE_CURRENT_SOURCE_DIR}/test_layer_link.cmake)
+set_tests_properties(test_layer_link PROPERTIES LABELS layout TIMEOUT 120)
