@@ -6,6 +6,8 @@
  * beside the file ("pmu_int.h" in pmu/).
  * A folder's internal.h is its private header, not a module: a file that
  * includes it is taken to include what it includes.
+ * Calls upward fail to link (mp_FOLDER_links, cmake/layer.cmake); this test
+ * sees what no link does: a header of types or macros, and circles.
  *
  *   test_layers SOURCE_DIR
  */
