@@ -1,8 +1,7 @@
 /* plan.c - from a --events spec to a plan: the comma list split into presets
- * and events, the always-on software group, the counting scope (user+kernel
- * when allowed), then the probe (plan_probe.c) and the packing into passes
- * (plan_pack.c).  Presets: plan_preset.c; the "counters" object of
- * results.json: plan_json.c. */
+ * and events, and the always-on software group; then the probe with the
+ * counting scope (plan_probe.c) and the packing into passes (plan_pack.c).
+ * Presets: plan_preset.c; the "counters" object of results.json: plan_json.c. */
 #include "pmu_int.h"
 
 #include <ctype.h>
@@ -84,14 +83,6 @@ static int is_preset(const char *s)
     for (unsigned i = 0; mp_pmu_preset_name(i); i++)
         if (!strcmp(s, mp_pmu_preset_name(i))) return 1;
     return 0;
-}
-
-/* Software events the kernel raises from kernel context only. */
-static int kernel_triggered(const mp__event *ev)
-{
-    return ev->attr.type == PERF_TYPE_SOFTWARE &&
-           (ev->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-            ev->attr.config == PERF_COUNT_SW_CPU_MIGRATIONS);
 }
 
 /* ---- entry points ----------------------------------------------------- */
@@ -187,24 +178,7 @@ int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err)
         if (pl->nev > before && !sw_named) pl->sw_added |= 1u << i;
     }
 
-    mp__probe_scope(pl);
-    for (unsigned i = 0; i < pl->nev; i++) {
-        mp__event *ev = &pl->ev[i];
-        if (!ev->spec[0] || !strcmp(ev->spec, "-")) continue;
-        ev->attr.exclude_hv = 1;
-        if (!pl->kernel && !ev->mod_k && !ev->mod_u) ev->attr.exclude_kernel = 1;
-        if (ev->available && ev->attr.exclude_kernel && kernel_triggered(ev)) {
-            /* Counted only where the kernel switches or migrates the task:
-             * with exclude_kernel it would read 0 whatever happened. */
-            ev->available = 0;
-            snprintf(ev->reason, sizeof ev->reason, "unavailable in user-only scope: the "
-                     "kernel raises this software event in kernel context, so with kernel "
-                     "counting refused (perf_event_paranoid=%d, no CAP_PERFMON) it would read "
-                     "0 whatever happened; allow kernel counting to measure it",
-                     pl->host.paranoid);
-        }
-        if (ev->available) mp__probe_event(pl, ev);
-    }
+    mp__probe(pl);
     if ((r = mp__plan_pack(pl, err))) goto fail;
     if ((r = mp__verify_passes(pl, err))) goto fail;
     free(toks);

@@ -11,6 +11,14 @@
 
 static int event_kernel(const mp__event *ev) { return !ev->attr.exclude_kernel; }
 
+/* Software events the kernel raises from kernel context only. */
+static int kernel_triggered(const mp__event *ev)
+{
+    return ev->attr.type == PERF_TYPE_SOFTWARE &&
+           (ev->attr.config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+            ev->attr.config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
 /* Software clocks: they add up the task's (or CPU's) run time, kernel
  * time included, whatever the privilege bits say. */
 static int time_based(const mp__event *ev)
@@ -20,7 +28,7 @@ static int time_based(const mp__event *ev)
             ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-void mp__probe_event(mp_pmu_plan *pl, mp__event *ev)
+static void probe_event(mp_pmu_plan *pl, mp__event *ev)
 {
     struct perf_event_attr a = ev->attr;
     int fd, cpu = -1;
@@ -76,7 +84,7 @@ void mp__probe_event(mp_pmu_plan *pl, mp__event *ev)
 }
 
 /* Kernel counting allowed?  Try a software event with exclude_kernel=0. */
-void mp__probe_scope(mp_pmu_plan *pl)
+static void probe_scope(mp_pmu_plan *pl)
 {
     struct perf_event_attr a;
     int fd;
@@ -100,6 +108,30 @@ void mp__probe_scope(mp_pmu_plan *pl)
              "(perf_event_paranoid=%d, no CAP_PERFMON); select/poll/epoll work is almost "
              "all in the kernel, so these counts miss most of it. Fix: %s",
              pl->host.paranoid, MP_PMU_GRANT_HINT);
+}
+
+/* The counting scope, then each event with it applied: kernel excluded when
+ * kernel counting is refused (unless :u or :k was given), and opened once. */
+void mp__probe(mp_pmu_plan *pl)
+{
+    probe_scope(pl);
+    for (unsigned i = 0; i < pl->nev; i++) {
+        mp__event *ev = &pl->ev[i];
+        if (!ev->spec[0] || !strcmp(ev->spec, "-")) continue;
+        ev->attr.exclude_hv = 1;
+        if (!pl->kernel && !ev->mod_k && !ev->mod_u) ev->attr.exclude_kernel = 1;
+        if (ev->available && ev->attr.exclude_kernel && kernel_triggered(ev)) {
+            /* Counted only where the kernel switches or migrates the task:
+             * with exclude_kernel it would read 0 whatever happened. */
+            ev->available = 0;
+            snprintf(ev->reason, sizeof ev->reason, "unavailable in user-only scope: the "
+                     "kernel raises this software event in kernel context, so with kernel "
+                     "counting refused (perf_event_paranoid=%d, no CAP_PERFMON) it would read "
+                     "0 whatever happened; allow kernel counting to measure it",
+                     pl->host.paranoid);
+        }
+        if (ev->available) probe_event(pl, ev);
+    }
 }
 
 const char *mp__event_scope(const mp__event *ev)

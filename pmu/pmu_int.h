@@ -116,10 +116,9 @@ void mp__file_header(mp_pmu_plan *pl, const char *text);
 int mp__add_preset(mp_pmu_plan *pl, const char *text, const char *preset, mp_err *err);
 char *mp__trim(char *s);
 
-/* plan_probe.c: whether kernel counting is allowed (pl->kernel, scope_note);
- * ev opened once, unavailable with the reason when it does not. */
-void mp__probe_scope(mp_pmu_plan *pl);
-void mp__probe_event(mp_pmu_plan *pl, mp__event *ev);
+/* plan_probe.c: whether kernel counting is allowed (pl->kernel, scope_note),
+ * then each event opened once, unavailable with the reason when it does not. */
+void mp__probe(mp_pmu_plan *pl);
 
 /* plan_pack.c: place the available events into passes within the budget
  * (pass 0: software and other-PMU groups; then one core group per pass);
