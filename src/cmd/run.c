@@ -258,43 +258,86 @@ static void print_notes(const char *dir)
     }
 }
 
-/* Everything after the run directory exists. */
-static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *topo,
-                   const mp_pu_pair *pair, mp_err *err)
+/* The run as its steps see it (mp_run_steps). */
+typedef struct mp_run_stage {
+    const mp_run_config *cfg;
+    mp_peer *peer;            /* the helper process holding the far ends */
+    const mp_pmu_plan *plan;
+    const cpu_set_t *cpus;    /* the process's CPUs, before the waiter was pinned */
+    mp_results *results;
+    mp_journal *journal;
+} mp_run_stage;
+
+/* What a run does through the layers above run/: its caller gives each. */
+typedef struct mp_run_steps {
+    /* After the sweep, when cfg->experiments asks for more than the calls:
+     * the experiments, into results->experiments and one journal record
+     * each; 0, -EINTR once stopped, or a failure with its message. */
+    int (*experiments)(const mp_run_stage *st, mp_err *err);
+    /* --anonymize: SRC/results.json rewritten into DST. */
+    int (*anonymize)(const char *src, mp_dir *dst, mp_err *err);
+    /* DIR/report.md (and, when figures != 0, DIR/figures/) from the
+     * results.json just written. */
+    int (*report)(mp_dir *dir, int figures, mp_err *err);
+} mp_run_steps;
+
+/* What a run that measured leaves for its summary. */
+typedef struct mp_run_outcome {
+    mp_results results;   /* what was measured */
+    mp_journal journal;   /* its records; journal.failed: an append that failed */
+    int bound;            /* the waiter and the poker pinned as placed */
+    int saved;            /* results.json, results.csv and samples.csv written */
+    int report_rc;        /* of steps->report: 0, or negative with report_err */
+    mp_err report_err;
+    int exit_code;        /* so far: 0, 1 (a failure) or 128 + the stop signal */
+} mp_run_outcome;
+
+static void mp_run_outcome_free(mp_run_outcome *o)
 {
-    mp_results r;
-    mp_journal journal = {.fd = -1};
+    mp_results_free(&o->results);
+    mp_journal_free(&o->journal);
+}
+
+/* Everything after the run directory exists: 0 once the run measured (o
+ * filled, to be freed with mp_run_outcome_free, also when o->exit_code
+ * says it failed), or a negative errno before that, with the message in
+ * err (the directory is removed, unless a journal left in it is kept). */
+static int mp_run_measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *topo,
+                          const mp_pu_pair *pair, const mp_run_steps *steps,
+                          mp_run_outcome *o, mp_err *err)
+{
+    mp_results *r = &o->results;
+    mp_journal *journal = &o->journal;
     mp_peer peer = {.pid = 0, .sock = -1};
     mp_poker *poker = NULL;
     bind_ctx bctx = {topo};
     mp_progress prog = {0};
     int rc, exit_code = 0;
 
+    memset(o, 0, sizeof *o);
+    journal->fd = -1;
     /* From here on the run directory exists: a signal must end in an
      * "interrupted" results.json, not in the default action. */
     handle_signals();
 
-    rc = mp_results_init(&r, cfg, err);
+    rc = mp_results_init(r, cfg, err);
     if (rc < 0) {
-        fprintf(stderr, "muxprof run: %s\n", err->msg);
         mp_dir_discard(out);
-        return 1;
+        return rc;
     }
-    utc_now(r.started_utc, sizeof r.started_utc, 1);
+    utc_now(r->started_utc, sizeof r->started_utc, 1);
 
-    mp_sweep_env env = {.plan = plan, .journal = &journal, .progress = mp_progress_cb,
+    mp_sweep_env env = {.plan = plan, .journal = journal, .progress = mp_progress_cb,
                         .cell_done = mp_progress_cell_done, .progress_ctx = &prog};
     raise_nofile(&env.rl_soft, &env.rl_hard);
-    r.context = mp_context_json(cfg->command);
+    r->context = mp_context_json(cfg->command);
     mp_noise_snap noise0, noise1;
     mp_noise_snap_take(&noise0);
 
     rc = mp_peer_start(&peer, err);
     if (rc < 0) {
-        fprintf(stderr, "muxprof run: %s\n", err->msg);
         mp_dir_discard(out);
-        exit_code = 1;
-        goto out;
+        goto fail;
     }
     env.peer = &peer;
 
@@ -308,13 +351,13 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
                 "then include the scheduler's placement of both threads (muxprof topology "
                 "lists what this host offers)\n", pair->requested, pair->placement,
                 pair->detail);
-    r.topology = mp_topo_json(topo);
-    cJSON_AddStringToObject(r.topology, "placement", pair->placement);
-    cJSON_AddStringToObject(r.topology, "placement_requested", pair->requested);
-    cJSON_AddStringToObject(r.topology, "placement_detail", pair->detail);
-    cJSON_AddBoolToObject(r.topology, "placement_fell_back", fell_back);
-    cJSON_AddNumberToObject(r.topology, "waiter_pu", pair->waiter_pu);
-    cJSON_AddNumberToObject(r.topology, "poker_pu", pair->poker_pu);
+    r->topology = mp_topo_json(topo);
+    cJSON_AddStringToObject(r->topology, "placement", pair->placement);
+    cJSON_AddStringToObject(r->topology, "placement_requested", pair->requested);
+    cJSON_AddStringToObject(r->topology, "placement_detail", pair->detail);
+    cJSON_AddBoolToObject(r->topology, "placement_fell_back", fell_back);
+    cJSON_AddNumberToObject(r->topology, "waiter_pu", pair->waiter_pu);
+    cJSON_AddNumberToObject(r->topology, "poker_pu", pair->poker_pu);
     /* The poker starts before this thread is pinned, so that it inherits
      * the process's CPUs: if its own binding fails it is unpinned, not
      * stuck on the waiter's PU.  The herd's waiters get the same CPUs. */
@@ -325,93 +368,64 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     if (needs_wakeup(cfg)) {
         rc = mp_poker_start(&poker, pair->poker_pu, bind_cb, &bctx, err);
         if (rc < 0) {
-            fprintf(stderr, "muxprof run: %s\n", err->msg);
             mp_dir_discard(out);
-            exit_code = 1;
-            goto out;
+            goto fail;
         }
         env.poker = poker;
         mp_err perr;
         if (mp_poker_bind_result(poker, &perr) < 0) {
             bound = 0;
             fprintf(stderr, "muxprof: warning: the poker process runs unpinned: %s\n", perr.msg);
-            cJSON_AddStringToObject(r.topology, "poker_binding_warning", perr.msg);
+            cJSON_AddStringToObject(r->topology, "poker_binding_warning", perr.msg);
         }
     }
     mp_err berr;
     if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, &berr) < 0) {
         bound = 0;
         fprintf(stderr, "muxprof: warning: the waiter runs unpinned: %s\n", berr.msg);
-        cJSON_AddStringToObject(r.topology, "binding_warning", berr.msg);
+        cJSON_AddStringToObject(r->topology, "binding_warning", berr.msg);
     }
 
     double *eb = malloc(sizeof *eb * EMPTY_BRACKETS);
     if (eb) {
         mp_sample_empty_brackets(eb, EMPTY_BRACKETS);
-        mp_summarize(eb, EMPTY_BRACKETS, &r.empty_bracket);
+        mp_summarize(eb, EMPTY_BRACKETS, &r->empty_bracket);
         free(eb);
     }
-    r.counters = mp_pmu_plan_json(plan);
+    r->counters = mp_pmu_plan_json(plan);
     env.base_fds = open_fd_count();
 
     mp_sample_watch_stops();
-    mp_progress_init(&prog, cfg->quiet, &r,
+    mp_progress_init(&prog, cfg->quiet, r,
                      (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0));
-    cJSON_AddBoolToObject(r.topology, "bound", bound && pair->waiter_pu >= 0);
+    cJSON_AddBoolToObject(r->topology, "bound", bound && pair->waiter_pu >= 0);
 
     /* The journal starts with what results.json says before any cell. */
-    rc = mp_journal_create(&journal, out, err);
-    if (rc == 0 && mp_journal_head(&journal, &r) < 0)
+    rc = mp_journal_create(journal, out, err);
+    if (rc == 0 && mp_journal_head(journal, r) < 0)
         rc = mp_errf(err, -ENOMEM, "out of memory");
     if (rc < 0) {
-        fprintf(stderr, "muxprof run: %s\n", err->msg);
         if (rc != MP_EUSAGE)   /* a journal left there is kept, and so is its directory */
             mp_dir_discard(out);
-        exit_code = mp_exit_status(rc);
-        goto out;
+        goto fail;
     }
     leave_len = (size_t)snprintf(leave_msg, sizeof leave_msg, "\nmuxprof run: second signal: "
                                  "leaving at once; the cells finished so far are in %s "
                                  "(`muxprof report %s` writes results.json from it)\n",
-                                 journal.path, cfg->out_dir);
+                                 journal->path, cfg->out_dir);
     leave_len = leave_len < sizeof leave_msg ? leave_len : 0;
 
     if (cfg->experiments & MP_EXP_CALLS)
-        rc = mp_sweep(&r, &env, err);
+        rc = mp_sweep(r, &env, err);
     if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
-        mp_exp_env xenv = {.cfg = cfg, .peer = &peer, .plan = plan, .cpus = &all_cpus};
-        r.experiments = cJSON_CreateObject();
-        for (size_t i = 0; mp_experiments[i].name && !mp_sample_stop; i++) {
-            const mp_experiment *x = &mp_experiments[i];
-            if (!x->run || !(cfg->experiments & (1u << i)))
-                continue;
-            cJSON *o = NULL;
-            mp_err xerr;
-            if (!cfg->quiet)
-                fprintf(stderr, "experiment %s...\n", x->name);
-            int xrc = x->run(&xenv, &o, &xerr);
-            if (xrc == -EINTR) {
-                snprintf(r.interrupted_what, sizeof r.interrupted_what, "experiment %s",
-                         x->name);
-                break;
-            }
-            if (xrc < 0) {
-                o = cJSON_CreateObject();
-                cJSON_AddStringToObject(o, "status", "error");
-                cJSON_AddStringToObject(o, "reason", xerr.msg);
-                fprintf(stderr, "muxprof: experiment %s: %s\n", x->name, xerr.msg);
-            }
-            cJSON_AddItemToObject(r.experiments, x->name, o);
-            if (mp_journal_experiment(&journal, x->name, o) < 0) {
-                rc = mp_errf(err, -ENOMEM, "out of memory keeping experiment %s", x->name);
-                break;
-            }
-        }
+        mp_run_stage st = {.cfg = cfg, .peer = &peer, .plan = plan, .cpus = &all_cpus,
+                           .results = r, .journal = journal};
+        rc = steps->experiments(&st, err);
         if (mp_sample_stop && rc == 0)
             rc = -EINTR;
     }
     if (rc == -EINTR) {
-        r.interrupted = mp_sample_stop;
+        r->interrupted = mp_sample_stop;
         mp_progress_done(&prog, "interrupted");
         exit_code = 128 + mp_sample_stop;
     } else if (rc < 0) {
@@ -420,33 +434,31 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     } else {
         mp_progress_done(&prog, "sweep done");
     }
-    utc_now(r.finished_utc, sizeof r.finished_utc, 1);
+    utc_now(r->finished_utc, sizeof r->finished_utc, 1);
     mp_noise_snap_take(&noise1);
-    mp_noise_json(r.context, &noise0, &noise1);
+    mp_noise_json(r->context, &noise0, &noise1);
 
     /* Signals wait while the outputs are written (a second Ctrl-C would
      * otherwise _exit between a temporary file and its rename). */
     sigset_t old;
     block_stop_signals(&old);
     int wrc = 0;
-    if (mp_journal_tail(&journal, &r) < 0 ||
-        mp_journal_write_outputs(&journal, out, NULL, err) < 0 ||
-        (cfg->anonymize && mp_report_anonymize_run(cfg->out_dir, out, err) < 0)) {
+    if (mp_journal_tail(journal, r) < 0 ||
+        mp_journal_write_outputs(journal, out, NULL, err) < 0 ||
+        (cfg->anonymize && steps->anonymize(cfg->out_dir, out, err) < 0)) {
         fprintf(stderr, "muxprof run: %s\n", err->code ? err->msg : "out of memory");
         wrc = -1;
     }
     /* results.json, results.csv and samples.csv now hold what the journal
      * did: it goes (a journal that cannot be removed is only a warning). */
-    int saved = wrc == 0;
+    o->saved = wrc == 0;
     mp_err jerr;
-    if (saved && mp_journal_discard(&journal, out, &jerr) < 0)
+    if (o->saved && mp_journal_discard(journal, out, &jerr) < 0)
         fprintf(stderr, "muxprof run: warning: %s\n", jerr.msg);
-    mp_err rerr;
-    mp_err_clear(&rerr);
-    int report_rc = wrc == 0 && !r.interrupted
-                        ? mp_report_build_in(out, !cfg->no_plots, &rerr) : 0;
+    o->report_rc = wrc == 0 && !r->interrupted
+                       ? steps->report(out, !cfg->no_plots, &o->report_err) : 0;
     sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
-    if (mp_sample_stop && !r.interrupted && exit_code == 0) {
+    if (mp_sample_stop && !r->interrupted && exit_code == 0) {
         char dir[PATH_MAX + 8];
         fprintf(stderr, "muxprof run: interrupted while the report was written; results.json "
                 "is complete: `muxprof report %s` redraws the figures\n",
@@ -455,38 +467,96 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     }
     if (wrc < 0)
         exit_code = 1;
+    o->bound = bound;
+    o->exit_code = exit_code;
+    rc = 0;
+fail:
+    mp_progress_free(&prog);
+    mp_poker_stop(poker);
+    mp_peer_stop(&peer);
+    if (rc < 0)
+        mp_run_outcome_free(o);
+    return rc;
+}
+
+/* "experiment NAME" for each experiment cfg asks for, in registry order,
+ * until one is interrupted; one that fails is kept as {"status": "error"}. */
+static int mp_experiments_run(const mp_run_stage *st, mp_err *err)
+{
+    const mp_run_config *cfg = st->cfg;
+    mp_results *r = st->results;
+    mp_exp_env xenv = {.cfg = cfg, .peer = st->peer, .plan = st->plan, .cpus = st->cpus};
+    int rc = 0;
+    r->experiments = cJSON_CreateObject();
+    for (size_t i = 0; mp_experiments[i].name && !mp_sample_stop; i++) {
+        const mp_experiment *x = &mp_experiments[i];
+        if (!x->run || !(cfg->experiments & (1u << i)))
+            continue;
+        cJSON *o = NULL;
+        mp_err xerr;
+        if (!cfg->quiet)
+            fprintf(stderr, "experiment %s...\n", x->name);
+        int xrc = x->run(&xenv, &o, &xerr);
+        if (xrc == -EINTR) {
+            snprintf(r->interrupted_what, sizeof r->interrupted_what, "experiment %s",
+                     x->name);
+            break;
+        }
+        if (xrc < 0) {
+            o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "status", "error");
+            cJSON_AddStringToObject(o, "reason", xerr.msg);
+            fprintf(stderr, "muxprof: experiment %s: %s\n", x->name, xerr.msg);
+        }
+        cJSON_AddItemToObject(r->experiments, x->name, o);
+        if (mp_journal_experiment(st->journal, x->name, o) < 0) {
+            rc = mp_errf(err, -ENOMEM, "out of memory keeping experiment %s", x->name);
+            break;
+        }
+    }
+    return rc;
+}
+
+/* The terminal summary of a run that measured, and its exit status: the
+ * outcome's, or 1 for what the summary finds (no cell measured, cells in
+ * error, a report that failed, a summary that could not be written). */
+static int print_summary(const mp_run_config *cfg, const mp_dir *out, const mp_pu_pair *pair,
+                         const mp_run_outcome *o)
+{
+    const mp_results *r = &o->results;
+    int exit_code = o->exit_code;
     if (cfg->experiments & MP_EXP_CALLS) {
-        mp_print_tables(&r, stdout);
-        mp_print_cell_reasons(&r, "\nnot measured:\n", stdout);
-        mp_print_stopped(&r, "\nstopped while measured:\n", stdout);
-        if (saved)
+        mp_print_tables(r, stdout);
+        mp_print_cell_reasons(r, "\nnot measured:\n", stdout);
+        mp_print_stopped(r, "\nstopped while measured:\n", stdout);
+        if (o->saved)
             print_notes(out->path);
     }
-    if (r.experiments)
-        mp_print_experiments(r.experiments, stdout);
-    mp_print_counters(r.counters, stdout);
-    print_placement(pair, bound, stdout);
+    if (r->experiments)
+        mp_print_experiments(r->experiments, stdout);
+    mp_print_counters(r->counters, stdout);
+    print_placement(pair, o->bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
-    if (r.interrupted && saved) {
+    if (r->interrupted && o->saved) {
         char dir[PATH_MAX + 8];
         printf("(interrupted: results.json holds the cells finished so far; no report.md was "
                "written: `muxprof report %s` writes it and the figures)\n",
                mp_quote_sh(dir, sizeof dir, cfg->out_dir));
     }
-    size_t nerr = r.interrupted ? 0 : mp_results_error_cells(&r);
+    size_t nerr = r->interrupted ? 0 : mp_results_error_cells(r);
     if (nerr)
         printf("(%zu of the cells and experiments ended in error: results.json says "
                "\"status\": \"errors\")\n", nerr);
-    if (!saved)
-        say_where_results_are(&journal, cfg->out_dir);
+    if (!o->saved)
+        say_where_results_are(&o->journal, cfg->out_dir);
     if (summary_lost(cfg->out_dir))
         exit_code = exit_code ? exit_code : 1;
     /* A run that measured nothing has failed, whatever it wrote; so has one
      * with a cell that ended in error. */
-    if (!r.interrupted && exit_code == 0 && (cfg->experiments & MP_EXP_CALLS) &&
-        mp_results_ok_cells(&r) == 0) {
-        fprintf(stderr, "muxprof run: no cell could be measured (%zu tried):\n", r.ncells);
-        mp_print_cell_reasons(&r, NULL, stderr);
+    if (!r->interrupted && exit_code == 0 && (cfg->experiments & MP_EXP_CALLS) &&
+        mp_results_ok_cells(r) == 0) {
+        fprintf(stderr, "muxprof run: no cell could be measured (%zu tried):\n", r->ncells);
+        mp_print_cell_reasons(r, NULL, stderr);
         exit_code = 1;
     } else if (nerr && exit_code == 0) {
         mp_echo dir;
@@ -496,20 +566,32 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
         exit_code = 1;
     }
     /* The results are written; a report or figure that is not is a failure too. */
-    if (report_rc < 0) {
+    if (o->report_rc < 0) {
         mp_echo dir;
         fprintf(stderr, "muxprof run: report: %s; the results are kept in %s (muxprof report "
-                "DIR tries again)\n", rerr.msg, mp_echo_arg(&dir, cfg->out_dir));
+                "DIR tries again)\n", o->report_err.msg, mp_echo_arg(&dir, cfg->out_dir));
         if (exit_code == 0)
             exit_code = 1;
     }
-out:
-    mp_progress_free(&prog);
-    mp_poker_stop(poker);
-    mp_peer_stop(&peer);
-    mp_results_free(&r);
-    mp_journal_free(&journal);
     return exit_code;
+}
+
+/* Measure, then the summary; the run's steps above run/ given here. */
+static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *topo,
+                   const mp_pu_pair *pair, mp_err *err)
+{
+    static const mp_run_steps steps = {.experiments = mp_experiments_run,
+                                       .anonymize = mp_report_anonymize_run,
+                                       .report = mp_report_build_in};
+    mp_run_outcome o;
+    int rc = mp_run_measure(cfg, out, plan, topo, pair, &steps, &o, err);
+    if (rc < 0) {
+        fprintf(stderr, "muxprof run: %s\n", err->msg);
+        return mp_exit_status(rc);
+    }
+    int code = print_summary(cfg, out, pair, &o);
+    mp_run_outcome_free(&o);
+    return code;
 }
 
 int mp_cmd_run(int argc, char **argv)
