@@ -172,6 +172,192 @@ void mp_run_outcome_free(mp_run_outcome *o)
     mp_journal_free(&o->journal);
 }
 
+/* One run while it measures: what the steps below share. */
+typedef struct run_state {
+    mp_run_config *cfg;
+    mp_dir *out;
+    mp_pmu_plan *plan;
+    const mp_pu_pair *pair;
+    mp_run_outcome *o;
+    mp_peer peer;
+    mp_poker *poker;
+    bind_ctx bctx;
+    mp_progress prog;
+    mp_sweep_env env;
+    cpu_set_t all_cpus;       /* the process's CPUs, before the waiter was pinned */
+    mp_noise_snap noise0;
+} run_state;
+
+/* The context of the results, the limits and the helper process. */
+static int start(run_state *s, mp_err *err)
+{
+    mp_results *r = &s->o->results;
+    utc_now(r->started_utc, sizeof r->started_utc, 1);
+
+    s->env = (mp_sweep_env){.plan = s->plan, .journal = &s->o->journal,
+                            .progress = mp_progress_cb, .cell_done = mp_progress_cell_done,
+                            .progress_ctx = &s->prog};
+    raise_nofile(&s->env.rl_soft, &s->env.rl_hard);
+    r->context = mp_context_json(s->cfg->command);
+    mp_noise_snap_take(&s->noise0);
+
+    int rc = mp_peer_start(&s->peer, err);
+    if (rc == 0)
+        s->env.peer = &s->peer;
+    return rc;
+}
+
+/* Placement: the waiter is this thread, the poker its own process
+ * (run/poker.h), both recorded under results.json's topology.  A
+ * placement that fell back is said at once: wakeup times then mean
+ * something else than the placement asked for. */
+static int place(run_state *s, mp_topo *topo, mp_err *err)
+{
+    const mp_pu_pair *pair = s->pair;
+    cJSON *t;
+    int fell_back = mp_run_placement_fell_back(pair);
+    if (fell_back)
+        fprintf(stderr, "muxprof: warning: placement %s fell back to %s: %s; wakeup times "
+                "then include the scheduler's placement of both threads (muxprof topology "
+                "lists what this host offers)\n", pair->requested, pair->placement,
+                pair->detail);
+    t = s->o->results.topology = mp_topo_json(topo);
+    cJSON_AddStringToObject(t, "placement", pair->placement);
+    cJSON_AddStringToObject(t, "placement_requested", pair->requested);
+    cJSON_AddStringToObject(t, "placement_detail", pair->detail);
+    cJSON_AddBoolToObject(t, "placement_fell_back", fell_back);
+    cJSON_AddNumberToObject(t, "waiter_pu", pair->waiter_pu);
+    cJSON_AddNumberToObject(t, "poker_pu", pair->poker_pu);
+    /* The poker starts before this thread is pinned, so that it inherits
+     * the process's CPUs: if its own binding fails it is unpinned, not
+     * stuck on the waiter's PU.  The herd's waiters get the same CPUs. */
+    s->o->bound = 1;
+    CPU_ZERO(&s->all_cpus);
+    sched_getaffinity(0, sizeof s->all_cpus, &s->all_cpus);
+    s->bctx.topo = topo;
+    if (needs_wakeup(s->cfg)) {
+        int rc = mp_poker_start(&s->poker, pair->poker_pu, bind_cb, &s->bctx, err);
+        if (rc < 0)
+            return rc;
+        s->env.poker = s->poker;
+        mp_err perr;
+        if (mp_poker_bind_result(s->poker, &perr) < 0) {
+            s->o->bound = 0;
+            fprintf(stderr, "muxprof: warning: the poker process runs unpinned: %s\n", perr.msg);
+            cJSON_AddStringToObject(t, "poker_binding_warning", perr.msg);
+        }
+    }
+    mp_err berr;
+    if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, &berr) < 0) {
+        s->o->bound = 0;
+        fprintf(stderr, "muxprof: warning: the waiter runs unpinned: %s\n", berr.msg);
+        cJSON_AddStringToObject(t, "binding_warning", berr.msg);
+    }
+    return 0;
+}
+
+/* What the sweep needs before its first cell: the cost of an empty
+ * bracket, the counters opened, the descriptors already open, the
+ * progress line. */
+static void prepare(run_state *s)
+{
+    mp_results *r = &s->o->results;
+    double *eb = malloc(sizeof *eb * EMPTY_BRACKETS);
+    if (eb) {
+        mp_sample_empty_brackets(eb, EMPTY_BRACKETS);
+        mp_summarize(eb, EMPTY_BRACKETS, &r->empty_bracket);
+        free(eb);
+    }
+    r->counters = mp_pmu_plan_json(s->plan);
+    s->env.base_fds = open_fd_count();
+
+    mp_sample_watch_stops();
+    mp_progress_init(&s->prog, s->cfg->quiet, r,
+                     (size_t)s->cfg->repeats + mp_pmu_plan_passes(s->plan) +
+                         (s->cfg->profile ? 1 : 0));
+    cJSON_AddBoolToObject(r->topology, "bound", s->o->bound && s->pair->waiter_pu >= 0);
+}
+
+/* The journal starts with what results.json says before any cell; from
+ * then on a second signal says where it is as it leaves. */
+static int open_journal(run_state *s, mp_err *err)
+{
+    mp_journal *journal = &s->o->journal;
+    int rc = mp_journal_create(journal, s->out, err);
+    if (rc == 0 && mp_journal_head(journal, &s->o->results) < 0)
+        rc = mp_errf(err, -ENOMEM, "out of memory");
+    if (rc < 0)
+        return rc;
+    leave_len = (size_t)snprintf(leave_msg, sizeof leave_msg, "\nmuxprof run: second signal: "
+                                 "leaving at once; the cells finished so far are in %s "
+                                 "(`muxprof report %s` writes results.json from it)\n",
+                                 journal->path, s->cfg->out_dir);
+    leave_len = leave_len < sizeof leave_msg ? leave_len : 0;
+    return 0;
+}
+
+/* The sweep, then the experiments; the run's exit code so far. */
+static int sweep(run_state *s, const mp_run_steps *steps, mp_err *err)
+{
+    const mp_run_config *cfg = s->cfg;
+    mp_results *r = &s->o->results;
+    int rc = 0;
+    if (cfg->experiments & MP_EXP_CALLS)
+        rc = mp_sweep(r, &s->env, err);
+    if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
+        mp_run_stage st = {.cfg = cfg, .peer = &s->peer, .plan = s->plan,
+                           .cpus = &s->all_cpus, .results = r, .journal = &s->o->journal};
+        rc = steps->experiments(&st, err);
+        if (mp_sample_stop && rc == 0)
+            rc = -EINTR;
+    }
+    int exit_code = 0;
+    if (rc == -EINTR) {
+        r->interrupted = mp_sample_stop;
+        mp_progress_done(&s->prog, "interrupted");
+        exit_code = 128 + mp_sample_stop;
+    } else if (rc < 0) {
+        fprintf(stderr, "muxprof: %s\n", err->msg);
+        exit_code = 1;
+    } else {
+        mp_progress_done(&s->prog, "sweep done");
+    }
+    utc_now(r->finished_utc, sizeof r->finished_utc, 1);
+    mp_noise_snap noise1;
+    mp_noise_snap_take(&noise1);
+    mp_noise_json(r->context, &s->noise0, &noise1);
+    return exit_code;
+}
+
+/* results.json, results.csv and samples.csv from the journal, then the
+ * report.  Signals wait meanwhile (a second Ctrl-C would otherwise _exit
+ * between a temporary file and its rename).  -1 when the outputs could
+ * not be written (said on stderr). */
+static int save(run_state *s, const mp_run_steps *steps, mp_err *err)
+{
+    const mp_run_config *cfg = s->cfg;
+    mp_run_outcome *o = s->o;
+    sigset_t old;
+    block_stop_signals(&old);
+    int wrc = 0;
+    if (mp_journal_tail(&o->journal, &o->results) < 0 ||
+        mp_journal_write_outputs(&o->journal, s->out, NULL, err) < 0 ||
+        (cfg->anonymize && steps->anonymize(cfg->out_dir, s->out, err) < 0)) {
+        fprintf(stderr, "muxprof run: %s\n", err->code ? err->msg : "out of memory");
+        wrc = -1;
+    }
+    /* results.json, results.csv and samples.csv now hold what the journal
+     * did: it goes (a journal that cannot be removed is only a warning). */
+    o->saved = wrc == 0;
+    mp_err jerr;
+    if (o->saved && mp_journal_discard(&o->journal, s->out, &jerr) < 0)
+        fprintf(stderr, "muxprof run: warning: %s\n", jerr.msg);
+    o->report_rc = wrc == 0 && !o->results.interrupted
+                       ? steps->report(s->out, !cfg->no_plots, &o->report_err) : 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
+    return wrc;
+}
+
 /* Everything after the run directory exists: 0 once the run measured (o
  * filled, to be freed with mp_run_outcome_free, also when o->exit_code
  * says it failed), or a negative errno before that, with the message in
@@ -180,174 +366,46 @@ int mp_run_measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
                    const mp_pu_pair *pair, const mp_run_steps *steps, mp_run_outcome *o,
                    mp_err *err)
 {
-    mp_results *r = &o->results;
-    mp_journal *journal = &o->journal;
-    mp_peer peer = {.pid = 0, .sock = -1};
-    mp_poker *poker = NULL;
-    bind_ctx bctx = {topo};
-    mp_progress prog = {0};
-    int rc, exit_code = 0;
-
+    run_state s = {.cfg = cfg, .out = out, .plan = plan, .pair = pair, .o = o,
+             .peer = {.pid = 0, .sock = -1}};
     memset(o, 0, sizeof *o);
-    journal->fd = -1;
+    o->journal.fd = -1;
     /* From here on the run directory exists: a signal must end in an
      * "interrupted" results.json, not in the default action. */
     handle_signals();
 
-    rc = mp_results_init(r, cfg, err);
+    int rc = mp_results_init(&o->results, cfg, err);
     if (rc < 0) {
         mp_dir_discard(out);
         return rc;
     }
-    utc_now(r->started_utc, sizeof r->started_utc, 1);
-
-    mp_sweep_env env = {.plan = plan, .journal = journal, .progress = mp_progress_cb,
-                        .cell_done = mp_progress_cell_done, .progress_ctx = &prog};
-    raise_nofile(&env.rl_soft, &env.rl_hard);
-    r->context = mp_context_json(cfg->command);
-    mp_noise_snap noise0, noise1;
-    mp_noise_snap_take(&noise0);
-
-    rc = mp_peer_start(&peer, err);
+    rc = start(&s, err);
+    if (rc == 0)
+        rc = place(&s, topo, err);
     if (rc < 0) {
         mp_dir_discard(out);
-        goto fail;
-    }
-    env.peer = &peer;
-
-    /* Placement: the waiter is this thread, the poker its own process
-     * (run/poker.h).  A
-     * placement that fell back is said at once: wakeup times then mean
-     * something else than the placement asked for. */
-    int fell_back = mp_run_placement_fell_back(pair);
-    if (fell_back)
-        fprintf(stderr, "muxprof: warning: placement %s fell back to %s: %s; wakeup times "
-                "then include the scheduler's placement of both threads (muxprof topology "
-                "lists what this host offers)\n", pair->requested, pair->placement,
-                pair->detail);
-    r->topology = mp_topo_json(topo);
-    cJSON_AddStringToObject(r->topology, "placement", pair->placement);
-    cJSON_AddStringToObject(r->topology, "placement_requested", pair->requested);
-    cJSON_AddStringToObject(r->topology, "placement_detail", pair->detail);
-    cJSON_AddBoolToObject(r->topology, "placement_fell_back", fell_back);
-    cJSON_AddNumberToObject(r->topology, "waiter_pu", pair->waiter_pu);
-    cJSON_AddNumberToObject(r->topology, "poker_pu", pair->poker_pu);
-    /* The poker starts before this thread is pinned, so that it inherits
-     * the process's CPUs: if its own binding fails it is unpinned, not
-     * stuck on the waiter's PU.  The herd's waiters get the same CPUs. */
-    int bound = 1;
-    cpu_set_t all_cpus;
-    CPU_ZERO(&all_cpus);
-    sched_getaffinity(0, sizeof all_cpus, &all_cpus);
-    if (needs_wakeup(cfg)) {
-        rc = mp_poker_start(&poker, pair->poker_pu, bind_cb, &bctx, err);
-        if (rc < 0) {
-            mp_dir_discard(out);
-            goto fail;
-        }
-        env.poker = poker;
-        mp_err perr;
-        if (mp_poker_bind_result(poker, &perr) < 0) {
-            bound = 0;
-            fprintf(stderr, "muxprof: warning: the poker process runs unpinned: %s\n", perr.msg);
-            cJSON_AddStringToObject(r->topology, "poker_binding_warning", perr.msg);
-        }
-    }
-    mp_err berr;
-    if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, &berr) < 0) {
-        bound = 0;
-        fprintf(stderr, "muxprof: warning: the waiter runs unpinned: %s\n", berr.msg);
-        cJSON_AddStringToObject(r->topology, "binding_warning", berr.msg);
-    }
-
-    double *eb = malloc(sizeof *eb * EMPTY_BRACKETS);
-    if (eb) {
-        mp_sample_empty_brackets(eb, EMPTY_BRACKETS);
-        mp_summarize(eb, EMPTY_BRACKETS, &r->empty_bracket);
-        free(eb);
-    }
-    r->counters = mp_pmu_plan_json(plan);
-    env.base_fds = open_fd_count();
-
-    mp_sample_watch_stops();
-    mp_progress_init(&prog, cfg->quiet, r,
-                     (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0));
-    cJSON_AddBoolToObject(r->topology, "bound", bound && pair->waiter_pu >= 0);
-
-    /* The journal starts with what results.json says before any cell. */
-    rc = mp_journal_create(journal, out, err);
-    if (rc == 0 && mp_journal_head(journal, r) < 0)
-        rc = mp_errf(err, -ENOMEM, "out of memory");
-    if (rc < 0) {
-        if (rc != MP_EUSAGE)   /* a journal left there is kept, and so is its directory */
-            mp_dir_discard(out);
-        goto fail;
-    }
-    leave_len = (size_t)snprintf(leave_msg, sizeof leave_msg, "\nmuxprof run: second signal: "
-                                 "leaving at once; the cells finished so far are in %s "
-                                 "(`muxprof report %s` writes results.json from it)\n",
-                                 journal->path, cfg->out_dir);
-    leave_len = leave_len < sizeof leave_msg ? leave_len : 0;
-
-    if (cfg->experiments & MP_EXP_CALLS)
-        rc = mp_sweep(r, &env, err);
-    if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
-        mp_run_stage st = {.cfg = cfg, .peer = &peer, .plan = plan, .cpus = &all_cpus,
-                           .results = r, .journal = journal};
-        rc = steps->experiments(&st, err);
-        if (mp_sample_stop && rc == 0)
-            rc = -EINTR;
-    }
-    if (rc == -EINTR) {
-        r->interrupted = mp_sample_stop;
-        mp_progress_done(&prog, "interrupted");
-        exit_code = 128 + mp_sample_stop;
-    } else if (rc < 0) {
-        fprintf(stderr, "muxprof: %s\n", err->msg);
-        exit_code = 1;
     } else {
-        mp_progress_done(&prog, "sweep done");
+        prepare(&s);
+        rc = open_journal(&s, err);
+        if (rc < 0 && rc != MP_EUSAGE)   /* a journal left there is kept, and so is its directory */
+            mp_dir_discard(out);
     }
-    utc_now(r->finished_utc, sizeof r->finished_utc, 1);
-    mp_noise_snap_take(&noise1);
-    mp_noise_json(r->context, &noise0, &noise1);
-
-    /* Signals wait while the outputs are written (a second Ctrl-C would
-     * otherwise _exit between a temporary file and its rename). */
-    sigset_t old;
-    block_stop_signals(&old);
-    int wrc = 0;
-    if (mp_journal_tail(journal, r) < 0 ||
-        mp_journal_write_outputs(journal, out, NULL, err) < 0 ||
-        (cfg->anonymize && steps->anonymize(cfg->out_dir, out, err) < 0)) {
-        fprintf(stderr, "muxprof run: %s\n", err->code ? err->msg : "out of memory");
-        wrc = -1;
+    if (rc == 0) {
+        o->exit_code = sweep(&s, steps, err);
+        int wrc = save(&s, steps, err);
+        if (mp_sample_stop && !o->results.interrupted && o->exit_code == 0) {
+            char dir[PATH_MAX + 8];
+            fprintf(stderr, "muxprof run: interrupted while the report was written; "
+                    "results.json is complete: `muxprof report %s` redraws the figures\n",
+                    mp_quote_sh(dir, sizeof dir, cfg->out_dir));
+            o->exit_code = 128 + mp_sample_stop;
+        }
+        if (wrc < 0)
+            o->exit_code = 1;
     }
-    /* results.json, results.csv and samples.csv now hold what the journal
-     * did: it goes (a journal that cannot be removed is only a warning). */
-    o->saved = wrc == 0;
-    mp_err jerr;
-    if (o->saved && mp_journal_discard(journal, out, &jerr) < 0)
-        fprintf(stderr, "muxprof run: warning: %s\n", jerr.msg);
-    o->report_rc = wrc == 0 && !r->interrupted
-                       ? steps->report(out, !cfg->no_plots, &o->report_err) : 0;
-    sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
-    if (mp_sample_stop && !r->interrupted && exit_code == 0) {
-        char dir[PATH_MAX + 8];
-        fprintf(stderr, "muxprof run: interrupted while the report was written; results.json "
-                "is complete: `muxprof report %s` redraws the figures\n",
-                mp_quote_sh(dir, sizeof dir, cfg->out_dir));
-        exit_code = 128 + mp_sample_stop;
-    }
-    if (wrc < 0)
-        exit_code = 1;
-    o->bound = bound;
-    o->exit_code = exit_code;
-    rc = 0;
-fail:
-    mp_progress_free(&prog);
-    mp_poker_stop(poker);
-    mp_peer_stop(&peer);
+    mp_progress_free(&s.prog);
+    mp_poker_stop(s.poker);
+    mp_peer_stop(&s.peer);
     if (rc < 0)
         mp_run_outcome_free(o);
     return rc;
