@@ -5,12 +5,10 @@
  * Order matters: every usage error is found before anything is created.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -42,20 +40,7 @@ static int prepare_out_dir(mp_run_config *cfg, mp_dir *out, mp_err *err)
     int rc = mp__cmd_out_dir(out, cfg->out_dir, cfg->force, &why);
     if (rc)
         return mp_errf(err, rc, "--out: %s", why.msg);
-    /* Over a run muxprof wrote (--force): what that run wrote goes first, so
-     * that nothing of it (its results, report or figures) can stand beside
-     * this run's journal or outputs; a journal it left is not its output
-     * (appended to, so kept) and is refused when this run creates its own. */
-    struct stat st;
-    mp_dir fig;
-    if (out->created)
-        return 0;
-    if (fstatat(out->fd, "figures", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-        mp_dir_sub(&fig, out, "figures", &why) == 0) {
-        mp_dir_prune(&fig);
-        mp_dir_close(&fig);
-    }
-    mp_dir_prune(out);
+    mp_run_dir_clear(out);
     return 0;
 }
 

@@ -9,12 +9,14 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -111,6 +113,25 @@ int mp_run_default_dir(mp_run_config *cfg, mp_dir *out, mp_err *err)
     }
     return mp_errf(err, -EEXIST, "%s and %d numbered variants exist; give --out DIR", base,
                    MAX_DIR_SUFFIX - 1);
+}
+
+/* Over a run muxprof wrote (--force): what that run wrote goes first, so
+ * that nothing of it (its results, report or figures) can stand beside
+ * this run's journal or outputs; a journal it left is not its output
+ * (appended to, so kept) and is refused when this run creates its own. */
+void mp_run_dir_clear(mp_dir *out)
+{
+    struct stat st;
+    mp_dir fig;
+    mp_err why;
+    if (out->created)
+        return;
+    if (fstatat(out->fd, "figures", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        mp_dir_sub(&fig, out, "figures", &why) == 0) {
+        mp_dir_prune(&fig);
+        mp_dir_close(&fig);
+    }
+    mp_dir_prune(out);
 }
 
 static int raise_nofile(long *soft, long *hard)

@@ -56,6 +56,10 @@ typedef struct mp_run_outcome {
  * take it: the second gets <host>-<stamp>-2, and so on; its name goes to
  * cfg->out_dir. */
 int mp_run_default_dir(mp_run_config *cfg, mp_dir *out, mp_err *err);
+/* A run directory given with --force over a run muxprof wrote: that run's
+ * outputs and figures removed first (its journal is kept, and refused
+ * later); nothing for a directory just created. */
+void mp_run_dir_clear(mp_dir *out);
 
 /* "auto" is a request for the best pair; it falls back when no pair at
  * all could be bound (one usable PU). */
