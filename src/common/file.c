@@ -1,6 +1,8 @@
 /* file.c - files written into directories held open, under temporary names
- * renamed into place, and the manifest of what was written.  See file.h. */
+ * renamed into place, each listed in the directory's manifest (manifest.c).
+ * See file.h. */
 #include "common/file.h"
+#include "common/internal.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,28 +16,6 @@
 #include <unistd.h>
 
 #define DIR_MODE 0755              /* never group- or other-writable, whatever the umask */
-#define FILE_MODE 0644
-#define MANIFEST_MAX_BYTES (8u << 20)
-#define TMP_TRIES 100
-
-/* What tells a file muxprof wrote from another one under its name: the
- * inode, and its change time as it was right after the write (an inode number
- * alone can be reused by a file made after ours was removed). */
-typedef struct stamp {
-    unsigned long long ino, ctime_ns;
-} stamp;
-
-typedef struct entry {
-    stamp st;
-    char *name;                    /* relative to the top directory */
-    size_t seq;                    /* order of writing */
-} entry;
-
-struct mp_dir_list {
-    entry *v;
-    size_t n, cap, seq;
-    int fd;                        /* the manifest, open for appending; -1 until written */
-};
 
 /* ---- names ------------------------------------------------------------- */
 
@@ -53,7 +33,7 @@ static int bad_name(mp_err *err, const mp_dir *d, const char *name)
 }
 
 /* A manifest name: "NAME" or "SUB/NAME". */
-static int valid_rel(const char *s)
+int mp__file_valid_rel(const char *s)
 {
     const char *slash = strchr(s, '/');
     if (!slash)
@@ -116,269 +96,6 @@ static void dir_init(mp_dir *d, const char *path)
     d->top = d;
 }
 
-/* ---- the manifest ------------------------------------------------------ */
-
-static int list_add(mp_dir_list *l, stamp st, const char *name)
-{
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        entry *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return -ENOMEM;
-        l->v = v;
-        l->cap = cap;
-    }
-    char *s = strdup(name);
-    if (!s)
-        return -ENOMEM;
-    l->v[l->n++] = (entry){st, s, l->seq++};
-    return 0;
-}
-
-static void list_drop(mp_dir_list *l, size_t i)
-{
-    free(l->v[i].name);
-    l->v[i] = l->v[--l->n];
-}
-
-static int by_name(const void *a, const void *b)
-{
-    const entry *x = a, *y = b;
-    int c = strcmp(x->name, y->name);
-    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Keep the last entry of each name (a file rewritten has a new stamp). */
-static void list_dedup(mp_dir_list *l)
-{
-    size_t n = l->n, k = 0;
-    entry *v = l->v;
-    if (n < 2)
-        return;
-    qsort(v, n, sizeof *v, by_name);
-    for (size_t i = 0; i < n; i++) {
-        if (i + 1 < n && !strcmp(v[i].name, v[i + 1].name)) {
-            free(v[i].name);
-            continue;
-        }
-        v[k++] = v[i];
-    }
-    l->n = k;
-}
-
-static void list_free(mp_dir_list *l)
-{
-    if (!l)
-        return;
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i].name);
-    free(l->v);
-    if (l->fd >= 0)
-        close(l->fd);
-    free(l);
-}
-
-static int read_fd(int fd, size_t max, char **out, size_t *len)
-{
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return -errno;
-    if (!S_ISREG(st.st_mode))
-        return -EINVAL;
-    if ((uintmax_t)st.st_size > max)
-        return -EFBIG;
-    size_t cap = (size_t)st.st_size + 1, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        return -ENOMEM;
-    for (;;) {
-        if (n + 1 >= cap) {
-            if (cap > max) {
-                free(buf);
-                return -EFBIG;
-            }
-            char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                return -ENOMEM;
-            }
-            buf = b;
-        }
-        ssize_t r = read(fd, buf + n, cap - 1 - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(buf);
-            return -e;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    buf[n] = '\0';
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
-/* The entries of an existing manifest; a line that is not "INODE NAME" with a
- * valid NAME is skipped. */
-static int manifest_load(mp_dir *d, mp_err *err)
-{
-    int fd = openat(d->fd, MP_MANIFEST, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return errno == ENOENT ? 0 : mp_errf(err, -errno, "cannot read %s/%s: %s", d->path,
-                                             MP_MANIFEST, strerror(errno));
-    char *text;
-    size_t len;
-    int rc = read_fd(fd, MANIFEST_MAX_BYTES, &text, &len);
-    close(fd);
-    if (rc)
-        return mp_errf(err, rc, "cannot read %s/%s: %s", d->path, MP_MANIFEST,
-                       rc == -EINVAL ? "not a regular file" : strerror(-rc));
-    for (char *line = text, *next; line && *line && !rc; line = next) {
-        next = strchr(line, '\n');
-        if (next)
-            *next++ = '\0';
-        stamp st;
-        int used = 0;
-        if (sscanf(line, "%llu %llu %n", &st.ino, &st.ctime_ns, &used) != 2 || !used ||
-            !valid_rel(line + used))
-            continue;
-        rc = list_add(d->list, st, line + used);
-    }
-    free(text);
-    if (rc)
-        return mp_errf(err, rc, "out of memory reading %s/%s", d->path, MP_MANIFEST);
-    list_dedup(d->list);
-    return 0;
-}
-
-static int put_line(int fd, const entry *e)
-{
-    char line[PATH_MAX + 32];
-    int n = snprintf(line, sizeof line, "%llu %llu %s\n", e->st.ino, e->st.ctime_ns, e->name);
-    if (n < 0 || (size_t)n >= sizeof line)
-        return -ENAMETOOLONG;
-    for (const char *p = line; n > 0;) {
-        ssize_t w = write(fd, p, (size_t)n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return w < 0 ? -errno : -EIO;
-        p += w;
-        n -= (int)w;
-    }
-    return 0;
-}
-
-/* Create a fresh temporary file in dir for name: a descriptor, its name in tmp. */
-static int open_tmp(int dirfd, const char *name, char *tmp, size_t len)
-{
-    for (int k = 0; k < TMP_TRIES; k++) {
-        if (k == 0)
-            snprintf(tmp, len, ".%s.tmp.%ld", name, (long)getpid());
-        else
-            snprintf(tmp, len, ".%s.tmp.%ld.%d", name, (long)getpid(), k);
-        int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                        FILE_MODE);
-        if (fd >= 0 || errno != EEXIST)
-            return fd < 0 ? -errno : fd;
-    }
-    return -EEXIST;
-}
-
-/* Write the whole manifest anew (tmp + rename), then keep it open for
- * appending. */
-static int manifest_write(mp_dir *top, mp_err *err)
-{
-    mp_dir_list *l = top->list;
-    char tmp[NAME_MAX + 1];
-    if (l->fd >= 0) {
-        close(l->fd);
-        l->fd = -1;
-    }
-    int fd = open_tmp(top->fd, MP_MANIFEST, tmp, sizeof tmp), rc = 0;
-    if (fd < 0)
-        return mp_errf(err, fd, "cannot write the manifest in %s: %s", top->path,
-                       strerror(-fd));
-    for (size_t i = 0; i < l->n && !rc; i++)
-        rc = put_line(fd, &l->v[i]);
-    if (close(fd) != 0 && !rc)
-        rc = -errno;
-    if (!rc && renameat(top->fd, tmp, top->fd, MP_MANIFEST) != 0)
-        rc = -errno;
-    if (rc) {
-        unlinkat(top->fd, tmp, 0);
-        return mp_errf(err, rc, "cannot write %s/%s: %s", top->path, MP_MANIFEST,
-                       strerror(-rc));
-    }
-    l->fd = openat(top->fd, MP_MANIFEST, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-    if (l->fd < 0)
-        return mp_errf(err, -errno, "cannot open %s/%s: %s", top->path, MP_MANIFEST,
-                       strerror(errno));
-    return 0;
-}
-
-/* The stamp of the regular file base of dirfd (not followed when a link). */
-static int stamp_of(int dirfd, const char *base, stamp *s)
-{
-    struct stat st;
-    if (dirfd < 0 || fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISREG(st.st_mode))
-        return -1;
-    s->ino = (unsigned long long)st.st_ino;
-    s->ctime_ns = (unsigned long long)st.st_ctim.tv_sec * 1000000000ull +
-                  (unsigned long long)st.st_ctim.tv_nsec;
-    return 0;
-}
-
-/* d/name (name relative to d) was just written, as inode ino: listed with
- * its stamp. */
-static int record(mp_dir *d, const char *name, unsigned long long ino, mp_err *err)
-{
-    mp_dir *top = d->top;
-    char rel[PATH_MAX];
-    stamp st;
-    snprintf(rel, sizeof rel, "%s%s", d->rel, name);
-    if (stamp_of(d->fd, name, &st) != 0 || st.ino != ino)
-        return mp_errf(err, -ESTALE, "%s/%s changed while muxprof wrote it", d->path, name);
-    if (list_add(top->list, st, rel))
-        return mp_errf(err, -ENOMEM, "out of memory");
-    if (top->list->fd < 0)   /* written anew, the new entry with the others */
-        return manifest_write(top, err);
-    int rc;
-    if ((rc = put_line(top->list->fd, &top->list->v[top->list->n - 1])))
-        return mp_errf(err, rc, "cannot write %s/%s: %s", top->path, MP_MANIFEST,
-                       strerror(-rc));
-    return 0;
-}
-
-/* The directory holding entry name of top (top's own descriptor, or a
- * subdirectory opened without following a link, which *close gets), and the
- * file's own name in it. */
-static int entry_dir(mp_dir *top, const char *name, const char **base, int *to_close)
-{
-    const char *slash = strchr(name, '/');
-    *to_close = -1;
-    *base = slash ? slash + 1 : name;
-    if (!slash)
-        return top->fd;
-    char sub[NAME_MAX + 1];
-    snprintf(sub, sizeof sub, "%.*s", (int)(slash - name), name);
-    *to_close = openat(top->fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    return *to_close;
-}
-
-/* 1 when base in dirfd is still the file muxprof wrote with stamp was. */
-static int still_written(int dirfd, const char *base, stamp was)
-{
-    stamp now;
-    return stamp_of(dirfd, base, &now) == 0 && now.ino == was.ino &&
-           now.ctime_ns == was.ctime_ns;
-}
-
 /* ---- directories ------------------------------------------------------- */
 
 static int mkdir_parents(const char *path, mp_err *err)
@@ -413,7 +130,7 @@ static int dir_take(mp_dir *d, int fd, mp_err *err)
         rc = mp_errf(err, -ENOMEM, "out of memory");
     if (!rc) {
         d->list->fd = -1;
-        rc = manifest_load(d, err);
+        rc = mp__file_manifest_load(d, err);
     }
     if (rc)
         mp_dir_close(d);
@@ -488,7 +205,7 @@ int mp_dir_claim(mp_dir *d, mp_err *err)
 {
     mp_dir_list *l = d->top->list;
     int fd = openat(d->top->fd, MP_MANIFEST,
-                    O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, FILE_MODE);
+                    O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, MP__FILE_MODE);
     if (fd < 0)
         return mp_errf(err, -errno, errno == EEXIST ? "%s holds a muxprof manifest already"
                        : "cannot write a manifest in %s: %s", d->path, strerror(errno));
@@ -500,7 +217,7 @@ int mp_dir_claim(mp_dir *d, mp_err *err)
 
 int mp_dir_start(mp_dir *d, mp_err *err)
 {
-    return d->top->list->fd >= 0 ? 0 : manifest_write(d->top, err);
+    return d->top->list->fd >= 0 ? 0 : mp__file_manifest_write(d->top, err);
 }
 
 int mp_dir_sub(mp_dir *sub, mp_dir *top, const char *name, mp_err *err)
@@ -551,14 +268,14 @@ size_t mp_dir_prune_except(mp_dir *d, int (*keep)(const char *name))
         const char *name = l->v[i].name;
         if (strncmp(name, d->rel, rl) || strchr(name + rl, '/') || (keep && keep(name + rl)))
             continue;
-        if (still_written(d->fd, name + rl, l->v[i].st) && unlinkat(d->fd, name + rl, 0) == 0)
+        if (mp__file_still_written(d->fd, name + rl, l->v[i].st) && unlinkat(d->fd, name + rl, 0) == 0)
             removed++;
-        list_drop(l, i);
+        mp__file_list_drop(l, i);
         dropped++;
     }
     mp_err err;
     if (dropped)
-        manifest_write(d->top, &err);   /* a failure leaves entries that no longer match */
+        mp__file_manifest_write(d->top, &err);   /* a failure leaves entries that no longer match */
     return removed;
 }
 
@@ -569,14 +286,14 @@ int mp_dir_note(mp_dir *d, const char *name, mp_err *err)
         return bad_name(err, d, name);
     if (fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
         return mp_errf(err, -ENOENT, "%s/%s is not a regular file", d->path, name);
-    return record(d, name, (unsigned long long)st.st_ino, err);
+    return mp__file_record(d, name, (unsigned long long)st.st_ino, err);
 }
 
 int mp_dir_each(mp_dir *top, int (*fn)(mp_dir *in, const char *name, void *ctx, mp_err *err),
                 void *ctx, mp_err *err)
 {
     mp_dir_list *l = top->list;
-    list_dedup(l);
+    mp__file_list_dedup(l);
     size_t n = l->n;
     entry *snap = malloc((n ? n : 1) * sizeof *snap);
     if (!snap)
@@ -606,7 +323,7 @@ int mp_dir_each(mp_dir *top, int (*fn)(mp_dir *in, const char *name, void *ctx, 
             in = &sub;
         }
         const char *base = slash ? slash + 1 : snap[i].name;
-        if (still_written(in->fd, base, snap[i].st))
+        if (mp__file_still_written(in->fd, base, snap[i].st))
             rc = fn(in, base, ctx, err);
     }
     mp_dir_close(&sub);
@@ -622,8 +339,8 @@ void mp_dir_discard(mp_dir *d)
         mp_dir_list *l = d->list;
         for (size_t i = 0; i < l->n; i++) {
             const char *base;
-            int sub, dfd = entry_dir(d, l->v[i].name, &base, &sub);
-            if (still_written(dfd, base, l->v[i].st))
+            int sub, dfd = mp__file_entry_dir(d, l->v[i].name, &base, &sub);
+            if (mp__file_still_written(dfd, base, l->v[i].st))
                 unlinkat(dfd, base, 0);
             if (sub >= 0)
                 close(sub);
@@ -650,7 +367,7 @@ void mp_dir_close(mp_dir *d)
         close(d->fd);
     d->fd = -1;
     if (d->top == d)
-        list_free(d->list);
+        mp__file_list_free(d->list);
     d->list = NULL;
 }
 
@@ -664,7 +381,7 @@ int mp_dir_read(mp_dir *d, const char *name, size_t max, char **out, size_t *len
     int fd = openat(d->fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return mp_errf(err, -errno, "cannot read %s/%s: %s", d->path, name, strerror(errno));
-    int rc = read_fd(fd, max, out, len);
+    int rc = mp__file_read_fd(fd, max, out, len);
     close(fd);
     if (rc)
         return mp_errf(err, rc, "cannot read %s/%s: %s", d->path, name,
@@ -678,10 +395,10 @@ int mp_file_open_append(mp_dir *d, const char *name, mp_err *err)
     if (!one_component(name, strlen(name)))
         return bad_name(err, d, name);
     int fd = openat(d->fd, name, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW |
-                    O_CLOEXEC, FILE_MODE);
+                    O_CLOEXEC, MP__FILE_MODE);
     struct stat st;
     if (fd >= 0) {
-        int rc = fstat(fd, &st) == 0 ? record(d, name, (unsigned long long)st.st_ino, err)
+        int rc = fstat(fd, &st) == 0 ? mp__file_record(d, name, (unsigned long long)st.st_ino, err)
                                      : mp_errf(err, -errno, "cannot inspect %s/%s: %s",
                                                d->path, name, strerror(errno));
         if (rc) {
@@ -714,7 +431,7 @@ int mp_afile_open(mp_afile *a, mp_dir *dir, const char *name, mp_err *err)
     if (len + 32 > NAME_MAX)
         return mp_errf(err, -ENAMETOOLONG, "%s/%s: file name too long", dir->path, name);
     snprintf(a->name, sizeof a->name, "%s", name);
-    int fd = open_tmp(dir->fd, name, a->tmp, sizeof a->tmp);
+    int fd = mp__file_open_tmp(dir->fd, name, a->tmp, sizeof a->tmp);
     if (fd < 0) {
         a->tmp[0] = '\0';
         return mp_errf(err, fd, "cannot create a file in %s: %s (is the directory writable?)",
@@ -755,7 +472,7 @@ int mp_afile_commit(mp_afile *a, mp_err *err)
                        strerror(e));
     }
     a->tmp[0] = '\0';
-    return record(d, a->name, (unsigned long long)st.st_ino, err);
+    return mp__file_record(d, a->name, (unsigned long long)st.st_ino, err);
 }
 
 void mp_afile_abort(mp_afile *a)

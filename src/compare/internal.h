@@ -25,6 +25,10 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
  * a word boundary with "..." when longer. */
 const char *mp__cmp_reason(char *buf, size_t len, const char *reason, size_t max);
 
+/* The hosts table, each input's notes and warnings; the cells only one
+ * input measured (hosts.c). */
+void mp__cmp_hosts(FILE *f, const mp_cmp *c);
+void mp__cmp_not_compared(FILE *f, const mp_cmp *c);
 void mp__cmp_profiles(FILE *f, const mp_cmp *c);     /* profile.c */
 void mp__cmp_kofn(FILE *f, const mp_cmp *c);         /* kofn.c */
 void mp__cmp_experiments(FILE *f, const mp_cmp *c);  /* experiments.c */

@@ -14,6 +14,7 @@
 #include <sched.h>
 
 #include "run/config.h"
+#include "run/measure.h"
 #include "run/peer.h"
 #include "pmu/pmu.h"
 
@@ -62,5 +63,10 @@ int mp_exp_herd_one(const char *arrangement, int m, int rounds, const cpu_set_t 
 /* "ltet": a reader consuming `chunk` bytes per read of a 4096-byte write:
  * system calls and ns per delivered write, epoll LT vs ET. */
 int mp_exp_ltet(const mp_exp_env *env, cJSON **out, mp_err *err);
+
+/* Each experiment st->cfg asks for, in registry order, until one is
+ * interrupted; one that fails is kept as {"status": "error", "reason"}
+ * (matches run/measure.h's mp_run_steps.experiments). */
+int mp_experiments_run(const mp_run_stage *st, mp_err *err);
 
 #endif
