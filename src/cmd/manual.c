@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "cmd/opt.h"
 #include "common/names.h"
 #include "run/config.h"
 #include "run/fdset.h"
@@ -113,17 +114,18 @@ int mp_cmd_man(const mp_verb *verbs, size_t n, FILE *f)
         fputc('\n', f);
     }
     fprintf(f, ".SH RUN OPTIONS\n");
-    for (size_t i = 0; i < mp_cli_run_nopts(); i++) {
-        char help[1024];
-        const char *arg, *name = mp_cli_run_opt(i, &arg, help, sizeof help);
+    for (size_t i = 0; i < mp_cli_run.nopts; i++) {
+        const mp_opt *o = &mp_cli_run.opts[i];
+        char help[2048];
         fprintf(f, ".TP\n.B \\-\\-");
-        troff(f, name);
-        if (arg)
-            fprintf(f, " \\fI%s\\fR", arg);
+        troff(f, o->name);
+        if (o->arg)
+            fprintf(f, " \\fI%s\\fR", o->arg);
         fputc('\n', f);
-        troff(f, help);
+        troff(f, mp_opt_text(&mp_cli_run, o, help, sizeof help));
         fputc('\n', f);
     }
+    fprintf(f, ".TP\n.B \\-\\-help\nthis text\n");
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(verbs[i].name, "run"))   /* its options are RUN OPTIONS above */
             continue;
@@ -203,10 +205,9 @@ int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f)
     fprintf(f, "--help --version\" -- \"$cur\"))\n        return\n    fi\n"
                "    case \"$verb:$prev\" in\n");
     /* values of the run options */
-    for (size_t i = 0; i < mp_cli_run_nopts(); i++) {
-        char help[1024];
-        const char *arg, *name = mp_cli_run_opt(i, &arg, help, sizeof help);
-        const char *vals = mp_cli_run_opt_values(i);
+    for (size_t i = 0; i < mp_cli_run.nopts; i++) {
+        const char *arg = mp_cli_run.opts[i].arg, *name = mp_cli_run.opts[i].name;
+        const char *vals = mp_cli_run.opts[i].values ? mp_cli_run.opts[i].values() : "";
         if (!arg)
             continue;
         if (!strcmp(name, "out"))
@@ -231,12 +232,9 @@ int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f)
     fprintf(f, "    compare:--out|compare:--label|topology:--synthetic) return ;;\n"
                "    topology:--xml) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
                "    esac\n    case \"$verb\" in\n    run)\n        COMPREPLY=($(compgen -W \"");
-    for (size_t i = 0; i < mp_cli_run_nopts(); i++) {
-        char help[1024];
-        const char *arg;
-        fprintf(f, "--%s ", mp_cli_run_opt(i, &arg, help, sizeof help));
-    }
-    fprintf(f, "\" -- \"$cur\")) ;;\n");
+    for (size_t i = 0; i < mp_cli_run.nopts; i++)
+        fprintf(f, "--%s ", mp_cli_run.opts[i].name);
+    fprintf(f, "--help \" -- \"$cur\")) ;;\n");
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(verbs[i].name, "run"))
             continue;
