@@ -48,11 +48,11 @@ typedef struct mp_verb {
     const char *name;
     int (*fn)(int, char **);
     const char *summary;
+    const struct mp_cli *cli;   /* its options (cmd/opt.h) */
 } mp_verb;
-/* `muxprof --man`: the manual page (troff), from the verb table, the run
- * options table and each verb's --help; `muxprof --completion`: the bash
- * completion script, from the same tables and the name registries
- * (cmd/manual.c). */
+/* `muxprof --man`: the manual page (troff), from the verb table and each
+ * verb's option table; `muxprof --completion`: the bash completion script,
+ * from the same tables and the name registries they point to (cmd/manual.c). */
 int mp_cmd_man(const mp_verb *verbs, size_t n, FILE *f);
 int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f);
 
