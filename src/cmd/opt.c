@@ -136,8 +136,10 @@ int mp_opt_parse(const mp_cli *v, int argc, char **argv, void *cfg, mp_opt_parse
         if (rc < 0)
             return rc;
         seen[c - 256] = 1;
-        if (o->kind == MP_OPT_STOP)
-            break;
+        if (o->kind == MP_OPT_STOP) {
+            p->next = optind;
+            return 0;
+        }
     }
     p->next = optind;
     if (v->stray && optind < argc) {

@@ -12,7 +12,8 @@
 
 typedef enum mp_opt_kind {
     MP_OPT_FLAG,     /* an int at off, set to 1 */
-    MP_OPT_STOP,     /* a flag that ends parsing: what follows is not read */
+    MP_OPT_STOP,     /* a flag that ends parsing: what follows is not read and no
+                      * default is given */
     MP_OPT_STRING,   /* a const char * at off, pointing into argv ("" refused where
                       * the row says what it needs) */
     MP_OPT_CALL,     /* set(cfg, "--name", value, err) */
