@@ -98,7 +98,7 @@ static int set_cpu(void *cfg, const char *opt, char *v, mp_err *err)
 }
 
 /* The setters read their value and keep none of it: argv's own strings. */
-static const mp_opt loop_opts[] = {
+static const mp_opt opts[] = {
     MP_OPT_FN("backend", "B", set_backend, "the API to call (required):\n%s",
               .values = mp_backend_names, .flags = MP_OPT_RAW),
     MP_OPT_FN("fds", "N", set_fds, "watched descriptors, 1.." STR(MP_FDS_MAX) " (required)",
@@ -114,7 +114,7 @@ static const mp_opt loop_opts[] = {
 };
 
 const mp_cli mp_cli_loop = {
-    .name = "loop", .opts = loop_opts, .nopts = MP_CLI_NOPTS(loop_opts), .col = 20,
+    .name = "loop", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 20,
     .intro = "usage: muxprof loop --backend B --fds N [options]\n\n"
              "Set up N idle descriptors with one readable, exactly as `muxprof run` does, make\n"
              "K ready-mode calls (timeout 0) of one API, check the answer once, and exit.\n"
