@@ -134,7 +134,7 @@ static void refuses_in_the_verbs_words(void **st)
     static const struct {
         const mp_cli *v;
         const char *line, *msg;
-        int listed;
+        int malformed;
     } bad[] = {
         {&cli, "--flag --flag", "--flag given twice", 0},
         {&cli, "--n 1 --n=2", "--n given twice", 0},
@@ -153,9 +153,9 @@ static void refuses_in_the_verbs_words(void **st)
         mp_opt_parsed p;
         mp_err e;
         int rc = parse(bad[i].v, &c, &p, &e, bad[i].line);
-        if (rc != MP_EUSAGE || strcmp(e.msg, bad[i].msg) || p.listed != bad[i].listed)
-            fail_msg("'%s': rc %d, listed %d, message '%s'; expected '%s', listed %d",
-                     bad[i].line, rc, p.listed, e.msg, bad[i].msg, bad[i].listed);
+        if (rc != MP_EUSAGE || strcmp(e.msg, bad[i].msg) || p.malformed != bad[i].malformed)
+            fail_msg("'%s': rc %d, malformed %d, message '%s'; expected '%s', malformed %d",
+                     bad[i].line, rc, p.malformed, e.msg, bad[i].msg, bad[i].malformed);
     }
 }
 
@@ -253,6 +253,7 @@ static void help_lists_each_row(void **st)
         const mp_cli *v = verbs[i];
         char args[64];
         int rc, rc_h;
+        assert_true(v->nopts < MP_OPT_ROWS_MAX);
         snprintf(args, sizeof args, "%s --help", v->name);
         char *h = mux(args, &rc);
         snprintf(args, sizeof args, "%s -h", v->name);

@@ -193,7 +193,7 @@ int mp_cmd_events(int argc, char **argv)
     mp_err err;
     if (mp_opt_parse(&mp_cli_events, argc, argv, &a, &p, &err)) {
         fprintf(stderr, "muxprof events: %s\n", err.msg);
-        if (p.listed)
+        if (p.malformed)
             mp_opt_usage(&mp_cli_events, stderr);
         return 2;
     }

@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <string.h>
 
-#define MP_OPT_MAX 64          /* rows of one verb */
 #define MP_OPT_VALUE_MAX 4096  /* a value set may change: a copy of at most this */
 
 /* ---- parsing ---- */
@@ -100,9 +99,9 @@ static int stray(const mp_cli *v, char **argv, mp_err *err)
 int mp_opt_parse(const mp_cli *v, int argc, char **argv, void *cfg, mp_opt_parsed *p,
                  mp_err *err)
 {
-    struct option lo[MP_OPT_MAX + 2];
-    int seen[MP_OPT_MAX] = {0};
-    size_t n = v->nopts < MP_OPT_MAX ? v->nopts : MP_OPT_MAX;
+    struct option lo[MP_OPT_ROWS_MAX + 2];
+    int seen[MP_OPT_ROWS_MAX] = {0};
+    size_t n = v->nopts < MP_OPT_ROWS_MAX ? v->nopts : MP_OPT_ROWS_MAX;
 
     *p = (mp_opt_parsed){0};
     for (size_t i = 0; i < n; i++)
@@ -123,13 +122,13 @@ int mp_opt_parse(const mp_cli *v, int argc, char **argv, void *cfg, mp_opt_parse
             return 0;
         }
         const mp_opt *o = c >= 256 && c < 256 + (int)n ? &v->opts[c - 256] : NULL;
-        p->listed = 1;
+        p->malformed = 1;
         if (c == ':')
             return missing(v, optopt >= 256 && optopt < 256 + (int)n ? &v->opts[optopt - 256]
                            : NULL, argv, err);
         if (!o)
             return unknown(v, argv, err);
-        p->listed = 0;
+        p->malformed = 0;
         if (seen[c - 256] && !(o->flags & MP_OPT_REPEAT))
             return mp_errf(err, MP_EUSAGE, "--%s given twice", o->name);
         int rc = take(v, o, cfg, argv, optarg, err);
@@ -143,7 +142,7 @@ int mp_opt_parse(const mp_cli *v, int argc, char **argv, void *cfg, mp_opt_parse
     }
     p->next = optind;
     if (v->stray && optind < argc) {
-        p->listed = 1;
+        p->malformed = 1;
         return stray(v, argv, err);
     }
     int rc = defaults(v, seen, cfg, err);

@@ -30,7 +30,11 @@ typedef enum mp_opt_complete {
 #define MP_OPT_REPEAT 1u   /* may be given more than once */
 #define MP_OPT_RAW 2u      /* set gets argv's own string, of any length (a path) */
 
+/* Sets what the row's value says in cfg: 0 or MP_EUSAGE with a message that
+ * starts with opt ("--fds"); v is NULL for a row without a value. */
 typedef int (*mp_opt_set)(void *cfg, const char *opt, char *v, mp_err *err);
+
+#define MP_OPT_ROWS_MAX 64   /* rows of one verb, beyond which parsing sees none */
 
 typedef struct mp_opt {
     const char *name;              /* --name */
@@ -86,8 +90,8 @@ typedef struct mp_cli {
 typedef struct mp_opt_parsed {
     int help;        /* -h or --help: nothing after it was read */
     int next;        /* argv[next..argc) are the operands */
-    int listed;      /* on failure: the option was unknown or its value missing
-                      * (not a bad value nor a repeat) */
+    int malformed;   /* on failure: an option the verb lacks, a missing value or a
+                      * stray operand (not a bad value nor a repeat) */
 } mp_opt_parsed;
 
 /* Parse argv (argv[0] the verb) into cfg by v's rows, then give each CALL

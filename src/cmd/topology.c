@@ -46,7 +46,7 @@ int mp_cmd_topology(int argc, char **argv)
     mp_err err;
     if (mp_opt_parse(&mp_cli_topology, argc, argv, &a, &p, &err)) {
         fprintf(stderr, "muxprof topology: %s\n", err.msg);
-        if (p.listed)
+        if (p.malformed)
             mp_opt_usage(&mp_cli_topology, stderr);
         return 2;
     }
