@@ -4,19 +4,27 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/opt.h"
 
 /* scripts/grant-perfmon.sh gives capabilities only to an ELF file that holds
  * this string (it never runs the file it is asked to change). */
 __attribute__((used)) static const char grant_marker[] = "muxprof-grantable-binary/1";
 
 static const mp_verb verbs[] = {
-    {"run",      mp_cmd_run,      "measure select/poll/epoll across descriptor counts"},
-    {"report",   mp_cmd_report,   "(re)build report.md and figures from DIR/results.json"},
-    {"compare",  mp_cmd_compare,  "compare runs and reference datasets"},
-    {"events",   mp_cmd_events,   "counter presets and how each resolves on this host"},
-    {"topology", mp_cmd_topology, "caches, PUs and waiter/poker placements"},
-    {"doctor",   mp_cmd_doctor,   "what works on this host and how to fix what does not"},
-    {"loop",     mp_cmd_loop,     "K bare calls over N fds, for perf stat, valgrind, simulators"},
+    {"run",      mp_cmd_run,      "measure select/poll/epoll across descriptor counts",
+     &mp_cli_run},
+    {"report",   mp_cmd_report,   "(re)build report.md and figures from DIR/results.json",
+     &mp_cli_report},
+    {"compare",  mp_cmd_compare,  "compare runs and reference datasets",
+     &mp_cli_compare},
+    {"events",   mp_cmd_events,   "counter presets and how each resolves on this host",
+     &mp_cli_events},
+    {"topology", mp_cmd_topology, "caches, PUs and waiter/poker placements",
+     &mp_cli_topology},
+    {"doctor",   mp_cmd_doctor,   "what works on this host and how to fix what does not",
+     &mp_cli_doctor},
+    {"loop",     mp_cmd_loop,     "K bare calls over N fds, for perf stat, valgrind, simulators",
+     &mp_cli_loop},
 };
 
 static void usage(FILE *f)

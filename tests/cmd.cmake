@@ -1,5 +1,8 @@
 # Tests of src/cmd/: the run options table, and usage errors of the binary.
 mp_add_test(test_cli LIBS mp_cmd SOURCES test_cli.c LABELS run)
+# The option tables: their parser and --help, and every verb's table against
+# its --help, the manual page and the completion.
+mp_add_test(test_opts LIBS mp_cmd SOURCES test_opts.c LABELS cmd)
 # muxprof loop end to end: answers, K more calls for K more (strace), usage errors.
 mp_add_test(test_loop LIBS mp_backends SOURCES test_loop.c LABELS run integration)
 if(CMAKE_CROSSCOMPILING_EMULATOR)

@@ -6,8 +6,6 @@
 
 #include "cmd/internal.h"
 
-#include "cmd/internal.h"
-
 #include "common/version.h"
 
 int mp_exit_status(int code)
@@ -18,26 +16,6 @@ int mp_exit_status(int code)
 int mp_cmd_version(FILE *f)
 {
     fprintf(f, "muxprof %s (git %s)\n", mp_version_release(), mp_version_git());
-    return 0;
-}
-
-int mp__cli_once(mp__cli_seen *seen, const char *arg, mp_err *err)
-{
-    if (arg[0] != '-' || !arg[1])
-        return 0;
-    size_t len = strcspn(arg, "=");
-    for (size_t i = 0; i < seen->n; i++)
-        if (seen->len[i] == len && !memcmp(seen->name[i], arg, len)) {
-            mp_echo e;
-            char name[MP_ECHO_MAX + 1];
-            snprintf(name, sizeof name, "%.*s", (int)(len < MP_ECHO_MAX ? len : MP_ECHO_MAX),
-                     arg);
-            return mp_errf(err, MP_EUSAGE, "%s given twice", mp_echo_arg(&e, name));
-        }
-    if (seen->n < MP__CLI_SEEN_MAX) {
-        seen->name[seen->n] = arg;
-        seen->len[seen->n++] = len;
-    }
     return 0;
 }
 

@@ -38,28 +38,21 @@ int mp_json_doc_print(const cJSON *doc, FILE *f);
 int mp_exit_status(int code);
 
 /* The options of `muxprof run` (cmd/run_options.c).  Parse argv (argv[0] ==
- * "run"): 0, 1 when --help was asked for (nothing else parsed), or
+ * "run"): 0, 1 when -h or --help was asked for (nothing else parsed), or
  * MP_EUSAGE with a message. */
 int mp_cli_parse_run(int argc, char **argv, mp_run_config *cfg, mp_err *err);
 /* The --help text of `muxprof run`, printed from the option table. */
 void mp_cli_run_usage(FILE *f);
-/* Row i of that table: returns its name (without "--"); *arg gets its
- * value's name (NULL for a flag) and help the text --help prints for it. */
-size_t mp_cli_run_nopts(void);
-const char *mp_cli_run_opt(size_t i, const char **arg, char *help, size_t len);
-/* The names row i's value may be ("a, b, c"), "" when free-form. */
-const char *mp_cli_run_opt_values(size_t i);
-
 /* The verbs, as main.c lists them. */
 typedef struct mp_verb {
     const char *name;
     int (*fn)(int, char **);
     const char *summary;
+    const struct mp_cli *cli;   /* its options (cmd/opt.h) */
 } mp_verb;
-/* `muxprof --man`: the manual page (troff), from the verb table, the run
- * options table and each verb's --help; `muxprof --completion`: the bash
- * completion script, from the same tables and the name registries
- * (cmd/manual.c). */
+/* `muxprof --man`: the manual page (troff), from the verb table and each
+ * verb's option table; `muxprof --completion`: the bash completion script,
+ * from the same tables and the name registries they point to (cmd/manual.c). */
 int mp_cmd_man(const mp_verb *verbs, size_t n, FILE *f);
 int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f);
 

@@ -4,8 +4,10 @@
  * for what is compared and docs/compare.md for the report. */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
+#include "cmd/opt.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
@@ -16,9 +18,59 @@
 #include "compare/compare.h"
 #include "report/reference.h"
 
-static void usage(FILE *f)
+/* What the options set; the inputs are the operands. */
+typedef struct cmp_args {
+    const char *out;
+    const char **label;   /* the Nth names the Nth input */
+    size_t nlabel;
+    int force, no_plots, anonymize, json, list;
+} cmp_args;
+
+static int add_label(void *cfg, const char *opt, char *v, mp_err *err)
 {
-    fprintf(f,
+    cmp_args *a = cfg;
+    (void)opt, (void)err;
+    a->label[a->nlabel++] = v;
+    return 0;
+}
+
+/* The reference datasets' names, "a b c": what an operand may be besides a run. */
+static const char *ref_names(void)
+{
+    static char buf[1024];
+    size_t o = 0;
+    buf[0] = '\0';
+    for (const mp_cmp_ref *r = mp_cmp_refs; r->name && o < sizeof buf; r++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s ", r->name);
+    return buf;
+}
+
+static const mp_opt opts[] = {
+    MP_OPT_STR("out", "DIR", cmp_args, out,
+               "where to write: a new directory (or an empty one); required\nwithout --json",
+               .complete = MP_OPT_DIRS, .needs = "a directory"),
+    MP_OPT_BOOL("force", cmp_args, force, "write over a DIR that muxprof wrote before"),
+    MP_OPT_FN("label", "NAME", add_label,
+              "name the next input NAME instead of its CPU model and arch\n"
+              "(repeat: the Nth --label names the Nth input)",
+              .needs = "a name", .flags = MP_OPT_REPEAT | MP_OPT_RAW),
+    MP_OPT_BOOL("no-plots", cmp_args, no_plots,
+                "write data files and gnuplot scripts, do not run gnuplot"),
+    MP_OPT_BOOL("anonymize", cmp_args, anonymize,
+                "each run's results.json rewritten field by field before it\n"
+                "is read: host names host-1, host-2, ..., paths <path>, inputs\n"
+                "input-1, input-2, ...; CPU models, kernel versions and every\n"
+                "measured value kept (docs/privileges.md)"),
+    MP_OPT_BOOL("json", cmp_args, json,
+                "print the comparison as one JSON document on stdout\n"
+                "(docs/json-output.md); without --out nothing is written"),
+    {.name = "list-references", .kind = MP_OPT_STOP, .off = offsetof(cmp_args, list),
+     .help = "the reference datasets and their sources"},
+};
+
+const mp_cli mp_cli_compare = {
+    .name = "compare", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 22,
+    .intro =
         "usage: muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --out DIR\n"
         "                       [--force] [--no-plots] [--json] [--anonymize]\n"
         "       muxprof compare RUN_OR_REF RUN_OR_REF... [--label NAME]... --json\n"
@@ -30,30 +82,18 @@ static void usage(FILE *f)
         "and select/epoll ratios, per-descriptor slopes (ns, and cycles where counted) and\n"
         "counters side by side.  Cells measured by at least two inputs are compared; the\n"
         "others are listed.\n\n"
-        "Before/after on one host: each shared cell shows the change of the median in %%\n"
+        "Before/after on one host: each shared cell shows the change of the median in %\n"
         "against the first input and a two-sided Mann-Whitney U test on the kept samples\n"
         "(samples.csv) of both, significant when p < 0.05; \"not testable\" where an input\n"
         "has no samples (a published reference carries one number).  Two inputs of one\n"
         "host are told apart by their run directory's name; the same file twice is\n"
-        "refused.\n\n"
-        "  --out DIR           where to write: a new directory (or an empty one); required\n"
-        "                      without --json\n"
-        "  --force             write over a DIR that muxprof wrote before\n"
-        "  --label NAME        name the next input NAME instead of its CPU model and arch\n"
-        "                      (repeat: the Nth --label names the Nth input)\n"
-        "  --no-plots          write data files and gnuplot scripts, do not run gnuplot\n"
-        "  --anonymize         each run's results.json rewritten field by field before it\n"
-        "                      is read: host names host-1, host-2, ..., paths <path>, inputs\n"
-        "                      input-1, input-2, ...; CPU models, kernel versions and every\n"
-        "                      measured value kept (docs/privileges.md)\n"
-        "  --json              print the comparison as one JSON document on stdout\n"
-        "                      (docs/json-output.md); without --out nothing is written\n"
-        "  --list-references   the reference datasets and their sources\n"
-        "  -h, --help          this text\n\n"
-        "An input that is missing or unreadable is exit 1; one that is malformed or\n"
-        "shares nothing with the others is 2 (the message names the file and the field).\n"
-        MP_EXIT_HELP);
-}
+        "refused.\n\n",
+    .outro = "\nAn input that is missing or unreadable is exit 1; one that is malformed or\n"
+             "shares nothing with the others is 2 (the message names the file and the field).\n"
+             MP_EXIT_HELP,
+    .help_head = "-h, --help", .unknown = "unknown option",
+    .see = " (see muxprof compare --help)", .operands = ref_names, .operand_dirs = 1,
+};
 
 static int list_references(void)
 {
@@ -108,96 +148,58 @@ static int out_is_input(const char *out, const char *const *in, size_t nin, mp_e
 
 int mp_cmd_compare(int argc, char **argv)
 {
-    const char *out = NULL;
-    int no_plots = 0, json = 0, anonymize = 0, force = 0;
-    /* inputs, then labels, in one block */
-    const char **in = calloc(2 * ((size_t)argc + 1), sizeof *in);
-    if (!in) {
+    cmp_args a = {.label = calloc((size_t)argc + 1, sizeof *a.label)};
+    if (!a.label) {
         fprintf(stderr, "muxprof compare: out of memory\n");
         return 1;
     }
-    const char **label = in + argc + 1;
-    size_t nin = 0, nlabel = 0;
-    mp__cli_seen seen = {0};
+    mp_opt_parsed p;
     mp_err err;
-    mp_echo e;
-    for (int i = 1; i < argc; i++) {
-        /* --label names one input each: the only option given more than once */
-        if (strcmp(argv[i], "--label") && strncmp(argv[i], "--label=", 8) &&
-            mp__cli_once(&seen, argv[i], &err)) {
-            fprintf(stderr, "muxprof compare: %s\n", err.msg);
-            free(in);
-            return 2;
-        }
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            free(in);
-            return 0;
-        } else if (!strcmp(argv[i], "--list-references")) {
-            free(in);
-            return list_references();
-        } else if (!strcmp(argv[i], "--no-plots")) {
-            no_plots = 1;
-        } else if (!strcmp(argv[i], "--anonymize")) {
-            anonymize = 1;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--force")) {
-            force = 1;
-        } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
-            out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!out || !*out) {
-                fprintf(stderr, "muxprof compare: --out needs a directory\n");
-                free(in);
-                return 2;
-            }
-        } else if (!strcmp(argv[i], "--label") || !strncmp(argv[i], "--label=", 8)) {
-            const char *l = argv[i][7] == '=' ? argv[i] + 8 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!l) {
-                fprintf(stderr, "muxprof compare: --label needs a name\n");
-                free(in);
-                return 2;
-            }
-            label[nlabel++] = l;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "muxprof compare: unknown option '%s' (see muxprof compare "
-                            "--help)\n", mp_echo_arg(&e, argv[i]));
-            free(in);
-            return 2;
-        } else {
-            in[nin++] = argv[i];
-        }
+    if (mp_opt_parse(&mp_cli_compare, argc, argv, &a, &p, &err)) {
+        fprintf(stderr, "muxprof compare: %s\n", err.msg);
+        free(a.label);
+        return 2;
     }
+    if (p.help || a.list) {
+        free(a.label);
+        if (p.help)
+            mp_opt_usage(&mp_cli_compare, stdout);
+        return p.help ? 0 : list_references();
+    }
+    const char *out = a.out, **label = a.label;
+    int no_plots = a.no_plots, json = a.json, anonymize = a.anonymize, force = a.force;
+    char **in = argv + p.next;
+    size_t nin = (size_t)(argc - p.next), nlabel = a.nlabel;
     if (nin < 2 || (!out && !json)) {
         fprintf(stderr, "muxprof compare: %s; usage: muxprof compare RUN_OR_REF "
                         "RUN_OR_REF... --out DIR (references: muxprof compare "
                         "--list-references)\n",
                 nin < 2 ? "give at least two runs or reference datasets"
                         : "--out DIR is required (or --json)");
-        free(in);
+        free(label);
         return 2;
     }
     if (nlabel > nin) {
         fprintf(stderr, "muxprof compare: %zu labels for %zu inputs; give at most one "
                         "--label per input, in the inputs' order\n", nlabel, nin);
-        free(in);
+        free(label);
         return 2;
     }
     if (nin > MP_CMP_MAX_HOSTS) {
         fprintf(stderr, "muxprof compare: at most %d inputs (%zu given)\n", MP_CMP_MAX_HOSTS,
                 nin);
-        free(in);
+        free(label);
         return 2;
     }
-    if (out && out_is_input(out, in, nin, &err)) {
+    if (out && out_is_input(out, (const char *const *)in, nin, &err)) {
         fprintf(stderr, "muxprof compare: --out: %s\n", err.msg);
-        free(in);
+        free(label);
         return 2;
     }
     mp_cmp c = { calloc(nin, sizeof *c.h), 0 };
     if (!c.h) {
         fprintf(stderr, "muxprof compare: out of memory\n");
-        free(in);
+        free(label);
         return 1;
     }
     mp_err_clear(&err);
@@ -252,6 +254,6 @@ int mp_cmd_compare(int argc, char **argv)
         mp_cmp_host_free(&c.h[i]);
     mp_anon_free(anon);
     free(c.h);
-    free(in);
+    free(label);
     return status;
 }

@@ -5,6 +5,7 @@
  * change.  Reports only; exits 0 even when things are missing. */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
+#include "cmd/opt.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -266,38 +267,42 @@ static void check_open(void)
     }
 }
 
+/* What the options set. */
+typedef struct doctor_args {
+    int json;
+} doctor_args;
+
+static const mp_opt opts[] = {
+    MP_OPT_BOOL("json", doctor_args, json, "one JSON document on stdout (docs/json-output.md)"),
+};
+
+const mp_cli mp_cli_doctor = {
+    .name = "doctor", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 11,
+    .intro = "usage: muxprof doctor [--json]\n\nChecks what this host offers for "
+             "measuring select/poll/epoll with counters\nand says what to change; exits "
+             "0 even when something is missing.\n\n",
+    .outro = "\n" MP_EXIT_HELP,
+    .unknown = "unexpected argument", .see = " (try --help)", .stray = "",
+};
+
 int mp_cmd_doctor(int argc, char **argv)
 {
     mp_pmu_host h;
     cJSON *doc = NULL;
-    mp__cli_seen seen = {0};
+    doctor_args a = {0};
+    mp_opt_parsed p;
     mp_err err;
-    mp_echo e;
-    for (int i = 1; i < argc; i++) {
-        if (mp__cli_once(&seen, argv[i], &err)) {
-            fprintf(stderr, "muxprof doctor: %s\n", err.msg);
-            cJSON_Delete(doc);
-            return 2;
-        }
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: muxprof doctor [--json]\n\nChecks what this host offers for "
-                   "measuring select/poll/epoll with counters\nand says what to change; exits "
-                   "0 even when something is missing.\n\n"
-                   "  --json   one JSON document on stdout (docs/json-output.md)\n\n"
-                   MP_EXIT_HELP);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--json")) {
-            if (!doc) {
-                doc = mp_json_doc_new("doctor");
-                json_checks = cJSON_AddArrayToObject(doc, "checks");
-            }
-            continue;
-        }
-        fprintf(stderr, "muxprof doctor: unexpected argument '%s' (try --help)\n",
-                mp_echo_arg(&e, argv[i]));
-        cJSON_Delete(doc);
+    if (mp_opt_parse(&mp_cli_doctor, argc, argv, &a, &p, &err)) {
+        fprintf(stderr, "muxprof doctor: %s\n", err.msg);
         return 2;
+    }
+    if (p.help) {
+        mp_opt_usage(&mp_cli_doctor, stdout);
+        return 0;
+    }
+    if (a.json) {
+        doc = mp_json_doc_new("doctor");
+        json_checks = cJSON_AddArrayToObject(doc, "checks");
     }
     n_fix = 0;
     mp_pmu_host_probe(&h);

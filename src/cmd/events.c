@@ -4,6 +4,7 @@
  * files and the generic perf names.  Reads the plan's JSON description. */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
+#include "cmd/opt.h"
 
 #include <sched.h>
 #include <stdio.h>
@@ -159,52 +160,49 @@ out:
     return code;
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: muxprof events [--all] [--events PRESET|LIST] [--json]\n\n"
-        "Shows how a counter preset resolves on this host: every event with its\n"
-        "encoding (perf type, config, scope), whether it opened, and why not.\n\n"
-        "  --events SPEC  a preset (%s) or a comma\n"
-        "                 list: perf names (L1-dcache-load-misses, cycles:u), libpfm4\n"
-        "                 names (amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS),\n"
-        "                 sysfs pmu/event/ (msr/tsc/), raw rHEX.  Default: cache\n"
-        "  --all          every preset, and the preset data files built in\n"
-        "  --json         one JSON document on stdout (docs/json-output.md)\n\n"
-        MP_EXIT_HELP,
-        mp_pmu_preset_list());
-}
+/* What the options set. */
+typedef struct events_args {
+    const char *spec;
+    int all, json;
+} events_args;
+
+static const mp_opt opts[] = {
+    MP_OPT_STR("events", "SPEC", events_args, spec,
+               "a preset (%s) or a comma\n"
+               "list: perf names (L1-dcache-load-misses, cycles:u), libpfm4\n"
+               "names (amd64_fam19h_zen4::L1_DTLB_MISS:TLB_RELOAD_4K_L2_MISS),\n"
+               "sysfs pmu/event/ (msr/tsc/), raw rHEX.  Default: cache",
+               .values = mp_pmu_preset_list),
+    MP_OPT_BOOL("all", events_args, all, "every preset, and the preset data files built in"),
+    MP_OPT_BOOL("json", events_args, json, "one JSON document on stdout (docs/json-output.md)"),
+};
+
+const mp_cli mp_cli_events = {
+    .name = "events", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 17,
+    .intro = "usage: muxprof events [--all] [--events PRESET|LIST] [--json]\n\n"
+             "Shows how a counter preset resolves on this host: every event with its\n"
+             "encoding (perf type, config, scope), whether it opened, and why not.\n\n",
+    .outro = "\n" MP_EXIT_HELP,
+    .unknown = "unexpected argument", .see = "", .stray = "",
+};
 
 int mp_cmd_events(int argc, char **argv)
 {
-    const char *spec = NULL;
-    int all = 0, rc = 0, json = 0;
-    mp__cli_seen seen = {0};
+    events_args a = {0};
+    mp_opt_parsed p;
     mp_err err;
-    mp_echo e;
-    for (int i = 1; i < argc; i++) {
-        if (mp__cli_once(&seen, argv[i], &err)) {
-            fprintf(stderr, "muxprof events: %s\n", err.msg);
-            return 2;
-        }
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--all")) {
-            all = 1;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--events") && i + 1 < argc) {
-            spec = argv[++i];
-        } else if (!strncmp(argv[i], "--events=", 9)) {
-            spec = argv[i] + 9;
-        } else {
-            fprintf(stderr, "muxprof events: unexpected argument '%s'\n",
-                    mp_echo_arg(&e, argv[i]));
-            usage(stderr);
-            return 2;
-        }
+    if (mp_opt_parse(&mp_cli_events, argc, argv, &a, &p, &err)) {
+        fprintf(stderr, "muxprof events: %s\n", err.msg);
+        if (p.malformed)
+            mp_opt_usage(&mp_cli_events, stderr);
+        return 2;
     }
+    if (p.help) {
+        mp_opt_usage(&mp_cli_events, stdout);
+        return 0;
+    }
+    const char *spec = a.spec;
+    int all = a.all, json = a.json, rc = 0;
     if (json) return show_json(spec, all);
     if (!all) return show(spec ? spec : "cache");
     if (spec && (rc = show(spec))) return rc;

@@ -18,18 +18,5 @@ int mp__cli_parse_count(const char *opt, const char *s, long lo, long hi, long *
  * another user's, writable by others), is MP_EUSAGE with a message that says
  * what to do (cmd/cmd.c). */
 int mp__cmd_out_dir(mp_dir *d, const char *path, int force, mp_err *err);
-/* The options a hand-parsed verb has seen.  A verb has fewer than
- * MP__CLI_SEEN_MAX options, and one it does not know ends its parsing. */
-#define MP__CLI_SEEN_MAX 32
-typedef struct mp__cli_seen {
-    const char *name[MP__CLI_SEEN_MAX];   /* into argv: "--out" or "--out=DIR" */
-    size_t len[MP__CLI_SEEN_MAX];         /* of the name, up to '=' */
-    size_t n;
-} mp__cli_seen;
-
-/* Every option is taken once: arg is an argv item; 0 when it is not an
- * option ("-", a value) or its name (up to '=') is new, else MP_EUSAGE with
- * "--out given twice". */
-int mp__cli_once(mp__cli_seen *seen, const char *arg, mp_err *err);
 
 #endif

@@ -11,7 +11,6 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 
 #include "backends/backend.h"
 #include "cmd/internal.h"
+#include "cmd/opt.h"
 #include "run/config.h"
 #include "run/fdset.h"
 #include "run/peer.h"
@@ -40,115 +40,101 @@ typedef struct {
     int quiet;
 } loop_config;
 
-enum { L_BACKEND = 256, L_FDS, L_CALLS, L_KIND, L_POS, L_CPU, L_QUIET, L_HELP };
-
-/* The options, from which getopt's table and the help text are made. */
-static const struct {
-    struct option opt;
-    const char *arg, *help;
-    const char *(*choices)(void);   /* appended to help, from the registry */
-} loop_opts[] = {
-    {{"backend", required_argument, 0, L_BACKEND}, "B", "the API to call (required):",
-     mp_backend_names},
-    {{"fds", required_argument, 0, L_FDS}, "N",
-     "watched descriptors, 1.." STR(MP_FDS_MAX) " (required)", NULL},
-    {{"calls", required_argument, 0, L_CALLS}, "K", "calls to make [1000]", NULL},
-    {{"fd-kind", required_argument, 0, L_KIND}, "KIND", "the descriptors [pipe]:",
-     mp_fd_kind_names},
-    {{"ready-pos", required_argument, 0, L_POS}, "P", "where the ready fd sits [last]:",
-     mp_ready_pos_names},
-    {{"cpu", required_argument, 0, L_CPU}, "C",
-     "pin the calling thread to CPU C (the helper stays unpinned)", NULL},
-    {{"quiet", no_argument, 0, L_QUIET}, NULL, "no summary line on stderr", NULL},
-    {{"help", no_argument, 0, L_HELP}, NULL, "this text", NULL},
-};
-#define NOPTS (sizeof loop_opts / sizeof loop_opts[0])
-
-static void usage(FILE *f)
+static int set_backend(void *cfg, const char *opt, char *v, mp_err *err)
 {
-    fprintf(f, "usage: muxprof loop --backend B --fds N [options]\n\n"
-               "Set up N idle descriptors with one readable, exactly as `muxprof run` does, make\n"
-               "K ready-mode calls (timeout 0) of one API, check the answer once, and exit.\n"
-               "No timing and no counters: wrap it in perf stat, valgrind, bpftrace or a\n"
-               "simulated cache (scripts/cachesim.sh); run it with K and 2K calls and take the\n"
-               "difference to cancel setup and exit (docs/cachesim.md).\n\n");
-    for (size_t i = 0; i < NOPTS; i++) {
-        char left[32];
-        snprintf(left, sizeof left, "--%s%s%s", loop_opts[i].opt.name, loop_opts[i].arg ? " " : "",
-                 loop_opts[i].arg ? loop_opts[i].arg : "");
-        fprintf(f, "  %-17s %s", left, loop_opts[i].help);
-        if (loop_opts[i].choices)
-            fprintf(f, "\n  %-17s %s", "", loop_opts[i].choices());
-        fputc('\n', f);
-    }
-    fprintf(f, "\nExit status: 0 the answer was right, 1 runtime failure or a wrong answer,\n"
-               "2 usage error.\n");
+    loop_config *c = cfg;
+    mp_echo e;
+    c->backend = mp_backend_find(v);
+    if (!c->backend)
+        return mp_errf(err, MP_EUSAGE, "%s: unknown backend '%s'; expected %s", opt,
+                       mp_echo_arg(&e, v), mp_backend_names());
+    return 0;
 }
+
+static int set_fds(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    loop_config *c = cfg;
+    long n;
+    int rc = mp__cli_parse_count(opt, v, 1, MP_FDS_MAX, &n, err);
+    if (rc == 0)
+        c->nfds = (int)n;
+    return rc;
+}
+
+static int set_calls(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    loop_config *c = cfg;
+    return mp__cli_parse_count(opt, v, 1, LOOP_CALLS_MAX, &c->calls, err);
+}
+
+static int set_kind(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    loop_config *c = cfg;
+    mp_echo e;
+    if (mp_fd_kind_parse(v, &c->kind) < 0)
+        return mp_errf(err, MP_EUSAGE, "%s: unknown kind '%s'; expected %s", opt,
+                       mp_echo_arg(&e, v), mp_fd_kind_names());
+    return 0;
+}
+
+static int set_pos(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    loop_config *c = cfg;
+    mp_echo e;
+    if (mp_ready_pos_parse(v, &c->pos) < 0)
+        return mp_errf(err, MP_EUSAGE, "%s: unknown position '%s'; expected %s", opt,
+                       mp_echo_arg(&e, v), mp_ready_pos_names());
+    return 0;
+}
+
+static int set_cpu(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    loop_config *c = cfg;
+    long n;
+    int rc = mp__cli_parse_count(opt, v, 0, LOOP_CPU_MAX, &n, err);
+    if (rc == 0)
+        c->cpu = (int)n;
+    return rc;
+}
+
+/* The setters read their value and keep none of it: argv's own strings. */
+static const mp_opt opts[] = {
+    MP_OPT_FN("backend", "B", set_backend, "the API to call (required):\n%s",
+              .values = mp_backend_names, .flags = MP_OPT_RAW),
+    MP_OPT_FN("fds", "N", set_fds, "watched descriptors, 1.." STR(MP_FDS_MAX) " (required)",
+              .flags = MP_OPT_RAW),
+    MP_OPT_FN("calls", "K", set_calls, "calls to make", .def = "1000", .flags = MP_OPT_RAW),
+    MP_OPT_FN("fd-kind", "KIND", set_kind, "the descriptors [pipe]:\n%s",
+              .values = mp_fd_kind_names, .flags = MP_OPT_RAW),
+    MP_OPT_FN("ready-pos", "P", set_pos, "where the ready fd sits [last]:\n%s",
+              .values = mp_ready_pos_names, .flags = MP_OPT_RAW),
+    MP_OPT_FN("cpu", "C", set_cpu, "pin the calling thread to CPU C (the helper stays unpinned)",
+              .flags = MP_OPT_RAW),
+    MP_OPT_BOOL("quiet", loop_config, quiet, "no summary line on stderr"),
+};
+
+const mp_cli mp_cli_loop = {
+    .name = "loop", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 20,
+    .intro = "usage: muxprof loop --backend B --fds N [options]\n\n"
+             "Set up N idle descriptors with one readable, exactly as `muxprof run` does, make\n"
+             "K ready-mode calls (timeout 0) of one API, check the answer once, and exit.\n"
+             "No timing and no counters: wrap it in perf stat, valgrind, bpftrace or a\n"
+             "simulated cache (scripts/cachesim.sh); run it with K and 2K calls and take the\n"
+             "difference to cancel setup and exit (docs/cachesim.md).\n\n",
+    .outro = "\nExit status: 0 the answer was right, 1 runtime failure or a wrong answer,\n"
+             "2 usage error.\n",
+    .help_head = "--help", .unknown = "unknown option", .see = " (muxprof loop --help)",
+    .stray = " (muxprof loop --help)",
+};
 
 /* Returns 0, 1 for --help, or MP_EUSAGE. */
 static int parse(int argc, char **argv, loop_config *c, mp_err *err)
 {
-    struct option longopts[NOPTS + 1];
-    for (size_t i = 0; i < NOPTS; i++)
-        longopts[i] = loop_opts[i].opt;
-    memset(&longopts[NOPTS], 0, sizeof longopts[NOPTS]);
-    *c = (loop_config){.calls = 1000, .kind = MP_FD_PIPE, .pos = MP_POS_LAST, .cpu = -1};
-    optind = 1;
-    opterr = 0;
-    int o, rc = 0;
-    long v;
-    int seen[L_HELP - L_BACKEND + 1] = {0};
-    mp_echo e;
-    while (rc == 0 && (o = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
-        if (o >= L_BACKEND && o <= L_HELP && seen[o - L_BACKEND]++) {
-            rc = mp_errf(err, MP_EUSAGE, "--%s given twice", loop_opts[o - L_BACKEND].opt.name);
-            break;
-        }
-        switch (o) {
-        case L_BACKEND:
-            c->backend = mp_backend_find(optarg);
-            if (!c->backend)
-                rc = mp_errf(err, MP_EUSAGE, "--backend: unknown backend '%s'; expected %s",
-                             mp_echo_arg(&e, optarg), mp_backend_names());
-            break;
-        case L_FDS:
-            if ((rc = mp__cli_parse_count("--fds", optarg, 1, MP_FDS_MAX, &v, err)) == 0)
-                c->nfds = (int)v;
-            break;
-        case L_CALLS:
-            rc = mp__cli_parse_count("--calls", optarg, 1, LOOP_CALLS_MAX, &c->calls, err);
-            break;
-        case L_KIND:
-            if (mp_fd_kind_parse(optarg, &c->kind) < 0)
-                rc = mp_errf(err, MP_EUSAGE, "--fd-kind: unknown kind '%s'; expected %s",
-                             mp_echo_arg(&e, optarg), mp_fd_kind_names());
-            break;
-        case L_POS:
-            if (mp_ready_pos_parse(optarg, &c->pos) < 0)
-                rc = mp_errf(err, MP_EUSAGE, "--ready-pos: unknown position '%s'; expected %s",
-                             mp_echo_arg(&e, optarg), mp_ready_pos_names());
-            break;
-        case L_CPU:
-            if ((rc = mp__cli_parse_count("--cpu", optarg, 0, LOOP_CPU_MAX, &v, err)) == 0)
-                c->cpu = (int)v;
-            break;
-        case L_QUIET:
-            c->quiet = 1;
-            break;
-        case L_HELP:
-            return 1;
-        case ':':
-            rc = mp_errf(err, MP_EUSAGE, "%s needs a value (muxprof loop --help)",
-                         mp_echo_arg(&e, argv[optind - 1]));
-            break;
-        default:
-            rc = mp_errf(err, MP_EUSAGE, "unknown option '%s' (muxprof loop --help)",
-                         mp_echo_arg(&e, argv[optind - 1]));
-        }
-    }
-    if (rc == 0 && optind < argc)
-        rc = mp_errf(err, MP_EUSAGE, "unexpected argument '%s' (muxprof loop --help)",
-                     mp_echo_arg(&e, argv[optind]));
+    *c = (loop_config){.kind = MP_FD_PIPE, .pos = MP_POS_LAST, .cpu = -1};
+    mp_opt_parsed p;
+    int rc = mp_opt_parse(&mp_cli_loop, argc, argv, c, &p, err);
+    if (rc == 0 && p.help)
+        return 1;
     if (rc == 0 && !c->backend)
         rc = mp_errf(err, MP_EUSAGE, "--backend is required; expected one of %s",
                      mp_backend_names());
@@ -258,7 +244,7 @@ int mp_cmd_loop(int argc, char **argv)
     mp_err_clear(&err);
     int rc = parse(argc, argv, &c, &err);
     if (rc == 1) {
-        usage(stdout);
+        mp_opt_usage(&mp_cli_loop, stdout);
         return 0;
     }
     if (rc == 0)

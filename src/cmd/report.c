@@ -3,6 +3,7 @@
  * or write an anonymized copy of the run with its report into PUB. */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
+#include "cmd/opt.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -56,29 +57,43 @@ static int default_pub(const char *dir, char *pub, size_t len, mp_dir *pd, mp_er
                    "--out PUB", parent, stamp, MAX_PUB_SUFFIX - 1);
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: muxprof report DIR|DIR/results.json [--no-plots]\n"
-        "                      [--anonymize [--out PUB] [--force]]\n\n"
-        "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
-        "with no results.json but the journal.jsonl of a run that did not finish (killed,\n"
-        "or its last write failed) gets results.json, results.csv and samples.csv from\n"
-        "the journal first.\n\n"
-        "  --no-plots   write the data files and gnuplot scripts, but do not run gnuplot\n"
-        "  --anonymize  leave DIR as it is; write a copy to publish into PUB (default\n"
-        "               anonymized-<UTC stamp> beside DIR, a name without the host's):\n"
-        "               results.json rewritten field by field (host\n"
-        "               name a label, paths and kernel addresses replaced; CPU model,\n"
-        "               kernel version and every measured value kept), the CSVs, and\n"
-        "               report.md and figures made from that results.json\n"
-        "  --out PUB    where --anonymize writes: a new directory (or an empty one)\n"
-        "  --force      with --anonymize: write over a PUB that muxprof wrote before\n"
-        "  -h, --help   this text\n\n"
-        "Figures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
-        "report is still written and says how to draw them.  A missing results.json is\n"
-        "exit 1, a malformed one 2.\n" MP_EXIT_HELP);
-}
+/* What the options set; the run directory is the operand. */
+typedef struct report_args {
+    const char *out;
+    int no_plots, anonymize, force;
+} report_args;
+
+static const mp_opt opts[] = {
+    MP_OPT_BOOL("no-plots", report_args, no_plots,
+                "write the data files and gnuplot scripts, but do not run gnuplot"),
+    MP_OPT_BOOL("anonymize", report_args, anonymize,
+                "leave DIR as it is; write a copy to publish into PUB (default\n"
+                "anonymized-<UTC stamp> beside DIR, a name without the host's):\n"
+                "results.json rewritten field by field (host\n"
+                "name a label, paths and kernel addresses replaced; CPU model,\n"
+                "kernel version and every measured value kept), the CSVs, and\n"
+                "report.md and figures made from that results.json"),
+    MP_OPT_STR("out", "PUB", report_args, out,
+               "where --anonymize writes: a new directory (or an empty one)",
+               .complete = MP_OPT_DIRS, .needs = "a directory"),
+    MP_OPT_BOOL("force", report_args, force,
+                "with --anonymize: write over a PUB that muxprof wrote before"),
+};
+
+const mp_cli mp_cli_report = {
+    .name = "report", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 15,
+    .intro = "usage: muxprof report DIR|DIR/results.json [--no-plots]\n"
+             "                      [--anonymize [--out PUB] [--force]]\n\n"
+             "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
+             "with no results.json but the journal.jsonl of a run that did not finish (killed,\n"
+             "or its last write failed) gets results.json, results.csv and samples.csv from\n"
+             "the journal first.\n\n",
+    .outro = "\nFigures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
+             "report is still written and says how to draw them.  A missing results.json is\n"
+             "exit 1, a malformed one 2.\n" MP_EXIT_HELP,
+    .help_head = "-h, --help", .unknown = "unknown option",
+    .see = " (see muxprof report --help)", .operand_dirs = 1,
+};
 
 /* DIR, or the directory of DIR/results.json, into dir. */
 static int run_dir(const char *arg, char *dir, size_t len)
@@ -161,43 +176,25 @@ static int recover(const char *dir, int anonymize, mp_err *err)
 
 int mp_cmd_report(int argc, char **argv)
 {
-    const char *arg = NULL, *out = NULL;
-    int figures = 1, anonymize = 0, force = 0;
-    mp__cli_seen seen = {0};
+    report_args a = {0};
+    mp_opt_parsed p;
     mp_err err;
     mp_echo e1, e2;
-    for (int i = 1; i < argc; i++) {
-        if (mp__cli_once(&seen, argv[i], &err)) {
-            fprintf(stderr, "muxprof report: %s\n", err.msg);
-            return 2;
-        }
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--no-plots")) {
-            figures = 0;
-        } else if (!strcmp(argv[i], "--anonymize")) {
-            anonymize = 1;
-        } else if (!strcmp(argv[i], "--force")) {
-            force = 1;
-        } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
-            out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!out || !*out) {
-                fprintf(stderr, "muxprof report: --out needs a directory\n");
-                return 2;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "muxprof report: unknown option '%s' (see muxprof report --help)\n",
-                    mp_echo_arg(&e1, argv[i]));
-            return 2;
-        } else if (arg) {
-            fprintf(stderr, "muxprof report: one run directory only ('%s' and '%s')\n",
-                    mp_echo_arg(&e1, arg), mp_echo_arg(&e2, argv[i]));
-            return 2;
-        } else {
-            arg = argv[i];
-        }
+    if (mp_opt_parse(&mp_cli_report, argc, argv, &a, &p, &err)) {
+        fprintf(stderr, "muxprof report: %s\n", err.msg);
+        return 2;
     }
+    if (p.help) {
+        mp_opt_usage(&mp_cli_report, stdout);
+        return 0;
+    }
+    if (argc - p.next > 1) {
+        fprintf(stderr, "muxprof report: one run directory only ('%s' and '%s')\n",
+                mp_echo_arg(&e1, argv[p.next]), mp_echo_arg(&e2, argv[p.next + 1]));
+        return 2;
+    }
+    const char *arg = p.next < argc ? argv[p.next] : NULL, *out = a.out;
+    int figures = !a.no_plots, anonymize = a.anonymize, force = a.force;
     if (!arg) {
         fprintf(stderr, "muxprof report: which run directory? usage: muxprof report "
                         "DIR|DIR/results.json [--no-plots]\n");

@@ -1,15 +1,15 @@
-/* run_options.c - the options of `muxprof run` as one table: each row is
- * {name, target, default, help}, and parsing, the defaults and --help are
- * all produced from it.  Lists of names (backends, experiments, fd kinds,
+/* run_options.c - the options of `muxprof run` as one table (cmd/opt.h):
+ * parsing, the defaults, --help, the manual page and the completion are all
+ * made from it.  Lists of names (backends, experiments, fd kinds,
  * placements) come from their registries.  Parsing is strict: a bad value
  * is one line naming the option and what it accepts (MP_EUSAGE). */
 #include "cmd/cmd.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/internal.h"
+#include "cmd/opt.h"
 #include "common/names.h"
 #include "experiments/experiment.h"
 #include "run/config.h"
@@ -104,10 +104,9 @@ static int parse_counts(const char *opt, char *s, int *out, int *nout, mp_err *e
 
 /* ---- targets: one per option, (config, "--name", value, err) ---- */
 
-typedef int (*set_fn)(mp_run_config *c, const char *opt, char *v, mp_err *err);
-
-static int set_backends(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_backends(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     mp_echo e;
     char *it[MP_MAX_BACKENDS];
     int n = split_list(opt, v, it, MP_MAX_BACKENDS, err);
@@ -123,18 +122,21 @@ static int set_backends(mp_run_config *c, const char *opt, char *v, mp_err *err)
     return 0;
 }
 
-static int set_fds(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_fds(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     return parse_counts(opt, v, c->fds, &c->ncounts, err);
 }
 
-static int set_active(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_active(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     return parse_counts(opt, v, c->actives, &c->nactives, err);
 }
 
-static int set_modes(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_modes(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     mp_echo e;
     char *it[2];
     int n = split_list(opt, v, it, 2, err);
@@ -149,8 +151,9 @@ static int set_modes(mp_run_config *c, const char *opt, char *v, mp_err *err)
     return 0;
 }
 
-static int set_kinds(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_kinds(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     mp_echo e;
     char *it[MP_MAX_KINDS];
     int n = split_list(opt, v, it, MP_MAX_KINDS, err);
@@ -165,8 +168,9 @@ static int set_kinds(mp_run_config *c, const char *opt, char *v, mp_err *err)
     return 0;
 }
 
-static int set_experiments(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_experiments(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     mp_echo e;
     char *it[MP_MAX_EXPERIMENTS];
     int rows = 0;
@@ -190,8 +194,9 @@ static int set_experiments(mp_run_config *c, const char *opt, char *v, mp_err *e
     return 0;
 }
 
-static int set_ready_pos(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_ready_pos(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     mp_echo e;
     if (mp_ready_pos_parse(v, &c->ready_pos) < 0)
         return mp_errf(err, MP_EUSAGE, "%s: unknown position '%s'; expected %s", opt,
@@ -200,8 +205,9 @@ static int set_ready_pos(mp_run_config *c, const char *opt, char *v, mp_err *err
     return 0;
 }
 
-static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
+static int set_fd_table(void *cfg, const char *opt, char *v, mp_err *err)
 {
+    mp_run_config *c = cfg;
     mp_echo e;
     char *it[2];
     int n = split_list(opt, v, it, 2, err);
@@ -220,8 +226,9 @@ static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
 }
 
 #define COUNT_TARGET(field, lo, hi)                                                       \
-    static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
+    static int set_##field(void *cfg, const char *opt, char *v, mp_err *err)              \
     {                                                                                     \
+        mp_run_config *c = cfg;                                                           \
         long n;                                                                           \
         int rc = mp__cli_parse_count(opt, v, lo, hi, &n, err);                            \
         if (rc == 0)                                                                      \
@@ -234,34 +241,14 @@ COUNT_TARGET(warmup, 0, MP_WARMUP_MAX)
 COUNT_TARGET(waiters, 1, MP_WAITERS_MAX)
 
 #define WORD_TARGET(field)                                                                \
-    static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
+    static int set_##field(void *cfg, const char *opt, char *v, mp_err *err)              \
     {                                                                                     \
+        mp_run_config *c = cfg;                                                           \
         return parse_word(opt, v, c->field, sizeof c->field, err);                        \
     }
 WORD_TARGET(events)
 WORD_TARGET(placement)
 WORD_TARGET(out_dir)
-
-#define FLAG_TARGET(field)                                                                \
-    static int set_##field(mp_run_config *c, const char *opt, char *v, mp_err *err)       \
-    {                                                                                     \
-        (void)opt, (void)v, (void)err;                                                    \
-        c->field = 1;                                                                     \
-        return 0;                                                                         \
-    }
-FLAG_TARGET(force)
-FLAG_TARGET(quick)
-FLAG_TARGET(no_plots)
-FLAG_TARGET(quiet)
-FLAG_TARGET(profile)
-FLAG_TARGET(anonymize)
-
-/* --help: parsing stops and says so. */
-static int set_help(mp_run_config *c, const char *opt, char *v, mp_err *err)
-{
-    (void)c, (void)opt, (void)v, (void)err;
-    return 1;
-}
 
 static const char *placement_names(void)
 {
@@ -271,216 +258,84 @@ static const char *placement_names(void)
 
 /* ---- the table ---- */
 
-typedef struct run_opt {
-    const char *name;           /* --name */
-    const char *arg;            /* its value's name in --help; NULL: a flag */
-    set_fn target;
-    const char *def;            /* default, given to target when the option is absent */
-    const char *quick;          /* default under --quick, when it differs */
-    const char *help;
-    const char *(*list)(void);  /* the accepted names, printed after help */
-} run_opt;
+#define RUN_FLAG(n, field, h) MP_OPT_BOOL(n, mp_run_config, field, h)
 
-static const run_opt opts[] = {
-    {"backends", "LIST", set_backends, "select,poll,epoll", NULL, "one or more of",
-     mp_backend_names},
-    {"fds", "LIST", set_fds, "10,20,50,100,200,500,1000,2000,5000,10000", QUICK_FDS,
-     "watched descriptor counts, 1.." STR(MP_FDS_MAX), NULL},
-    {"active", "LIST", set_active, "1", NULL,
-     "K of the N fds ready at once (ready mode only; wakeup cells with K > 1 are "
-     "unsupported: the poker writes one fd)", NULL},
-    {"mode", "LIST", set_modes, "ready,wakeup", NULL,
-     "ready (fd already readable, timeout 0: the scan cost), wakeup (waiter asleep, a "
-     "poker process writes one byte)", NULL},
-    {"fd-kind", "LIST", set_kinds, "pipe", NULL, "one or more of", mp_fd_kind_names},
-    {"samples", "N", set_samples, "200", QUICK_SAMPLES, "timed calls per repeat per cell", NULL},
-    {"repeats", "R", set_repeats, "5", QUICK_REPEATS, "repeats (backends interleaved in each)",
-     NULL},
-    {"fd-table", "LIST", set_fd_table, "private", NULL,
-     "descriptor table of the measuring process in timed blocks: private (one thread), "
-     "shared (plus one parked thread, as in a multi-threaded server), or both; one or more of",
-     mp_fd_table_names},
-    {"warmup", "N", set_warmup, "50", NULL,
-     "untimed calls before each block (and at least 2 ms of them; 0: none)", NULL},
-    {"ready-pos", "P", set_ready_pos, "last", NULL, "where the ready fd sits:",
-     mp_ready_pos_names},
-    {"experiment", "LIST", set_experiments, "calls", NULL, "one or more of", mp_experiment_help},
-    {"waiters", "M", set_waiters, "4", NULL, "herd: waiting threads, 1.." STR(MP_WAITERS_MAX),
-     NULL},
-    {"events", "SPEC", set_events, "cache", NULL,
-     "counter preset or event list (muxprof events)", NULL},
-    {"placement", "KIND", set_placement, "auto", NULL, "one of", placement_names},
-    {"out", "DIR", set_out_dir, NULL, NULL,
-     "run directory [reports/runs/<host>-<UTC stamp>]", NULL},
-    {"force", NULL, set_force, NULL, NULL, "write over a run directory muxprof wrote", NULL},
-    {"quick", NULL, set_quick, NULL, NULL,
-     "small sweep for smoke tests (the --quick defaults above)", NULL},
-    {"no-plots", NULL, set_no_plots, NULL, NULL, "write the report without figures", NULL},
-    {"quiet", NULL, set_quiet, NULL, NULL, "no progress on stderr", NULL},
-    {"profile", NULL, set_profile, NULL, NULL,
-     "after each cell's timing and counters, sample the waiter's kernel functions "
-     "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)", NULL},
-    {"anonymize", NULL, set_anonymize, NULL, NULL,
-     "outputs to publish: results.json rewritten field by field (host name a label, paths "
-     "and kernel addresses replaced), the report made from it; CPU, kernel and every "
-     "measured value kept (run directory reports/runs/anonymized-<UTC stamp>)", NULL},
-    {"help", NULL, set_help, NULL, NULL, "this text", NULL},
+static const mp_opt opts[] = {
+    MP_OPT_FN("backends", "LIST", set_backends, "one or more of %s",
+              .values = mp_backend_names, .def = "select,poll,epoll"),
+    MP_OPT_FN("fds", "LIST", set_fds, "watched descriptor counts, 1.." STR(MP_FDS_MAX),
+              .def = "10,20,50,100,200,500,1000,2000,5000,10000", .alt = QUICK_FDS),
+    MP_OPT_FN("active", "LIST", set_active,
+              "K of the N fds ready at once (ready mode only; wakeup cells with K > 1 are "
+              "unsupported: the poker writes one fd)", .def = "1"),
+    MP_OPT_FN("mode", "LIST", set_modes,
+              "ready (fd already readable, timeout 0: the scan cost), wakeup (waiter asleep, a "
+              "poker process writes one byte)", .values = mp_mode_names, .def = "ready,wakeup"),
+    MP_OPT_FN("fd-kind", "LIST", set_kinds, "one or more of %s", .values = mp_fd_kind_names,
+              .def = "pipe"),
+    MP_OPT_FN("samples", "N", set_samples, "timed calls per repeat per cell", .def = "200",
+              .alt = QUICK_SAMPLES),
+    MP_OPT_FN("repeats", "R", set_repeats, "repeats (backends interleaved in each)",
+              .def = "5", .alt = QUICK_REPEATS),
+    MP_OPT_FN("fd-table", "LIST", set_fd_table,
+              "descriptor table of the measuring process in timed blocks: private (one "
+              "thread), shared (plus one parked thread, as in a multi-threaded server), or "
+              "both; one or more of %s", .values = mp_fd_table_names, .def = "private"),
+    MP_OPT_FN("warmup", "N", set_warmup,
+              "untimed calls before each block (and at least 2 ms of them; 0: none)",
+              .def = "50"),
+    MP_OPT_FN("ready-pos", "P", set_ready_pos, "where the ready fd sits: %s",
+              .values = mp_ready_pos_names, .def = "last"),
+    MP_OPT_FN("experiment", "LIST", set_experiments, "one or more of %s",
+              .values = mp_experiment_names, .shown = mp_experiment_help, .def = "calls"),
+    MP_OPT_FN("waiters", "M", set_waiters, "herd: waiting threads, 1.." STR(MP_WAITERS_MAX),
+              .def = "4"),
+    MP_OPT_FN("events", "SPEC", set_events, "counter preset or event list (muxprof events)",
+              .values = mp_pmu_preset_list, .def = "cache"),
+    MP_OPT_FN("placement", "KIND", set_placement, "one of %s", .values = placement_names,
+              .def = "auto"),
+    MP_OPT_FN("out", "DIR", set_out_dir, "run directory [reports/runs/<host>-<UTC stamp>]",
+              .complete = MP_OPT_DIRS, .flags = MP_OPT_RAW),
+    RUN_FLAG("force", force, "write over a run directory muxprof wrote"),
+    RUN_FLAG("quick", quick, "small sweep for smoke tests (the --quick defaults above)"),
+    RUN_FLAG("no-plots", no_plots, "write the report without figures"),
+    RUN_FLAG("quiet", quiet, "no progress on stderr"),
+    RUN_FLAG("profile", profile,
+             "after each cell's timing and counters, sample the waiter's kernel functions "
+             "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)"),
+    RUN_FLAG("anonymize", anonymize,
+             "outputs to publish: results.json rewritten field by field (host name a label, "
+             "paths and kernel addresses replaced), the report made from it; CPU, kernel and "
+             "every measured value kept (run directory reports/runs/anonymized-<UTC stamp>)"),
 };
-#define NOPTS (sizeof opts / sizeof opts[0])
 
-/* ---- --help ---- */
-
-#define HELP_COL 20
-#define HELP_WIDTH 79
-
-/* Words of text, wrapped to HELP_WIDTH with continuation lines at HELP_COL. */
-static void wrap(FILE *f, const char *text, int col)
-{
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        size_t w = strcspn(p, " ");
-        if (!w)
-            break;
-        if (col > HELP_COL && col + 1 + (int)w > HELP_WIDTH) {
-            fprintf(f, "\n%*s", HELP_COL, "");
-            col = HELP_COL;
-        } else if (col > HELP_COL) {
-            fputc(' ', f);
-            col++;
-        }
-        fwrite(p, 1, w, f);
-        col += (int)w;
-        p += w;
-    }
-}
-
-size_t mp_cli_run_nopts(void)
-{
-    return NOPTS;
-}
-
-const char *mp_cli_run_opt(size_t i, const char **arg, char *help, size_t len)
-{
-    const run_opt *o = &opts[i];
-    int n = snprintf(help, len, "%s%s%s", o->help, o->list ? " " : "", o->list ? o->list() : "");
-    if (o->def && n > 0 && (size_t)n < len)
-        snprintf(help + n, len - (size_t)n, " [%s%s%s]", o->def,
-                 o->quick ? "; --quick: " : "", o->quick ? o->quick : "");
-    *arg = o->arg;
-    return o->name;
-}
-
-const char *mp_cli_run_opt_values(size_t i)
-{
-    const run_opt *o = &opts[i];
-    if (o->target == set_modes)
-        return mp_mode_names();
-    if (o->target == set_experiments)
-        return mp_experiment_names();
-    if (o->target == set_events)
-        return mp_pmu_preset_list();
-    return o->list ? o->list() : "";
-}
+const mp_cli mp_cli_run = {
+    .name = "run", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 20, .width = 79,
+    .intro = "usage: muxprof run [options]\n\n"
+             "Measure one select/poll/epoll_wait call while N idle descriptors are watched\n"
+             "and one is ready, for each N, and write results.json, results.csv, samples.csv\n"
+             "and report.md into a run directory.\n\n",
+    .outro = "\nThe run directory's default name gets -2, -3, ... when it exists.\n"
+             "A run in which no cell could be measured, a cell or an experiment ended in\n"
+             "error, or the report or a figure could not be written exits 1 and says why\n"
+             "(what was measured is kept).\n" MP_EXIT_HELP,
+    .help_head = "--help", .unknown = "unknown option", .see = "; see muxprof run --help",
+    .stray = "; run takes options only (see muxprof run --help)", .alt = "quick",
+    .man_rows = 1,
+};
 
 void mp_cli_run_usage(FILE *f)
 {
-    fprintf(f, "usage: muxprof run [options]\n\n"
-               "Measure one select/poll/epoll_wait call while N idle descriptors are watched\n"
-               "and one is ready, for each N, and write results.json, results.csv, samples.csv\n"
-               "and report.md into a run directory.\n\n");
-    for (size_t i = 0; i < NOPTS; i++) {
-        char head[64], text[1024];
-        const char *arg, *name = mp_cli_run_opt(i, &arg, text, sizeof text);
-        snprintf(head, sizeof head, "  --%s%s%s", name, arg ? " " : "", arg ? arg : "");
-        int col = fprintf(f, "%-*s", HELP_COL - 1, head);
-        if (col >= HELP_COL) {
-            fprintf(f, "\n%*s", HELP_COL, "");
-        } else {
-            fputc(' ', f);
-        }
-        wrap(f, text, HELP_COL);
-        fputc('\n', f);
-    }
-    fprintf(f, "\nThe run directory's default name gets -2, -3, ... when it exists.\n"
-               "A run in which no cell could be measured, a cell or an experiment ended in\n"
-               "error, or the report or a figure could not be written exits 1 and says why\n"
-               "(what was measured is kept).\n"
-               MP_EXIT_HELP);
-}
-
-/* ---- parsing ---- */
-
-static int apply(const run_opt *o, mp_run_config *c, char *v, mp_err *err)
-{
-    char opt[32];
-    snprintf(opt, sizeof opt, "--%s", o->name);
-    return o->target(c, opt, v, err);
+    mp_opt_usage(&mp_cli_run, f);
 }
 
 int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
 {
-    struct option lo[NOPTS + 1];
-    int seen[NOPTS] = {0};
-    char buf[4096];
-
     memset(c, 0, sizeof *c);
-    for (size_t i = 0; i < NOPTS; i++)
-        lo[i] = (struct option){opts[i].name, opts[i].arg ? required_argument : no_argument,
-                                0, 256 + (int)i};
-    lo[NOPTS] = (struct option){0, 0, 0, 0};
     for (int i = 0, off = 0; i < argc && off < (int)sizeof c->command - 1; i++)
         off += snprintf(c->command + off, sizeof c->command - (size_t)off, "%s%s",
                         i ? " " : "muxprof ", argv[i]);
-
-    /* 0, not 1: glibc then also drops what an earlier call left half read
-     * (the "y" of a refused "-xy"), which it would otherwise parse next */
-    optind = 0;
-    opterr = 0;
-    int o;
-    mp_echo e;
-    while ((o = getopt_long(argc, argv, ":", lo, NULL)) != -1) {
-        if (o == ':')
-            return mp_errf(err, MP_EUSAGE, "%s needs a value; see muxprof run --help",
-                           mp_echo_arg(&e, argv[optind - 1]));
-        if (o < 256 || o >= 256 + (int)NOPTS) {
-            if (optopt > ' ' && optopt < 127)   /* a short one, maybe inside "-xy" */
-                return mp_errf(err, MP_EUSAGE, "unknown option '-%c'; see muxprof run --help",
-                               optopt);
-            return mp_errf(err, MP_EUSAGE, "unknown option '%s'; see muxprof run --help",
-                           mp_echo_arg(&e, argv[optind - 1]));
-        }
-        const run_opt *row = &opts[o - 256];
-        if (seen[o - 256])
-            return mp_errf(err, MP_EUSAGE, "--%s given twice", row->name);
-        char *v = NULL;
-        if (optarg && row->target == set_out_dir) {
-            v = optarg;   /* a path: its own length limit, in its own words */
-        } else if (optarg) {
-            if (strlen(optarg) >= sizeof buf)
-                return mp_errf(err, MP_EUSAGE, "--%s: argument too long", row->name);
-            strcpy(buf, optarg);
-            v = buf;
-        }
-        int rc = apply(row, c, v, err);
-        if (rc != 0)
-            return rc;
-        seen[o - 256] = 1;
-    }
-    if (optind < argc)
-        return mp_errf(err, MP_EUSAGE, "unexpected argument '%s'; run takes options only "
-                       "(see muxprof run --help)", mp_echo_arg(&e, argv[optind]));
-
-    for (size_t i = 0; i < NOPTS; i++) {
-        const char *def = c->quick && opts[i].quick ? opts[i].quick : opts[i].def;
-        if (seen[i] || !def)
-            continue;
-        snprintf(buf, sizeof buf, "%s", def);
-        int rc = apply(&opts[i], c, buf, err);
-        if (rc < 0)
-            return rc;
-    }
-    mp_err_clear(err);
-    return 0;
+    mp_opt_parsed p;
+    int rc = mp_opt_parse(&mp_cli_run, argc, argv, c, &p, err);
+    return rc < 0 ? rc : p.help;
 }

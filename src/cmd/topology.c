@@ -3,61 +3,59 @@
  * (or those of a synthetic / XML topology, for demonstration). */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
+#include "cmd/opt.h"
 #include "topology/topology.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: muxprof topology [--synthetic DESC | --xml FILE] [--json]\n"
-        "\n"
-        "Show packages, NUMA nodes, cores, PUs, every data cache level (size, line\n"
-        "size, which PUs share it), the PUs this process may use, and the\n"
-        "placements `muxprof run --placement` accepts here with their PU pairs.\n"
-        "\n"
-        "  --synthetic DESC  an hwloc synthetic topology instead of this host, e.g.\n"
-        "                    \"package:2 l3:1(size=32MiB) l2:8(size=1MiB) core:1 pu:2\"\n"
-        "  --xml FILE        an hwloc XML export (lstopo --of xml FILE) instead\n"
-        "  --json            print the summary that results.json carries\n"
-        "  --help            this text\n\n" MP_EXIT_HELP);
-}
+/* What the options set. */
+typedef struct topology_args {
+    const char *synthetic, *xml;
+    int json;
+} topology_args;
+
+static const mp_opt opts[] = {
+    MP_OPT_STR("synthetic", "DESC", topology_args, synthetic,
+               "an hwloc synthetic topology instead of this host, e.g.\n"
+               "\"package:2 l3:1(size=32MiB) l2:8(size=1MiB) core:1 pu:2\"",
+               .needs = "a value"),
+    MP_OPT_STR("xml", "FILE", topology_args, xml,
+               "an hwloc XML export (lstopo --of xml FILE) instead", .complete = MP_OPT_FILES,
+               .needs = "a value"),
+    MP_OPT_BOOL("json", topology_args, json, "print the summary that results.json carries"),
+};
+
+const mp_cli mp_cli_topology = {
+    .name = "topology", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 20,
+    .intro = "usage: muxprof topology [--synthetic DESC | --xml FILE] [--json]\n"
+             "\n"
+             "Show packages, NUMA nodes, cores, PUs, every data cache level (size, line\n"
+             "size, which PUs share it), the PUs this process may use, and the\n"
+             "placements `muxprof run --placement` accepts here with their PU pairs.\n"
+             "\n",
+    .outro = "\n" MP_EXIT_HELP,
+    .help_head = "--help", .unknown = "unknown option", .see = "", .stray = "",
+};
 
 int mp_cmd_topology(int argc, char **argv)
 {
-    const char *synthetic = NULL, *xml = NULL;
-    int json = 0;
-    mp__cli_seen seen = {0};
+    topology_args a = {0};
+    mp_opt_parsed p;
     mp_err err;
-    mp_echo e;
-    for (int i = 1; i < argc; i++) {
-        if (mp__cli_once(&seen, argv[i], &err)) {
-            fprintf(stderr, "muxprof topology: %s\n", err.msg);
-            return 2;
-        }
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--json")) {
-            json = 1;
-        } else if (!strcmp(argv[i], "--synthetic") || !strcmp(argv[i], "--xml")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "muxprof topology: %s needs a value\n", argv[i]);
-                usage(stderr);
-                return 2;
-            }
-            if (argv[i][2] == 's')
-                synthetic = argv[++i];
-            else
-                xml = argv[++i];
-        } else {
-            fprintf(stderr, "muxprof topology: unknown option '%s'\n", mp_echo_arg(&e, argv[i]));
-            usage(stderr);
-            return 2;
-        }
+    if (mp_opt_parse(&mp_cli_topology, argc, argv, &a, &p, &err)) {
+        fprintf(stderr, "muxprof topology: %s\n", err.msg);
+        if (p.malformed)
+            mp_opt_usage(&mp_cli_topology, stderr);
+        return 2;
     }
+    if (p.help) {
+        mp_opt_usage(&mp_cli_topology, stdout);
+        return 0;
+    }
+    const char *synthetic = a.synthetic, *xml = a.xml;
+    int json = a.json;
     if (synthetic && xml) {
         fprintf(stderr, "muxprof topology: give --synthetic or --xml, not both\n");
         return 2;
