@@ -1,6 +1,7 @@
 /* report.c - `muxprof report DIR|DIR/results.json [--no-plots] [--anonymize
- * [--out PUB]]`: rebuild DIR/report.md and DIR/figures/ from DIR/results.json,
- * or write an anonymized copy of the run with its report into PUB. */
+ * [--out PUB]] [--json]`: rebuild DIR/report.md and DIR/figures/ from
+ * DIR/results.json, write an anonymized copy of the run with its report into
+ * PUB, or print the report's analysis as JSON. */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
 
@@ -60,7 +61,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: muxprof report DIR|DIR/results.json [--no-plots]\n"
-        "                      [--anonymize [--out PUB] [--force]]\n\n"
+        "                      [--anonymize [--out PUB] [--force]]\n"
+        "       muxprof report DIR|DIR/results.json --json\n\n"
         "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
         "with no results.json but the journal.jsonl of a run that did not finish (killed,\n"
         "or its last write failed) gets results.json, results.csv and samples.csv from\n"
@@ -74,6 +76,10 @@ static void usage(FILE *f)
         "               report.md and figures made from that results.json\n"
         "  --out PUB    where --anonymize writes: a new directory (or an empty one)\n"
         "  --force      with --anonymize: write over a PUB that muxprof wrote before\n"
+        "  --json       print the analysis report.md is written from (medians with their\n"
+        "               intervals, per-interval costs, fits, ratios to epoll, knees, the\n"
+        "               seeds' claims checked) as one JSON object on stdout; writes\n"
+        "               nothing (docs/report.md)\n"
         "  -h, --help   this text\n\n"
         "Figures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
         "report is still written and says how to draw them.  A missing results.json is\n"
@@ -159,10 +165,42 @@ static int recover(const char *dir, int anonymize, mp_err *err)
     return rc;
 }
 
+/* --json: the analysis of DIR/results.json on stdout; nothing is written,
+ * so a run with only its journal is not recovered (exit 1, as a missing
+ * results.json). */
+static int print_json(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    mp_rmodel m;
+    mp_err err;
+    mp_err_clear(&err);
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    int rc = mp_rm_load(&m, path, &err);
+    if (rc) {
+        mp_rm_free(&m);
+        fprintf(stderr, "muxprof report: %s\n", err.msg);
+        return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;
+    }
+    cJSON *doc = mp_json_doc_new("report"), *an = mp_report_json(&m);
+    int out = 1;
+    if (doc && an) {
+        cJSON *e;
+        while ((e = an->child))   /* the analysis' members follow schema and tool */
+            cJSON_AddItemToObject(doc, e->string, cJSON_DetachItemViaPointer(an, e));
+        out = mp_json_doc_print(doc, stdout);
+    } else {
+        fprintf(stderr, "muxprof report: out of memory\n");
+    }
+    cJSON_Delete(an);
+    cJSON_Delete(doc);
+    mp_rm_free(&m);
+    return out;
+}
+
 int mp_cmd_report(int argc, char **argv)
 {
     const char *arg = NULL, *out = NULL;
-    int figures = 1, anonymize = 0, force = 0;
+    int figures = 1, anonymize = 0, force = 0, json = 0;
     mp__cli_seen seen = {0};
     mp_err err;
     mp_echo e1, e2;
@@ -180,6 +218,8 @@ int mp_cmd_report(int argc, char **argv)
             anonymize = 1;
         } else if (!strcmp(argv[i], "--force")) {
             force = 1;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
         } else if (!strcmp(argv[i], "--out") || !strncmp(argv[i], "--out=", 6)) {
             out = argv[i][5] == '=' ? argv[i] + 6 : (i + 1 < argc ? argv[++i] : NULL);
             if (!out || !*out) {
@@ -208,9 +248,16 @@ int mp_cmd_report(int argc, char **argv)
                         "written into DIR)\n", out ? "--out" : "--force");
         return 2;
     }
+    if (json && (anonymize || !figures)) {
+        fprintf(stderr, "muxprof report: --json goes alone (it writes nothing: no report, "
+                        "no figures, no copy)\n");
+        return 2;
+    }
     char dirbuf[PATH_MAX];
     if (run_dir(arg, dirbuf, sizeof dirbuf))
         return 1;
+    if (json)
+        return print_json(dirbuf);
     const char *dir = dirbuf;
     mp_err_clear(&err);
     char pub[4096];
