@@ -60,6 +60,11 @@ for mode, v in (("ready", "holds"), ("wakeup", "holds in part")):
     assert c["verdict"] == v, (mode, c["verdict"])
     check(md, f"  - {mode} mode: **{v}**", f"the O(N) claim in {mode} mode")
 
+c = claim(d, "FD_SETSIZE", "any")
+check(md, f"**{c['verdict']} by the kernel ABI (the cliff itself not measured)**: select ran up to "
+      f"N={c['ran_up_to_nfds']:,} (maxfd {c['ran_up_to_fd']:,}); from "
+      f"N={c['refused_from_nfds']:,} (maxfd {c['refused_from_fd']:,})", "the FD_SETSIZE claim")
+
 d, md = load("profile")
 c = claim(d, "poll/epoll ratio", "wakeup")
 p, ep = c["poll"], c["epoll"]

@@ -238,57 +238,79 @@ static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
                                "correlation above." : " N=20,000 was not measured in this run.");
 }
 
-static void claim_fdsetsize(FILE *f, const mp_rmodel *m)
+/* select's cells against FD_SETSIZE: the largest N it ran at and the
+ * smallest it was refused at, with their highest fd. */
+typedef struct fdset_claim {
+    long long ok_max, ok_fd;     /* -1: select never ran */
+    long long un_min, un_fd;     /* -1: select was never refused */
+    long long bad_ok;            /* an fd >= 1024 select ran with, or -1 */
+    const char *reason;          /* of the refusal at un_min */
+    int bad_un, un_est;          /* refused below fd 1024; un_fd estimated */
+} fdset_claim;
+
+static void fdset_check(const mp_rmodel *m, fdset_claim *o)
 {
-    long long ok_max = -1, ok_fd = -1, un_min = -1, un_fd = -1, bad_ok = -1;
-    const char *reason = "";
-    int bad_un = 0, un_est = 0;
+    *o = (fdset_claim){-1, -1, -1, -1, -1, "", 0, 0};
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
         if (strcmp(c->backend, "select"))
             continue;
         long long fd = mp_rc_maxfd(c);
         if (c->status == MP_RC_OK) {
-            if (c->nfds > ok_max) {
-                ok_max = c->nfds;
-                ok_fd = fd;
+            if (c->nfds > o->ok_max) {
+                o->ok_max = c->nfds;
+                o->ok_fd = fd;
             }
             if (fd >= 1024)
-                bad_ok = fd;
+                o->bad_ok = fd;
         } else if (c->status == MP_RC_UNSUPPORTED) {
-            if (un_min < 0 || c->nfds < un_min) {
-                un_min = c->nfds;
-                un_fd = fd;
-                un_est = c->fd_hi < 0;
-                reason = c->reason;
+            if (o->un_min < 0 || c->nfds < o->un_min) {
+                o->un_min = c->nfds;
+                o->un_fd = fd;
+                o->un_est = c->fd_hi < 0;
+                o->reason = c->reason;
             }
-            bad_un |= fd < 1024;
+            o->bad_un |= fd < 1024;
         }
     }
+}
+
+static const char *fdset_verdict(const fdset_claim *o)
+{
+    return o->ok_max < 0 && o->un_min < 0 ? "not tested"
+         : o->bad_ok >= 0 ? "does not hold here"
+         : o->un_min < 0 ? "not measured"
+         : o->bad_un ? "holds, but some cells were refused below fd 1024" : "holds";
+}
+
+static void claim_fdsetsize(FILE *f, const mp_rmodel *m)
+{
+    fdset_claim o;
+    fdset_check(m, &o);
     fprintf(f, "- **FD_SETSIZE cliff** (seeds 001, 002: select cannot watch fd numbers >= "
                "1024): ");
-    if (ok_max < 0 && un_min < 0) {
+    if (o.ok_max < 0 && o.un_min < 0) {
         fprintf(f, "not tested (no select cells).\n");
         return;
     }
     char r[300], a[32], b[32], c[32], d[32];
-    if (bad_ok >= 0)
+    if (o.bad_ok >= 0)
         fprintf(f, "**does not hold here**: select ran with fd %s.\n",
-                mp_fmt_num(a, sizeof a, (double)bad_ok));
-    else if (un_min < 0)
+                mp_fmt_num(a, sizeof a, (double)o.bad_ok));
+    else if (o.un_min < 0)
         fprintf(f, "not measured in this run: every select cell had fds below 1024 (largest "
-                   "N %s, maxfd %s).\n", mp_fmt_num(a, sizeof a, (double)ok_max),
-                mp_fmt_num(b, sizeof b, (double)ok_fd));
+                   "N %s, maxfd %s).\n", mp_fmt_num(a, sizeof a, (double)o.ok_max),
+                mp_fmt_num(b, sizeof b, (double)o.ok_fd));
     else
         fprintf(f, "**%s by the kernel ABI (the cliff itself not measured)**: select ran up to "
                    "N=%s (maxfd %s); from N=%s (maxfd %s%s) muxprof does not call it, because "
                    "FD_SET beyond the set is undefined behaviour: %s\n",
-                bad_un ? "holds, but some cells were refused below fd 1024, and" : "holds",
-                ok_max >= 0 ? mp_fmt_num(a, sizeof a, (double)ok_max) : "none",
-                ok_max >= 0 ? mp_fmt_num(b, sizeof b, (double)ok_fd) : "–",
-                mp_fmt_num(c, sizeof c, (double)un_min), mp_fmt_num(d, sizeof d, (double)un_fd),
-                un_est ? ", estimated" : "",
-                reason[0] ? mp_md_cell(r, sizeof r, reason) : "(no reason given)");
+                o.bad_un ? "holds, but some cells were refused below fd 1024, and" : "holds",
+                o.ok_max >= 0 ? mp_fmt_num(a, sizeof a, (double)o.ok_max) : "none",
+                o.ok_max >= 0 ? mp_fmt_num(b, sizeof b, (double)o.ok_fd) : "–",
+                mp_fmt_num(c, sizeof c, (double)o.un_min),
+                mp_fmt_num(d, sizeof d, (double)o.un_fd), o.un_est ? ", estimated" : "",
+                o.reason[0] ? mp_md_cell(r, sizeof r, o.reason) : "(no reason given)");
 }
 
 static void claim_384(FILE *f, const mp_rmodel *m)
@@ -469,6 +491,26 @@ static void ratio_json(cJSON *arr, const mp_rmodel *m, const char *mode, const c
     mp__rj_median(o, "epoll", c.ec);
 }
 
+/* A count for JSON: null for the -1 of "none". */
+static void count_or_null(cJSON *o, const char *key, long long v)
+{
+    mp__rj_num(o, key, v >= 0 ? (double)v : NAN);
+}
+
+static void fdset_json(cJSON *arr, const mp_rmodel *m)
+{
+    cJSON *o = claim_new(arr, "FD_SETSIZE cliff", "001, 002", "any");
+    fdset_claim c;
+    fdset_check(m, &c);
+    cJSON_AddStringToObject(o, "verdict", fdset_verdict(&c));
+    count_or_null(o, "ran_up_to_nfds", c.ok_max);
+    count_or_null(o, "ran_up_to_fd", c.ok_fd);
+    count_or_null(o, "refused_from_nfds", c.un_min);
+    count_or_null(o, "refused_from_fd", c.un_min >= 0 ? c.un_fd : -1);
+    cJSON_AddBoolToObject(o, "refused_fd_estimated", c.un_est);
+    count_or_null(o, "ran_with_fd_over_1023", c.bad_ok);
+}
+
 static void claims_json(cJSON *doc, const mp_rmodel *m)
 {
     const char *kind = first_kind(m);
@@ -479,6 +521,7 @@ static void claims_json(cJSON *doc, const mp_rmodel *m)
         linear_json(arr, m, m->modes[i], kind);
     for (size_t i = 0; i < m->nmodes; i++)
         ratio_json(arr, m, m->modes[i], kind);
+    fdset_json(arr, m);
 }
 
 const mp_rsection mp_rsec_claims = {"claims", 1, 1, NULL, claims, claims_json};
