@@ -32,7 +32,9 @@ GUEST_MEM=256M
 TOP_LIMIT=3000     # instructions listed per top-miss table (attribution)
 
 DEF_BACKENDS=poll,epoll,select
-DEF_FDS=10,20,50,100,200,500,1000,2000,5000,10000
+# The default N are muxprof run's own, as its --help prints them from its option table.
+DEF_FDS=$("$HOST_BIN" run --help 2>/dev/null | sed -n '/^  --fds /,/]/p' | tr -d ' \n' |
+          sed -n 's/.*\[\([0-9,]*\)[];].*/\1/p')
 out="" geometry="" l1d="" l1i="" l2="" line=64 backends=$DEF_BACKENDS fds=$DEF_FDS
 kind=pipe calls=100 jobs=2 force=0 dry=0
 
@@ -114,6 +116,7 @@ done
     usage_error "--jobs: '$jobs' is not a whole number in 1..64"
 [[ $line =~ ^[0-9]+$ ]] && pow2 "$line" && [ "$line" -ge 16 ] ||
     usage_error "--line: '$line' is not a power of two of at least 16"
+[ -n "$fds" ] || { say "no --fds given and $HOST_BIN run --help gave no default: build muxprof (cmake --build build) or set HOST_BIN"; exit 1; }
 [[ $fds =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--fds: '$fds' is not a list of counts (10,100)"
 for n in ${fds//,/ }; do   # muxprof's own range, so that the loop refuses no N for every backend
     [ $((10#$n)) -ge 1 ] && [ $((10#$n)) -le 1048576 ] ||
@@ -419,6 +422,7 @@ calls=$calls
 jobs=$jobs
 kernel=$AG_KERNEL
 symbols=$SYMS
+host_bin=$HOST_BIN
 plugin=$PLUGIN
 top_limit=$TOP_LIMIT
 qemu=$(qemu-system-aarch64 --version | head -n 1)

@@ -3,20 +3,22 @@
 
     scripts/readme-results.py RUN_DIR [--profile DIR] [--herd DIR] [--bench FILE]
                               [--readme README.md] [--fds 10,100,1000,2000,10000]
-                              [--check] [--stdout]
+                              [--muxprof BIN] [--check] [--stdout]
 
 RUN_DIR is a default `muxprof run`; --profile a `--profile` run (eventfds, ready mode),
 --herd an `--experiment herd` run, --bench the output of bench/bench_sweep.
 scripts/readme-runs.sh OUTDIR makes all four and calls this script.
 
-Reads only those files and rewrites the block of README.md between the lines
+The medians, per-interval costs, ratios and the O(N) verdict are the report's own, read from
+`muxprof report RUN_DIR --json` (BIN: --muxprof, default build/bin/muxprof); the seeds'
+figures are read from their reference datasets, reports/reference/*.json. Reads only those
+and rewrites the block of README.md between the lines
 `<!-- results:begin -->` and `<!-- results:end -->`: where and when the runs were made and
 how loaded the host was, the table of median ns per call, and the prose that reads it
 (per-interval costs of poll, epoll's range, the seeds' figures, select's limit, the
 harness's overhead, where the kernel time goes, the thundering herd). It also rewrites the
 sweep time quoted in the quick start, between `<!-- sweep-time -->` and `<!-- /sweep-time -->`.
-A part whose input is not given is left out of the block. The seeds' figures are constants
-from the articles cited in docs/sources.md.
+A part whose input is not given is left out of the block.
 
 --check   exit 1 (and print the difference) when README.md differs from the runs
 --stdout  print the block instead of writing README.md
@@ -28,6 +30,7 @@ import difflib
 import json
 import os
 import re
+import subprocess
 import sys
 
 BEGIN = "<!-- results:begin -->"
@@ -36,10 +39,10 @@ SWEEP_RE = re.compile(r"(<!-- sweep-time -->)(.*?)(<!-- /sweep-time -->)")
 BACKENDS = ("select", "poll", "epoll")
 CLONE = re.compile(r"(\.(isra|constprop|part|cold)(\.[0-9]+)?)+$")   # compiler clone suffixes
 
-# Figures of the articles cited in docs/sources.md (text, not measured here).
-SEED002_READY_RATIO = "1,540"       # seed 002: 203,307 / 132 ns, arm64 container, ready mode
-SEED000_WAKEUP_RATIO = "240.75"     # seed 000: poll/epoll at 10,000 fds, wakeup
-SEED000_EPOLL_WAKEUP = "2.4 µs"     # seed 000: one epoll wakeup, EPYC 9354P
+TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+# The reference datasets of the articles cited in docs/sources.md (seed 000, seed 002).
+SEED000 = os.path.join(TOP, "reports", "reference", "epyc-9354p.json")
+SEED002 = os.path.join(TOP, "reports", "reference", "aarch64-gcc13-pipe.json")
 
 
 def fail(msg, code=1):
@@ -97,8 +100,8 @@ def load_run(path, what):
         fail(f"cannot read {what} {path}: {e}; give a run directory made by `muxprof run`")
 
 
-def cells(run, kind="pipe"):
-    """(mode, backend, nfds) -> the cell, one fd per cell ready, private table."""
+def raw_cells(run, kind="pipe"):
+    """(mode, backend, nfds) -> results.json's cell, one fd ready, private table."""
     out = {}
     for c in run.get("results", []):
         if c.get("fd_kind", "pipe") != kind or c.get("active", 1) != 1:
@@ -109,9 +112,40 @@ def cells(run, kind="pipe"):
     return out
 
 
+def report_json(muxprof, path):
+    """`muxprof report PATH --json`: the analysis the run's report.md is written from."""
+    try:
+        p = subprocess.run([muxprof, "report", path, "--json"], capture_output=True, text=True)
+    except OSError as e:
+        fail(f"cannot run {muxprof}: {e}; build it (cmake --build build) or give --muxprof")
+    if p.returncode != 0:
+        fail(f"`{muxprof} report {path} --json` exited {p.returncode}: {p.stderr.strip()}")
+    return json.loads(p.stdout)
+
+
+def series(rep, kind="pipe"):
+    """(mode, backend) -> the report's series of that fd kind."""
+    return {(s["mode"], s["backend"]): s for s in rep.get("series", []) if s["fd_kind"] == kind}
+
+
+def cells(rep, kind="pipe"):
+    """(mode, backend, nfds) -> the report's cell: one fd ready, private table."""
+    return {(m, b, c["nfds"]): c for (m, b), s in series(rep, kind).items()
+            for c in s.get("cells", [])}
+
+
+def claim(rep, name, mode):
+    """The report's check of a seeds' claim in mode, when it was checked on pipes."""
+    cl = rep.get("claims") or {}
+    if cl.get("fd_kind") != "pipe":
+        return {}
+    return next((c for c in cl.get("checks", []) if c["claim"].startswith(name)
+                 and c["mode"] == mode), {})
+
+
 def p50(c):
     if c and c.get("status") == "ok":
-        return c["metrics"]["wall_ns"]["p50"]
+        return c["median_ns"]["p50"]
     return None
 
 
@@ -131,9 +165,31 @@ def comma(t):
     return f", {t}" if t else ""
 
 
-def ratio(cs, mode, n):
-    p, e = p50(cs.get((mode, "poll", n))), p50(cs.get((mode, "epoll", n)))
-    return p / e if p is not None and e else None
+def ratio(sr, mode, n, backend="poll"):
+    """The report's ratio of backend's median to epoll's at N."""
+    rs = (sr.get((mode, backend)) or {}).get("ratio_to_epoll", [])
+    return next((r["ratio"] for r in rs if r["nfds"] == n), None)
+
+
+def seeds():
+    """The seeds' figures the README quotes, from their reference datasets."""
+    try:
+        s0, s2 = (json.load(open(p)) for p in (SEED000, SEED002))
+    except (OSError, ValueError) as e:
+        fail(f"cannot read a reference dataset: {e}")
+    def ref_p50(d, mode, backend, n):
+        return next(c["metrics"]["wall_ns"]["p50"] for c in d["results"] if c["mode"] == mode
+                    and c["backend"] == backend and c["nfds"] == n)
+    w = sorted(c["metrics"]["wall_ns"]["p50"] for c in s0["results"]
+               if c["mode"] == "wakeup" and c["backend"] == "epoll")
+    med = (w[(len(w) - 1) // 2] + w[len(w) // 2]) / 2
+    return {
+        "ready_ratio": f"{s2['source_claims']['epoll_over_poll_at_10000']:,}",
+        "ready_poll": num(ref_p50(s2, "ready", "poll", 10000)),
+        "ready_epoll": num(ref_p50(s2, "ready", "epoll", 10000)),
+        "wakeup_ratio": f"{s0['source_claims']['poll_over_epoll_at_10000']:,}",
+        "epoll_wakeup": f"{med / 1e3:.1f} µs",   # the median of epoll's wakeup over its N
+    }
 
 
 def cell_text(c):
@@ -187,70 +243,65 @@ def host_para(run, cs, rows):
     return t
 
 
-def table(cs, rows):
+def table(cs, sr, rows):
     lines = ["| N | ready: select | poll | epoll | poll/epoll | wakeup: select | poll | epoll "
              "| poll/epoll |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for n in rows:
         row = [num(n)]
         for mode in ("ready", "wakeup"):
             row += [cell_text(cs.get((mode, b, n))) for b in BACKENDS]
-            row.append(sig(ratio(cs, mode, n)))
+            row.append(sig(ratio(sr, mode, n)))
         lines.append("| " + " | ".join(row) + " |")
     return lines
-
-
-def interval_costs(cs, mode, backend, ns):
-    """Marginal ns per added fd between neighbouring N with a median: [(n1, n2, cost)]."""
-    pts = [(n, p50(cs.get((mode, backend, n)))) for n in ns]
-    pts = [(n, v) for n, v in pts if v is not None]
-    return [(a[0], b[0], (b[1] - a[1]) / (b[0] - a[0])) for a, b in zip(pts, pts[1:])]
-
-
-def p50_range(cs, mode, backend, ns):
-    vs = [p50(cs.get((mode, backend, n))) for n in ns]
-    vs = [v for v in vs if v is not None]
-    return (min(vs), max(vs)) if vs else (None, None)
 
 
 def missed(bench, key):
     return ", missed on this host under this load" if bench.get(key) else ""
 
 
-def bullets(run, cs, ns, bench):
+def bullets(run, rep, raw, ns, bench):
+    cs, sr, seed = cells(rep), series(rep), seeds()
     top = ns[-1]
     out = []
-    costs = interval_costs(cs, "ready", "poll", ns)
-    lo, hi = p50_range(cs, "ready", "epoll", ns)
-    if costs:
-        cv = [c for _, _, c in costs]
+    costs = (sr.get(("ready", "poll")) or {}).get("interval_costs", [])
+    lin = claim(rep, "poll is O(N)", "ready")
+    if costs and lin.get("poll_ns_per_fd_min") is not None:
+        lo, hi = lin["poll_ns_per_fd_min"], lin["poll_ns_per_fd_max"]
         each = ", ".join(f"{c:.0f} ({num(a)}→{num(b)})" if abs(c) >= 10 else
-                         f"{c:.1f} ({num(a)}→{num(b)})" for a, b, c in costs)
+                         f"{c:.1f} ({num(a)}→{num(b)})"
+                         for a, b, c in ((x["from_nfds"], x["to_nfds"], x["ns_per_fd"])
+                                         for x in costs))
         out.append(
             f"- **poll grows with N, epoll does not.** In ready mode every interval between "
-            f"neighbouring N adds {min(cv):.0f}–{max(cv):.0f} ns per watched fd to poll's "
+            f"neighbouring N adds {lo:.0f}–{hi:.0f} ns per watched fd to poll's "
             f"median (ns/fd: {each}): "
-            + (f"one cost per fd within a factor of {max(cv) / min(cv):.1f} from "
+            + (f"one cost per fd within a factor of {hi / lo:.1f} from "
                f"{num(ns[0])} to {num(top)} fds, which is what O(N) predicts"
-               if min(cv) > 0 and max(cv) <= 2 * min(cv) else
+               if lin["poll_linear"] else
                f"the costs differ by more than 2x (or change sign), so O(N) holds only in "
-               f"part")
-            + f"; epoll's median stays between {num(lo)} and {num(hi)} ns over "
+               f"part" if lin["poll_grows"] else
+               f"poll's median grows slower than N over this range (log-log slope "
+               f"{lin['poll_loglog_slope']:.2f}), so O(N) holds only in part")
+            + f"; epoll's median stays between {num(lin['epoll_p50_min'])} and "
+            f"{num(lin['epoll_p50_max'])} ns over "
             f"the same N. At {num(top)} pipes poll takes {dur(p50(cs.get(('ready', 'poll', top))))}"
-            f"{paren(spread(cs.get(('ready', 'poll', top))))} and poll/epoll is "
-            f"**{sig(ratio(cs, 'ready', top))}**, against about **{SEED002_READY_RATIO}** in "
-            f"seed 002 (an arm64 container: 203,307 / 132 ns).")
-    wlo, whi = p50_range(cs, "wakeup", "epoll", ns)
-    if wlo is not None:
+            f"{paren(spread(raw.get(('ready', 'poll', top))))} and poll/epoll is "
+            f"**{sig(ratio(sr, 'ready', top))}**, against about **{seed['ready_ratio']}** in "
+            f"seed 002 (an arm64 container: {seed['ready_poll']} / {seed['ready_epoll']} ns).")
+    wake = claim(rep, "poll is O(N)", "wakeup")
+    if wake.get("epoll_p50_min") is not None:
+        wlo, whi = wake["epoll_p50_min"], wake["epoll_p50_max"]
         pw = cs.get(("wakeup", "poll", top))
         out.append(
             f"- **Wakeups{' cost more here than on bare metal' if wlo > 2400 else ''}.** "
             f"Waking a sleeping epoll waiter "
             f"takes {dur_range(wlo, whi)} (medians over N) on this VM against "
-            f"{SEED000_EPOLL_WAKEUP} on the EPYC 9354P of seed 000; the gap coincides with "
+            f"{seed['epoll_wakeup']} on the EPYC 9354P of seed 000; the gap coincides with "
             f"an idle vCPU being woken through the hypervisor (not measured apart here). poll's rescan comes on top: "
-            f"at {num(top)} fds poll/epoll is **{sig(ratio(cs, 'wakeup', top))}** here against "
-            f"**{SEED000_WAKEUP_RATIO}** in seed 000. Wakeup medians move between repeats "
-            f"(poll at {num(top)} fds: {dur(p50(pw))}{comma(spread(pw))}); compare ratios within "
+            f"at {num(top)} fds poll/epoll is **{sig(ratio(sr, 'wakeup', top))}** here against "
+            f"**{seed['wakeup_ratio']}** in seed 000. Wakeup medians move between repeats "
+            f"(poll at {num(top)} fds: {dur(p50(pw))}"
+            f"{comma(spread(raw.get(('wakeup', 'poll', top))))}); compare ratios within "
             f"one run.")
     ran = [n for n in ns if p50(cs.get(("ready", "select", n))) is not None]
     uns = [n for n in ns if (cs.get(("ready", "select", n)) or {}).get("status") == "unsupported"]
@@ -277,7 +328,7 @@ def bullets(run, cs, ns, bench):
 
 
 def profile_para(prof):
-    cs = cells(prof, prof.get("config", {}).get("fd_kind", "eventfd"))
+    cs = raw_cells(prof, prof.get("config", {}).get("fd_kind", "eventfd"))
     kind = prof.get("config", {}).get("fd_kind", "eventfd")
     parts = []
     for b in BACKENDS:
@@ -369,15 +420,15 @@ def read_bench(path):
     return b
 
 
-def block(run, fds, prof=None, herd=None, bench=None):
-    cs = cells(run)
+def block(run, rep, fds, prof=None, herd=None, bench=None):
+    cs = cells(rep)
     ns = sorted({k[2] for k in cs})
     rows = [n for n in fds if n in ns] if fds else ns
     if not rows:
         fail("the default run has no pipe cells at the N asked for")
-    lines = [BEGIN, "", host_para(run, cs, rows), ""] + table(cs, rows)
+    lines = [BEGIN, "", host_para(run, cs, rows), ""] + table(cs, series(rep), rows)
     lines += ["", "What it says, next to the three articles muxprof started from ([docs/sources.md](docs/sources.md)):", ""]
-    lines += bullets(run, cs, ns, bench)
+    lines += bullets(run, rep, raw_cells(run), ns, bench)
     for para in (profile_para(prof) if prof else None, herd_para(herd) if herd else None):
         if para:
             lines += ["", para]
@@ -405,6 +456,8 @@ def main():
                                                      "README.md"))
     ap.add_argument("--fds", default="10,100,1000,2000,10000",
                     help="the N to show in the table (those the run has); 'all' for every N")
+    ap.add_argument("--muxprof", default=os.path.join(TOP, "build", "bin", "muxprof"),
+                    help="the muxprof binary whose `report --json` is read")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--stdout", action="store_true")
     a = ap.parse_args()
@@ -416,7 +469,8 @@ def main():
     prof = load_run(a.profile, "the profile run") if a.profile else None
     herd = load_run(a.herd, "the herd run") if a.herd else None
     bench = read_bench(a.bench) if a.bench else None
-    new = block(run, fds, prof, herd, bench)
+    rep = report_json(a.muxprof, a.run_dir)
+    new = block(run, rep, fds, prof, herd, bench)
     if a.stdout:
         sys.stdout.write(new)
         return

@@ -56,5 +56,5 @@ step bench sh -c 'rc=0; build/bench/bench_sweep "$1" >"$2.tmp" || rc=$?
     fi
     [ $rc -eq 0 ] && mv "$2.tmp" "$2"; exit $rc' bench "$bin" "$out/bench.txt"
 step readme python3 scripts/readme-results.py "$out/default" --profile "$out/profile" \
-    --herd "$out/herd" --bench "$out/bench.txt"
+    --herd "$out/herd" --bench "$out/bench.txt" --muxprof "$bin"
 cat "$out/times.txt" >&2

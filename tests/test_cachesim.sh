@@ -19,6 +19,9 @@ export HOST_BIN=$bin
     grep -q "96 sets; QEMU's cache model needs a power of two" "$t/err" || fail "48K,8: $(cat "$t/err")"
 "$cs" --out "$t/x" --backends poll,nope >/dev/null 2>"$t/err"; [ $? = 2 ] &&
     grep -q "unknown backend 'nope'" "$t/err" || fail "bad backend: $(cat "$t/err")"
+"$cs" --help | grep -qF -- "--fds LIST         watched descriptor counts [$("$bin" run --help |
+    sed -n '/^  --fds /,/]/p' | tr -d ' \n' | sed -n 's/.*\[\([0-9,]*\)[];].*/\1/p')]" &&
+    "$cs" --help | grep -qF "[10,20,50,100," || fail "the default --fds is not muxprof run's"
 "$cs" --out "$t/x" --fds 10,0 >/dev/null 2>"$t/err"; [ $? = 2 ] &&
     grep -q -- "--fds: 0 is not a count in 1..1048576" "$t/err" || fail "--fds 0: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a usage error left $t/x behind"
@@ -76,13 +79,17 @@ started=2026-11-30T12:14:47Z
 finished=2026-11-30T12:19:52Z
 PLAN
 python3 "$src/scripts/cachesim/assemble.py" "$d" 2>"$t/err" || fail "assemble.py: $(cat "$t/err")"
-python3 - "$d/results.json" <<'PY' || exit 1
+"$bin" events --json >"$t/events.json" || fail "muxprof events --json"
+python3 - "$d/results.json" "$t/events.json" <<'PY' || exit 1
 import json, sys
 j = json.load(open(sys.argv[1]))
+tool = json.load(open(sys.argv[2]))["tool"]
 cells = {(c["backend"], c["nfds"]): c for c in j["results"]}
 def want(ok, what):
     if not ok:
         print("FAIL: " + what); sys.exit(1)
+want(j["tool"] == dict(tool, assembled_by="scripts/cachesim/assemble.py"),
+     "the tool object is muxprof's own: %r" % j["tool"])
 want(j["context"]["simulated"] is True and j["context"]["label"] == "simulated (neoverse-n1)",
      "context labelled simulated")
 c = cells[("poll", 100)]

@@ -30,6 +30,8 @@
 #include "compare/compare.h"
 #include "report/reference.h"
 
+#include "fixture_edit.h"
+
 #define FIX MP_TEST_FIXTURES "/compare"
 
 static char tmpdir[256];
@@ -660,33 +662,55 @@ static void references_listed(void **st)
 
 /* ---- bad inputs: exit 2, the file and the field named ----------------- */
 
-static void bad_input(const char *file, const char *field)
+/* Compare `in` (a variation of hostA written by the caller) with hostB: exit 2,
+ * the file and the field named. */
+static void bad_input(const char *in, const char *field)
 {
-    char in[PATH_MAX], out[512];
-    snprintf(in, sizeof in, "%s/%s", FIX, file);
+    char out[512];
     snprintf(out, sizeof out, "%s/bad", tmpdir);
     int rc = compare(in, FIX "/hostB", "--out", out, NULL);
     if (rc != 2)
-        fail_msg("%s: exit %d, expected 2; stderr: %s", file, rc, err_text);
+        fail_msg("%s: exit %d, expected 2; stderr: %s", in, rc, err_text);
     HAS(err_text, in);
     HAS(err_text, field);
 }
 
+/* hostA with one defect each: a path and the JSON its value becomes. */
+static const struct {
+    const char *path, *value, *field;
+} bad_fields[] = {
+    {"results[4].nfds", "\"many\"", "field results[4].nfds"},
+    {"results[2].metrics.wall_ns.p50", "\"fast\"", "field results[2].metrics.wall_ns.p50"},
+    {"schema", "\"muxprof-results/2\"", "field schema"},
+    {"reference", "\"yes\"", "field reference"},
+    {"reference", "true", "field source"},   /* a reference names its source */
+    {"context.cpu_model", "7763", "field context.cpu_model"},
+};
+
 static void malformed_inputs(void **st)
 {
     (void)st;
-    bad_input("bad_nfds.json", "field results[4].nfds");
-    bad_input("bad_p50.json", "field results[2].metrics.wall_ns.p50");
-    bad_input("bad_schema.json", "field schema");
-    bad_input("bad_reference.json", "field reference");
-    bad_input("ref_no_source.json", "field source");
-    bad_input("bad_cpu_model.json", "field context.cpu_model");
+    char in[PATH_MAX];
+    snprintf(in, sizeof in, "%s/bad.json", tmpdir);
+    for (size_t i = 0; i < sizeof bad_fields / sizeof bad_fields[0]; i++) {
+        cJSON *doc = mp_fx_doc(FIX, "hostA/results.json");
+        assert_non_null(doc);
+        assert_int_equal(mp_fx_set_json(doc, bad_fields[i].path, bad_fields[i].value), 0);
+        assert_int_equal(mp_fx_write_doc(in, doc), 0);
+        bad_input(in, bad_fields[i].field);
+    }
 }
 
 static void truncated_input(void **st)
 {
     (void)st;
-    bad_input("truncated.json", "not valid JSON near line");
+    char in[PATH_MAX];
+    snprintf(in, sizeof in, "%s/truncated.json", tmpdir);
+    char *text = mp_fx_text(FIX, "hostA/results.json");
+    assert_non_null(text);
+    assert_int_equal(mp_fx_write_text(in, text, strlen(text) / 2), 0);
+    free(text);
+    bad_input(in, "not valid JSON near line");
 }
 
 static void mismatched_inputs(void **st)

@@ -20,7 +20,11 @@
 
 #include "report/report.h"
 
+#include "fixture_edit.h"
+
 #define FIX MP_TEST_FIXTURES "/report/"
+/* The base of every variation below: a run with every part the report reads. */
+#define BASE "synthetic/results.json"
 
 static char *slurp(const char *path)
 {
@@ -52,6 +56,41 @@ static void run_dir_with(char *dir, size_t len, const char *name)
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
+    free(text);
+}
+
+/* A fresh run directory whose results.json is BASE with edits: pairs of a
+ * path and the JSON its value becomes (NULL: deleted), ended by a NULL path. */
+static void run_dir_edited(char *dir, size_t len, const char *const *edits)
+{
+    run_dir_with(dir, len, BASE);
+    cJSON *doc = mp_fx_doc(MP_TEST_FIXTURES "/report", BASE);
+    assert_non_null(doc);
+    for (size_t i = 0; edits[i]; i += 2) {
+        int rc = edits[i + 1] ? mp_fx_set_json(doc, edits[i], edits[i + 1])
+                              : mp_fx_set(doc, edits[i], NULL);
+        if (rc)
+            fail_msg("edit %s of %s: no such place", edits[i], BASE);
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    assert_int_equal(mp_fx_write_doc(path, doc), 0);
+}
+
+/* The same with BASE's text edited: the first `from` replaced by `to`, or
+ * (to NULL) cut in half, so the result is not JSON and lines keep BASE's
+ * numbers. */
+static void run_dir_text(char *dir, size_t len, const char *from, const char *to)
+{
+    run_dir_with(dir, len, BASE);
+    char *text = mp_fx_text(MP_TEST_FIXTURES "/report", BASE);
+    assert_non_null(text);
+    size_t n = strlen(text) / 2;
+    if (to)
+        assert_non_null(text = mp_fx_replace(text, from, to));
+    char path[600];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    assert_int_equal(mp_fx_write_text(path, text, to ? strlen(text) : n), 0);
     free(text);
 }
 
@@ -663,7 +702,13 @@ static void odd_experiments(void **st)
 {
     (void)st;
     char dir[64];
-    run_dir_with(dir, sizeof dir, "odd_experiments.json");
+    static const char *const odd[] = {
+        "experiments.register.cells[0].nfds", "\"many\"", "experiments.register.cells[2]", "5",
+        "experiments.herd.arrangements[1].woken_per_event", "{\"p50\": \"lots\"}",
+        "experiments.herd.arrangements[2]", "{\"arrangement\": \"bad name |\"}",
+        "experiments.ltet.cells[1].trigger", "\"sideways\"",
+        "experiments.ltet.event_bytes", "\"big\"", "results[0].active", "\"all\"", NULL};
+    run_dir_edited(dir, sizeof dir, odd);
     char *md = build_report(dir, 0);
     HAS(md, "- results[0] left out: active is a string, not a whole number of ready fds");
     HAS(md, "- experiments.register.cells: 2 cell(s) left out (first: [0])");
@@ -676,7 +721,10 @@ static void odd_experiments(void **st)
             "shared-set-oneshot: 1.00");
     free(md);
     rm_rf(dir);
-    run_dir_with(dir, sizeof dir, "odd_experiments2.json");
+    static const char *const odd2[] = {
+        "experiments.register", "[1, 2]", "experiments.herd.arrangements", "{\"a\": 1}",
+        "experiments.ltet", "null", NULL};
+    run_dir_edited(dir, sizeof dir, odd2);
     md = build_report(dir, 0);
     HAS(md, "- experiments.register ignored: expected an object");
     HAS(md, "- experiments.herd ignored: arrangements is not an array");
@@ -706,7 +754,10 @@ static void odd_optional_objects(void **st)
 {
     (void)st;
     char dir[64];
-    run_dir_with(dir, sizeof dir, "odd_optional.json");
+    static const char *const odd[] = {
+        "topology", "{\"line_bytes\": \"big\", \"caches\": [1, {\"level\": \"x\"}]}",
+        "counters", "[1, 2]", "results[0].profile", "{\"functions\": \"none\"}", NULL};
+    run_dir_edited(dir, sizeof dir, odd);
     char *md = build_report(dir, 0);
     HAS(md, "- topology.line_bytes ignored: not a whole number from 8 to 4096");
     HAS(md, "- topology.caches[0] ignored: needs a level 1..5 and a size in bytes");
@@ -731,35 +782,71 @@ static void empty_interrupted(void **st)
     rm_rf(dir);
 }
 
-static void expect_error(const char *fixture, int code, const char *fragment)
+/* The edits the variations are made with do what they say, and refuse a
+ * path that leads nowhere (so a variation cannot silently be the base). */
+static void fixture_edits(void **st)
 {
-    char dir[64];
-    run_dir_with(dir, sizeof dir, fixture);
+    (void)st;
+    cJSON *doc = cJSON_Parse("{\"a\": {\"b\": [1, {\"c\": 2}]}, \"d\": 3}");
+    assert_int_equal(mp_fx_set_json(doc, "a.b[1].c", "\"x\""), 0);
+    assert_int_equal(mp_fx_set_json(doc, "a.e", "[4]"), 0);          /* added */
+    assert_int_equal(mp_fx_set(doc, "a.b[0]", NULL), 0);             /* deleted */
+    assert_int_equal(mp_fx_set(doc, "d", NULL), 0);
+    assert_int_equal(mp_fx_set_json(doc, "a.nope.c", "1"), -1);      /* no a.nope */
+    assert_int_equal(mp_fx_set(doc, "a.nope", NULL), -1);
+    assert_int_equal(mp_fx_set_json(doc, "a.b[5]", "1"), -1);
+    char *text = cJSON_PrintUnformatted(doc);
+    assert_string_equal(text, "{\"a\":{\"b\":[{\"c\":\"x\"}],\"e\":[4]}}");
+    free(text);
+    cJSON_Delete(doc);
+    char *t = mp_fx_replace(strdup("p50: 1, p50: 1"), "1", "NaN");
+    assert_string_equal(t, "p50: NaN, p50: 1");
+    assert_null(mp_fx_replace(t, "absent", "x"));                  /* t is freed */
+}
+
+/* The report of dir (made by run_dir_edited or run_dir_text) is refused
+ * with code and a message naming results.json and fragment. */
+static void expect_error(char *dir, const char *what, int code, const char *fragment)
+{
     mp_err err;
     mp_err_clear(&err);
     int rc = mp_report_build(dir, 0, &err);
     if (rc != code || !strstr(err.msg, fragment) || !strstr(err.msg, "results.json"))
         fail_msg("%s: rc %d (want %d), message \"%s\" (want it to name results.json and "
-                 "\"%s\")", fixture, rc, code, err.msg, fragment);
+                 "\"%s\")", what, rc, code, err.msg, fragment);
     rm_rf(dir);
 }
+
+/* One defect each: a path of BASE and the value it gets (NULL: deleted). */
+static const struct {
+    const char *path, *value, *fragment;
+} bad_fields[] = {
+    {"results[3].nfds", "\"many\"", "field results[3].nfds: expected a whole number, found a "
+     "string"},
+    {"results[7].metrics.wall_ns", NULL, "field results[7].metrics.wall_ns: missing"},
+    {"schema", "\"something-else/9\"", "field schema: expected \"muxprof-results/1\""},
+    {"results", "{\"a\": 1}", "field results: expected an array of cells, found an object"},
+    {"results[0].backend", "\"../../etc\"", "field results[0].backend: expected a short name"},
+};
 
 static void malformed_inputs(void **st)
 {
     (void)st;
-    expect_error("bad_nfds_type.json", -EBADMSG, "field results[3].nfds: expected a whole "
-                 "number, found a string");
-    expect_error("bad_no_wall.json", -EBADMSG, "field results[7].metrics.wall_ns: missing");
-    expect_error("bad_schema.json", -EBADMSG, "field schema: expected \"muxprof-results/1\"");
-    expect_error("bad_results.json", -EBADMSG, "field results: expected an array of cells, "
-                 "found an object");
-    expect_error("bad_backend.json", -EBADMSG, "field results[0].backend: expected a short name");
-    expect_error("bad_nan.json", -EBADMSG, "not valid JSON near line 329");
-    expect_error("bad_huge.json", -EBADMSG, "field results[6].metrics.wall_ns.p50: expected "
-                 "a finite number");
-    expect_error("bad_truncated.json", -EBADMSG, "not valid JSON");
+    char dir[64];
+    for (size_t i = 0; i < sizeof bad_fields / sizeof bad_fields[0]; i++) {
+        const char *const edit[] = {bad_fields[i].path, bad_fields[i].value, NULL};
+        run_dir_edited(dir, sizeof dir, edit);
+        expect_error(dir, bad_fields[i].path, -EBADMSG, bad_fields[i].fragment);
+    }
+    run_dir_text(dir, sizeof dir, "\"p50\": 250,", "\"p50\": NaN,");
+    expect_error(dir, "NaN", -EBADMSG, "not valid JSON near line 329");
+    run_dir_text(dir, sizeof dir, "\"p50\": 250,", "\"p50\": 1e999,");
+    expect_error(dir, "1e999", -EBADMSG, "field results[6].metrics.wall_ns.p50: expected a "
+                 "finite number");
+    run_dir_text(dir, sizeof dir, NULL, NULL);
+    expect_error(dir, "truncated", -EBADMSG, "not valid JSON");
     /* no results.json at all */
-    char dir[64] = "/tmp/mp_test_report.XXXXXX";
+    snprintf(dir, sizeof dir, "/tmp/mp_test_report.XXXXXX");
     assert_non_null(mkdtemp(dir));
     mp_err err;
     int rc = mp_report_build(dir, 0, &err);
@@ -887,7 +974,8 @@ static void command_line(void **st)
     snprintf(a, sizeof a, "'%s'", dir);
     assert_int_equal(cli(a), 1);                 /* no results.json */
     rm_rf(dir);
-    run_dir_with(dir, sizeof dir, "bad_nfds_type.json");
+    static const char *const bad_nfds[] = {"results[3].nfds", "\"many\"", NULL};
+    run_dir_edited(dir, sizeof dir, bad_nfds);
     snprintf(a, sizeof a, "'%s' --no-plots", dir);
     assert_int_equal(cli(a), 2);                 /* malformed results.json */
     rm_rf(dir);
@@ -912,6 +1000,7 @@ int main(void)
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(profile_outside_calls),
         cmocka_unit_test(experiments_only),
+        cmocka_unit_test(fixture_edits),
         cmocka_unit_test(odd_experiments),
         cmocka_unit_test(degraded_arm64),
         cmocka_unit_test(odd_optional_objects),

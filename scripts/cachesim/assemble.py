@@ -17,6 +17,7 @@ import bisect
 import json
 import os
 import re
+import subprocess
 import sys
 
 RAM_BASE = 0x40000000   # guest physical address of RAM on qemu's arm64 "virt" machine
@@ -204,6 +205,22 @@ def functions(k, d1, d2, syms):
     return per, cover
 
 
+def muxprof_tool(env):
+    """The `tool` object of muxprof's own JSON output (the host build's), with this script
+    named as what assembled the file."""
+    mp = env.get("host_bin") or os.environ.get("HOST_BIN") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "bin", "muxprof")
+    try:
+        p = subprocess.run([mp, "events", "--json"], capture_output=True, text=True)
+        tool = json.loads(p.stdout)["tool"]
+    except (OSError, ValueError, KeyError) as e:
+        print("cachesim: cannot read the tool object from `%s events --json`: %s" % (mp, e),
+              file=sys.stderr)
+        sys.exit(1)
+    tool["assembled_by"] = "scripts/cachesim/assemble.py"
+    return tool
+
+
 def main(out):
     env = read_env(os.path.join(out, "plan.env"))
     k = int(env["calls"])
@@ -280,9 +297,7 @@ def main(out):
     kernel = os.path.basename(env["kernel"]).replace("vmlinuz-", "")
     res = {
         "schema": "muxprof-results/1",
-        "tool": {"name": "muxprof cachesim", "version": os.popen(
-            "git -C '%s' describe --always --dirty 2>/dev/null" % os.path.dirname(
-                os.path.abspath(__file__))).read().strip() or None},
+        "tool": muxprof_tool(env),
         "status": "complete",
         "started_utc": env.get("started"), "finished_utc": env.get("finished"),
         "context": {

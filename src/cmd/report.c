@@ -1,6 +1,7 @@
 /* report.c - `muxprof report DIR|DIR/results.json [--no-plots] [--anonymize
- * [--out PUB]]`: rebuild DIR/report.md and DIR/figures/ from DIR/results.json,
- * or write an anonymized copy of the run with its report into PUB. */
+ * [--out PUB]] [--json]`: rebuild DIR/report.md and DIR/figures/ from
+ * DIR/results.json, write an anonymized copy of the run with its report into
+ * PUB, or print the report's analysis as JSON. */
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
 #include "cmd/opt.h"
@@ -60,7 +61,7 @@ static int default_pub(const char *dir, char *pub, size_t len, mp_dir *pd, mp_er
 /* What the options set; the run directory is the operand. */
 typedef struct report_args {
     const char *out;
-    int no_plots, anonymize, force;
+    int no_plots, anonymize, force, json;
 } report_args;
 
 static const mp_opt opts[] = {
@@ -78,12 +79,18 @@ static const mp_opt opts[] = {
                .complete = MP_OPT_DIRS, .needs = "a directory"),
     MP_OPT_BOOL("force", report_args, force,
                 "with --anonymize: write over a PUB that muxprof wrote before"),
+    MP_OPT_BOOL("json", report_args, json,
+                "print the analysis report.md is written from (medians with their\n"
+                "intervals, per-interval costs, fits, ratios to epoll, knees, the\n"
+                "seeds' claims checked) as one JSON object on stdout; writes\n"
+                "nothing (docs/report.md)"),
 };
 
 const mp_cli mp_cli_report = {
     .name = "report", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 15,
     .intro = "usage: muxprof report DIR|DIR/results.json [--no-plots]\n"
-             "                      [--anonymize [--out PUB] [--force]]\n\n"
+             "                      [--anonymize [--out PUB] [--force]]\n"
+             "       muxprof report DIR|DIR/results.json --json\n\n"
              "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
              "with no results.json but the journal.jsonl of a run that did not finish (killed,\n"
              "or its last write failed) gets results.json, results.csv and samples.csv from\n"
@@ -174,6 +181,38 @@ static int recover(const char *dir, int anonymize, mp_err *err)
     return rc;
 }
 
+/* --json: the analysis of DIR/results.json on stdout; nothing is written,
+ * so a run with only its journal is not recovered (exit 1, as a missing
+ * results.json). */
+static int print_json(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    mp_rmodel m;
+    mp_err err;
+    mp_err_clear(&err);
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    int rc = mp_rm_load(&m, path, &err);
+    if (rc) {
+        mp_rm_free(&m);
+        fprintf(stderr, "muxprof report: %s\n", err.msg);
+        return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;
+    }
+    cJSON *doc = mp_json_doc_new("report"), *an = mp_report_json(&m);
+    int out = 1;
+    if (doc && an) {
+        cJSON *e;
+        while ((e = an->child))   /* the analysis' members follow schema and tool */
+            cJSON_AddItemToObject(doc, e->string, cJSON_DetachItemViaPointer(an, e));
+        out = mp_json_doc_print(doc, stdout);
+    } else {
+        fprintf(stderr, "muxprof report: out of memory\n");
+    }
+    cJSON_Delete(an);
+    cJSON_Delete(doc);
+    mp_rm_free(&m);
+    return out;
+}
+
 int mp_cmd_report(int argc, char **argv)
 {
     report_args a = {0};
@@ -194,7 +233,7 @@ int mp_cmd_report(int argc, char **argv)
         return 2;
     }
     const char *arg = p.next < argc ? argv[p.next] : NULL, *out = a.out;
-    int figures = !a.no_plots, anonymize = a.anonymize, force = a.force;
+    int figures = !a.no_plots, anonymize = a.anonymize, force = a.force, json = a.json;
     if (!arg) {
         fprintf(stderr, "muxprof report: which run directory? usage: muxprof report "
                         "DIR|DIR/results.json [--no-plots]\n");
@@ -205,9 +244,16 @@ int mp_cmd_report(int argc, char **argv)
                         "written into DIR)\n", out ? "--out" : "--force");
         return 2;
     }
+    if (json && (anonymize || !figures)) {
+        fprintf(stderr, "muxprof report: --json goes alone (it writes nothing: no report, "
+                        "no figures, no copy)\n");
+        return 2;
+    }
     char dirbuf[PATH_MAX];
     if (run_dir(arg, dirbuf, sizeof dirbuf))
         return 1;
+    if (json)
+        return print_json(dirbuf);
     const char *dir = dirbuf;
     mp_err_clear(&err);
     char pub[4096];

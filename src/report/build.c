@@ -152,6 +152,21 @@ int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs
     return mp_afile_commit(&a, err);
 }
 
+cJSON *mp_report_json(const mp_rmodel *m)
+{
+    cJSON *doc = cJSON_CreateObject();
+    if (!doc)
+        return NULL;
+    cJSON_AddItemToObject(doc, "input", mp__rj_input(m));
+    int exp_only = mp__r_experiments_only(m);
+    for (size_t i = 0; i < NSECTIONS; i++) {
+        const mp_rsection *s = sections[i];
+        if (s->json && !(exp_only && s->calls_only) && !(m->simulated && s->timed_only))
+            s->json(doc, m);
+    }
+    return doc;
+}
+
 int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err)
 {
     char path[4096];

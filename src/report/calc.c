@@ -55,6 +55,16 @@ double mp_rc_ratio(const mp_rmodel *m, const char *mode, const char *kind,
     return a / b;
 }
 
+int mp_rc_ratio_range(const mp_rmodel *m, const char *mode, const char *kind,
+                      const char *backend, long long nfds, double *lo, double *hi)
+{
+    const mp_rcell *a = mp_rm_find(m, mode, kind, backend, nfds);
+    const mp_rcell *b = mp_rm_find(m, mode, kind, "epoll", nfds);
+    *lo = a && b && b->ci_hi > 0 ? a->ci_lo / b->ci_hi : NAN;
+    *hi = a && b && b->ci_lo > 0 ? a->ci_hi / b->ci_lo : NAN;
+    return isfinite(*lo) && isfinite(*hi);
+}
+
 int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
                   const char *backend, const char *metric, mp_rlinefit *out)
 {

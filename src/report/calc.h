@@ -32,6 +32,13 @@ long long mp_rc_maxfd(const mp_rcell *c);
 double mp_rc_ratio(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *backend, long long nfds);
 
+/* The range of that ratio from the two medians' intervals: backend's
+ * lowest over epoll's highest to backend's highest over epoll's lowest.
+ * 1 when both ends are finite, else 0 (a cell missing or without an
+ * interval). */
+int mp_rc_ratio_range(const mp_rmodel *m, const char *mode, const char *kind,
+                      const char *backend, long long nfds, double *lo, double *hi);
+
 /* A counter (or wall_ns) of one series fitted against pollfd lines. */
 typedef struct mp_rlinefit {
     mp_fit all;          /* over every point */

@@ -8,6 +8,7 @@
 
 #include "common/file.h"
 #include "common/mp_err.h"
+#include "report/analysis.h"
 
 /* Declared here, defined in report/model.h and report/fig.h (and cJSON's
  * header), so that this header ties no module to another. */
@@ -27,6 +28,9 @@ typedef struct mp_rsection {
     int (*figures)(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err);
     /* Its Markdown; nothing when the run holds nothing for it. */
     void (*markdown)(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
+    /* Its part of `report --json`, members added to doc, computed by the
+     * same functions as its Markdown; NULL: none. */
+    void (*json)(cJSON *doc, const mp_rmodel *m);
 } mp_rsection;
 
 extern const mp_rsection mp_rsec_context, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
@@ -39,6 +43,30 @@ int mp__r_experiments_only(const mp_rmodel *m);
  * cache sizes (sec_cache.c, used by the results and simulated sections). */
 void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
                    const char *metric);
+/* The knee search behind it for one backend: the points of the series,
+ * those at or below the noise floor left out, knees (at most
+ * MP_RKNEES_MAX kept in kn; nk may be more). */
+#define MP_RKNEES_MAX 16
+typedef struct mp_rknees {
+    mp_knee kn[MP_RKNEES_MAX];
+    size_t nk, npts, dropped;
+    double floor;                  /* 0: no count of the metric is negative */
+} mp_rknees;
+void mp__r_knees(const mp_rmodel *m, const char *mode, const char *kind, const char *backend,
+                 const char *metric, mp_rknees *out);
+
+/* ---- report --json (json_out.c) ---- */
+
+/* o.key = v, or null when v is not finite. */
+void mp__rj_num(cJSON *o, const char *key, double v);
+/* o.key = {p50, interval ("bootstrap", "repeats" or null), lo, hi, level}
+ * of c's median (every number null when c is NULL). */
+void mp__rj_median(cJSON *o, const char *key, const mp_rcell *c);
+/* {nfds, status, and median_ns, p99_ns, fd_hi for an ok cell, reason else}. */
+cJSON *mp__rj_cell(const mp_rcell *c);
+/* The input's identity: its file, schema, status, times, host, CPU, arch,
+ * git describe, simulated, anonymized. */
+cJSON *mp__rj_input(const mp_rmodel *m);
 
 /* ---- the loader (load.c, check.c, model.c, load_opt.c, load_exp.c) ---- */
 

@@ -29,6 +29,14 @@ int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, int drawi
 int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs,
                        mp_err *err);
 
+/* The analysis report.md is written from, as one JSON object (`muxprof
+ * report --json`, docs/report.md): the input's identity, per (mode, fd
+ * kind, backend) series the medians with their intervals, per-interval
+ * costs, the fit, ratios to epoll and knees, and the seeds' claims
+ * checked.  The sections left out of report.md for this run are left
+ * out here too.  NULL when out of memory; the caller deletes it. */
+cJSON *mp_report_json(const mp_rmodel *m);
+
 /* For the terminal, after a run's tables or a report: the run's noise
  * warnings, its noisy cells and cells with a long tail ("warning:" lines,
  * in colour on a terminal unless NO_COLOR is set), then the headline

@@ -245,6 +245,22 @@ static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const cha
                    "not evidence");
 }
 
+void mp__r_knees(const mp_rmodel *m, const char *mode, const char *kind, const char *backend,
+                 const char *metric, mp_rknees *out)
+{
+    double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
+    /* No count within the noise floor starts or ends a knee. */
+    out->floor = noise_floor(m, mode, kind, metric);
+    out->npts = mp_rc_points(m, mode, kind, backend, metric, x, y, MP_RC_MAXPTS);
+    out->dropped = 0;
+    for (size_t i = 0; out->floor > 0 && i < out->npts; i++)
+        if (y[i] <= out->floor) {
+            y[i] = NAN;
+            out->dropped++;
+        }
+    out->nk = mp_find_knees(x, y, out->npts, MP_KNEE_SLOPE, out->kn, MP_RKNEES_MAX);
+}
+
 void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
                    const char *metric)
 {
@@ -259,25 +275,19 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
                "where measured, are the evidence.\n\n", MP_KNEE_SLOPE);
     int any = 0;
     char noise[1024] = "";
-    /* No count within the noise floor starts or ends a knee. */
-    double floor = noise_floor(m, mode, kind, metric);
+    double floor = 0;
     for (size_t be = 0; be < m->nbackends; be++) {
-        double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
-        mp_knee kn[16];
-        size_t p = mp_rc_points(m, mode, kind, m->backends[be], metric, x, y, MP_RC_MAXPTS);
-        size_t dropped = 0;
-        for (size_t i = 0; floor > 0 && i < p; i++)
-            if (y[i] <= floor) {
-                y[i] = NAN;
-                dropped++;
-            }
-        if (dropped) {
+        mp_rknees k;
+        mp__r_knees(m, mode, kind, m->backends[be], metric, &k);
+        const mp_knee *kn = k.kn;
+        floor = k.floor;
+        if (k.dropped) {
             size_t len = strlen(noise);
             snprintf(noise + len, sizeof noise - len, "%s%s %zu of %zu", len ? ", " : "",
-                     m->backends[be], dropped, p);
+                     m->backends[be], k.dropped, k.npts);
         }
-        size_t nk = mp_find_knees(x, y, p, MP_KNEE_SLOPE, kn, 16);
-        for (size_t i = 0; i < nk && i < 16; i++) {
+        size_t nk = k.nk;
+        for (size_t i = 0; i < nk && i < MP_RKNEES_MAX; i++) {
             if (!any++)
                 fprintf(f, "| backend | from N | to N | log-log slope | cache crossings "
                            "nearby | miss counters, same interval |\n"
@@ -320,5 +330,5 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     fputc('\n', f);
 }
 
-const mp_rsection mp_rsec_cache = {"cache", 1, 0, NULL, cache_model};
-const mp_rsection mp_rsec_correlation = {"correlation", 1, 0, NULL, correlation};
+const mp_rsection mp_rsec_cache = {"cache", 1, 0, NULL, cache_model, NULL};
+const mp_rsection mp_rsec_correlation = {"correlation", 1, 0, NULL, correlation, NULL};

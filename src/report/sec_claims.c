@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "report/calc.h"
 #include "report/reference.h"
 #include "common/quote.h"
@@ -43,6 +45,46 @@ static const char *p50_ci(const mp_rcell *c, char *buf, size_t len)
     return buf;
 }
 
+/* "poll is O(N), epoll is flat" checked in one mode: what the report says
+ * and what `report --json` prints are both read from this. */
+typedef struct linear_claim {
+    mp_rcost pc, ec;             /* poll's and epoll's medians against N */
+    double loglog;               /* poll's log-log slope, first to last N */
+    double lo, hi, spread;       /* epoll's lowest and highest median, hi / lo */
+    int grows, lin, flat;
+    const mp_rcell *p1, *e1;     /* poll's and epoll's cells at their largest N */
+} linear_claim;
+
+/* 1 when poll and epoll each have two N or more in mode, else 0. */
+static int linear_check(const mp_rmodel *m, const char *mode, const char *kind,
+                        linear_claim *o)
+{
+    if (!mp_rc_cost(m, mode, kind, "poll", "wall_ns", &o->pc) ||
+        !mp_rc_cost(m, mode, kind, "epoll", "wall_ns", &o->ec))
+        return 0;
+    const mp_rcost *pc = &o->pc, *ec = &o->ec;
+    size_t np = pc->n, ne = ec->n;
+    o->loglog = mp_loglog_slope(pc->nfds[0], pc->y[0], pc->nfds[np - 1], pc->y[np - 1]);
+    o->lo = o->hi = ec->y[0];
+    for (size_t k = 1; k < ne; k++) {
+        o->lo = fmin(o->lo, ec->y[k]);
+        o->hi = fmax(o->hi, ec->y[k]);
+    }
+    o->spread = o->lo > 0 ? o->hi / o->lo : INFINITY;
+    o->grows = pc->marg_lo > 0 && (pc->nfds[np - 1] / pc->nfds[0] < 100 || o->loglog >= 0.5);
+    /* O(N) is one cost per fd: interval costs within MP_RC_SPREAD of each other */
+    o->lin = o->grows && pc->marg_hi <= MP_RC_SPREAD * pc->marg_lo;
+    o->flat = o->spread <= 2.0;
+    o->p1 = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[np - 1]);
+    o->e1 = mp_rm_find(m, mode, kind, "epoll", (long long)ec->nfds[ne - 1]);
+    return 1;
+}
+
+static const char *linear_verdict(const linear_claim *o)
+{
+    return o->lin && o->flat ? "holds" : o->lin || o->flat ? "holds in part" : "does not hold";
+}
+
 static void claim_linear(FILE *f, const mp_rmodel *m, const char *kind)
 {
     char g[96], h[96];
@@ -51,42 +93,57 @@ static void claim_linear(FILE *f, const mp_rmodel *m, const char *kind)
         fprintf(f, "  - not measured in this run: results.json has no cells\n");
     for (size_t i = 0; i < m->nmodes; i++) {
         const char *mode = m->modes[i];
-        mp_rcost pc, ec;
-        if (!mp_rc_cost(m, mode, kind, "poll", "wall_ns", &pc) ||
-            !mp_rc_cost(m, mode, kind, "epoll", "wall_ns", &ec)) {
+        linear_claim o;
+        if (!linear_check(m, mode, kind, &o)) {
             fprintf(f, "  - %s mode: not measured in this run (needs poll and epoll at two N "
                        "or more)\n", mode);
             continue;
         }
-        size_t np = pc.n, ne = ec.n;
-        double ll = mp_loglog_slope(pc.nfds[0], pc.y[0], pc.nfds[np - 1], pc.y[np - 1]);
-        double lo = ec.y[0], hi = ec.y[0];
-        for (size_t k = 1; k < ne; k++) {
-            lo = fmin(lo, ec.y[k]);
-            hi = fmax(hi, ec.y[k]);
-        }
-        double spread = lo > 0 ? hi / lo : INFINITY;
-        int grows = pc.marg_lo > 0 && (pc.nfds[np - 1] / pc.nfds[0] < 100 || ll >= 0.5);
-        /* O(N) is one cost per fd: interval costs within MP_RC_SPREAD of each other */
-        int lin = grows && pc.marg_hi <= MP_RC_SPREAD * pc.marg_lo;
-        int flat = spread <= 2.0;
+        const mp_rcost *pc = &o.pc, *ec = &o.ec;
+        size_t np = pc->n, ne = ec->n;
         char why[160] = "";
-        if (grows && !lin)
+        if (o.grows && !o.lin)
             snprintf(why, sizeof why, " (poll grows with N but not linearly: its interval "
-                     "costs differ %s×)", MP_NUM(pc.marg_hi / pc.marg_lo));
-        const mp_rcell *p1 = mp_rm_find(m, mode, kind, "poll", (long long)pc.nfds[np - 1]);
-        const mp_rcell *e1 = mp_rm_find(m, mode, kind, "epoll", (long long)ec.nfds[ne - 1]);
+                     "costs differ %s×)", MP_NUM(pc->marg_hi / pc->marg_lo));
         fprintf(f, "  - %s mode: **%s**%s, checked against this run's medians at N = %s to %s. "
                    "poll: every interval adds %s to %s ns per fd (%s), log-log slope %.2f first "
                    "to last, %s at N=%s; epoll: median from %s to %s ns (max/min %.2f), %s at "
-                   "N=%s.\n", mode,
-                lin && flat ? "holds" : lin || flat ? "holds in part" : "does not hold", why,
-                MP_NUM(pc.nfds[0]), MP_NUM(pc.nfds[np - 1]), MP_NUM(pc.marg_lo),
-                MP_NUM(pc.marg_hi),
-                pc.marg_lo > 0 ? "all positive, so it grows with N" : "not all positive", ll,
-                p50_ci(p1, g, sizeof g), MP_NUM(pc.nfds[np - 1]), MP_NUM(lo), MP_NUM(hi),
-                spread, p50_ci(e1, h, sizeof h), MP_NUM(ec.nfds[ne - 1]));
+                   "N=%s.\n", mode, linear_verdict(&o), why,
+                MP_NUM(pc->nfds[0]), MP_NUM(pc->nfds[np - 1]), MP_NUM(pc->marg_lo),
+                MP_NUM(pc->marg_hi),
+                pc->marg_lo > 0 ? "all positive, so it grows with N" : "not all positive",
+                o.loglog, p50_ci(o.p1, g, sizeof g), MP_NUM(pc->nfds[np - 1]), MP_NUM(o.lo),
+                MP_NUM(o.hi), o.spread, p50_ci(o.e1, h, sizeof h), MP_NUM(ec->nfds[ne - 1]));
     }
+}
+
+/* The poll/epoll ratio at 10,000 fds against the seed's figure for the
+ * mode (seed NaN: none). */
+typedef struct ratio_claim {
+    const mp_rcell *pc, *ec;
+    double r, lo, hi;            /* lo, hi: from the two medians' intervals (NaN: none) */
+    double seed, factor;         /* the seed's ratio; how far apart, >= 1 */
+} ratio_claim;
+
+/* 1 when the run has poll and epoll at N=10,000 in mode, else 0. */
+static int ratio_check(const mp_rmodel *m, const char *mode, const char *kind, ratio_claim *o)
+{
+    o->seed = !strcmp(mode, "wakeup") ? 240.75 : !strcmp(mode, "ready") ? 1540 : NAN;
+    o->pc = mp_rm_find(m, mode, kind, "poll", 10000);
+    o->ec = mp_rm_find(m, mode, kind, "epoll", 10000);
+    if (!o->pc || !o->ec)
+        return 0;
+    o->r = mp_rc_ratio(m, mode, kind, "poll", 10000);
+    mp_rc_ratio_range(m, mode, kind, "poll", 10000, &o->lo, &o->hi);
+    o->factor = o->r > o->seed ? o->r / o->seed : o->seed / o->r;
+    return 1;
+}
+
+static const char *ratio_verdict(const ratio_claim *o)
+{
+    return !isfinite(o->seed) ? "no seed figure for this mode"
+         : o->factor <= 2 ? "holds (within a factor of 2)"
+         : o->factor <= 10 ? "same order of magnitude" : "does not hold on this host";
 }
 
 static void claim_ratio(FILE *f, const mp_rmodel *m, const char *kind)
@@ -98,36 +155,26 @@ static void claim_ratio(FILE *f, const mp_rmodel *m, const char *kind)
         fprintf(f, "  - not measured in this run: results.json has no cells\n");
     for (size_t i = 0; i < m->nmodes; i++) {
         const char *mode = m->modes[i];
-        int wake = !strcmp(mode, "wakeup");
-        double seed = wake ? 240.75 : !strcmp(mode, "ready") ? 1540 : NAN;
-        const mp_rcell *pc = mp_rm_find(m, mode, kind, "poll", 10000);
-        const mp_rcell *ec = mp_rm_find(m, mode, kind, "epoll", 10000);
+        ratio_claim o;
         char a[32], b[32], c[32], g[96], h[96];
-        if (!pc || !ec) {
+        if (!ratio_check(m, mode, kind, &o)) {
             fprintf(f, "  - %s mode: **not measured in this run**: it has no poll and epoll "
                        "cells at N=10,000, and a ratio at another N is not comparable.\n", mode);
             continue;
         }
-        double r = mp_rc_ratio(m, mode, kind, "poll", 10000);
-        /* the ratio's range from the two medians' intervals */
-        double rlo = ec->ci_hi > 0 ? pc->ci_lo / ec->ci_hi : NAN;
-        double rhi = ec->ci_lo > 0 ? pc->ci_hi / ec->ci_lo : NAN;
         char range[96] = "";
-        if (isfinite(rlo) && isfinite(rhi))
+        if (isfinite(o.lo) && isfinite(o.hi))
             snprintf(range, sizeof range, " (%s–%s× from the intervals)",
-                     mp_fmt_num(b, sizeof b, rlo), mp_fmt_num(c, sizeof c, rhi));
-        if (!isfinite(seed)) {
+                     mp_fmt_num(b, sizeof b, o.lo), mp_fmt_num(c, sizeof c, o.hi));
+        if (!isfinite(o.seed)) {
             fprintf(f, "  - %s mode: measured %s×%s at N=10,000 (no seed figure for this "
-                       "mode)\n", mode, mp_fmt_num(a, sizeof a, r), range);
+                       "mode)\n", mode, mp_fmt_num(a, sizeof a, o.r), range);
             continue;
         }
-        double fac = r > seed ? r / seed : seed / r;
-        const char *v = fac <= 2 ? "holds (within a factor of 2)"
-                      : fac <= 10 ? "same order of magnitude" : "does not hold on this host";
         fprintf(f, "  - %s mode: **%s**: measured at N=10,000: %s×%s, poll %s, epoll %s; "
-                   "the seed's %s× is a factor of %.3g apart.\n", mode, v,
-                mp_fmt_num(a, sizeof a, r), range, p50_ci(pc, g, sizeof g),
-                p50_ci(ec, h, sizeof h), mp_fmt_num(b, sizeof b, seed), fac);
+                   "the seed's %s× is a factor of %.3g apart.\n", mode, ratio_verdict(&o),
+                mp_fmt_num(a, sizeof a, o.r), range, p50_ci(o.pc, g, sizeof g),
+                p50_ci(o.ec, h, sizeof h), mp_fmt_num(b, sizeof b, o.seed), o.factor);
     }
 }
 
@@ -191,57 +238,79 @@ static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
                                "correlation above." : " N=20,000 was not measured in this run.");
 }
 
-static void claim_fdsetsize(FILE *f, const mp_rmodel *m)
+/* select's cells against FD_SETSIZE: the largest N it ran at and the
+ * smallest it was refused at, with their highest fd. */
+typedef struct fdset_claim {
+    long long ok_max, ok_fd;     /* -1: select never ran */
+    long long un_min, un_fd;     /* -1: select was never refused */
+    long long bad_ok;            /* an fd >= 1024 select ran with, or -1 */
+    const char *reason;          /* of the refusal at un_min */
+    int bad_un, un_est;          /* refused below fd 1024; un_fd estimated */
+} fdset_claim;
+
+static void fdset_check(const mp_rmodel *m, fdset_claim *o)
 {
-    long long ok_max = -1, ok_fd = -1, un_min = -1, un_fd = -1, bad_ok = -1;
-    const char *reason = "";
-    int bad_un = 0, un_est = 0;
+    *o = (fdset_claim){-1, -1, -1, -1, -1, "", 0, 0};
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
         if (strcmp(c->backend, "select"))
             continue;
         long long fd = mp_rc_maxfd(c);
         if (c->status == MP_RC_OK) {
-            if (c->nfds > ok_max) {
-                ok_max = c->nfds;
-                ok_fd = fd;
+            if (c->nfds > o->ok_max) {
+                o->ok_max = c->nfds;
+                o->ok_fd = fd;
             }
             if (fd >= 1024)
-                bad_ok = fd;
+                o->bad_ok = fd;
         } else if (c->status == MP_RC_UNSUPPORTED) {
-            if (un_min < 0 || c->nfds < un_min) {
-                un_min = c->nfds;
-                un_fd = fd;
-                un_est = c->fd_hi < 0;
-                reason = c->reason;
+            if (o->un_min < 0 || c->nfds < o->un_min) {
+                o->un_min = c->nfds;
+                o->un_fd = fd;
+                o->un_est = c->fd_hi < 0;
+                o->reason = c->reason;
             }
-            bad_un |= fd < 1024;
+            o->bad_un |= fd < 1024;
         }
     }
+}
+
+static const char *fdset_verdict(const fdset_claim *o)
+{
+    return o->ok_max < 0 && o->un_min < 0 ? "not tested"
+         : o->bad_ok >= 0 ? "does not hold here"
+         : o->un_min < 0 ? "not measured"
+         : o->bad_un ? "holds, but some cells were refused below fd 1024" : "holds";
+}
+
+static void claim_fdsetsize(FILE *f, const mp_rmodel *m)
+{
+    fdset_claim o;
+    fdset_check(m, &o);
     fprintf(f, "- **FD_SETSIZE cliff** (seeds 001, 002: select cannot watch fd numbers >= "
                "1024): ");
-    if (ok_max < 0 && un_min < 0) {
+    if (o.ok_max < 0 && o.un_min < 0) {
         fprintf(f, "not tested (no select cells).\n");
         return;
     }
     char r[300], a[32], b[32], c[32], d[32];
-    if (bad_ok >= 0)
+    if (o.bad_ok >= 0)
         fprintf(f, "**does not hold here**: select ran with fd %s.\n",
-                mp_fmt_num(a, sizeof a, (double)bad_ok));
-    else if (un_min < 0)
+                mp_fmt_num(a, sizeof a, (double)o.bad_ok));
+    else if (o.un_min < 0)
         fprintf(f, "not measured in this run: every select cell had fds below 1024 (largest "
-                   "N %s, maxfd %s).\n", mp_fmt_num(a, sizeof a, (double)ok_max),
-                mp_fmt_num(b, sizeof b, (double)ok_fd));
+                   "N %s, maxfd %s).\n", mp_fmt_num(a, sizeof a, (double)o.ok_max),
+                mp_fmt_num(b, sizeof b, (double)o.ok_fd));
     else
         fprintf(f, "**%s by the kernel ABI (the cliff itself not measured)**: select ran up to "
                    "N=%s (maxfd %s); from N=%s (maxfd %s%s) muxprof does not call it, because "
                    "FD_SET beyond the set is undefined behaviour: %s\n",
-                bad_un ? "holds, but some cells were refused below fd 1024, and" : "holds",
-                ok_max >= 0 ? mp_fmt_num(a, sizeof a, (double)ok_max) : "none",
-                ok_max >= 0 ? mp_fmt_num(b, sizeof b, (double)ok_fd) : "–",
-                mp_fmt_num(c, sizeof c, (double)un_min), mp_fmt_num(d, sizeof d, (double)un_fd),
-                un_est ? ", estimated" : "",
-                reason[0] ? mp_md_cell(r, sizeof r, reason) : "(no reason given)");
+                o.bad_un ? "holds, but some cells were refused below fd 1024, and" : "holds",
+                o.ok_max >= 0 ? mp_fmt_num(a, sizeof a, (double)o.ok_max) : "none",
+                o.ok_max >= 0 ? mp_fmt_num(b, sizeof b, (double)o.ok_fd) : "–",
+                mp_fmt_num(c, sizeof c, (double)o.un_min),
+                mp_fmt_num(d, sizeof d, (double)o.un_fd), o.un_est ? ", estimated" : "",
+                o.reason[0] ? mp_md_cell(r, sizeof r, o.reason) : "(no reason given)");
 }
 
 static void claim_384(FILE *f, const mp_rmodel *m)
@@ -368,4 +437,91 @@ static void claims(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     seed_tables(f, m, kind);
 }
 
-const mp_rsection mp_rsec_claims = {"claims", 1, 1, NULL, claims};
+/* ---- the same checks for `report --json` ---- */
+
+static cJSON *claim_new(cJSON *arr, const char *name, const char *seeds, const char *mode)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "claim", name);
+    cJSON_AddStringToObject(o, "seeds", seeds);
+    cJSON_AddStringToObject(o, "mode", mode);
+    cJSON_AddItemToArray(arr, o);
+    return o;
+}
+
+static void linear_json(cJSON *arr, const mp_rmodel *m, const char *mode, const char *kind)
+{
+    cJSON *o = claim_new(arr, "poll is O(N), epoll is flat", "000, 002", mode);
+    linear_claim c;
+    if (!linear_check(m, mode, kind, &c)) {
+        cJSON_AddStringToObject(o, "verdict", "not measured");
+        return;
+    }
+    cJSON_AddStringToObject(o, "verdict", linear_verdict(&c));
+    cJSON_AddBoolToObject(o, "poll_grows", c.grows);
+    cJSON_AddBoolToObject(o, "poll_linear", c.lin);
+    cJSON_AddBoolToObject(o, "epoll_flat", c.flat);
+    cJSON_AddNumberToObject(o, "from_nfds", c.pc.nfds[0]);
+    cJSON_AddNumberToObject(o, "to_nfds", c.pc.nfds[c.pc.n - 1]);
+    mp__rj_num(o, "poll_ns_per_fd_min", c.pc.marg_lo);
+    mp__rj_num(o, "poll_ns_per_fd_max", c.pc.marg_hi);
+    mp__rj_num(o, "poll_loglog_slope", c.loglog);
+    mp__rj_median(o, "poll_last", c.p1);
+    mp__rj_num(o, "epoll_p50_min", c.lo);
+    mp__rj_num(o, "epoll_p50_max", c.hi);
+    mp__rj_num(o, "epoll_max_over_min", c.spread);
+    mp__rj_median(o, "epoll_last", c.e1);
+}
+
+static void ratio_json(cJSON *arr, const mp_rmodel *m, const char *mode, const char *kind)
+{
+    cJSON *o = claim_new(arr, "poll/epoll ratio at 10,000 fds", "000, 002", mode);
+    ratio_claim c;
+    if (!ratio_check(m, mode, kind, &c)) {
+        cJSON_AddStringToObject(o, "verdict", "not measured");
+        return;
+    }
+    cJSON_AddStringToObject(o, "verdict", ratio_verdict(&c));
+    mp__rj_num(o, "ratio", c.r);
+    mp__rj_num(o, "lo", c.lo);
+    mp__rj_num(o, "hi", c.hi);
+    mp__rj_num(o, "seed_ratio", c.seed);
+    mp__rj_num(o, "factor", isfinite(c.seed) ? c.factor : NAN);
+    mp__rj_median(o, "poll", c.pc);
+    mp__rj_median(o, "epoll", c.ec);
+}
+
+/* A count for JSON: null for the -1 of "none". */
+static void count_or_null(cJSON *o, const char *key, long long v)
+{
+    mp__rj_num(o, key, v >= 0 ? (double)v : NAN);
+}
+
+static void fdset_json(cJSON *arr, const mp_rmodel *m)
+{
+    cJSON *o = claim_new(arr, "FD_SETSIZE cliff", "001, 002", "any");
+    fdset_claim c;
+    fdset_check(m, &c);
+    cJSON_AddStringToObject(o, "verdict", fdset_verdict(&c));
+    count_or_null(o, "ran_up_to_nfds", c.ok_max);
+    count_or_null(o, "ran_up_to_fd", c.ok_fd);
+    count_or_null(o, "refused_from_nfds", c.un_min);
+    count_or_null(o, "refused_from_fd", c.un_min >= 0 ? c.un_fd : -1);
+    cJSON_AddBoolToObject(o, "refused_fd_estimated", c.un_est);
+    count_or_null(o, "ran_with_fd_over_1023", c.bad_ok);
+}
+
+static void claims_json(cJSON *doc, const mp_rmodel *m)
+{
+    const char *kind = first_kind(m);
+    cJSON *o = cJSON_AddObjectToObject(doc, "claims");
+    cJSON_AddStringToObject(o, "fd_kind", kind);
+    cJSON *arr = cJSON_AddArrayToObject(o, "checks");
+    for (size_t i = 0; i < m->nmodes; i++)
+        linear_json(arr, m, m->modes[i], kind);
+    for (size_t i = 0; i < m->nmodes; i++)
+        ratio_json(arr, m, m->modes[i], kind);
+    fdset_json(arr, m);
+}
+
+const mp_rsection mp_rsec_claims = {"claims", 1, 1, NULL, claims, claims_json};

@@ -61,4 +61,4 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     }
 }
 
-const mp_rsection mp_rsec_context = {"context", 0, 0, NULL, context};
+const mp_rsection mp_rsec_context = {"context", 0, 0, NULL, context, NULL};

@@ -623,4 +623,4 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 }
 
 
-const mp_rsection mp_rsec_experiments = {"experiments", 0, 1, figures, experiments};
+const mp_rsection mp_rsec_experiments = {"experiments", 0, 1, figures, experiments, NULL};

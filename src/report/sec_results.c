@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "report/calc.h"
 #include "report/md.h"
 #include "common/stats.h"
@@ -369,4 +371,122 @@ static void results(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         }
 }
 
-const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, results};
+/* ---- the same analysis for `report --json` ---- */
+
+static void series_fit(cJSON *o, const mp_rcost *c)
+{
+    char w[512];
+    cJSON *j = cJSON_AddObjectToObject(o, "fit");
+    cJSON_AddStringToObject(j, "method", "least squares on relative error (weight 1/p50²)");
+    cJSON_AddNumberToObject(j, "points", (double)c->n);
+    cJSON_AddNumberToObject(j, "from_nfds", c->nfds[0]);
+    cJSON_AddNumberToObject(j, "to_nfds", c->nfds[c->n - 1]);
+    cJSON_AddBoolToObject(j, "constant", c->constant);
+    cJSON_AddBoolToObject(j, "flat", c->flat);
+    int fitted = c->fit.ok && !c->constant;
+    mp__rj_num(j, "ns_per_fd", fitted ? c->fit.slope : NAN);
+    mp__rj_num(j, "intercept_ns", fitted ? c->fit.intercept : NAN);
+    mp__rj_num(j, "weighted_r2", fitted ? c->fit.r2 : NAN);
+    mp_rc_fit_warnings(c, "ns", w, sizeof w);
+    cJSON_AddStringToObject(j, "warnings", w);
+}
+
+static void series_costs(cJSON *o, const mp_rcost *c)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, "interval_costs");
+    for (size_t i = 0; i + 1 < c->n; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "from_nfds", c->nfds[i]);
+        cJSON_AddNumberToObject(e, "to_nfds", c->nfds[i + 1]);
+        mp__rj_num(e, "ns_per_fd", c->marg[i]);
+        cJSON_AddItemToArray(a, e);
+    }
+}
+
+static void series_ratios(cJSON *o, const mp_rmodel *m, const char *mode, const char *kind,
+                          const char *backend, const long long *ns, size_t n)
+{
+    if (!strcmp(backend, "epoll") || !mp_rc_has_backend(m, "epoll"))
+        return;
+    cJSON *a = cJSON_AddArrayToObject(o, "ratio_to_epoll");
+    for (size_t i = 0; i < n; i++) {
+        double r = mp_rc_ratio(m, mode, kind, backend, ns[i]), lo, hi;
+        if (!isfinite(r))
+            continue;
+        mp_rc_ratio_range(m, mode, kind, backend, ns[i], &lo, &hi);
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "nfds", (double)ns[i]);
+        cJSON_AddNumberToObject(e, "ratio", r);
+        mp__rj_num(e, "lo", lo);
+        mp__rj_num(e, "hi", hi);
+        cJSON_AddItemToArray(a, e);
+    }
+}
+
+static void series_knees(cJSON *o, const mp_rmodel *m, const char *mode, const char *kind,
+                         const char *backend)
+{
+    mp_rknees k;
+    mp__r_knees(m, mode, kind, backend, "wall_ns", &k);
+    cJSON *a = cJSON_AddArrayToObject(o, "knees");
+    for (size_t i = 0; i < k.nk && i < MP_RKNEES_MAX; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "from_nfds", k.kn[i].x0);
+        cJSON_AddNumberToObject(e, "to_nfds", k.kn[i].x1);
+        cJSON_AddNumberToObject(e, "loglog_slope", k.kn[i].slope);
+        cJSON_AddItemToArray(a, e);
+    }
+}
+
+static cJSON *series(const mp_rmodel *m, const char *mode, const char *kind,
+                     const char *backend, const long long *ns, size_t n)
+{
+    cJSON *o = cJSON_CreateObject(), *cells = NULL;
+    cJSON_AddStringToObject(o, "mode", mode);
+    cJSON_AddStringToObject(o, "fd_kind", kind);
+    cJSON_AddStringToObject(o, "backend", backend);
+    for (size_t i = 0; i < n; i++) {
+        const mp_rcell *c = mp_rm_find_any(m, mode, kind, backend, ns[i], 0);
+        if (!c)
+            continue;
+        if (!cells)
+            cells = cJSON_AddArrayToObject(o, "cells");
+        cJSON *e = mp__rj_cell(c);
+        double lo, hi, sp = mp_rc_rep_spread(c, &lo, &hi);
+        cJSON *r = cJSON_AddObjectToObject(e, "repeat_medians_ns");
+        mp__rj_num(r, "lo", isfinite(sp) ? lo : NAN);
+        mp__rj_num(r, "hi", isfinite(sp) ? hi : NAN);
+        mp__rj_num(r, "spread", sp);
+        cJSON_AddBoolToObject(e, "noisy", mp_rc_noisy(c));
+        cJSON_AddItemToArray(cells, e);
+    }
+    if (!cells) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    mp_rcost c;
+    if (mp_rc_cost(m, mode, kind, backend, "wall_ns", &c)) {
+        series_costs(o, &c);
+        series_fit(o, &c);
+    }
+    series_ratios(o, m, mode, kind, backend, ns, n);
+    series_knees(o, m, mode, kind, backend);
+    return o;
+}
+
+static void results_json(cJSON *doc, const mp_rmodel *m)
+{
+    cJSON *a = cJSON_AddArrayToObject(doc, "series");
+    for (size_t i = 0; i < m->nmodes; i++)
+        for (size_t k = 0; k < m->nkinds; k++) {
+            long long ns[MAXN];
+            size_t n = nfds_list(m, m->modes[i], m->kinds[k], ns);
+            for (size_t b = 0; b < m->nbackends; b++) {
+                cJSON *s = series(m, m->modes[i], m->kinds[k], m->backends[b], ns, n);
+                if (s)
+                    cJSON_AddItemToArray(a, s);
+            }
+        }
+}
+
+const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, results, results_json};

@@ -1,0 +1,97 @@
+#!/bin/sh
+# muxprof report DIR --json: the numbers it prints are those report.md shows for the same
+# fixture (fits, interval costs, ratios with their intervals, knees, claims), it writes
+# nothing, and it exits as report does (1 missing, 2 malformed or a usage error).
+# usage: test_report_json.sh MUXPROF FIXTURES SCRATCH_DIR
+set -u
+mp=$1 fx=$2 tmp=$3
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
+fail=0
+no() { echo "FAIL: $*"; fail=1; }
+
+for f in synthetic profile; do
+    mkdir -p "$tmp/$f" && cp "$fx/report/$f/results.json" "$tmp/$f/" || exit 1
+    "$mp" report "$tmp/$f" --json >"$tmp/$f.json" || no "$f: --json exited $?"
+    [ "$(ls "$tmp/$f")" = results.json ] || no "$f: --json wrote into the run: $(ls "$tmp/$f")"
+    "$mp" report "$tmp/$f" --no-plots >/dev/null || no "$f: report exited $?"
+done
+mkdir -p "$tmp/profB" && cp "$fx/compare/profB/results.json" "$tmp/profB/" || exit 1
+"$mp" report "$tmp/profB/results.json" --json >"$tmp/profB.json" || no "profB: --json exited $?"
+"$mp" report "$tmp/profB" --no-plots >/dev/null || no "profB: report exited $?"
+
+# Each check: the number --json prints, rounded as report.md rounds it, and the line of
+# report.md that shows it.
+python3 - "$tmp" <<'PY' || fail=1
+import json, sys
+tmp = sys.argv[1]
+bad = 0
+def load(name):
+    return json.load(open(f"{tmp}/{name}.json")), open(f"{tmp}/{name}/report.md").read()
+def series(d, mode, backend):
+    return next(s for s in d["series"] if s["mode"] == mode and s["backend"] == backend)
+def claim(d, name, mode):
+    return next(c for c in d["claims"]["checks"] if c["claim"].startswith(name) and c["mode"] == mode)
+def check(md, text, what):
+    global bad
+    if text not in md:
+        print(f"FAIL: {what}: report.md has no {text!r}")
+        bad = 1
+
+d, md = load("synthetic")
+assert d["schema"] == "muxprof-report/1" and d["tool"]["name"] == "muxprof"
+assert d["input"]["schema"] == "muxprof-results/1" and d["input"]["host"] == "fixture-host"
+f = series(d, "wakeup", "poll")["fit"]
+check(md, f"| poll | {f['ns_per_fd']:.1f} | {f['intercept_ns']:,.0f} | {f['weighted_r2']:.3f} | "
+      f"{f['points']} | {f['warnings']} |", "the wakeup fit of poll")
+costs = "; ".join(f"{c['from_nfds']:,}→{c['to_nfds']:,}: {c['ns_per_fd']:.0f}"
+                  for c in series(d, "wakeup", "poll")["interval_costs"])
+check(md, f"- poll: {costs}\n", "the wakeup interval costs of poll")
+r = [x["ratio"] for x in series(d, "ready", "poll")["ratio_to_epoll"]]
+check(md, f"| poll | {r[0]:.3f}× | {r[1]:.2f}× | {r[2]:.1f}× | {r[3]:.0f}× |", "ready ratios")
+e = series(d, "ready", "epoll")["fit"]
+check(md, f"| epoll | constant: {series(d, 'ready', 'epoll')['cells'][0]['median_ns']['p50']:.0f} "
+      f"in every cell |", "epoll's constant series")
+assert e["constant"] and e["ns_per_fd"] is None
+sel = [c for c in series(d, "ready", "select")["cells"] if c["status"] == "unsupported"]
+check(md, f"- select, N={sel[0]['nfds']:,}: unsupported: {sel[0]['reason']}", "select refused")
+for mode, v in (("ready", "holds"), ("wakeup", "holds in part")):
+    c = claim(d, "poll is O(N)", mode)
+    assert c["verdict"] == v, (mode, c["verdict"])
+    check(md, f"  - {mode} mode: **{v}**", f"the O(N) claim in {mode} mode")
+
+c = claim(d, "FD_SETSIZE", "any")
+check(md, f"**{c['verdict']} by the kernel ABI (the cliff itself not measured)**: select ran up to "
+      f"N={c['ran_up_to_nfds']:,} (maxfd {c['ran_up_to_fd']:,}); from "
+      f"N={c['refused_from_nfds']:,} (maxfd {c['refused_from_fd']:,})", "the FD_SETSIZE claim")
+
+d, md = load("profile")
+c = claim(d, "poll/epoll ratio", "wakeup")
+p, ep = c["poll"], c["epoll"]
+check(md, f"  - wakeup mode: **{c['verdict']}**: measured at N=10,000: {c['ratio']:.1f}× "
+      f"({c['lo']:.1f}–{c['hi']:.1f}× from the intervals), poll {p['p50']:,.0f} ns "
+      f"[{p['lo']:,.0f}–{p['hi']:,.0f}]", "the wakeup ratio claim with its intervals")
+assert p["interval"] == "repeats" and c["seed_ratio"] == 240.75
+x = next(x for x in series(d, "wakeup", "poll")["ratio_to_epoll"] if x["nfds"] == 10000)
+assert abs(x["lo"] - c["lo"]) < 1e-9 and abs(x["hi"] - c["hi"]) < 1e-9
+l = claim(d, "poll is O(N)", "ready")
+check(md, f"every interval adds {l['poll_ns_per_fd_min']:.1f} to {l['poll_ns_per_fd_max']:.1f} "
+      f"ns per fd", "poll's interval costs in the O(N) claim")
+
+d, md = load("profB")
+k = series(d, "wakeup", "poll")["knees"]
+assert len(k) == 1, k
+check(md, f"| poll | {k[0]['from_nfds']:,} | {k[0]['to_nfds']:,} | {k[0]['loglog_slope']:.2f} |",
+      "the knee of poll in wakeup mode")
+sys.exit(bad)
+PY
+
+# Exit codes as report's; nothing is recovered from a journal.
+mkdir -p "$tmp/none" "$tmp/bad"
+"$mp" report "$tmp/none" --json >/dev/null 2>&1; [ $? -eq 1 ] || no "no results.json: not exit 1"
+echo '{"schema": "something-else/9"}' >"$tmp/bad/results.json"
+"$mp" report "$tmp/bad" --json >/dev/null 2>&1; [ $? -eq 2 ] || no "a malformed results.json: not exit 2"
+"$mp" report "$tmp/synthetic" --json --anonymize >/dev/null 2>&1
+[ $? -eq 2 ] || no "--json with --anonymize: not a usage error"
+[ $fail -eq 0 ] && echo "ok"
+exit $fail
