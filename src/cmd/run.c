@@ -463,7 +463,7 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
             print_notes(out->path);
     }
     if (r.experiments)
-        mp_print_experiments(r.experiments, stdout);
+        mp_experiments_print(r.experiments, stdout);
     mp_print_counters(r.counters, stdout);
     print_placement(pair, bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
