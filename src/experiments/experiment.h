@@ -5,8 +5,9 @@
  * latter writes one object under "experiments" in results.json
  * (docs/experiments.md), with a table that describes itself
  * (experiments/table.h).  experiments/ uses run/ and below, never cmd/.
- * Adding an experiment: its file here and one registry row (registry.c),
- * its loader part and section in report/, its part in compare/.
+ * Adding an experiment: its file here (its run function and its table's
+ * description) and one registry row (registry.c); the report and compare
+ * draw it from its table (report/sec_xtable.c, compare/xtable.c).
  * Error convention: common/mp_err.h. */
 #ifndef MP_EXPERIMENT_H
 #define MP_EXPERIMENT_H

@@ -15,7 +15,8 @@
 #include "report/md.h"
 #include "report/util.h"
 
-#define MAXV 32   /* series and split values drawn per figure */
+#define MAXV 32       /* series and split values drawn per figure */
+#define MAX_NAME 150  /* a figure's name (mp_rfig.name, its files' names) */
 
 static const cJSON *val(const cJSON *row, int col)
 {
@@ -81,12 +82,12 @@ static int matches(const cJSON *row, int col, const char *name)
     return col < 0 || ((name_of(b, sizeof b, val(row, col)) && !strcmp(b, name)));
 }
 
-/* EXPERIMENT_FIGURE[_SPLIT]: 0, or -1 when it does not fit. */
+/* EXPERIMENT_FIGURE[_SPLIT]: 0, or -1 when it is too long. */
 static int fig_name(char *buf, size_t len, const mp_rxtable *t, const mp_rxfig *g,
                     const char *split)
 {
     int n = snprintf(buf, len, "%s_%s%s%s", t->name, g->name, *split ? "_" : "", split);
-    return n >= 0 && (size_t)n < len ? 0 : -1;
+    return n >= 0 && (size_t)n < len && n < MAX_NAME ? 0 : -1;
 }
 
 /* ---- markdown ------------------------------------------------------------ */
@@ -271,22 +272,25 @@ static int one_figure(const mp_rmodel *m, const mp_rxtable *t, const mp_rxfig *g
     }
     if (!pts)
         return 0;
+    char cpu[120], ttl[256], vars[MP_RFIG_VARS];
+    subst(ttl, sizeof ttl, g->title, split);
+    for (size_t j = 0; j < g->ny; j++)
+        append(ys, sizeof ys, t->cols[g->y[j]].key);
+    int nv = snprintf(vars, sizeof vars, "files = %s\ntitles = %s\nxcol = %s\nycols = %s\n"
+                      "xlabel = %s\nylabel = %s\nlogx = %d\nlogy = %d\nttl = %s\n",
+                      MP_QGP(files), MP_QGP(titles), MP_QGP(t->cols[g->x].key), MP_QGP(ys),
+                      MP_QGP(t->cols[g->x].label), MP_QGP(t->cols[g->y[0]].label), g->logx,
+                      g->logy, MP_QGP(ttl));
+    if (nv < 0 || (size_t)nv >= sizeof vars)
+        return 0;   /* too many or too long names for one figure's variables: none */
     mp_rfig *f = mp__rfig_add(o, MP_FIG_TABLE, name, err);
     if (!f)
         return -ENOMEM;
-    char cpu[120], ttl[256], vars[MP_RFIG_VARS];
     mp_rc_host_cpu(m, cpu, sizeof cpu);
     snprintf(f->caption, sizeof f->caption, "%s, %s: %s against %s%s%s%s", t->title, cpu,
              t->cols[g->y[0]].label, t->cols[g->x].label, g->logx || g->logy ? " (" : "",
              g->logx && g->logy ? "log-log" : g->logx ? "log x" : g->logy ? "log y" : "",
              g->logx || g->logy ? ")" : "");
-    subst(ttl, sizeof ttl, g->title, split);
-    for (size_t j = 0; j < g->ny; j++)
-        append(ys, sizeof ys, t->cols[g->y[j]].key);
-    snprintf(vars, sizeof vars, "files = %s\ntitles = %s\nxcol = %s\nycols = %s\n"
-             "xlabel = %s\nylabel = %s\nlogx = %d\nlogy = %d\nttl = %s\n", MP_QGP(files),
-             MP_QGP(titles), MP_QGP(t->cols[g->x].key), MP_QGP(ys), MP_QGP(t->cols[g->x].label),
-             MP_QGP(t->cols[g->y[0]].label), g->logx, g->logy, MP_QGP(ttl));
     return mp__rfig_wrapper(dir, f, "table.gp", vars, err);
 }
 
