@@ -117,7 +117,7 @@ static int print_summary(const mp_run_config *cfg, const mp_dir *out, const mp_p
             print_notes(out->path);
     }
     if (r->experiments)
-        mp_print_experiments(r->experiments, stdout);
+        mp_experiments_print(r->experiments, stdout);
     mp_print_counters(r->counters, stdout);
     print_placement(pair, o->bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);

@@ -221,10 +221,11 @@ void mp__cmp_experiments(FILE *f, const mp_cmp *c)
     for (size_t i = 0; i < c->n; i++)
         for (int w = 0; w < 3; w++)
             any |= has_exp(&c->h[i], w);
-    if (!any)
+    if (!any && !mp__cmp_has_xtables(c))
         return;
     fprintf(f, "## Experiments side by side\n\n");
     exp_register(f, c);
     exp_herd(f, c);
     exp_ltet(f, c);
+    mp__cmp_xtables(f, c);
 }

@@ -38,6 +38,7 @@
 
 #include "common/clock.h"
 #include "experiments/experiment.h"
+#include "experiments/table.h"
 #include "run/results.h"
 #include "run/sample.h"
 #include "common/stats.h"
@@ -50,6 +51,49 @@
 enum { OWN, OWN_EXCL, SHARED, SHARED_ONESHOT, NARRANGE };
 static const char *const arrange_names[] = {"own-sets", "own-sets-exclusive", "shared-set",
                                             "shared-set-oneshot"};
+
+/* The table of results.json and the terminal summary (experiments/table.h). */
+const mp_exp_table mp_exp_herd_table = {
+    .title = "thundering herd",
+    .summary = "per written byte, M waiters on one pipe (mean over rounds)",
+    .method = "M threads wait in `epoll_wait` on one pipe; each round writes one byte once "
+              "all of them sleep. Per event: *woken* = waiters that ran at all (their "
+              "voluntary context switches in /proc went up, which also sees a waiter that "
+              "woke, found nothing and slept again inside the kernel), *returned* = "
+              "`epoll_wait` returned, *wasted* = woken without getting the byte; and the "
+              "time from the write to the first return. Arrangements: own-sets (an epoll "
+              "set per waiter), own-sets-exclusive (the same with EPOLLEXCLUSIVE), "
+              "shared-set (one set, all waiting on it), shared-set-oneshot (EPOLLONESHOT, "
+              "re-armed by the winner).",
+    .columns = {
+        {"arrangement", "arrangement", "", "key", "arrangement", -20, -1},
+        {"status", "status", "", "status", NULL, 0, 0},
+        {"reason", "reason", "", "reason", NULL, 0, 0},
+        {"waiters", "waiters", "threads", "value", "M", 3, 0},
+        {"rounds", "rounds", "", "value", "rounds", 7, 0},
+        {"rounds_lost", "rounds lost", "", "value", NULL, 0, 0},
+        {"rounds_miscounted", "rounds miscounted", "", "value", NULL, 0, 0},
+        {"woken_per_event.mean", "woken per event, mean", "waiters", "value", "woken", 8, 2},
+        {"woken_per_event.p50", "woken per event, p50", "waiters", "value", NULL, 0, 0},
+        {"returned_per_event.mean", "returned per event, mean", "waiters", "value",
+         "returned", 9, 2},
+        {"returned_per_event.p50", "returned per event, p50", "waiters", "value", NULL, 0, 0},
+        {"wasted_per_event.mean", "wasted per event, mean", "waiters", "value", "wasted", 8, 2},
+        {"wasted_per_event.p50", "wasted per event, p50", "waiters", "value", NULL, 0, 0},
+        {"context_switches_per_event.mean", "context switches per event, mean", "", "value",
+         NULL, 0, 0},
+        {"first_wakeup_ns.p50", "first wakeup p50", "ns", "value", "first p50 ns", 14, 0},
+        {"first_wakeup_ns.p90", "first wakeup p90", "ns", "value", NULL, 0, 0},
+        {NULL},
+    },
+    .figures = {
+        {"herd_per_event", "arrangement",
+         {"woken_per_event.mean", "returned_per_event.mean", "wasted_per_event.mean"}, NULL,
+         NULL, 0, 0, "thundering herd: per event"},
+        {NULL},
+    },
+    .tty_failed = MP_EXP_TTY_REASON,
+};
 
 typedef struct herd herd;
 
@@ -383,6 +427,11 @@ int mp_exp_herd(const mp_exp_env *env, cJSON **out, mp_err *err)
             cJSON_AddStringToObject(one, "reason", e.msg);
         }
         cJSON_AddItemToArray(a, one);
+    }
+    int rc = mp_exp_table_json(&mp_exp_herd_table, a, o, err);
+    if (rc < 0) {
+        cJSON_Delete(o);
+        return rc;
     }
     *out = o;
     return 0;

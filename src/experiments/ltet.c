@@ -24,10 +24,40 @@
 
 #include "common/clock.h"
 #include "experiments/experiment.h"
+#include "experiments/table.h"
 #include "run/sample.h"
 #include "common/stats.h"
 
 #define EVENT_BYTES 4096
+
+/* The table of results.json and the terminal summary (experiments/table.h). */
+const mp_exp_table mp_exp_ltet_table = {
+    .title = "level- vs edge-triggered epoll, partial reads",
+    .summary = "one 4096-byte write consumed in chunks (epoll LT vs ET)",
+    .method = "One event is one write of 4,096 bytes into a pipe; the same thread then reads "
+              "it in chunks. Level-triggered (LT): `epoll_wait`, one read, back to "
+              "`epoll_wait` while data is left. Edge-triggered (ET): one `epoll_wait`, then "
+              "reads until EAGAIN. System calls are counted by the loop; the time runs from "
+              "after the write to the last read.",
+    .columns = {
+        {"trigger", "trigger", "", "key", "mode", -6, -1},
+        {"chunk", "chunk", "bytes", "key", "chunk", 6, 0},
+        {"status", "status", "", "status", NULL, 0, 0},
+        {"reason", "reason", "", "reason", NULL, 0, 0},
+        {"syscalls_per_event", "syscalls per event", "", "value", "syscalls", 10, 0},
+        {"ns_per_event_p50", "ns per event p50", "ns", "value", "ns/event", 12, 0},
+        {"ns_per_event_p90", "ns per event p90", "ns", "value", NULL, 0, 0},
+        {"ns_per_syscall_p50", "ns per syscall", "ns", "value", "ns/syscall", 12, 0},
+        {"n", "samples", "", "value", NULL, 0, 0},
+        {NULL},
+    },
+    .figures = {
+        {"ltet_chunks", "chunk", {"syscalls_per_event", "ns_per_event_p50"}, "trigger", NULL,
+         1, 1, "LT vs ET, one 4096-byte write per event"},
+        {NULL},
+    },
+    .tty_failed = MP_EXP_TTY_REASON,
+};
 
 static const int chunks[] = {64, 256, 1024, 4096};
 
@@ -159,6 +189,11 @@ int mp_exp_ltet(const mp_exp_env *env, cJSON **out, mp_err *err)
             cJSON_AddItemToArray(cells, cell);
         }
     free(x);
+    int rc = mp_exp_table_json(&mp_exp_ltet_table, cells, o, err);
+    if (rc < 0) {
+        cJSON_Delete(o);
+        return rc;
+    }
     *out = o;
     return 0;
 }

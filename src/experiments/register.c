@@ -14,6 +14,7 @@
 #include "backends/backend.h"
 #include "common/clock.h"
 #include "experiments/experiment.h"
+#include "experiments/table.h"
 #include "run/fdset.h"
 #include "run/sample.h"
 #include "run/results.h"
@@ -37,6 +38,38 @@ static int register_once(const mp_backend_ops *b, const mp_fdset *set, double *n
     *ns = (double)(t1 - t0);
     return rc;
 }
+
+/* The table of results.json and the terminal summary (experiments/table.h). */
+const mp_exp_table mp_exp_register_table = {
+    .title = "registration cost",
+    .summary = "ns per fd to build the watched set (p50 of whole registrations / N)",
+    .method = "One sample is a whole registration through the backend interface: open() and "
+              "N add() calls (epoll_create1 + N `epoll_ctl(ADD)`; io_uring set-up + N "
+              "multishot poll submissions; for poll and select, filling the pollfd array or "
+              "fd_set). Closing is not timed. Medians over the samples; ns per fd is the "
+              "median divided by N.",
+    .columns = {
+        {"backend", "backend", "", "key", "backend", -10, -1},
+        {"fd_kind", "fd kind", "", "key", "kind", -8, -1},
+        {"nfds", "N", "fds", "key", "N", 8, 0},
+        {"status", "status", "", "status", NULL, 0, 0},
+        {"reason", "reason", "", "reason", NULL, 0, 0},
+        {"empty_bracket_ns", "empty clock bracket", "ns", "value", NULL, 0, 0},
+        {"total_ns.p10", "whole registration p10", "ns", "value", NULL, 0, 0},
+        {"total_ns.p50", "whole registration p50", "ns", "value", "total p50 ns", 14, 0},
+        {"total_ns.p90", "whole registration p90", "ns", "value", NULL, 0, 0},
+        {"total_ns.n", "samples", "", "value", NULL, 0, 0},
+        {"ns_per_fd", "ns per fd", "ns", "value", "ns/fd", 10, 1},
+        {"counters_per_fd.*", "per fd", "count", "value", NULL, 0, 0},
+        {NULL},
+    },
+    .figures = {
+        {"register", "nfds", {"ns_per_fd"}, "backend", "fd_kind", 1, 1,
+         "registering N %s fds: ns per fd"},
+        {NULL},
+    },
+    .tty_failed = MP_EXP_TTY_STATUS,
+};
 
 #define EMPTY_BRACKETS 500   /* empty clock brackets per cell, median subtracted */
 
@@ -198,7 +231,11 @@ int mp_exp_register(const mp_exp_env *env, cJSON **out, mp_err *err)
             }
             mp_fdset_destroy(&set, env->peer);
         }
-    (void)err;
+    int rc = mp_exp_table_json(&mp_exp_register_table, cells, o, err);
+    if (rc < 0) {
+        cJSON_Delete(o);
+        return rc;
+    }
     *out = o;
     return 0;
 }

@@ -35,7 +35,7 @@ typedef struct mp_rsection {
 
 extern const mp_rsection mp_rsec_context, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
     mp_rsec_sim, mp_rsec_cache, mp_rsec_correlation, mp_rsec_claims, mp_rsec_profile,
-    mp_rsec_experiments, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness;
+    mp_rsec_experiments, mp_rsec_xtables, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness;
 
 /* 1 when the run holds experiments but no per-call cells (no `calls`). */
 int mp__r_experiments_only(const mp_rmodel *m);
@@ -91,6 +91,10 @@ void mp__rm_load_counters(mp_rmodel *m);
  * a warning (load_exp.c). */
 void mp__rm_load_experiments(mp_rmodel *m);
 void mp__rm_free_experiments(mp_rmodel *m);
+/* Experiment `name` of the "experiments" object, by its table, into
+ * m->xtabs (load_xtable.c); freed with the experiments. */
+void mp__rm_load_xtable(mp_rmodel *m, const char *name, const cJSON *o);
+void mp__rm_free_xtables(mp_rmodel *m);
 
 /* ---- figure writers (fig.c) ---- */
 

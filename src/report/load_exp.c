@@ -1,5 +1,6 @@
 /* load_exp.c - the "experiments" object of results.json (register, herd,
- * ltet; docs/experiments.md) read into m->exp.  Like the other optional
+ * ltet; docs/experiments.md) read into m->exp; any other experiment is read
+ * by its table (load_xtable.c).  Like the other optional
  * parts, it is checked field by field: an entry of the wrong shape is left
  * out with a warning naming it, an object of the wrong shape is left out
  * whole, and nothing here refuses the file.  See report/model.h. */
@@ -292,6 +293,14 @@ void mp__rm_load_experiments(mp_rmodel *m)
         }
         load[i](m, o);
     }
+    const cJSON *o;
+    cJSON_ArrayForEach(o, x) {
+        size_t i = 0;
+        while (i < 3 && strcmp(o->string, names[i]))
+            i++;
+        if (i == 3)
+            mp__rm_load_xtable(m, o->string, o);
+    }
 }
 
 void mp__rm_free_experiments(mp_rmodel *m)
@@ -299,4 +308,5 @@ void mp__rm_free_experiments(mp_rmodel *m)
     free(m->exp.reg);
     m->exp.reg = NULL;
     m->exp.nreg = 0;
+    mp__rm_free_xtables(m);
 }

@@ -117,6 +117,40 @@ typedef struct mp_rexps {
     double event_bytes;           /* ltet; NaN when absent */
 } mp_rexps;
 
+/* A column of an experiment's own table (experiments.X.table.columns[],
+ * experiments/table.h); its strings point into the model's JSON tree. */
+enum { MP_RX_KEY, MP_RX_VALUE, MP_RX_STATUS, MP_RX_REASON };
+typedef struct mp_rxcol {
+    const char *key, *label, *unit;
+    int kind;                     /* MP_RX_* */
+} mp_rxcol;
+
+/* A figure of such a table, its columns as indexes into cols[]. */
+typedef struct mp_rxfig {
+    const char *name, *title;
+    int x, y[4], series, split;   /* series, split: -1 when none */
+    size_t ny;
+    int logx, logy;
+} mp_rxfig;
+
+#define MP_RM_MAX_XCOLS 64
+#define MP_RM_MAX_XFIGS 4
+
+/* experiments.X.table of an experiment without a section of its own, drawn
+ * by generic code (report/load_xtable.c, report/sec_xtable.c). */
+typedef struct mp_rxtable {
+    const char *name;             /* X: letters, digits, _ . + - */
+    const char *title, *method;   /* title NULL: no usable table */
+    const char *status, *reason;  /* the object's own (it failed as a whole); or NULL */
+    mp_rxcol cols[MP_RM_MAX_XCOLS];
+    size_t ncols;
+    int status_col, reason_col;   /* -1 when none */
+    const cJSON **rows;           /* arrays of ncols values: finite numbers, strings, nulls */
+    size_t nrows;
+    mp_rxfig figs[MP_RM_MAX_XFIGS];
+    size_t nfigs;
+} mp_rxtable;
+
 typedef struct mp_rmodel {
     char path[4096];              /* the results.json read */
     char shown[4096];             /* how outputs name it: path, or "results.json" when
@@ -142,6 +176,8 @@ typedef struct mp_rmodel {
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
     mp_rexps exp;                 /* "experiments" (report/load_exp.c) */
+    mp_rxtable *xtabs;            /* the other experiments, by their tables */
+    size_t nxtabs;
     /* distinct values, in config order where config lists them */
     char backends[MP_RM_MAX_LIST][32];
     size_t nbackends;

@@ -137,7 +137,5 @@ size_t mp_print_cell_reasons(const mp_results *r, const char *head, FILE *f);
 size_t mp_print_stopped(const mp_results *r, const char *head, FILE *f);
 /* Counters measured, and those not with the reason (from the "counters" JSON). */
 void mp_print_counters(const cJSON *counters, FILE *f);
-/* One table per experiment that ran. */
-void mp_print_experiments(const cJSON *experiments, FILE *f);
 
 #endif

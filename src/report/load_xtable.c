@@ -1,0 +1,215 @@
+/* load_xtable.c - the tables of experiments that have no report section of
+ * their own (experiments.X.table, written by experiments/table.c; see
+ * docs/experiments.md) read into m->xtabs.  Checked like the other optional
+ * parts: a table of the wrong shape is left out whole and a row of the wrong
+ * shape alone, each with a warning; nothing here refuses the file. */
+#include "report/model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/internal.h"
+
+#define BIG 1e18
+#define MAX_ROWS 100000
+
+static const char *str(const cJSON *o, const char *key)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsString(j) ? j->valuestring : NULL;
+}
+
+static int kind_of(const char *s)
+{
+    static const char *const kinds[] = {"key", "value", "status", "reason"};
+    for (int i = 0; s && i < 4; i++)
+        if (!strcmp(s, kinds[i]))
+            return i;
+    return -1;
+}
+
+static int column_of(const mp_rxtable *t, const char *key)
+{
+    for (size_t i = 0; key && i < t->ncols; i++)
+        if (!strcmp(t->cols[i].key, key))
+            return (int)i;
+    return -1;
+}
+
+/* columns[]: each {key, label, unit, kind}, keys distinct and safe names
+ * (dotted paths of them); -1 when any is not. */
+static int load_columns(mp_rxtable *t, const cJSON *cols)
+{
+    const cJSON *c;
+    t->status_col = t->reason_col = -1;
+    if (!cJSON_IsArray(cols) || cJSON_GetArraySize(cols) > MP_RM_MAX_XCOLS)
+        return -1;
+    cJSON_ArrayForEach(c, cols) {
+        mp_rxcol *x = &t->cols[t->ncols];
+        x->key = str(c, "key");
+        x->label = str(c, "label");
+        x->unit = str(c, "unit");
+        x->kind = kind_of(str(c, "kind"));
+        if (!x->key || !x->label || !x->unit || x->kind < 0 || !mp__rm_safe_name(x->key) ||
+            column_of(t, x->key) >= 0)
+            return -1;
+        if (x->kind == MP_RX_STATUS)
+            t->status_col = (int)t->ncols;
+        if (x->kind == MP_RX_REASON)
+            t->reason_col = (int)t->ncols;
+        t->ncols++;
+    }
+    return t->ncols ? 0 : -1;
+}
+
+/* A row: ncols values, each a finite number below 1e18, a string or null;
+ * a status column holds "ok", "unsupported" or "error". */
+static int row_ok(const mp_rxtable *t, const cJSON *r)
+{
+    if (!cJSON_IsArray(r) || (size_t)cJSON_GetArraySize(r) != t->ncols)
+        return 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, r)
+        if (!cJSON_IsNull(v) && !cJSON_IsString(v) &&
+            !(cJSON_IsNumber(v) && isfinite(v->valuedouble) && fabs(v->valuedouble) < BIG))
+            return 0;
+    if (t->status_col >= 0) {
+        const cJSON *s = cJSON_GetArrayItem(r, t->status_col);
+        if (!cJSON_IsString(s) || (strcmp(s->valuestring, "ok") &&
+                                   strcmp(s->valuestring, "unsupported") &&
+                                   strcmp(s->valuestring, "error")))
+            return 0;
+    }
+    return 1;
+}
+
+static void load_rows(mp_rmodel *m, mp_rxtable *t, const cJSON *rows)
+{
+    int n = cJSON_GetArraySize(rows);
+    t->rows = calloc(n > 0 ? (size_t)(n < MAX_ROWS ? n : MAX_ROWS) : 1, sizeof *t->rows);
+    if (!t->rows)
+        return;
+    const cJSON *r;
+    int i = -1;
+    size_t skipped = 0, first = 0;
+    cJSON_ArrayForEach(r, rows) {
+        i++;
+        if (t->nrows >= MAX_ROWS) {
+            mp__rm_warn(m, "experiments.%s.table.rows: only the first %d rows are reported",
+                        t->name, MAX_ROWS);
+            break;
+        }
+        if (row_ok(t, r))
+            t->rows[t->nrows++] = r;
+        else if (!skipped++)
+            first = (size_t)i;
+    }
+    if (skipped)
+        mp__rm_warn(m, "experiments.%s.table.rows: %zu row(s) left out (first: [%zu]): not "
+                    "one finite number, string or null per column, or a bad status",
+                    t->name, skipped, first);
+}
+
+static int fig_column(const mp_rxtable *t, const cJSON *g, const char *key, int optional)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(g, key);
+    if (optional && (!j || cJSON_IsNull(j)))
+        return -1;
+    return cJSON_IsString(j) ? column_of(t, j->valuestring) : -2;
+}
+
+/* figures[]: an entry naming a column that is not there is left out. */
+static void load_figures(mp_rmodel *m, mp_rxtable *t, const cJSON *figs)
+{
+    const cJSON *g;
+    int i = -1;
+    if (!cJSON_IsArray(figs))
+        return;
+    cJSON_ArrayForEach(g, figs) {
+        i++;
+        mp_rxfig *x = &t->figs[t->nfigs];
+        const cJSON *y = cJSON_GetObjectItemCaseSensitive(g, "y"), *k;
+        memset(x, 0, sizeof *x);
+        x->name = str(g, "name");
+        x->title = str(g, "title");
+        x->x = fig_column(t, g, "x", 0);
+        x->series = fig_column(t, g, "series", 1);
+        x->split = fig_column(t, g, "split", 1);
+        x->logx = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "logx"));
+        x->logy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g, "logy"));
+        int bad = !x->name || !mp__rm_safe_name(x->name) || !x->title || x->x < 0 ||
+                  x->series < -1 || x->split < -1 || !cJSON_IsArray(y) ||
+                  t->nfigs >= MP_RM_MAX_XFIGS;
+        for (k = bad ? NULL : y->child; k; k = k->next) {
+            int c = cJSON_IsString(k) ? column_of(t, k->valuestring) : -1;
+            if (c < 0 || t->cols[c].kind != MP_RX_VALUE || x->ny >= 4) {
+                bad = 1;
+                break;
+            }
+            x->y[x->ny++] = c;
+        }
+        if (bad || !x->ny) {
+            mp__rm_warn(m, "experiments.%s.table.figures[%d] left out: no name, title, x or "
+                        "y of its columns", t->name, i);
+            continue;
+        }
+        t->nfigs++;
+    }
+}
+
+/* The table of experiment object o; t->title stays NULL when it has none
+ * that fits (o's own status and reason then say why, if it has them). */
+static void load_one(mp_rmodel *m, mp_rxtable *t, const cJSON *o)
+{
+    const cJSON *tab = cJSON_GetObjectItemCaseSensitive(o, "table");
+    t->status = str(o, "status");
+    t->reason = str(o, "reason");
+    if (!tab) {
+        if (!t->status)
+            mp__rm_warn(m, "experiments.%s ignored: no table", t->name);
+        return;
+    }
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(tab, "rows");
+    const char *title = str(tab, "title"), *method = str(tab, "method");
+    if (!cJSON_IsObject(tab) || !title || !cJSON_IsArray(rows) ||
+        load_columns(t, cJSON_GetObjectItemCaseSensitive(tab, "columns")) < 0) {
+        mp__rm_warn(m, "experiments.%s.table ignored: title, columns (key, label, unit, kind) "
+                    "or rows missing or of the wrong type", t->name);
+        return;
+    }
+    t->title = title;
+    t->method = method;
+    load_rows(m, t, rows);
+    load_figures(m, t, cJSON_GetObjectItemCaseSensitive(tab, "figures"));
+}
+
+void mp__rm_load_xtable(mp_rmodel *m, const char *name, const cJSON *o)
+{
+    if (!mp__rm_safe_name(name) || strlen(name) >= MP_RM_NAME) {
+        mp__rm_warn(m, "an experiment ignored: its name is not letters, digits, '_', '.', "
+                    "'+' or '-'");
+        return;
+    }
+    if (!cJSON_IsObject(o)) {
+        mp__rm_warn(m, "experiments.%s ignored: expected an object", name);
+        return;
+    }
+    mp_rxtable *v = realloc(m->xtabs, (m->nxtabs + 1) * sizeof *v);
+    if (!v)
+        return;
+    m->xtabs = v;
+    mp_rxtable *t = &v[m->nxtabs++];
+    memset(t, 0, sizeof *t);
+    t->name = name;
+    load_one(m, t, o);
+}
+
+void mp__rm_free_xtables(mp_rmodel *m)
+{
+    for (size_t i = 0; i < m->nxtabs; i++)
+        free(m->xtabs[i].rows);
+    free(m->xtabs);
+    m->xtabs = NULL;
+    m->nxtabs = 0;
+}

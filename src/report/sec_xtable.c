@@ -1,0 +1,313 @@
+/* sec_xtable.c - one report.md section per experiment that has no section of
+ * its own, drawn from its table alone (m->xtabs, checked by
+ * report/load_xtable.c; experiments/table.h writes it): the title, the
+ * method, the rows under their labels and units, and each figure the table
+ * asks for (plots/table.gp: y against x, one line per series, one figure per
+ * split value).  See report/md.h and report/fig.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/quote.h"
+#include "report/calc.h"
+#include "report/fig.h"
+#include "report/internal.h"
+#include "report/md.h"
+#include "report/util.h"
+
+#define MAXV 32       /* series and split values drawn per figure */
+#define MAX_NAME 150  /* a figure's name (mp_rfig.name, its files' names) */
+
+static const cJSON *val(const cJSON *row, int col)
+{
+    return col >= 0 ? cJSON_GetArrayItem(row, col) : NULL;
+}
+
+static const char *text(const cJSON *row, int col)
+{
+    const cJSON *v = val(row, col);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int row_ok(const mp_rxtable *t, const cJSON *row)
+{
+    const char *s = text(row, t->status_col);
+    return !s || !strcmp(s, "ok");
+}
+
+static int shown(const mp_rxcol *c)
+{
+    return c->kind == MP_RX_KEY || c->kind == MP_RX_VALUE;
+}
+
+/* A value as a name for files and legends: a string that is a safe name, a
+ * number as %g; NULL otherwise. */
+static const char *name_of(char *buf, size_t len, const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return mp__rm_safe_name(v->valuestring) && strlen(v->valuestring) < len
+                   ? strcpy(buf, v->valuestring) : NULL;
+    if (cJSON_IsNumber(v)) {
+        snprintf(buf, len, "%g", v->valuedouble);
+        return buf;
+    }
+    return NULL;
+}
+
+/* The distinct names of column col over the ok rows, in first-seen order;
+ * one "" when col is -1. */
+static size_t names(const mp_rxtable *t, int col, char out[][MP_RM_NAME])
+{
+    if (col < 0) {
+        out[0][0] = 0;
+        return 1;
+    }
+    size_t n = 0;
+    char b[MP_RM_NAME];
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!row_ok(t, t->rows[r]) || !name_of(b, sizeof b, val(t->rows[r], col)))
+            continue;
+        size_t j = 0;
+        while (j < n && strcmp(out[j], b))
+            j++;
+        if (j == n && n < MAXV)
+            strcpy(out[n++], b);
+    }
+    return n;
+}
+
+static int matches(const cJSON *row, int col, const char *name)
+{
+    char b[MP_RM_NAME];
+    return col < 0 || ((name_of(b, sizeof b, val(row, col)) && !strcmp(b, name)));
+}
+
+/* EXPERIMENT_FIGURE[_SPLIT]: 0, or -1 when it is too long. */
+static int fig_name(char *buf, size_t len, const mp_rxtable *t, const mp_rxfig *g,
+                    const char *split)
+{
+    int n = snprintf(buf, len, "%s_%s%s%s", t->name, g->name, *split ? "_" : "", split);
+    return n >= 0 && (size_t)n < len && n < MAX_NAME ? 0 : -1;
+}
+
+/* ---- markdown ------------------------------------------------------------ */
+
+static void cell(FILE *f, const cJSON *v)
+{
+    char b[512];
+    if (cJSON_IsNumber(v))
+        fprintf(f, " %s |", mp_fmt_num(b, sizeof b, v->valuedouble));
+    else if (cJSON_IsString(v))
+        fprintf(f, " %s |", mp_md_cell(b, sizeof b, v->valuestring));
+    else
+        fputs(" – |", f);
+}
+
+static void table(FILE *f, const mp_rxtable *t)
+{
+    char b[512];
+    fputc('|', f);
+    for (size_t c = 0; c < t->ncols; c++)
+        if (shown(&t->cols[c]))
+            fprintf(f, " %s%s%s%s |", mp_md_cell(b, sizeof b, t->cols[c].label),
+                    *t->cols[c].unit ? " (" : "", *t->cols[c].unit ? MP_QMD(t->cols[c].unit) : "",
+                    *t->cols[c].unit ? ")" : "");
+    fputs("\n|", f);
+    for (size_t c = 0; c < t->ncols; c++)
+        if (shown(&t->cols[c]))
+            fputs(t->cols[c].kind == MP_RX_KEY ? "---|" : "---:|", f);
+    fputc('\n', f);
+    for (size_t r = 0; r < t->nrows; r++) {
+        const cJSON *row = t->rows[r];
+        int ok = row_ok(t, row), said = 0;
+        fputc('|', f);
+        for (size_t c = 0; c < t->ncols; c++) {
+            if (!shown(&t->cols[c]))
+                continue;
+            if (ok || t->cols[c].kind == MP_RX_KEY)
+                cell(f, val(row, (int)c));
+            else if (!said++) {
+                const char *why = text(row, t->reason_col);
+                fprintf(f, " %s: %s |", text(row, t->status_col),
+                        why ? mp_md_cell(b, sizeof b, why) : "no reason given");
+            } else
+                fputs(" |", f);
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+}
+
+static void section(FILE *f, const mp_rxtable *t, const mp_rfigs *figs)
+{
+    char b[2048];
+    if (!t->title) {
+        fprintf(f, "## Experiment: %s\n\n", t->name);
+        if (t->status)
+            fprintf(f, "Not measured: %s: %s.\n\n", mp_md_cell(b, sizeof b, t->status),
+                    t->reason ? MP_QMD(t->reason) : "no reason given");
+        else
+            fprintf(f, "No usable table in `experiments.%s`.\n\n", t->name);
+        return;
+    }
+    fprintf(f, "## Experiment: %s (%s)\n\n", mp_md_cell(b, sizeof b, t->title), t->name);
+    if (t->method)
+        fprintf(f, "%s\n\n", mp_md_cell(b, sizeof b, t->method));
+    if (!t->nrows) {
+        fprintf(f, "No usable rows in `experiments.%s.table`.\n\n", t->name);
+        return;
+    }
+    table(f, t);
+    for (size_t i = 0; i < t->nfigs; i++) {
+        char split[MAXV][MP_RM_NAME], name[3 * MP_RM_NAME];
+        size_t ns = names(t, t->figs[i].split, split);
+        for (size_t s = 0; s < ns; s++) {
+            if (!fig_name(name, sizeof name, t, &t->figs[i], split[s]))
+                mp_rmd_figure(f, figs, name);
+        }
+    }
+}
+
+static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    for (size_t i = 0; i < m->nxtabs; i++)
+        section(f, &m->xtabs[i], figs);
+}
+
+/* ---- figures ------------------------------------------------------------- */
+
+/* The ok rows of one line (split and series values) with x and every y
+ * above 0 on a log axis, sorted by x: their count, at most max. */
+static size_t line_rows(const mp_rxtable *t, const mp_rxfig *g, const char *split,
+                        const char *series, const cJSON **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < t->nrows && n < max; r++) {
+        const cJSON *row = t->rows[r], *x = val(row, g->x);
+        int ok = row_ok(t, row) && matches(row, g->split, split) &&
+                 matches(row, g->series, series) && cJSON_IsNumber(x) &&
+                 (!g->logx || x->valuedouble > 0);
+        for (size_t j = 0; ok && j < g->ny; j++) {
+            const cJSON *y = val(row, g->y[j]);
+            ok = cJSON_IsNumber(y) && (!g->logy || y->valuedouble > 0);
+        }
+        if (!ok)
+            continue;
+        size_t k = n++;
+        while (k > 0 && val(out[k - 1], g->x)->valuedouble > x->valuedouble) {
+            out[k] = out[k - 1];
+            k--;
+        }
+        out[k] = row;
+    }
+    return n;
+}
+
+static int write_dat(const mp_rmodel *m, const mp_rxtable *t, const mp_rxfig *g,
+                     const char *file, const cJSON **rows, size_t n, mp_dir *dir, mp_err *err)
+{
+    mp_afile a;
+    int rc = mp_afile_open(&a, dir, file, err);
+    if (rc)
+        return rc;
+    fprintf(a.f, "# muxprof %s: experiment %s, %s\n%s", MP_QCOMMENT(m->shown), t->name,
+            MP_QCOMMENT(t->title), t->cols[g->x].key);
+    for (size_t j = 0; j < g->ny; j++)
+        fprintf(a.f, " %s", t->cols[g->y[j]].key);
+    fputc('\n', a.f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(a.f, "%.10g", val(rows[i], g->x)->valuedouble);
+        for (size_t j = 0; j < g->ny; j++)
+            mp__rfig_num(a.f, val(rows[i], g->y[j])->valuedouble);
+        fputc('\n', a.f);
+    }
+    return mp_afile_commit(&a, err);
+}
+
+/* tmpl with its first "%s" replaced by s (the title is the file's text, never
+ * a format). */
+static void subst(char *buf, size_t len, const char *tmpl, const char *s)
+{
+    const char *p = strstr(tmpl, "%s");
+    if (p)
+        snprintf(buf, len, "%.*s%s%s", (int)(p - tmpl), tmpl, s, p + 2);
+    else
+        snprintf(buf, len, "%s", tmpl);
+}
+
+/* Add word to the space-separated list in buf (cut short when full). */
+static void append(char *buf, size_t len, const char *word)
+{
+    size_t l = strlen(buf), w = strlen(word);
+    if (l + !!l + w >= len)
+        return;
+    if (l)
+        buf[l++] = ' ';
+    memcpy(buf + l, word, w + 1);
+}
+
+static int one_figure(const mp_rmodel *m, const mp_rxtable *t, const mp_rxfig *g,
+                      const char *split, mp_dir *dir, mp_rfigs *o, mp_err *err)
+{
+    char series[MAXV][MP_RM_NAME], name[3 * MP_RM_NAME], file[4 * MP_RM_NAME];
+    char files[MAXV * 4 * MP_RM_NAME] = "", titles[MAXV * MP_RM_NAME] = "", ys[512] = "";
+    const cJSON *rows[256];
+    size_t nser = names(t, g->series, series), pts = 0;
+    if (fig_name(name, sizeof name, t, g, split))
+        return 0;   /* a name too long for a file: no figure */
+    for (size_t s = 0; s < nser; s++) {
+        size_t n = line_rows(t, g, split, series[s], rows, sizeof rows / sizeof rows[0]);
+        if (!n)
+            continue;
+        int fl = snprintf(file, sizeof file, "data_%s%s%s.dat", name, *series[s] ? "_" : "",
+                          series[s]);
+        if (fl < 0 || (size_t)fl >= sizeof file)
+            continue;
+        int rc = write_dat(m, t, g, file, rows, n, dir, err);
+        if (rc)
+            return rc;
+        append(files, sizeof files, file);
+        append(titles, sizeof titles, *series[s] ? series[s] : t->name);
+        pts += n;
+    }
+    if (!pts)
+        return 0;
+    char cpu[120], ttl[256], vars[MP_RFIG_VARS];
+    subst(ttl, sizeof ttl, g->title, split);
+    for (size_t j = 0; j < g->ny; j++)
+        append(ys, sizeof ys, t->cols[g->y[j]].key);
+    int nv = snprintf(vars, sizeof vars, "files = %s\ntitles = %s\nxcol = %s\nycols = %s\n"
+                      "xlabel = %s\nylabel = %s\nlogx = %d\nlogy = %d\nttl = %s\n",
+                      MP_QGP(files), MP_QGP(titles), MP_QGP(t->cols[g->x].key), MP_QGP(ys),
+                      MP_QGP(t->cols[g->x].label), MP_QGP(t->cols[g->y[0]].label), g->logx,
+                      g->logy, MP_QGP(ttl));
+    if (nv < 0 || (size_t)nv >= sizeof vars)
+        return 0;   /* too many or too long names for one figure's variables: none */
+    mp_rfig *f = mp__rfig_add(o, MP_FIG_TABLE, name, err);
+    if (!f)
+        return -ENOMEM;
+    mp_rc_host_cpu(m, cpu, sizeof cpu);
+    snprintf(f->caption, sizeof f->caption, "%s, %s: %s against %s%s%s%s", t->title, cpu,
+             t->cols[g->y[0]].label, t->cols[g->x].label, g->logx || g->logy ? " (" : "",
+             g->logx && g->logy ? "log-log" : g->logx ? "log x" : g->logy ? "log y" : "",
+             g->logx || g->logy ? ")" : "");
+    return mp__rfig_wrapper(dir, f, "table.gp", vars, err);
+}
+
+static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
+{
+    for (size_t i = 0; i < m->nxtabs; i++)
+        for (size_t k = 0; k < m->xtabs[i].nfigs; k++) {
+            const mp_rxtable *t = &m->xtabs[i];
+            char split[MAXV][MP_RM_NAME];
+            size_t ns = names(t, t->figs[k].split, split);
+            for (size_t s = 0; s < ns; s++) {
+                int rc = one_figure(m, t, &t->figs[k], split[s], dir, o, err);
+                if (rc)
+                    return rc;
+            }
+        }
+    return 0;
+}
+
+const mp_rsection mp_rsec_xtables = {"experiment tables", 0, 1, figures, markdown, NULL};
