@@ -28,14 +28,15 @@ static const struct {
     const char *may_use;
 } layers[] = {
     {"main", "cmd"},
-    {"cmd", "experiments run backends pmu topology compare report common"},
-    {"experiments", "run backends pmu topology common"},
-    {"run", "backends pmu topology common"},
+    {"cmd", "experiments run backends pmu topology compare report results common"},
+    {"experiments", "run backends pmu topology results common"},
+    {"run", "backends pmu topology results common"},
     {"backends", "common"},
     {"pmu", "common"},
     {"topology", "common"},
-    {"compare", "report common"},
-    {"report", "common"},
+    {"compare", "report results common"},
+    {"report", "results common"},
+    {"results", "common"},
     {"common", ""},
 };
 

@@ -11,8 +11,8 @@
 #include "run/config.h"
 #include "common/file.h"
 #include "common/stats.h"
-
-typedef enum { MP_CELL_PENDING, MP_CELL_OK, MP_CELL_UNSUPPORTED, MP_CELL_ERROR } mp_cell_status;
+#include "results/cell.h"
+#include "results/summary.h"
 
 typedef struct mp_metric {
     char name[96];
@@ -81,10 +81,6 @@ void mp_results_free(mp_results *r);
 /* Append a metric to a cell (copies name); returns it, NULL when out of memory. */
 mp_metric *mp_cell_add_metric(mp_cell *c, const char *name);
 const mp_metric *mp_cell_metric(const mp_cell *c, const char *name);
-const char *mp_cell_status_name(mp_cell_status s);
-
-/* A summary as results.json writes it: {p10, p50, ..., n}. */
-cJSON *mp_summary_json(const mp_summary *s);
 
 /* A finished cell's kept wall samples (raw ns) and the 0-based repeat of
  * each, in the order taken: what samples.csv lists. */
