@@ -21,6 +21,8 @@ import sys
 
 RAM_BASE = 0x40000000   # guest physical address of RAM on qemu's arm64 "virt" machine
 TOP_FUNCTIONS = 15
+SCHEMA = re.search(r'#define MP_RESULTS_SCHEMA "([^"]+)"', open(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "../../src/results/schema.h")).read()).group(1)
 STEXT_IN_IMAGE = 0x10000  # _stext's offset in an arm64 Image (head section padded to 64 KiB)
 CHECK_INSNS = 10          # top instructions whose disassembly is checked per cell
 METRICS = [  # (metric, column in the per-core table)
@@ -279,7 +281,7 @@ def main(out):
     label = "simulated (%s)" % env["geometry"]
     kernel = os.path.basename(env["kernel"]).replace("vmlinuz-", "")
     res = {
-        "schema": "muxprof-results/1",
+        "schema": SCHEMA,
         "tool": {"name": "muxprof cachesim", "version": os.popen(
             "git -C '%s' describe --always --dirty 2>/dev/null" % os.path.dirname(
                 os.path.abspath(__file__))).read().strip() or None},

@@ -15,6 +15,7 @@
 #include "report/anonymize.h"
 #include "common/input.h"
 #include "report/internal.h"
+#include "results/schema.h"
 
 static int read_all(const char *path, char **out, size_t *len, mp_err *err)
 {
@@ -68,8 +69,8 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     if (labels && (rc = mp_rm_anonymize(m->root, labels, err)))
         return rc;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(m->root, "schema");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "muxprof-results/1"))
-        return mp__rm_bad(err, m, "schema", "expected \"muxprof-results/1\", found %s",
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, MP_RESULTS_SCHEMA))
+        return mp__rm_bad(err, m, "schema", "expected \"" MP_RESULTS_SCHEMA "\", found %s",
                    cJSON_IsString(schema) ? "another version" : mp__rm_type_name(schema));
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(ctx, "arch");

@@ -5,9 +5,9 @@
 
 #include "common/clock.h"
 #include "common/file.h"
-#include "common/version.h"
 #include "run/context.h"
 #include "run/results.h"
+#include "results/schema.h"
 
 static cJSON *config_json(const mp_run_config *c)
 {
@@ -211,11 +211,8 @@ static cJSON *dup_or_empty(const cJSON *o)
 cJSON *mp_results_head_json(const mp_results *r)
 {
     cJSON *h = cJSON_CreateObject();
-    cJSON_AddStringToObject(h, "schema", "muxprof-results/1");
-    cJSON *tool = cJSON_AddObjectToObject(h, "tool");
-    cJSON_AddStringToObject(tool, "name", "muxprof");
-    cJSON_AddStringToObject(tool, "version", mp_version_release());
-    cJSON_AddStringToObject(tool, "git_describe", mp_version_git());
+    cJSON_AddStringToObject(h, "schema", MP_RESULTS_SCHEMA);
+    cJSON_AddItemToObject(h, "tool", mp_res_tool_json());
     cJSON_AddStringToObject(h, "started_utc", r->started_utc);
     cJSON_AddItemToObject(h, "context", dup_or_empty(r->context));
     cJSON_AddItemToObject(h, "topology", dup_or_empty(r->topology));
