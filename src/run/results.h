@@ -14,17 +14,6 @@
 #include "results/cell.h"
 #include "results/summary.h"
 
-typedef struct mp_metric {
-    char name[96];
-    mp_summary s;
-    int is_counter;
-    char scope[16];        /* counters: "user+kernel", "user" */
-    int pass;              /* counters: 1-based pass that measured it */
-    char read_path[16];    /* counters: "rdpmc", "mrs", "read", "rdpmc+read" */
-    double bracket;        /* counters: empty-bracket count subtracted */
-    size_t dropped;        /* counters: samples refused (group did not run throughout) */
-} mp_metric;
-
 typedef struct mp_cell {
     const mp_backend_ops *backend;
     mp_fd_kind kind;
@@ -32,7 +21,7 @@ typedef struct mp_cell {
     int nfds;
     int active;               /* ready fds at once (1 unless --active) */
     mp_cell_status status;
-    char reason[512];
+    char reason[MP_CELL_REASON];
     int fd_lo, fd_hi, ready_fd;
     long rl_soft, rl_hard;
     int watch_sets;           /* epoll/io_uring instances open at its first timed block; -1 */
