@@ -97,10 +97,13 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
                    MP_RM_MAX_CELLS);
     m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
     m->kcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->kcells);
-    if (!m->cells || !m->kcells)
+    m->all = calloc(n > 0 ? (size_t)n : 1, sizeof *m->all);
+    if (!m->cells || !m->kcells || !m->all)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     const cJSON *c;
     size_t idx = 0;
+    cJSON_ArrayForEach(c, res)
+        mp_rcell_read(c, &m->all[m->nall++]);
     /* A run with both --fd-table values: the analyses use the private
      * cells; the shared ones are compared in the harness section. */
     int has_private = 0;

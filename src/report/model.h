@@ -101,6 +101,8 @@ typedef struct mp_rmodel {
                                   /* then file order (the lookups below search it) */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
+    mp_rcell *all;                /* every entry of results[], its fields read unchecked */
+    size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
     mp_rexps exp;                 /* "experiments" (report/load_exp.c) */
     /* distinct values, in config order where config lists them */
     char backends[MP_RM_MAX_LIST][32];

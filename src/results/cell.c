@@ -259,8 +259,18 @@ void mp_rcell_read(const cJSON *o, mp_rcell *c)
         case MP_RF_NUMBER:
             *(double *)at = cJSON_IsNumber(j) ? j->valuedouble : NAN;
             break;
-        default:   /* status and objects: the reader checks them */
+        case MP_RF_STATUS:
+            *(int *)at = MP_CELL_PENDING;
+            for (int s = MP_CELL_OK; s <= MP_CELL_ERROR; s++)
+                if (cJSON_IsString(j) && !strcmp(j->valuestring, mp_cell_status_name(s)))
+                    *(int *)at = s;
+            break;
+        case MP_RF_OBJECT:   /* the reader checks those it uses */
             break;
         }
     }
+    const cJSON *p50 = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "metrics"),
+                                         "wall_ns"), "p50");
+    c->wall.p50 = cJSON_IsNumber(p50) ? p50->valuedouble : NAN;
 }

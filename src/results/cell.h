@@ -125,8 +125,9 @@ extern const size_t mp_nrcell_fields;
 /* A cell as results[] holds it, every field through mp_rcell_fields[]. */
 cJSON *mp_rcell_json(const mp_rcell *c);
 /* The scalar fields of results[i] o into c, unchecked: a field absent or
- * of another kind reads as -1, NaN or "".  The checks are the reader's
- * (report/check.c). */
+ * of another kind reads as -1, NaN or "" (a status not of the schema as
+ * MP_CELL_PENDING); wall.p50 from metrics.wall_ns, NaN when absent.  The
+ * checks are the reader's (report/check.c). */
 void mp_rcell_read(const cJSON *o, mp_rcell *c);
 
 #endif
