@@ -598,6 +598,59 @@ static void constant_counter(void **st)
     rm_rf(dir);
 }
 
+/* o[key] = v, whether o held key or not. */
+static void set_key(cJSON *o, const char *key, cJSON *v)
+{
+    cJSON_DeleteItemFromObject(o, key);
+    cJSON_AddItemToObject(o, key, v);
+}
+
+/* A run with both descriptor tables: the harness section sets each ok
+ * private cell against the shared cell of the same keys, and counts the
+ * cells of each table. */
+static void private_and_shared(void **st)
+{
+    (void)st;
+    char dir[64];
+    run_dir_with(dir, sizeof dir, "synthetic/results.json");
+    cJSON *doc = load_doc(dir);
+    cJSON *cells = cJSON_GetObjectItem(doc, "results"), *shared = cJSON_CreateArray(), *cell;
+    cJSON_ArrayForEach(cell, cells) {
+        const cJSON *st_ = cJSON_GetObjectItem(cell, "status");
+        const cJSON *ac = cJSON_GetObjectItem(cell, "active");
+        if (strcmp(st_->valuestring, "ok") || (cJSON_IsNumber(ac) && ac->valuedouble != 1))
+            continue;
+        set_key(cell, "fd_table", cJSON_CreateString("private"));
+        set_key(cell, "process_threads", cJSON_CreateNumber(1));
+        cJSON *d = cJSON_Duplicate(cell, 1);
+        set_key(d, "fd_table", cJSON_CreateString("shared"));
+        set_key(d, "process_threads", cJSON_CreateNumber(2));
+        cJSON *p50 = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(d, "metrics"),
+                                                             "wall_ns"), "p50");
+        cJSON_SetNumberValue(p50, p50->valuedouble * 1.5);
+        cJSON_AddItemToArray(shared, d);
+    }
+    int n = cJSON_GetArraySize(shared);
+    assert_true(n > 0);
+    while (cJSON_GetArraySize(shared))
+        cJSON_AddItemToArray(cells, cJSON_DetachItemFromArray(shared, 0));
+    cJSON_Delete(shared);
+    save_doc(dir, doc);
+    char *md = build_report(dir, 0);
+    HAS(md, "Private against shared descriptor table (p50 `wall_ns`):");
+    HAS(md, " | 1.500 |\n");
+    HAS(md, "| private | 1 |");
+    HAS(md, "| shared | 2 |");
+    const char *at = strstr(md, "| backend | mode | fds | N | private | shared |");
+    assert_non_null(at);
+    int rows = 0;
+    for (at = strstr(at, "|---|"); at && (at = strchr(at, '\n')) && at[1] == '|'; at++)
+        rows++;
+    assert_int_equal(rows, n);
+    free(md);
+    rm_rf(dir);
+}
+
 /* K of N and the experiments of the synthetic fixture (make_fixtures.py
  * says what they were built to show). */
 static void golden_kofn_experiments(void **st)
@@ -997,6 +1050,7 @@ int main(void)
         cmocka_unit_test(intervals_and_noise),
         cmocka_unit_test(terminal_notes),
         cmocka_unit_test(constant_counter),
+        cmocka_unit_test(private_and_shared),
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(profile_outside_calls),
         cmocka_unit_test(experiments_only),

@@ -22,6 +22,8 @@ import sys
 
 RAM_BASE = 0x40000000   # guest physical address of RAM on qemu's arm64 "virt" machine
 TOP_FUNCTIONS = 15
+SCHEMA = re.search(r'#define MP_RESULTS_SCHEMA "([^"]+)"', open(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "../../src/results/schema.h")).read()).group(1)
 STEXT_IN_IMAGE = 0x10000  # _stext's offset in an arm64 Image (head section padded to 64 KiB)
 CHECK_INSNS = 10          # top instructions whose disassembly is checked per cell
 METRICS = [  # (metric, column in the per-core table)
@@ -296,7 +298,7 @@ def main(out):
     label = "simulated (%s)" % env["geometry"]
     kernel = os.path.basename(env["kernel"]).replace("vmlinuz-", "")
     res = {
-        "schema": "muxprof-results/1",
+        "schema": SCHEMA,
         "tool": muxprof_tool(env),
         "status": "complete",
         "started_utc": env.get("started"), "finished_utc": env.get("finished"),

@@ -7,6 +7,7 @@
 #include "cmd/internal.h"
 
 #include "common/version.h"
+#include "results/schema.h"
 
 int mp_exit_status(int code)
 {
@@ -25,10 +26,7 @@ cJSON *mp_json_doc_new(const char *name)
     snprintf(schema, sizeof schema, "muxprof-%s/1", name);
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "schema", schema);
-    cJSON *tool = cJSON_AddObjectToObject(doc, "tool");
-    cJSON_AddStringToObject(tool, "name", "muxprof");
-    cJSON_AddStringToObject(tool, "version", mp_version_release());
-    cJSON_AddStringToObject(tool, "git_describe", mp_version_git());
+    cJSON_AddItemToObject(doc, "tool", mp_res_tool_json());
     return doc;
 }
 

@@ -93,23 +93,21 @@ static int get_count(mp_rmodel *m, const cJSON *j, const char *field, long long 
 static int get_summary(mp_rmodel *m, const cJSON *o, const char *field, mp_rsum *s,
                        int need_p50, mp_err *err)
 {
-    static const char *keys[] = {"p10", "p50", "p90", "p99", "mean", "min", "max",
-                                 "stddev", "n"};
-    double *dst[] = {&s->p10, &s->p50, &s->p90, &s->p99, &s->mean, &s->min, &s->max,
-                     &s->stddev, &s->n};
     char f[256];
     if (!cJSON_IsObject(o))
         return mp__rm_bad(err, m, field, "expected a summary object, found %s", mp__rm_type_name(o));
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, keys[i]);
-        *dst[i] = NAN;
-        snprintf(f, sizeof f, "%s.%s", field, keys[i]);
+    for (size_t i = 0; i < mp_nrsum_fields; i++) {
+        const mp_rsum_field *k = &mp_rsum_fields[i];
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, k->key);
+        double *dst = (double *)((char *)s + k->rsum_off);
+        *dst = NAN;
+        snprintf(f, sizeof f, "%s.%s", field, k->key);
         if (!j || cJSON_IsNull(j))
             continue;
         if (!cJSON_IsNumber(j) || !isfinite(j->valuedouble) || fabs(j->valuedouble) > 1e18)
             return mp__rm_bad(err, m, f, "expected a finite number below 1e18, found %s",
                        cJSON_IsNumber(j) ? "an out-of-range number" : mp__rm_type_name(j));
-        *dst[i] = j->valuedouble;
+        *dst = j->valuedouble;
     }
     if (need_p50 && isnan(s->p50)) {
         snprintf(f, sizeof f, "%s.p50", field);
@@ -183,6 +181,7 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
         snprintf(f, sizeof f, "results[%zu]", i);
         return mp__rm_bad(err, m, f, "expected an object, found %s", mp__rm_type_name(o));
     }
+    mp_rcell_read(o, c);
 #define F(name) (snprintf(f, sizeof f, "results[%zu].%s", i, name), f)
     if ((rc = get_name(m, o, "backend", F("backend"), c->backend, sizeof c->backend, 1, err)) ||
         (rc = get_name(m, o, "mode", F("mode"), c->mode, sizeof c->mode, 1, err)) ||

@@ -15,6 +15,7 @@
 #include "report/anonymize.h"
 #include "common/input.h"
 #include "report/internal.h"
+#include "results/schema.h"
 
 static int read_all(const char *path, char **out, size_t *len, mp_err *err)
 {
@@ -68,8 +69,8 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     if (labels && (rc = mp_rm_anonymize(m->root, labels, err)))
         return rc;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(m->root, "schema");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "muxprof-results/1"))
-        return mp__rm_bad(err, m, "schema", "expected \"muxprof-results/1\", found %s",
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, MP_RESULTS_SCHEMA))
+        return mp__rm_bad(err, m, "schema", "expected \"" MP_RESULTS_SCHEMA "\", found %s",
                    cJSON_IsString(schema) ? "another version" : mp__rm_type_name(schema));
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
     const cJSON *arch = cJSON_GetObjectItemCaseSensitive(ctx, "arch");
@@ -96,10 +97,13 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
                    MP_RM_MAX_CELLS);
     m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
     m->kcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->kcells);
-    if (!m->cells || !m->kcells)
+    m->all = calloc(n > 0 ? (size_t)n : 1, sizeof *m->all);
+    if (!m->cells || !m->kcells || !m->all)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     const cJSON *c;
     size_t idx = 0;
+    cJSON_ArrayForEach(c, res)
+        mp_rcell_read(c, &m->all[m->nall++]);
     /* A run with both --fd-table values: the analyses use the private
      * cells; the shared ones are compared in the harness section. */
     int has_private = 0;

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <cjson/cJSON.h>
 #include "report/analysis.h"
+#include "results/cell.h"
 #include "common/mp_err.h"
 
-#define MP_RM_NAME 96
 #define MP_RM_MAX_LIST 32
 #define MP_RM_MAX_CACHES 8
 #define MP_RM_MAX_WARN 32
@@ -20,46 +20,6 @@
 #define MP_RM_MAX_LTET 32
 #define MP_RM_MAX_REG 1024
 #define MP_RM_MAX_CPF 8
-#define MP_RM_MAX_REP 64
-
-/* Where a cell's interval on the median comes from. */
-enum { MP_CI_NONE, MP_CI_BOOT, MP_CI_REPEATS };
-
-/* A <summary> from the schema; fields absent from the file are NaN. */
-typedef struct mp_rsum {
-    double p10, p50, p90, p99, mean, min, max, stddev, n;
-} mp_rsum;
-
-typedef struct mp_rmetric {
-    char name[MP_RM_NAME];
-    mp_rsum s;
-} mp_rmetric;
-
-enum { MP_RC_OK, MP_RC_UNSUPPORTED, MP_RC_ERROR };
-
-typedef struct mp_rcell {
-    size_t index;                 /* position in results[] */
-    const cJSON *json;            /* results[index] itself */
-    char backend[32], fd_kind[32], mode[16];
-    long long nfds;
-    long long active;             /* K ready at once; 1 when the file has no "active" */
-    int status;                   /* MP_RC_* */
-    char reason[256];             /* empty when none */
-    long long fd_hi;              /* -1 when absent */
-    mp_rsum wall;                 /* metrics.wall_ns (ok cells) */
-    mp_rsum waiter;               /* metrics.waiter_ns (wakeup cells; p50 NaN if absent) */
-    /* Interval on wall.p50: MP_CI_BOOT (wall_p50_ci95_ns, level 0.95) or,
-     * for files without it, MP_CI_REPEATS: the range of the repeat medians,
-     * which holds the median with probability 1 - 2^(1-R) (ci_level). */
-    int ci_kind;
-    double ci_lo, ci_hi, ci_level;
-    double rep[MP_RM_MAX_REP];    /* repeat medians, on wall_ns's scale (ready mode: */
-    size_t nrep;                  /* the bracket subtracted as in wall_ns) */
-    mp_rmetric *counters;         /* metrics other than wall_ns/wall_raw_ns/waiter_ns; a
-                                     null summary (nothing counted) is left out */
-    size_t ncounters;
-    const cJSON *profile;         /* checked "profile" object, or NULL */
-} mp_rcell;
 
 typedef struct mp_rcache {
     int level;                    /* 1, 2, 3, ... */
@@ -175,6 +135,8 @@ typedef struct mp_rmodel {
                                   /* then file order (the lookups below search it) */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
+    mp_rcell *all;                /* every entry of results[], its fields read unchecked */
+    size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
     mp_rexps exp;                 /* "experiments" (report/load_exp.c) */
     mp_rxtable *xtabs;            /* the other experiments, by their tables */
     size_t nxtabs;

@@ -1,6 +1,6 @@
 /* reference.h - the reference datasets: published figures from the
  * articles muxprof was started from, kept in reports/reference/<name>.json
- * (schema muxprof-results/1 plus "reference": true and a "source" naming
+ * (results.json's schema plus "reference": true and a "source" naming
  * the article) and embedded in the binary at build time, so
  * `muxprof compare RUN epyc-9354p` works from any directory.
  */

@@ -25,6 +25,24 @@ static int is_ok(const cJSON *c)
     return !strcmp(mp_json_str(c, "status", ""), "ok");
 }
 
+/* A text field as shown: "?" when the file does not hold it. */
+static const char *shown(const char *s)
+{
+    return *s ? s : "?";
+}
+
+/* Two cells' text fields name the same thing (both present). */
+static int same(const char *a, const char *b)
+{
+    return *a && !strcmp(a, b);
+}
+
+/* "active" as written since it exists; 1 for files without it. */
+static long long active_of(const mp_rcell *c)
+{
+    return c->active < 0 ? 1 : c->active;
+}
+
 static void noise(FILE *f, const mp_rmodel *m)
 {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
@@ -86,14 +104,13 @@ static void table_users(FILE *f, const mp_rmodel *m)
 {
     struct { char mode[16], table[16]; int threads, sets, n; } row[MAXROWS];
     size_t nr = 0;
-    const cJSON *c;
     int private_shared = 0;
-    cJSON_ArrayForEach(c, results(m)) {
-        if (!is_ok(c))
+    for (size_t k = 0; k < m->nall; k++) {
+        const mp_rcell *c = &m->all[k];
+        if (c->status != MP_CELL_OK)
             continue;
-        const char *mode = mp_json_str(c, "mode", "?"), *t = mp_json_str(c, "fd_table", "?");
-        int th = (int)mp_json_num(c, "process_threads", -1);
-        int ws = (int)mp_json_num(c, "watch_sets", -1);
+        const char *mode = shown(c->mode), *t = shown(c->fd_table);
+        int th = (int)c->process_threads, ws = (int)c->watch_sets;
         if (!strcmp(t, "private") && th > 1)
             private_shared++;
         size_t i;
@@ -135,30 +152,27 @@ static void table_users(FILE *f, const mp_rmodel *m)
 }
 
 /* p50 of wall_ns of the ok cell with these keys and fd_table, NaN if none. */
-static double p50_of(const mp_rmodel *m, const cJSON *like, const char *table)
+static double p50_of(const mp_rmodel *m, const mp_rcell *like, const char *table)
 {
-    const cJSON *c;
-    cJSON_ArrayForEach(c, results(m))
-        if (is_ok(c) && !strcmp(mp_json_str(c, "fd_table", ""), table) &&
-            !strcmp(mp_json_str(c, "backend", ""), mp_json_str(like, "backend", "?")) &&
-            !strcmp(mp_json_str(c, "mode", ""), mp_json_str(like, "mode", "?")) &&
-            !strcmp(mp_json_str(c, "fd_kind", ""), mp_json_str(like, "fd_kind", "?")) &&
-            mp_json_num(c, "nfds", -1) == mp_json_num(like, "nfds", -2) &&
-            mp_json_num(c, "active", 1) == mp_json_num(like, "active", 1))
-            return mp_json_num(cJSON_GetObjectItemCaseSensitive(
-                                   cJSON_GetObjectItemCaseSensitive(c, "metrics"), "wall_ns"),
-                               "p50", NAN);
+    for (size_t k = 0; k < m->nall; k++) {
+        const mp_rcell *c = &m->all[k];
+        if (c->status == MP_CELL_OK && !strcmp(c->fd_table, table) &&
+            same(c->backend, like->backend) && same(c->mode, like->mode) &&
+            same(c->fd_kind, like->fd_kind) && c->nfds >= 0 && c->nfds == like->nfds &&
+            active_of(c) == active_of(like))
+            return c->wall.p50;
+    }
     return NAN;
 }
 
 /* Private against shared, per backend and N, when the run holds both. */
 static void table_shared(FILE *f, const mp_rmodel *m)
 {
-    const cJSON *c;
     int rows = 0;
     char a[32], b[32];
-    cJSON_ArrayForEach(c, results(m)) {
-        if (!is_ok(c) || strcmp(mp_json_str(c, "fd_table", ""), "private"))
+    for (size_t k = 0; k < m->nall; k++) {
+        const mp_rcell *c = &m->all[k];
+        if (c->status != MP_CELL_OK || strcmp(c->fd_table, "private"))
             continue;
         double p = p50_of(m, c, "private"), s = p50_of(m, c, "shared");
         if (isnan(s))
@@ -167,10 +181,9 @@ static void table_shared(FILE *f, const mp_rmodel *m)
             fprintf(f, "Private against shared descriptor table (p50 `wall_ns`):\n\n"
                        "| backend | mode | fds | N | private | shared | shared / private |\n"
                        "|---|---|---|---:|---:|---:|---:|\n");
-        fprintf(f, "| %s | %s | %s | %.0f | %s | %s | %.3f |\n",
-                MP_QMD(mp_json_str(c, "backend", "?")), MP_QMD(mp_json_str(c, "mode", "?")),
-                MP_QMD(mp_json_str(c, "fd_kind", "?")),
-                mp_json_num(c, "nfds", NAN), mp_fmt_num(a, sizeof a, p),
+        fprintf(f, "| %s | %s | %s | %.0f | %s | %s | %.3f |\n", MP_QMD(shown(c->backend)),
+                MP_QMD(shown(c->mode)), MP_QMD(shown(c->fd_kind)),
+                c->nfds < 0 ? NAN : (double)c->nfds, mp_fmt_num(a, sizeof a, p),
                 mp_fmt_num(b, sizeof b, s), s / p);
     }
     if (rows)

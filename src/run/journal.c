@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/json.h"
+#include "results/schema.h"
 
 static int init(mp_journal *j, const char *dir, mp_err *err)
 {
@@ -363,9 +364,9 @@ static int take_record(mp_journal *j, cJSON *rec, size_t lineno, mp_err *err)
     if (lineno == 1) {
         cJSON *h = cJSON_GetObjectItemCaseSensitive(rec, "head");
         if (!is_type(rec, "head") || !cJSON_IsObject(h) ||
-            strcmp(mp_json_str(h, "schema", ""), "muxprof-results/1"))
+            strcmp(mp_json_str(h, "schema", ""), MP_RESULTS_SCHEMA))
             return BAD("not a muxprof journal (its first line must be the head record of a "
-                       "muxprof-results/1 run)");
+                       MP_RESULTS_SCHEMA " run)");
         j->head = cJSON_DetachItemViaPointer(rec, h);
         return 0;
     }

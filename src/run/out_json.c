@@ -1,35 +1,14 @@
 /* out_json.c - results.json through cJSON (schema: docs/results-schema.md). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/clock.h"
 #include "common/file.h"
-#include "common/version.h"
 #include "run/context.h"
 #include "run/results.h"
-
-cJSON *mp_summary_json(const mp_summary *s)
-{
-    cJSON *o = cJSON_CreateObject();
-    if (s->n == 0) {   /* nothing measured: null, never zeros */
-        const char *keys[] = {"p10", "p50", "p90", "p99", "mean", "min", "max", "stddev"};
-        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-            cJSON_AddNullToObject(o, keys[i]);
-        cJSON_AddNumberToObject(o, "n", 0);
-        return o;
-    }
-    cJSON_AddNumberToObject(o, "p10", s->p10);
-    cJSON_AddNumberToObject(o, "p50", s->p50);
-    cJSON_AddNumberToObject(o, "p90", s->p90);
-    cJSON_AddNumberToObject(o, "p99", s->p99);
-    cJSON_AddNumberToObject(o, "mean", s->mean);
-    cJSON_AddNumberToObject(o, "min", s->min);
-    cJSON_AddNumberToObject(o, "max", s->max);
-    cJSON_AddNumberToObject(o, "stddev", s->stddev);
-    cJSON_AddNumberToObject(o, "n", (double)s->n);
-    return o;
-}
+#include "results/schema.h"
 
 static cJSON *config_json(const mp_run_config *c)
 {
@@ -69,118 +48,58 @@ static cJSON *config_json(const mp_run_config *c)
     return o;
 }
 
+/* The cell as results.json holds it (results/cell.h). */
+static void cell_record(const mp_cell *c, int repeats, mp_rcell *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    snprintf(rec->backend, sizeof rec->backend, "%s", c->backend->name);
+    snprintf(rec->syscall, sizeof rec->syscall, "%s", mp_backend_syscall(c->backend));
+    snprintf(rec->fd_kind, sizeof rec->fd_kind, "%s", mp_fd_kind_name(c->kind));
+    snprintf(rec->mode, sizeof rec->mode, "%s", mp_mode_name(c->mode));
+    rec->nfds = c->nfds;
+    rec->active = c->active;
+    rec->status = c->status;
+    snprintf(rec->reason, sizeof rec->reason, "%s", c->reason);
+    rec->fd_lo = c->fd_lo;
+    rec->fd_hi = c->fd_hi;
+    rec->ready_fd = c->ready_fd;
+    snprintf(rec->fd_table, sizeof rec->fd_table, "%s", mp_fd_table_name(c->fd_table));
+    rec->process_threads = c->process_threads;
+    rec->watch_sets = c->watch_sets;
+    rec->rl_soft = c->rl_soft;
+    rec->rl_hard = c->rl_hard;
+    rec->samples_kept = (long long)c->kept;
+    rec->samples_discarded = (long long)c->discarded;
+    rec->samples_stopped = (long long)c->stopped;
+    /* not read in ready mode: it would take a system call between the timed calls */
+    rec->samples_preempted = c->mode == MP_MODE_WAKEUP ? (long long)c->preempted : -1;
+    rec->repeat_medians = c->repeat_medians;
+    rec->nrepeats = c->status == MP_CELL_OK ? (size_t)repeats : 0;
+    rec->ci_kind = MP_CI_BOOT;
+    rec->ci_lo = c->p50_ci_lo;
+    rec->ci_hi = c->p50_ci_hi;
+    rec->ci_level = 0.95;
+    rec->empty_bracket_ns = c->empty_bracket_ns;
+    rec->bare_loop_ns = rec->bare_loop_mean_ns = NAN;
+    if (c->status == MP_CELL_OK && c->mode == MP_MODE_READY) {
+        double tmp[MP_REPEATS_MAX], sum = 0;
+        for (int i = 0; i < repeats; i++) {
+            tmp[i] = c->bare_loop[i];
+            sum += c->bare_loop_mean[i];
+        }
+        rec->bare_loop_ns = mp_median(tmp, (size_t)repeats);
+        rec->bare_loop_mean_ns = sum / repeats;
+    }
+    rec->metrics = c->metrics;
+    rec->nmetrics = c->nmetrics;
+    rec->profile = c->profile;
+}
+
 cJSON *mp_cell_json(const mp_cell *c, int repeats)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "backend", c->backend->name);
-    cJSON_AddStringToObject(o, "syscall", mp_backend_syscall(c->backend));
-    cJSON_AddStringToObject(o, "fd_kind", mp_fd_kind_name(c->kind));
-    cJSON_AddStringToObject(o, "mode", mp_mode_name(c->mode));
-    cJSON_AddNumberToObject(o, "nfds", c->nfds);
-    cJSON_AddNumberToObject(o, "active", c->active);
-    cJSON_AddStringToObject(o, "status", mp_cell_status_name(c->status));
-    if (c->reason[0])
-        cJSON_AddStringToObject(o, "reason", c->reason);
-    else
-        cJSON_AddNullToObject(o, "reason");
-    if (c->fd_lo >= 0) {
-        cJSON_AddNumberToObject(o, "fd_lo", c->fd_lo);
-        cJSON_AddNumberToObject(o, "fd_hi", c->fd_hi);
-        cJSON_AddNumberToObject(o, "ready_fd", c->ready_fd);
-    }
-    cJSON_AddStringToObject(o, "fd_table", mp_fd_table_name(c->fd_table));
-    if (c->process_threads > 0)
-        cJSON_AddNumberToObject(o, "process_threads", c->process_threads);
-    else
-        cJSON_AddNullToObject(o, "process_threads");
-    if (c->watch_sets >= 0)
-        cJSON_AddNumberToObject(o, "watch_sets", c->watch_sets);
-    else
-        cJSON_AddNullToObject(o, "watch_sets");
-    cJSON *rl = cJSON_AddObjectToObject(o, "rlimit_nofile");
-    cJSON_AddNumberToObject(rl, "soft", (double)c->rl_soft);
-    cJSON_AddNumberToObject(rl, "hard", (double)c->rl_hard);
-    if (c->status != MP_CELL_OK)
-        return o;
-
-    cJSON_AddNumberToObject(o, "samples_kept", (double)c->kept);
-    cJSON_AddNumberToObject(o, "samples_discarded", (double)c->discarded);
-    cJSON_AddNumberToObject(o, "samples_stopped", (double)c->stopped);
-    if (c->mode == MP_MODE_WAKEUP)
-        cJSON_AddNumberToObject(o, "samples_preempted", (double)c->preempted);
-    else   /* not read: it would take a system call between the timed calls */
-        cJSON_AddNullToObject(o, "samples_preempted");
-    cJSON *a = cJSON_AddArrayToObject(o, "repeat_medians_ns");
-    double tmp[MP_REPEATS_MAX];
-    size_t nrep = 0;
-    for (int i = 0; i < repeats; i++) {
-        if (isnan(c->repeat_medians[i])) {   /* no sample kept in that repeat */
-            cJSON_AddItemToArray(a, cJSON_CreateNull());
-            continue;
-        }
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->repeat_medians[i]));
-        tmp[nrep++] = c->repeat_medians[i];
-    }
-    mp_summary rs;
-    mp_summarize(tmp, nrep, &rs);
-    cJSON *sp = cJSON_AddObjectToObject(o, "repeat_spread_ns");
-    cJSON_AddNumberToObject(sp, "median", rs.p50);
-    cJSON_AddNumberToObject(sp, "min", rs.min);
-    cJSON_AddNumberToObject(sp, "max", rs.max);
-    if (isfinite(c->p50_ci_lo) && isfinite(c->p50_ci_hi)) {
-        cJSON *ci = cJSON_AddObjectToObject(o, "wall_p50_ci95_ns");
-        cJSON_AddNumberToObject(ci, "lo", c->p50_ci_lo);
-        cJSON_AddNumberToObject(ci, "hi", c->p50_ci_hi);
-        cJSON_AddStringToObject(ci, "method", "bootstrap");
-        cJSON_AddNumberToObject(ci, "resamples", MP_BOOT_RESAMPLES);
-        cJSON_AddNumberToObject(ci, "seed", (double)MP_BOOT_SEED);
-    }
-    if (c->mode == MP_MODE_READY) {
-        if (!isnan(c->empty_bracket_ns))
-            cJSON_AddNumberToObject(o, "empty_bracket_ns", c->empty_bracket_ns);
-        else
-            cJSON_AddNullToObject(o, "empty_bracket_ns");
-        for (int i = 0; i < repeats; i++)
-            tmp[i] = c->bare_loop[i];
-        cJSON_AddNumberToObject(o, "bare_loop_ns", mp_median(tmp, (size_t)repeats));
-        double sum = 0;
-        for (int i = 0; i < repeats; i++)
-            sum += c->bare_loop_mean[i];
-        cJSON_AddNumberToObject(o, "bare_loop_mean_ns", sum / repeats);
-    }
-    cJSON *m = cJSON_AddObjectToObject(o, "metrics");
-    cJSON *missing = NULL;
-    for (size_t i = 0; i < c->nmetrics; i++) {
-        const mp_metric *mt = &c->metrics[i];
-        if (mt->is_counter && mt->s.n == 0) {
-            /* Nothing counted: null, never zeros; why in counters_missing. */
-            cJSON_AddNullToObject(m, mt->name);
-            if (!missing)
-                missing = cJSON_AddObjectToObject(o, "counters_missing");
-            cJSON *w = cJSON_AddObjectToObject(missing, mt->name);
-            cJSON_AddStringToObject(w, "reason", isnan(mt->bracket)
-                ? "the empty-bracket calibration kept no sample (every read failed or the "
-                  "group did not run throughout)"
-                : "no sample kept: every one was dropped (a read failed or the group did "
-                  "not run throughout the call)");
-            cJSON_AddStringToObject(w, "scope", mt->scope);
-            cJSON_AddNumberToObject(w, "pass", mt->pass);
-            cJSON_AddNumberToObject(w, "dropped", (double)mt->dropped);
-            continue;
-        }
-        cJSON *s = mp_summary_json(&mt->s);
-        if (mt->is_counter) {
-            cJSON_AddStringToObject(s, "scope", mt->scope);
-            cJSON_AddNumberToObject(s, "pass", mt->pass);
-            cJSON_AddStringToObject(s, "read_path", mt->read_path);
-            cJSON_AddNumberToObject(s, "bracket", mt->bracket);
-            cJSON_AddNumberToObject(s, "dropped", (double)mt->dropped);
-        }
-        cJSON_AddItemToObject(m, mt->name, s);
-    }
-    if (c->profile)
-        cJSON_AddItemToObject(o, "profile", cJSON_Duplicate(c->profile, 1));
-    return o;
+    mp_rcell rec;
+    cell_record(c, repeats, &rec);
+    return mp_rcell_json(&rec);
 }
 
 /* The part of "calibration" known before the sweep; "bare_loop" is added
@@ -233,11 +152,8 @@ static cJSON *dup_or_empty(const cJSON *o)
 cJSON *mp_results_head_json(const mp_results *r)
 {
     cJSON *h = cJSON_CreateObject();
-    cJSON_AddStringToObject(h, "schema", "muxprof-results/1");
-    cJSON *tool = cJSON_AddObjectToObject(h, "tool");
-    cJSON_AddStringToObject(tool, "name", "muxprof");
-    cJSON_AddStringToObject(tool, "version", mp_version_release());
-    cJSON_AddStringToObject(tool, "git_describe", mp_version_git());
+    cJSON_AddStringToObject(h, "schema", MP_RESULTS_SCHEMA);
+    cJSON_AddItemToObject(h, "tool", mp_res_tool_json());
     cJSON_AddStringToObject(h, "started_utc", r->started_utc);
     cJSON_AddItemToObject(h, "context", dup_or_empty(r->context));
     cJSON_AddItemToObject(h, "topology", dup_or_empty(r->topology));

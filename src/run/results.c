@@ -83,16 +83,6 @@ const mp_metric *mp_cell_metric(const mp_cell *c, const char *name)
     return NULL;
 }
 
-const char *mp_cell_status_name(mp_cell_status s)
-{
-    switch (s) {
-    case MP_CELL_OK: return "ok";
-    case MP_CELL_UNSUPPORTED: return "unsupported";
-    case MP_CELL_ERROR: return "error";
-    default: return "not run";
-    }
-}
-
 size_t mp_results_error_cells(const mp_results *r)
 {
     size_t n = 0;

@@ -11,19 +11,8 @@
 #include "run/config.h"
 #include "common/file.h"
 #include "common/stats.h"
-
-typedef enum { MP_CELL_PENDING, MP_CELL_OK, MP_CELL_UNSUPPORTED, MP_CELL_ERROR } mp_cell_status;
-
-typedef struct mp_metric {
-    char name[96];
-    mp_summary s;
-    int is_counter;
-    char scope[16];        /* counters: "user+kernel", "user" */
-    int pass;              /* counters: 1-based pass that measured it */
-    char read_path[16];    /* counters: "rdpmc", "mrs", "read", "rdpmc+read" */
-    double bracket;        /* counters: empty-bracket count subtracted */
-    size_t dropped;        /* counters: samples refused (group did not run throughout) */
-} mp_metric;
+#include "results/cell.h"
+#include "results/summary.h"
 
 typedef struct mp_cell {
     const mp_backend_ops *backend;
@@ -32,7 +21,7 @@ typedef struct mp_cell {
     int nfds;
     int active;               /* ready fds at once (1 unless --active) */
     mp_cell_status status;
-    char reason[512];
+    char reason[MP_CELL_REASON];
     int fd_lo, fd_hi, ready_fd;
     long rl_soft, rl_hard;
     int watch_sets;           /* epoll/io_uring instances open at its first timed block; -1 */
@@ -81,10 +70,6 @@ void mp_results_free(mp_results *r);
 /* Append a metric to a cell (copies name); returns it, NULL when out of memory. */
 mp_metric *mp_cell_add_metric(mp_cell *c, const char *name);
 const mp_metric *mp_cell_metric(const mp_cell *c, const char *name);
-const char *mp_cell_status_name(mp_cell_status s);
-
-/* A summary as results.json writes it: {p10, p50, ..., n}. */
-cJSON *mp_summary_json(const mp_summary *s);
 
 /* A finished cell's kept wall samples (raw ns) and the 0-based repeat of
  * each, in the order taken: what samples.csv lists. */
