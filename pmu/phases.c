@@ -26,11 +26,6 @@ struct mp_phases {
     size_t npats, cap;
 };
 
-const char *mp_phases_builtin_text(void)
-{
-    return mp__phases_file[0].text;
-}
-
 static int phase_index(mp_phases *p, const char *name, size_t len)
 {
     for (unsigned i = 0; i < p->n; i++)

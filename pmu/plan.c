@@ -192,7 +192,6 @@ fail:
 
 void mp_pmu_plan_free(mp_pmu_plan *plan) { free(plan); }
 unsigned mp_pmu_plan_passes(const mp_pmu_plan *plan) { return plan ? plan->npasses : 0; }
-unsigned mp_pmu_plan_events(const mp_pmu_plan *plan) { return plan ? plan->nev : 0; }
 
 const char *mp_pmu_plan_scope(const mp_pmu_plan *plan)
 {

@@ -157,8 +157,6 @@ typedef struct mp_pmu_mmap_reading {
 int mp_pmu_mmap_read(const void *page, mp_pmu_rdpmc_fn rd, mp_pmu_cycles_fn cyc,
                      void *ctx, mp_pmu_mmap_reading *out);
 
-/* Number of events in the plan, opened or not. */
-unsigned mp_pmu_plan_events(const mp_pmu_plan *plan);
 
 /* ---- privilege (privilege.c) ---------------------------------------------- */
 

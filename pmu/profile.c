@@ -244,11 +244,6 @@ uint64_t mp_profile_samples(const mp_profile *p)
     return mp_profile_agg_samples(p->agg);
 }
 
-const char *mp_profile_event(const mp_profile *p)
-{
-    return p->event;
-}
-
 cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call)
 {
     /* Samples still in the ring were taken after the last windowed drain:

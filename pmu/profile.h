@@ -59,7 +59,6 @@ typedef struct mp_phases mp_phases;
 int mp_phases_parse(mp_phases **out, const char *text, const char *origin, mp_err *err);
 /* The phase file embedded in the binary. */
 int mp_phases_builtin(mp_phases **out, mp_err *err);
-const char *mp_phases_builtin_text(void);
 void mp_phases_free(mp_phases *p);
 /* Phases in file order; the last one is always "other". */
 unsigned mp_phases_count(const mp_phases *p);
@@ -84,8 +83,6 @@ void mp_profile_agg_free(mp_profile_agg *a);
 void mp_profile_agg_add(mp_profile_agg *a, int user, uint64_t ip, const uint64_t *chain,
                         size_t nchain);
 uint64_t mp_profile_agg_samples(const mp_profile_agg *a);
-/* Share of a phase by name (NaN when unknown or no samples). */
-double mp_profile_agg_phase_share(const mp_profile_agg *a, const char *phase);
 
 /* Facts about the pass that produced the samples, for the JSON. */
 typedef struct mp_profile_info {
@@ -134,7 +131,5 @@ uint64_t mp_profile_samples(const mp_profile *p);
  * calls and ns_per_call describe the measured block. */
 cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call);
 void mp_profile_close(mp_profile *p);
-/* "cpu-clock" or "cycles". */
-const char *mp_profile_event(const mp_profile *p);
 
 #endif

@@ -147,16 +147,6 @@ uint64_t mp_profile_agg_samples(const mp_profile_agg *a)
     return a->total;
 }
 
-double mp_profile_agg_phase_share(const mp_profile_agg *a, const char *phase)
-{
-    if (!a->total || !a->ph)
-        return NAN;
-    for (unsigned i = 0; i < mp_phases_count(a->ph); i++)
-        if (!strcmp(mp_phases_name(a->ph, i), phase))
-            return (double)a->phase[i] / (double)a->total;
-    return NAN;
-}
-
 static int cmp_count_desc(const void *x, const void *y)
 {
     const slot *a = x, *b = y;
