@@ -4,7 +4,7 @@
  * the rdpmc / mrs fast path, read every counter (hot path: seqlock reads
  * with read() per group as the fallback), and per-call deltas that refuse
  * a sample in which some group did not run the whole time (never scaled). */
-#include "pmu_int.h"
+#include "internal.h"
 #include "mmap_read.h"
 #include "rdpmc.h"
 

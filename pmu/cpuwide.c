@@ -17,7 +17,7 @@
  * hold (8 on 19h: the width of coreid; 4 on 17h: threadmask bits / 2).
  * The bit positions are read from the PMU's format/ files, never assumed.
  * An amd_l3 without these fields is not opened: it would count the CCX. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <sched.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * sysfs pmu/event/ and pmu/term=v,.../ syntax, and everything else through
  * libpfm4 (pfm_get_os_event_encoding).  Syntax errors are MP_EUSAGE; an
  * event this host cannot encode is marked unavailable with the reason. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <dirent.h>

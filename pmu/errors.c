@@ -1,7 +1,7 @@
 /* errors.c - what the host offers for counting (paranoid level, PMUs,
  * capabilities) and the translation of a perf_event_open errno into a
  * class and one line of words: what failed, why, what to change. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* phases.c - the phase file (pmu/phases.txt): parse, and map a kernel
  * function name to its phase.  See phases.txt for the format. */
 #include "profile.h"
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdlib.h>

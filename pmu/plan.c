@@ -2,7 +2,7 @@
  * and events, and the always-on software group; then the probe with the
  * counting scope (plan_probe.c) and the packing into passes (plan_pack.c).
  * Presets: plan_preset.c; the "counters" object of results.json: plan_json.c. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* plan_json.c - the "counters" object of results.json: the plan, its budget
  * and every event with where it is measured or why not. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>

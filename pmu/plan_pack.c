@@ -1,7 +1,7 @@
 /* plan_pack.c - the available events of a plan packed into passes that fit
  * the counter budget, and each core pass tried once: a group that does not
  * schedule shrinks the budget. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <stdio.h>

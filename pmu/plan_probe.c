@@ -1,7 +1,7 @@
 /* plan_probe.c - each event of a plan opened once on this host (refusals
  * recorded with the reason), whether kernel counting is allowed, and the
  * privilege levels an event really counts. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * open (pid -1, cpu >= 0, which every uncore PMU such as amd_l3 needs)
  * needs paranoid <= 0 or perfmon_capable(); perfmon_capable() is
  * CAP_PERFMON (5.8+) or CAP_SYS_ADMIN, whatever the uid. */
-#include "pmu_int.h"
+#include "internal.h"
 
 #include <endian.h>
 #include <grp.h>

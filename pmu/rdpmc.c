@@ -2,7 +2,7 @@
  * mrs of PMEVCNTR<n>_EL0 / PMCCNTR_EL0 (the register is part of the
  * instruction, hence a table of functions), the cycle counters behind
  * cap_user_time, and the test entry point of the seqlock reader. */
-#include "pmu_int.h"
+#include "internal.h"
 #include "mmap_read.h"
 #include "rdpmc.h"
 

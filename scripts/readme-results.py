@@ -41,8 +41,8 @@ CLONE = re.compile(r"(\.(isra|constprop|part|cold)(\.[0-9]+)?)+$")   # compiler 
 
 TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 # The reference datasets of the articles cited in docs/sources.md (seed 000, seed 002).
-SEED000 = os.path.join(TOP, "reports", "reference", "epyc-9354p.json")
-SEED002 = os.path.join(TOP, "reports", "reference", "aarch64-gcc13-pipe.json")
+REF_EPYC = os.path.join(TOP, "reports", "reference", "epyc-9354p.json")
+REF_AARCH64 = os.path.join(TOP, "reports", "reference", "aarch64-gcc13-pipe.json")
 
 
 def fail(msg, code=1):
@@ -174,7 +174,7 @@ def ratio(sr, mode, n, backend="poll"):
 def seeds():
     """The seeds' figures the README quotes, from their reference datasets."""
     try:
-        s0, s2 = (json.load(open(p)) for p in (SEED000, SEED002))
+        s0, s2 = (json.load(open(p)) for p in (REF_EPYC, REF_AARCH64))
     except (OSError, ValueError) as e:
         fail(f"cannot read a reference dataset: {e}")
     def ref_p50(d, mode, backend, n):

@@ -623,7 +623,7 @@ static void ref_aarch64_gcc13_pipe(void **st)
     int found = 0;
     for (size_t i = 0; i < m.ncells; i++)
         if (!strcmp(m.cells[i].backend, "select") && m.cells[i].nfds == 10000) {
-            assert_int_equal(m.cells[i].status, MP_RC_UNSUPPORTED);
+            assert_int_equal(m.cells[i].status, MP_CELL_UNSUPPORTED);
             HAS(m.cells[i].reason, "FD_SETSIZE");
             found = 1;
         }

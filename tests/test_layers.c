@@ -3,7 +3,7 @@
  * topology/ names a folder the file's folder may use (its own or one below
  * it), and no module (x.c with its x.h) reaches itself through includes.
  * An include names its folder ("report/fig.h", "pmu/pmu.h") or is a header
- * beside the file ("pmu_int.h" in pmu/).
+ * beside the file ("internal.h" in pmu/).
  * A folder's internal.h is its private header, not a module: a file that
  * includes it is taken to include what it includes.
  * Calls upward fail to link (mp_FOLDER_links, cmake/layer.cmake); this test
@@ -196,13 +196,11 @@ static int module_of(const char *path, char *out, size_t len)
     return 0;
 }
 
-/* A folder's private header: internal.h (topology/'s is topo_int.h, pmu/'s
- * pmu_int.h). */
+/* A folder's private header: its internal.h. */
 static int is_internal(const char *path)
 {
     const char *s = strrchr(path, '/');
-    size_t n = strlen(path);
-    return (s && !strcmp(s + 1, "internal.h")) || (n > 6 && !strcmp(path + n - 6, "_int.h"));
+    return s && !strcmp(s + 1, "internal.h");
 }
 
 static const file *find_file(const char *path)

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/pmu_int.h"
+#include "pmu/internal.h"
 
 static void encode(mp__event *ev, const char *spec)
 {

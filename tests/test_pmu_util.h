@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/pmu_int.h"
+#include "pmu/internal.h"
 
 static inline const mp__event *tp_find(const mp_pmu_plan *pl, const char *name)
 {

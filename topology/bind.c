@@ -1,6 +1,6 @@
 /* bind.c - bind the calling thread to one PU through hwloc and check, after
  * the fact, that the binding holds and the thread last ran there. */
-#include "topo_int.h"
+#include "internal.h"
 
 #include <sched.h>
 #include <string.h>

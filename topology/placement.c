@@ -12,7 +12,7 @@
  *               pair that shares nothing nearer; falls back to SMT siblings,
  *               then two cores sharing no cache, then none.
  * The pair is the first one in hwloc's logical PU order (waiter first). */
-#include "topo_int.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* topo_json.c - the topology summary: the "topology" object of results.json
  * and the text that `muxprof topology` prints. */
-#include "topo_int.h"
+#include "internal.h"
 
 #include <stdio.h>
 #include <string.h>

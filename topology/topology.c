@@ -1,7 +1,7 @@
 /* topology.c - load a topology through hwloc (this host, a synthetic
  * description or an XML export), work out the PUs this process may use, and
  * answer questions about counts and data caches. */
-#include "topo_int.h"
+#include "internal.h"
 
 #include <limits.h>
 #include <stdio.h>

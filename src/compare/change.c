@@ -13,7 +13,7 @@
 
 #include "common/stats.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 /* The samples of host h's cell x, shifted to the cell's median; NULL with
  * why when there are none. */
@@ -53,9 +53,9 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     out->base = out->value = out->pct = out->u = out->p = NAN;
     const mp_rcell *a = mp_cmp_cell(&c->h[0], g->mode, g->kind, backend, nfds);
     const mp_rcell *b = mp_cmp_cell(&c->h[hi], g->mode, g->kind, backend, nfds);
-    if (a && a->status == MP_RC_OK)
+    if (a && a->status == MP_CELL_OK)
         out->base = a->wall.p50;
-    if (b && b->status == MP_RC_OK)
+    if (b && b->status == MP_CELL_OK)
         out->value = b->wall.p50;
     if (!(out->base > 0) || !isfinite(out->value)) {
         snprintf(out->why, sizeof out->why, "not measured by both");

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 static int has_exp(const mp_cmp_host *h, int which)
 {
@@ -88,8 +88,8 @@ static void exp_register(FILE *f, const mp_cmp *c)
                     fputs(" not run |", f);
                 else if (!y)
                     fputs(" not measured |", f);
-                else if (y->status != MP_RC_OK)
-                    fprintf(f, " %s |", y->status == MP_RC_UNSUPPORTED ? "unsupported" : "error");
+                else if (y->status != MP_CELL_OK)
+                    fprintf(f, " %s |", y->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error");
                 else
                     fprintf(f, " %s |", mp_fmt_num(t, sizeof t, y->ns_per_fd));
             }
@@ -151,7 +151,7 @@ static void exp_herd(FILE *f, const mp_cmp *c)
                     fputs(" not run |", f);
                 else if (!y)
                     fputs(" not measured |", f);
-                else if (y->status != MP_RC_OK || !y->has_events)
+                else if (y->status != MP_CELL_OK || !y->has_events)
                     fputs(" error |", f);
                 else
                     fprintf(f, " %s / %s |", mp_fmt_num(a, sizeof a, mean_or_p50(&y->woken)),
@@ -202,8 +202,8 @@ static void exp_ltet(FILE *f, const mp_cmp *c)
                         fputs(" not run |", f);
                     else if (!y)
                         fputs(" not measured |", f);
-                    else if (y->status != MP_RC_OK)
-                        fprintf(f, " %s |", y->status == MP_RC_UNSUPPORTED ? "unsupported"
+                    else if (y->status != MP_CELL_OK)
+                        fprintf(f, " %s |", y->status == MP_CELL_UNSUPPORTED ? "unsupported"
                                 : "error");
                     else
                         fprintf(f, " %s / %s |", mp_fmt_num(a, sizeof a, y->syscalls),

@@ -11,7 +11,7 @@
 
 #include "common/quote.h"
 #include "report/model.h"
-#include "report/util.h"
+#include "report/format.h"
 
 /* keys that only one input measured */
 void mp__cmp_not_compared(FILE *f, const mp_cmp *c)

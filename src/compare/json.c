@@ -46,13 +46,13 @@ static cJSON *cell(const mp_cmp *c, const mp_cmp_group *g, const char *b, long l
     cJSON *why = cJSON_AddArrayToObject(o, "reason");
     for (size_t i = 0; i < c->n; i++) {
         const mp_rcell *x = mp_cmp_cell(&c->h[i], g->mode, g->kind, b, n);
-        if (x && x->status == MP_RC_OK) {
+        if (x && x->status == MP_CELL_OK) {
             cJSON_AddItemToArray(med, cJSON_CreateNumber(x->wall.p50));
             cJSON_AddItemToArray(why, cJSON_CreateNull());
             continue;
         }
         char r[600];
-        snprintf(r, sizeof r, "%s%s%s", !x ? "not measured" : x->status == MP_RC_UNSUPPORTED
+        snprintf(r, sizeof r, "%s%s%s", !x ? "not measured" : x->status == MP_CELL_UNSUPPORTED
                  ? "unsupported" : "error", x && x->reason[0] ? ": " : "", x ? x->reason : "");
         cJSON_AddItemToArray(med, cJSON_CreateNull());
         cJSON_AddItemToArray(why, cJSON_CreateString(r));

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 static const mp_rcell *kcell(const mp_cmp_host *h, const char *mode, const char *kind,
                              const char *backend, long long nfds, long long k)
@@ -27,10 +27,10 @@ static void cell_p50(char *b, size_t len, const mp_rcell *x)
     char n[32];
     if (!x)
         snprintf(b, len, "not measured");
-    else if (x->status == MP_RC_OK)
+    else if (x->status == MP_CELL_OK)
         snprintf(b, len, "%s", mp_fmt_num(n, sizeof n, x->wall.p50));
     else
-        snprintf(b, len, "%s", x->status == MP_RC_UNSUPPORTED ? "unsupported" : "error");
+        snprintf(b, len, "%s", x->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error");
 }
 
 void mp__cmp_kofn(FILE *f, const mp_cmp *c)
@@ -109,7 +109,7 @@ void mp__cmp_kofn(FILE *f, const mp_cmp *c)
                     have++;
                     who = h;
                 }
-                ok += x && x->status == MP_RC_OK;
+                ok += x && x->status == MP_CELL_OK;
             }
             if (have == 1 && ok && who < MP_CMP_MAX_HOSTS) {
                 size_t l = strlen(alone[who]);

@@ -9,7 +9,7 @@
 
 #include "common/json.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MAXPH 16
 
@@ -26,8 +26,8 @@ static const char *no_profile(const mp_cmp_host *h, const mp_rcell *x, char *b, 
 {
     if (!x)
         return "not measured";
-    if (x->status != MP_RC_OK)
-        return x->status == MP_RC_UNSUPPORTED ? "unsupported" : "error";
+    if (x->status != MP_CELL_OK)
+        return x->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error";
     if (h->reference)
         return "not published";
     if (!x->profile)

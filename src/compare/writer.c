@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/analysis.h"
+#include "report/numeric.h"
 #include "report/fig.h"
 #include "report/plot.h"
 #include "common/file.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MAXB 16
 
@@ -32,7 +32,7 @@ static double p50_of(const mp_cmp_host *h, const mp_cmp_group *g, const char *b,
                      long long n)
 {
     const mp_rcell *x = mp_cmp_cell(h, g->mode, g->kind, b, n);
-    return x && x->status == MP_RC_OK ? x->wall.p50 : NAN;
+    return x && x->status == MP_CELL_OK ? x->wall.p50 : NAN;
 }
 
 static double ratio_of(const mp_cmp_host *h, const mp_cmp_group *g, const char *b,
@@ -81,11 +81,11 @@ static void cell_text(char *buf, size_t len, const mp_rcell *x)
     char r[256], v[48];
     if (!x)
         snprintf(buf, len, "not measured");
-    else if (x->status == MP_RC_OK)
+    else if (x->status == MP_CELL_OK)
         snprintf(buf, len, "%s%s", approximate(x) ? "~" : "", mp_fmt_num(v, sizeof v,
                  x->wall.p50));
     else
-        snprintf(buf, len, "%s%s%s", x->status == MP_RC_UNSUPPORTED ? "unsupported"
+        snprintf(buf, len, "%s%s%s", x->status == MP_CELL_UNSUPPORTED ? "unsupported"
                  : "error", x->reason[0] ? ": " : "", mp__cmp_reason(r, sizeof r, x->reason,
                  100));
 }
@@ -112,7 +112,7 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
     size_t n = mp_rm_series(&h->m, g->mode, k, b, cells, MP_CMP_MAXPTS);
     *npts = *nratio = 0;
     for (size_t i = 0; i < n && i < MP_CMP_MAXPTS; i++) {
-        if (cells[i]->status != MP_RC_OK || !(cells[i]->wall.p50 > 0))
+        if (cells[i]->status != MP_CELL_OK || !(cells[i]->wall.p50 > 0))
             continue;
         double r = ratio_of(h, g, b, cells[i]->nfds);
         fprintf(a.f, "%lld %.10g ", cells[i]->nfds, cells[i]->wall.p50);
@@ -275,7 +275,7 @@ static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
         size_t nn = 0;
         for (size_t h = 0; h < c->n; h++) {
             const mp_rcell *x = mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], n);
-            for (size_t k = 0; x && x->status == MP_RC_OK && k < x->ncounters; k++) {
+            for (size_t k = 0; x && x->status == MP_CELL_OK && k < x->ncounters; k++) {
                 int dup = 0;
                 for (size_t j = 0; j < nn; j++)
                     dup |= !strcmp(names[j], x->counters[k].name);
@@ -313,7 +313,7 @@ static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
                     int user = sc[0] && strstr(sc, "user") && !strstr(sc, "kernel");
                     fprintf(w->f, " %s%s |", num(t, sizeof t, v),
                             user ? " (user-only scope: kernel work not counted)" : "");
-                } else if (!x || x->status != MP_RC_OK) {
+                } else if (!x || x->status != MP_CELL_OK) {
                     fputs(" not measured |", w->f);
                 } else if (ho->reference) {
                     fputs(" not published |", w->f);
@@ -352,7 +352,7 @@ static void simulated(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
                     char t[64];
                     double v = mp_rm_p50(x, metric[k]);
                     fprintf(w->f, " %s |", isfinite(v) ? num(t, sizeof t, v) :
-                            !x || x->status != MP_RC_OK ? "not measured" :
+                            !x || x->status != MP_CELL_OK ? "not measured" :
                             c->h[h].m.simulated ? "n/a" : "not simulated (a real run)");
                 }
                 fputc('\n', w->f);

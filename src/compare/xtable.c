@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define ROWKEY 512
 

@@ -42,7 +42,7 @@
 #include "run/results.h"
 #include "run/sample.h"
 #include "common/stats.h"
-#include "run/task.h"
+#include "run/procfs.h"
 
 #define HERD_MAX_WAITERS 64
 #define SETTLE_NS 300000ull        /* quiet time after the last return */

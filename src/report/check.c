@@ -194,8 +194,8 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
                                 strcmp(st->valuestring, "unsupported") &&
                                 strcmp(st->valuestring, "error")))
         return mp__rm_bad(err, m, F("status"), "expected \"ok\", \"unsupported\" or \"error\"");
-    c->status = !strcmp(st->valuestring, "ok") ? MP_RC_OK
-              : !strcmp(st->valuestring, "unsupported") ? MP_RC_UNSUPPORTED : MP_RC_ERROR;
+    c->status = !strcmp(st->valuestring, "ok") ? MP_CELL_OK
+              : !strcmp(st->valuestring, "unsupported") ? MP_CELL_UNSUPPORTED : MP_CELL_ERROR;
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "reason");
     if (r && !cJSON_IsNull(r) && !cJSON_IsString(r))
         return mp__rm_bad(err, m, F("reason"), "expected a string or null, found %s", mp__rm_type_name(r));
@@ -224,7 +224,7 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
     const cJSON *p = cJSON_GetObjectItemCaseSensitive(o, "profile");
     if (p && mp__rm_check_profile(m, p, F("profile")))
         c->profile = p;
-    if (c->status != MP_RC_OK)
+    if (c->status != MP_CELL_OK)
         return 0;
 
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(o, "metrics");

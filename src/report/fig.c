@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "report/plot.h"
-#include "report/calc.h"
+#include "report/series.h"
 #include "common/file.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 #include "report/internal.h"
 
 void mp__rfig_num(FILE *f, double v)

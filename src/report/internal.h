@@ -8,7 +8,7 @@
 
 #include "common/file.h"
 #include "common/mp_err.h"
-#include "report/analysis.h"
+#include "report/numeric.h"
 
 /* Declared here, defined in report/model.h and report/fig.h (and cJSON's
  * header), so that this header ties no module to another. */

@@ -21,7 +21,7 @@ void mp__rj_num(cJSON *o, const char *key, double v)
 
 static const char *status_name(int status)
 {
-    return status == MP_RC_OK ? "ok" : status == MP_RC_UNSUPPORTED ? "unsupported" : "error";
+    return status == MP_CELL_OK ? "ok" : status == MP_CELL_UNSUPPORTED ? "unsupported" : "error";
 }
 
 static const char *ci_name(int kind)
@@ -47,7 +47,7 @@ cJSON *mp__rj_cell(const mp_rcell *c)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "nfds", (double)c->nfds);
     cJSON_AddStringToObject(o, "status", status_name(c->status));
-    if (c->status != MP_RC_OK) {
+    if (c->status != MP_CELL_OK) {
         cJSON_AddStringToObject(o, "reason", c->reason);
         return o;
     }

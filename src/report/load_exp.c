@@ -66,13 +66,13 @@ static int status(const cJSON *o, int ok_default, int *st, char *reason, size_t 
     const cJSON *r = cJSON_GetObjectItemCaseSensitive(o, "reason");
     reason[0] = 0;
     if (!j && ok_default)
-        *st = MP_RC_OK;
+        *st = MP_CELL_OK;
     else if (cJSON_IsString(j) && !strcmp(j->valuestring, "ok"))
-        *st = MP_RC_OK;
+        *st = MP_CELL_OK;
     else if (cJSON_IsString(j) && !strcmp(j->valuestring, "unsupported"))
-        *st = MP_RC_UNSUPPORTED;
+        *st = MP_CELL_UNSUPPORTED;
     else if (cJSON_IsString(j) && !strcmp(j->valuestring, "error"))
-        *st = MP_RC_ERROR;
+        *st = MP_CELL_ERROR;
     else
         return -1;
     if (cJSON_IsString(r))
@@ -136,7 +136,7 @@ static void load_register(mp_rmodel *m, const cJSON *obj)
         if (!bad && name(e, "fd_kind", r->fd_kind, sizeof r->fd_kind))
             snprintf(r->fd_kind, sizeof r->fd_kind, "unknown");
         r->ns_per_fd = bad ? NAN : num(e, "ns_per_fd", &bad);
-        if (!bad && r->status == MP_RC_OK) {
+        if (!bad && r->status == MP_CELL_OK) {
             bad = summ(e, "total_ns", &r->total) != 0;
             if (!bad && isnan(r->ns_per_fd))
                 r->ns_per_fd = r->total.p50 / (double)r->nfds;
@@ -195,7 +195,7 @@ static void load_herd(mp_rmodel *m, const cJSON *obj)
         h->rounds = num(e, "rounds", &bad);
         h->rounds_lost = num(e, "rounds_lost", &bad);
         h->rounds_miscounted = num(e, "rounds_miscounted", &bad);
-        if (h->status == MP_RC_OK) {
+        if (h->status == MP_CELL_OK) {
             static const char *keys[] = {"woken_per_event", "returned_per_event",
                                          "wasted_per_event", "first_wakeup_ns",
                                          "context_switches_per_event"};
@@ -256,7 +256,7 @@ static void load_ltet(mp_rmodel *m, const cJSON *obj)
             t->ns_p90 = num(e, "ns_per_event_p90", &bad);
             t->ns_per_syscall = num(e, "ns_per_syscall_p50", &bad);
             t->n = num(e, "n", &bad);
-            if (t->status == MP_RC_OK && (isnan(t->syscalls) || isnan(t->ns_p50)))
+            if (t->status == MP_CELL_OK && (isnan(t->syscalls) || isnan(t->ns_p50)))
                 bad = 1;
             if (isnan(t->ns_per_syscall) && t->syscalls > 0)
                 t->ns_per_syscall = t->ns_p50 / t->syscalls;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 /* Scalars of a JSON object (and of objects one level down) as table rows. */
 void mp_rmd_scalar_rows(FILE *f, const cJSON *o, const char *prefix)

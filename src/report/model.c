@@ -194,7 +194,7 @@ const mp_rcell *mp_rm_find_any(const mp_rmodel *m, const char *mode, const char 
             hi = mid;
     }
     for (; lo < n && c[lo]->nfds == nfds; lo++)
-        if (!ok_only || c[lo]->status == MP_RC_OK)
+        if (!ok_only || c[lo]->status == MP_CELL_OK)
             return c[lo];
     return NULL;
 }
@@ -207,7 +207,7 @@ const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kin
 
 double mp_rm_p50(const mp_rcell *c, const char *name)
 {
-    if (!c || c->status != MP_RC_OK)
+    if (!c || c->status != MP_CELL_OK)
         return NAN;
     if (!strcmp(name, "wall_ns"))
         return c->wall.p50;

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 #include <cjson/cJSON.h>
-#include "report/analysis.h"
+#include "report/numeric.h"
 #include "results/cell.h"
 #include "common/mp_err.h"
 
@@ -50,7 +50,7 @@ typedef struct mp_rreg {
  * (p50 p90 mean min max n). */
 typedef struct mp_rherd {
     char name[48];
-    int status;                   /* MP_RC_OK or MP_RC_ERROR (with reason) */
+    int status;                   /* MP_CELL_OK or MP_CELL_ERROR (with reason) */
     char reason[256];
     double waiters, rounds, rounds_lost, rounds_miscounted;   /* NaN when absent */
     mp_rsum woken, returned, wasted, first_ns, csw;

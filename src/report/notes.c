@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/calc.h"
-#include "report/util.h"
+#include "report/series.h"
+#include "report/format.h"
 
 /* A p90 this many times the median is a tail worth naming. */
 #define LONG_TAIL 4.0
@@ -79,7 +79,7 @@ static void cell_warning(notes_out *o, const mp_rmodel *m, const char *head,
     fputs(head, s);
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
-        if (c->status != MP_RC_OK || !pick(c))
+        if (c->status != MP_CELL_OK || !pick(c))
             continue;
         if (shown == 6) {
             more++;
@@ -129,7 +129,7 @@ static const mp_rcell *find(const mp_rmodel *m, const char *mode, const char *ki
 {
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
-        if (c->status == MP_RC_OK && c->nfds == nfds && c->active == 1 &&
+        if (c->status == MP_CELL_OK && c->nfds == nfds && c->active == 1 &&
             !strcmp(c->mode, mode) && !strcmp(c->fd_kind, kind) && !strcmp(c->backend, backend))
             return c;
     }

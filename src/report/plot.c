@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/file.h"
-#include "report/util.h"
+#include "report/format.h"
 
 const mp_plot_script *mp_plot_find(const char *name)
 {

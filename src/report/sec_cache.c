@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MP_FD_SETSIZE 1024   /* select() cannot watch fd numbers from here */
 #define MAXN 64

@@ -11,18 +11,18 @@
 
 #include <cjson/cJSON.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/reference.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 /* The seeds' own figures are the reference datasets (reports/reference/,
  * read through report/reference.h like compare reads them): seed 000 "poll
  * vs epoll: why linear multiplexing stalls" (EPYC 9354P, Linux 6.8, wakeup
  * mode) and seed 002, the Vietnamese article (arm64 container, ready mode,
  * timeout 0). */
-#define SEED000 "epyc-9354p"
-#define SEED002 "aarch64-gcc13-pipe"
+#define REF_EPYC "epyc-9354p"
+#define REF_AARCH64 "aarch64-gcc13-pipe"
 
 static const char *first_kind(const mp_rmodel *m)
 {
@@ -256,14 +256,14 @@ static void fdset_check(const mp_rmodel *m, fdset_claim *o)
         if (strcmp(c->backend, "select"))
             continue;
         long long fd = mp_rc_maxfd(c);
-        if (c->status == MP_RC_OK) {
+        if (c->status == MP_CELL_OK) {
             if (c->nfds > o->ok_max) {
                 o->ok_max = c->nfds;
                 o->ok_fd = fd;
             }
             if (fd >= 1024)
                 o->bad_ok = fd;
-        } else if (c->status == MP_RC_UNSUPPORTED) {
+        } else if (c->status == MP_CELL_UNSUPPORTED) {
             if (o->un_min < 0 || c->nfds < o->un_min) {
                 o->un_min = c->nfds;
                 o->un_fd = fd;
@@ -335,7 +335,7 @@ static const char *run_p50(const mp_rmodel *m, const char *mode, const char *kin
         const mp_rcell *x = &m->cells[i];
         if (x->nfds == n && !strcmp(x->mode, mode) && !strcmp(x->fd_kind, kind) &&
             !strcmp(x->backend, backend))
-            return x->status == MP_RC_UNSUPPORTED ? "unsupported" : "error";
+            return x->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error";
     }
     return "not run";
 }
@@ -382,7 +382,7 @@ static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
     char a[32], b[32], c[32], d[32];
     long long ns[MP_RC_MAXPTS];
     mp_rmodel *s000 = calloc(1, sizeof *s000), *s002 = calloc(1, sizeof *s002);
-    if (!s000 || !s002 || load_seed(s000, SEED000, f) < 0 || load_seed(s002, SEED002, f) < 0)
+    if (!s000 || !s002 || load_seed(s000, REF_EPYC, f) < 0 || load_seed(s002, REF_AARCH64, f) < 0)
         goto out;
     fprintf(f, "\nThe seeds' own numbers beside this run's medians (ns per call; different "
                "hosts, so compare shapes, not values; this run's intervals are in the Results tables):\n\n"

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/md.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/md.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 /* counters.events[].cpu_scope of the event named name, or NULL. */
 /* An event name as a Markdown code span. */

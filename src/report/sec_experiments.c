@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/fig.h"
 #include "report/internal.h"
 #include "common/file.h"
 #include "common/quote.h"
 #include "report/md.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MAXL 32
 
@@ -67,7 +67,7 @@ static const mp_rreg *reg_find(const mp_rmodel *m, const char *kind, const char 
         const mp_rreg *r = &m->exp.reg[i];
         if (r->nfds != n || strcmp(r->fd_kind, kind) || strcmp(r->backend, b))
             continue;
-        if (r->status == MP_RC_OK)
+        if (r->status == MP_CELL_OK)
             return r;
         if (!any)
             any = r;
@@ -77,7 +77,7 @@ static const mp_rreg *reg_find(const mp_rmodel *m, const char *kind, const char 
 
 static int reg_ok(const mp_rreg *r)
 {
-    return r && r->status == MP_RC_OK && isfinite(r->ns_per_fd);
+    return r && r->status == MP_CELL_OK && isfinite(r->ns_per_fd);
 }
 
 static void reg_reading(FILE *f, const mp_rmodel *m, const char *kind, const char **bk,
@@ -173,7 +173,7 @@ static void section_register(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                     fprintf(f, " %s (%s) |", mp_fmt_num(a, sizeof a, r->ns_per_fd),
                             mp_fmt_num(b, sizeof b, r->total.p50));
                 else
-                    fprintf(f, " %s |", !r ? "–" : r->status == MP_RC_UNSUPPORTED ?
+                    fprintf(f, " %s |", !r ? "–" : r->status == MP_CELL_UNSUPPORTED ?
                             "unsupported" : "error");
             }
             fputc('\n', f);
@@ -183,7 +183,7 @@ static void section_register(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         size_t nseen = 0;
         for (size_t i = 0; i < m->exp.nreg && nseen < 8; i++) {
             const mp_rreg *r = &m->exp.reg[i];
-            if (r->status == MP_RC_OK || strcmp(r->fd_kind, kinds[ki]))
+            if (r->status == MP_CELL_OK || strcmp(r->fd_kind, kinds[ki]))
                 continue;
             size_t j = 0;
             while (j < nseen && strcmp(seen[j], r->reason))
@@ -193,7 +193,7 @@ static void section_register(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             seen[nseen++] = r->reason;
             char why[300];
             fprintf(f, "- %s, N=%s: %s: %s\n", r->backend, MP_NUM(r->nfds),
-                    r->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
+                    r->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error",
                     r->reason[0] ? mp_md_cell(why, sizeof why, r->reason) : "(no reason given)");
         }
         if (nseen)
@@ -259,9 +259,9 @@ static void section_herd(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     for (size_t i = 0; i < m->exp.nherd; i++) {
         const mp_rherd *h = &m->exp.herd[i];
         char why[300];
-        if (h->status != MP_RC_OK) {
+        if (h->status != MP_CELL_OK) {
             fprintf(f, "| %s | %s | %s: %s ||||||\n", h->name, mp_fmt_num(a, sizeof a,
-                    h->waiters), h->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
+                    h->waiters), h->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error",
                     h->reason[0] ? mp_md_cell(why, sizeof why, h->reason) : "no reason given");
             continue;
         }
@@ -288,7 +288,7 @@ static void section_herd(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     int any = 0;
     for (size_t i = 0; i < m->exp.nherd; i++) {
         const mp_rherd *h = &m->exp.herd[i];
-        if (h->status != MP_RC_OK || !h->has_events || !isfinite(h->woken.mean))
+        if (h->status != MP_CELL_OK || !h->has_events || !isfinite(h->woken.mean))
             continue;
         fprintf(f, "%s%s: %s waiters woken per event, %s of them for nothing", any++ ? "; "
                 : "", h->name, two(a, sizeof a, h->woken.mean),
@@ -330,7 +330,7 @@ static const mp_rltet *lt_find(const mp_rmodel *m, int edge, long long chunk)
 
 static int lt_ok(const mp_rltet *t)
 {
-    return t && t->status == MP_RC_OK;
+    return t && t->status == MP_CELL_OK;
 }
 
 static size_t lt_chunks(const mp_rmodel *m, long long *out)
@@ -360,9 +360,9 @@ static void lt_cells(FILE *f, const mp_rltet *t)
         fprintf(f, " – | – | – |");
         return;
     }
-    if (t->status != MP_RC_OK) {
+    if (t->status != MP_CELL_OK) {
         char why[200];
-        fprintf(f, " %s: %s | | |", t->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
+        fprintf(f, " %s: %s | | |", t->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error",
                 t->reason[0] ? mp_md_cell(why, sizeof why, t->reason) : "no reason given");
         return;
     }
@@ -515,7 +515,7 @@ static int fig_herd(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     mp_afile a;
     size_t rows = 0;
     for (size_t i = 0; i < m->exp.nherd; i++)
-        rows += m->exp.herd[i].status == MP_RC_OK && m->exp.herd[i].has_events;
+        rows += m->exp.herd[i].status == MP_CELL_OK && m->exp.herd[i].has_events;
     if (!rows)
         return 0;
     int rc = open_dat(&a, dir, "data_herd.dat", err);
@@ -527,7 +527,7 @@ static int fig_herd(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             MP_QCOMMENT(m->shown));
     for (size_t i = 0; i < m->exp.nherd; i++) {
         const mp_rherd *h = &m->exp.herd[i];
-        if (h->status != MP_RC_OK || !h->has_events)
+        if (h->status != MP_CELL_OK || !h->has_events)
             continue;
         fprintf(a.f, "%s", MP_QDAT(h->name));   /* the mean, or the median where it is missing */
         mp__rfig_num(a.f, isfinite(h->woken.mean) ? h->woken.mean : h->woken.p50);

@@ -10,10 +10,10 @@
 
 #include "common/file.h"
 #include "common/quote.h"
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/md.h"
 #include "report/plot.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define put_num mp__rfig_num
 
@@ -50,7 +50,7 @@ static int write_data(const mp_rmodel *m, mp_dir *dir, const char *mode,
     size_t n = mp_rm_series(m, mode, kind, backend, cells, MP_RC_MAXPTS);
     for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
         const mp_rcell *c = cells[i];
-        if (c->status != MP_RC_OK)
+        if (c->status != MP_CELL_OK)
             continue;
         fprintf(f, "%lld", c->nfds);
         put_num(f, c->wall.p10);

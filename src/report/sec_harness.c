@@ -11,7 +11,7 @@
 #include "report/internal.h"
 #include "report/md.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MAXROWS 64
 

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/fig.h"
 #include "report/internal.h"
 #include "common/file.h"
 #include "common/quote.h"
 #include "report/md.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MAXL 24
 
@@ -104,7 +104,7 @@ static const mp_rcell *kcell(const mp_rmodel *m, const char *kind, const char *b
         if (c->nfds != nfds || c->active != k || strcmp(c->mode, "ready") ||
             strcmp(c->fd_kind, kind) || strcmp(c->backend, backend))
             continue;
-        if (c->status == MP_RC_OK)
+        if (c->status == MP_CELL_OK)
             return c;
         if (!any)
             any = c;
@@ -116,7 +116,7 @@ static double kp50(const mp_rmodel *m, const char *kind, const char *b, long lon
                    long long k)
 {
     const mp_rcell *c = kcell(m, kind, b, n, k);
-    return c && c->status == MP_RC_OK ? c->wall.p50 : NAN;
+    return c && c->status == MP_CELL_OK ? c->wall.p50 : NAN;
 }
 
 /* Points (K, epoll p50, poll p50) at N where both ran. */
@@ -177,12 +177,12 @@ static void table_backend(FILE *f, const mp_rmodel *m, const kofn *q, const char
         fprintf(f, "| %lld |", q->ks[k]);
         for (size_t i = 0; i < q->nn; i++) {
             const mp_rcell *c = kcell(m, q->kind, b, q->ns[i], q->ks[k]);
-            if (c && c->status == MP_RC_OK)
+            if (c && c->status == MP_CELL_OK)
                 fprintf(f, " %s |", mp_fmt_num(s, sizeof s, c->wall.p50));
             else if (q->ks[k] > q->ns[i])
                 fprintf(f, " K > N |");
             else if (c)
-                fprintf(f, " %s |", c->status == MP_RC_UNSUPPORTED ? "unsupported" : "error");
+                fprintf(f, " %s |", c->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error");
             else
                 fprintf(f, " – |");
         }
@@ -199,11 +199,11 @@ static void reasons(FILE *f, const mp_rmodel *m, const kofn *q)
     size_t ns = 0;
     for (size_t i = 0; i < m->nkcells && ns < 8; i++) {
         const mp_rcell *c = &m->kcells[i];
-        if (c->status == MP_RC_OK || strcmp(c->mode, "ready") || strcmp(c->fd_kind, q->kind) ||
+        if (c->status == MP_CELL_OK || strcmp(c->mode, "ready") || strcmp(c->fd_kind, q->kind) ||
             c->active > c->nfds)
             continue;
         const mp_rcell *one = kcell(m, q->kind, c->backend, c->nfds, 1);
-        if (one && one->status != MP_RC_OK)
+        if (one && one->status != MP_CELL_OK)
             continue;   /* K = 1 did not run either: its reason is in the per-call section */
         size_t j = 0;
         while (j < ns && strcmp(seen[j], c->reason))
@@ -342,7 +342,7 @@ static int write_dat(const mp_rmodel *m, mp_dir *dir, const kofn *q, long long n
     *npts = 0;
     for (size_t k = 0; k < q->nk; k++) {
         const mp_rcell *c = kcell(m, q->kind, b, n, q->ks[k]);
-        if (!c || c->status != MP_RC_OK || !(c->wall.p50 > 0))
+        if (!c || c->status != MP_CELL_OK || !(c->wall.p50 > 0))
             continue;
         fprintf(a.f, "%lld", q->ks[k]);
         mp__rfig_num(a.f, c->wall.p10 > 0 ? c->wall.p10 : NAN);

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/md.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 /* The system call behind each backend (results[].syscall), said when it is
  * not the backend's namesake: on arm64 glibc's poll() is ppoll, select() is

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "common/json.h"
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/fig.h"
 #include "common/file.h"
 #include "common/quote.h"
 #include "report/md.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define TOP 8
 #define MAXPH 12
@@ -277,7 +277,7 @@ static int prof_data(const mp_rmodel *m, mp_dir *dir, const char *mode, const ch
     size_t n = mp_rm_series(m, mode, kind, backend, cells, MP_RC_MAXPTS);
     for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
         const mp_rcell *c = cells[i];
-        if (!c->profile || c->status != MP_RC_OK || !has_phases(c))
+        if (!c->profile || c->status != MP_CELL_OK || !has_phases(c))
             continue;
         double u = mp_json_num(c->profile, "user_share", NAN);
         fprintf(f, "%lld %lld", c->nfds, c->nfds);

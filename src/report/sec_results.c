@@ -7,11 +7,11 @@
 
 #include <cjson/cJSON.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/md.h"
 #include "common/stats.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MAXN 24
 
@@ -58,7 +58,7 @@ static void ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, siz
     *level = NAN;
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
-        if (c->status != MP_RC_OK || strcmp(c->mode, mode) || strcmp(c->fd_kind, kind))
+        if (c->status != MP_CELL_OK || strcmp(c->mode, mode) || strcmp(c->fd_kind, kind))
             continue;
         if (c->ci_kind == MP_CI_BOOT)
             (*boot)++;
@@ -100,7 +100,7 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
             const mp_rcell *c = mp_rm_find_any(m, mode, kind, m->backends[k], ns[i], 0);
             if (!c) {
                 fprintf(f, " – |");
-            } else if (c->status == MP_RC_OK) {
+            } else if (c->status == MP_CELL_OK) {
                 fprintf(f, " %s", mp_fmt_num(a, sizeof a, c->wall.p50));
                 if (c->ci_kind != MP_CI_NONE)
                     fprintf(f, " [%s–%s]%s", mp_fmt_num(c1, sizeof c1, c->ci_lo),
@@ -110,7 +110,7 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
                 fprintf(f, " / %s%s |", mp_fmt_num(b, sizeof b, c->wall.p99),
                         mp_rc_noisy(c) ? " ⚠" : "");
             } else {
-                fprintf(f, " %s |", c->status == MP_RC_UNSUPPORTED ? "unsupported" : "error");
+                fprintf(f, " %s |", c->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error");
             }
         }
         fputc('\n', f);
@@ -119,10 +119,10 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
     for (size_t i = 0; i < m->ncells; i++) {   /* reasons of cells that did not run */
         const mp_rcell *c = &m->cells[i];
         char r[300];
-        if (c->status != MP_RC_OK && !strcmp(c->mode, mode) && !strcmp(c->fd_kind, kind))
+        if (c->status != MP_CELL_OK && !strcmp(c->mode, mode) && !strcmp(c->fd_kind, kind))
             fprintf(f, "- %s, N=%s: %s: %s\n", c->backend,
                     mp_fmt_num(a, sizeof a, (double)c->nfds),
-                    c->status == MP_RC_UNSUPPORTED ? "unsupported" : "error",
+                    c->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error",
                     c->reason[0] ? mp_md_cell(r, sizeof r, c->reason) : "(no reason given)");
     }
     fputc('\n', f);

@@ -9,10 +9,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/model.h"
 #include "common/quote.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define TOP_ROWS 8
 
@@ -44,10 +44,10 @@ static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const ch
         const mp_rcell *s[MP_RC_MAXPTS];
         size_t n = mp_rm_series(m, mode, kind, m->backends[be], s, MP_RC_MAXPTS);
         for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
-            if (s[i]->status != MP_RC_OK) {
+            if (s[i]->status != MP_CELL_OK) {
                 fprintf(f, "| %s | %s | %s | | | | | | |\n", m->backends[be],
                         mp_fmt_num(h, sizeof h, (double)s[i]->nfds),
-                        s[i]->status == MP_RC_UNSUPPORTED ? "unsupported" : "error");
+                        s[i]->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error");
                 continue;
             }
             double miss = mp_rm_p50(s[i], "sim:L1d-misses");

@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "common/quote.h"
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/fig.h"
 #include "report/internal.h"
 #include "report/md.h"
-#include "report/util.h"
+#include "report/format.h"
 
 #define MAXV 32       /* series and split values drawn per figure */
 #define MAX_NAME 150  /* a figure's name (mp_rfig.name, its files' names) */

@@ -24,8 +24,6 @@ typedef struct mp_rmetric {
     mp_rsum s;
 } mp_rmetric;
 
-/* The statuses of what the report reads: a cell's are mp_cell_status. */
-enum { MP_RC_OK = MP_CELL_OK, MP_RC_UNSUPPORTED = MP_CELL_UNSUPPORTED, MP_RC_ERROR = MP_CELL_ERROR };
 
 /* A metric as the run measured it: a summary and, for a counter, how it
  * was counted. */

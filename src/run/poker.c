@@ -31,7 +31,7 @@
 #include "common/clock.h"
 #include "run/fdpass.h"
 #include "run/spin.h"
-#include "run/task.h"
+#include "run/procfs.h"
 
 #define SLEEP_WAIT_BASE_NS 50000000ull    /* give up waiting for 'S' after 50 ms ... */
 #define SLEEP_WAIT_PER_FD_NS 2000ull      /* ... plus 2 us per watched fd (arming is O(N)) */

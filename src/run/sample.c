@@ -33,7 +33,7 @@
 #include "common/clock.h"
 #include "run/spin.h"
 #include "common/stats.h"
-#include "run/task.h"
+#include "run/procfs.h"
 
 volatile int mp_sample_stop;
 

@@ -23,7 +23,7 @@
 #include "common/clock.h"
 #include "run/fdtable.h"
 #include "run/internal.h"
-#include "run/task.h"
+#include "run/procfs.h"
 #include "common/stats.h"
 
 #define BRACKETS 200          /* empty counter brackets per counter pass */

@@ -23,7 +23,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "report/calc.h"
+#include "report/series.h"
 #include "report/fig.h"
 #include "report/md.h"
 #include "report/model.h"

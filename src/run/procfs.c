@@ -1,6 +1,6 @@
-/* task.c - see task.h.  Reads use pread at offset 0, so one open file
+/* procfs.c - see procfs.h.  Reads use pread at offset 0, so one open file
  * serves every read. */
-#include "run/task.h"
+#include "run/procfs.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,10 +1,10 @@
-/* calc.h - the analysis of one run, shared by the Markdown writer and
+/* series.h - the analysis of one run, shared by the Markdown writer and
  * the figure writer: series of points, slopes, ratios to epoll, and fits of
  * counters against pollfd cache lines, all from a checked mp_rmodel. */
-#ifndef MP_REPORT_CALC_H
-#define MP_REPORT_CALC_H
+#ifndef MP_REPORT_SERIES_H
+#define MP_REPORT_SERIES_H
 
-#include "report/analysis.h"
+#include "report/numeric.h"
 #include "report/model.h"
 
 #define MP_RC_MAXPTS 64

@@ -1,7 +1,7 @@
-/* topo_int.h - what the files of topology/ share: the mp_topo struct and a
+/* internal.h - what the files of topology/ share: the mp_topo struct and a
  * few hwloc helpers.  Internal (mp__ prefix); only topology/ includes it. */
-#ifndef MP_TOPO_INT_H
-#define MP_TOPO_INT_H
+#ifndef MP_TOPO_INTERNAL_H
+#define MP_TOPO_INTERNAL_H
 
 #include <hwloc.h>
 

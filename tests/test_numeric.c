@@ -1,5 +1,5 @@
-/* test_analysis.c - fits, fit validity, knees and the bytes/lines ABI
- * model (src/report/analysis.c) against synthetic data with known answers and
+/* test_numeric.c - fits, fit validity, knees and the bytes/lines ABI
+ * model (src/report/numeric.c) against synthetic data with known answers and
  * hand-computed values for x86_64 and arm64. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <math.h>
 #include <cmocka.h>
 
-#include "report/analysis.h"
+#include "report/numeric.h"
 
 #define NEAR(a, b, tol) do { double a_ = (a), b_ = (b); \
     if (!(fabs(a_ - b_) <= (tol))) fail_msg("%s = %.10g, expected %.10g (+-%g)", #a, a_, b_, \

@@ -1,8 +1,8 @@
-/* task.h - what /proc says about one thread of this process: its scheduler
+/* procfs.h - what /proc says about one thread of this process: its scheduler
  * state and its voluntary context switches.  The wakeup sampler and the herd
  * experiment use these to know a waiter is asleep and how often it ran. */
-#ifndef MP_TASK_H
-#define MP_TASK_H
+#ifndef MP_RUN_PROCFS_H
+#define MP_RUN_PROCFS_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
-/* util.h - Markdown-safe number and cell formatting shared by the report
+/* format.h - Markdown-safe number and cell formatting shared by the report
  * writers and compare. */
-#ifndef MP_REPORT_UTIL_H
-#define MP_REPORT_UTIL_H
+#ifndef MP_REPORT_FORMAT_H
+#define MP_REPORT_FORMAT_H
 
 #include <stdio.h>
 #include <cjson/cJSON.h>

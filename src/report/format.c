@@ -1,5 +1,5 @@
-/* util.c - table formatting for the report writers.  See util.h. */
-#include "report/util.h"
+/* format.c - table formatting for the report writers.  See format.h. */
+#include "report/format.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
-/* analysis.h - the arithmetic behind a report: least-squares fits, how far
+/* numeric.h - the arithmetic behind a report: least-squares fits, how far
  * a fit holds, knees in a log-log curve, and the bytes and cache lines one
  * select/poll/epoll_wait call must move across the user/kernel boundary
  * according to the kernel ABI.  Pure functions of numbers: no JSON, no I/O,
  * so tests can feed them synthetic data with known answers.
  */
-#ifndef MP_ANALYSIS_H
-#define MP_ANALYSIS_H
+#ifndef MP_REPORT_NUMERIC_H
+#define MP_REPORT_NUMERIC_H
 
 #include <stddef.h>
 

@@ -1,13 +1,13 @@
-/* calc.c - per-series analysis of a run for the report writers.
- * See report/calc.h. */
-#include "report/calc.h"
+/* series.c - per-series analysis of a run for the report writers.
+ * See report/series.h. */
+#include "report/series.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/stats.h"
-#include "report/util.h"
+#include "report/format.h"
 
 size_t mp_rc_points(const mp_rmodel *m, const char *mode, const char *kind,
                     const char *backend, const char *metric, double *nfds, double *y,
@@ -180,7 +180,7 @@ const char *mp_rc_fit_warnings(const mp_rcost *c, const char *unit, char *buf, s
 double mp_rc_rep_spread(const mp_rcell *c, double *lo, double *hi)
 {
     *lo = *hi = NAN;
-    if (!c || c->status != MP_RC_OK || c->nrep < 2)
+    if (!c || c->status != MP_CELL_OK || c->nrep < 2)
         return NAN;
     double v[MP_RM_MAX_REP];
     memcpy(v, c->rep, c->nrep * sizeof *v);

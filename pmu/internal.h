@@ -1,9 +1,9 @@
-/* pmu_int.h - the shapes shared by the files of pmu/: one resolved event,
+/* internal.h - the shapes shared by the files of pmu/: one resolved event,
  * the plan (events grouped into passes), host facts, and the internal
  * functions each file offers the others.  Not for use outside pmu/ and its
  * tests. */
-#ifndef MP_PMU_INT_H
-#define MP_PMU_INT_H
+#ifndef MP_PMU_INTERNAL_H
+#define MP_PMU_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
-/* analysis.c - least-squares fits, fit validity, knees, and the bytes/lines
- * model of the select/poll/epoll_wait ABIs.  See report/analysis.h. */
-#include "report/analysis.h"
+/* numeric.c - least-squares fits, fit validity, knees, and the bytes/lines
+ * model of the select/poll/epoll_wait ABIs.  See report/numeric.h. */
+#include "report/numeric.h"
 
 #include <math.h>
 #include <string.h>
