@@ -32,6 +32,7 @@
 #include "run/progress.h"
 #include "common/quote.h"
 #include "report/anonymize.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "run/results.h"
 #include "run/sample.h"
@@ -445,6 +446,12 @@ static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     mp_err_clear(&rerr);
     int report_rc = wrc == 0 && !r.interrupted
                         ? mp_report_build_in(out, !cfg->no_plots, &rerr) : 0;
+    if (wrc == 0 && !r.interrupted && !cfg->no_plots && !mp_plot_gnuplot_found(NULL, 0)) {
+        char dir[PATH_MAX + 8];
+        fprintf(stderr, "muxprof run: figures not drawn: gnuplot not found in PATH; "
+                MP_PLOT_INSTALL_HINT ", then `muxprof report %s` draws them (on any machine)\n",
+                mp_quote_sh(dir, sizeof dir, cfg->out_dir));
+    }
     sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
     if (mp_sample_stop && !r.interrupted && exit_code == 0) {
         char dir[PATH_MAX + 8];
