@@ -18,7 +18,7 @@
 # Exit 77 when a tool is missing (readelf, unshare, a static C library, qemu).
 set -u
 src=${1:?usage: test_bundle.sh SOURCE_DIR BUILD_DIR WORK_DIR}
-build=${2:?usage}
+build=$(cd "${2:?usage}" && pwd) || exit 1
 work=${3:?usage}
 skip() { echo "SKIP: test_bundle: $*"; exit 77; }
 fail() { echo "FAIL: test_bundle: $*" >&2; exit 1; }
@@ -43,7 +43,7 @@ printf 'int main(void){return 0;}\n' >"$work/t.c"
 emu=""
 if [ "$arch" != "$(uname -m)" ]; then
     command -v "qemu-$arch" >/dev/null 2>&1 || skip "no qemu-$arch (apt-get install qemu-user)"
-    emu=qemu-$arch
+    emu=$(command -v "qemu-$arch")
 fi
 
 CC=$cc sh "$src/scripts/bundle.sh" --out "$work/dist" "$build" >"$work/bundle.out" 2>&1 ||
