@@ -11,7 +11,8 @@
 #     mounts and PATH holds the bundle only: the build's own muxprof cannot start
 #     there (the hiding works), the bundle's runs --version, topology,
 #     `run --quick` (complete results.json, "gnuplot not found" said once) and
-#     `loop`.
+#     `loop`;
+#   - its validate-host.sh, started from another folder, uses the bundle's muxprof.
 # A cross build (arm64 on x86_64) is run under qemu-user through the bundled
 # loader (qemu-user cannot start the static launcher's exec of an arm64 loader
 # without binfmt_misc), with the arm64 library folders hidden.
@@ -134,5 +135,15 @@ grep -q '"status":[[:space:]]*"complete"' "$work/run/results.json" || fail "the 
 n=$(grep -c 'gnuplot not found' "$work/run.err")
 [ "$n" = 1 ] || fail "without gnuplot the run said so $n times, not once: $(cat "$work/run.err")"
 grep -q 'answer right' "$work/loop.out" || fail "loop said: $(cat "$work/loop.out")"
+# The bundle's validate-host.sh finds the bundle's muxprof by itself (native only:
+# under qemu-user the launcher cannot start); no perf, so nothing to compare.
+if [ -z "$emu" ] && command -v bash >/dev/null 2>&1; then
+    (cd "$work" && PERF=/nonexistent/perf MUXPROF= bash "$b/validate-host.sh" --fds 100 --calls 200) \
+        >"$work/validate.out" 2>&1 || fail "the bundle's validate-host.sh: $(tail -n 5 "$work/validate.out")"
+    set -- "$work"/muxprof-validation-*
+    [ -s "$1/summary.txt" ] || fail "the bundle's validate-host.sh wrote no summary.txt under $work"
+    grep -q "^muxprof: muxprof [0-9].*($b/bin/muxprof)\$" "$1/summary.txt" ||
+        fail "validate-host.sh did not use the bundle's muxprof: $(sed -n 2p "$1/summary.txt")"
+fi
 [ -n "${BUNDLE_KEEP:-}" ] || rm -rf "$work"
 echo "test_bundle: $name runs --version, topology, run --quick and loop with$mounts hidden"
