@@ -20,3 +20,12 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnuplot-nox | gnuplot")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "linux-perf")
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/package)
 include(CPack)
+
+# `cmake --build BUILD --target bundle`: scripts/bundle.sh into BUILD/dist
+# (the portable folder and its .tar.gz, docs/bundle.md).
+if(TARGET mp_manual)
+  add_custom_target(bundle
+    COMMAND sh ${CMAKE_SOURCE_DIR}/scripts/bundle.sh --out ${CMAKE_BINARY_DIR}/dist ${CMAKE_BINARY_DIR}
+    DEPENDS muxprof mp_manual
+    COMMENT "scripts/bundle.sh: ${CMAKE_BINARY_DIR}/dist" VERBATIM)
+endif()
