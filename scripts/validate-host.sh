@@ -1,23 +1,237 @@
 #!/usr/bin/env bash
-# validate-host.sh - the check to run on a host with a real PMU (bare metal,
-# or a VM with a virtual PMU): what the host offers, then a quick run with
-# the cache preset, with everything printed kept under docs/validation/.
-#   scripts/validate-host.sh [OUTDIR]     (default docs/validation/<host>-<date>)
-# Needs a built tree (scripts/setup.sh).  Takes about a minute.
+# validate-host.sh - the check to run on a host before trusting its numbers
+# (bare metal, or a VM with a virtual PMU): what the host offers, a quick run
+# with the cache preset and one with the TLB preset, and, where perf is
+# installed, every counter muxprof opened measured a second way, by perf stat
+# around `muxprof loop`, with a verdict per counter.  Needs no build tools: it
+# runs from a bundle (scripts/bundle.sh puts it at the bundle's top), from the
+# Debian package, or from a built tree.
+#
+#   validate-host.sh [--muxprof PATH] [--backend B] [--fds N] [--calls K]
+#                    [--tolerance PCT] [OUTDIR]
+#
+# muxprof: --muxprof, else $MUXPROF, else the bundle this script sits in
+# (./bin/muxprof), else a built tree's build/bin/muxprof, else muxprof on PATH.
+# OUTDIR: default docs/validation/HOST-DATE in a source tree, else
+# ./muxprof-validation-HOST-DATE.  Everything printed goes there: doctor.txt,
+# events-cache.txt, events-tlb.txt, run-cache.txt and run-cache/, run-tlb.txt and
+# run-tlb/, perf.txt (each perf stat line), and summary.txt, which is also printed.
+#
+# The second method: for each counter muxprof opened, `perf stat -e EVENT --
+# muxprof loop --backend B --fds N --calls K`, then with 2K calls, each three
+# times; (median at 2K - median at K) / K is perf's count per call, setup and exit
+# cancelled.  Beside it muxprof's per-call mean of the same cell (B, pipe, ready,
+# N) from the quick run.  Verdict: "agrees" when the two differ by at most PCT
+# percent of the larger [25], or both are under 0.05 per call; "differs"
+# otherwise; "not checked" with the reason (muxprof could not open it, perf is
+# missing or cannot count it).  Defaults: --backend poll --fds 1000 --calls 20000.
+# The two methods count different things at the edges: muxprof subtracts its
+# empty read bracket and counts one call at a time; perf counts the loop around
+# K calls; the tolerance is for that and for a loaded machine.
+#
+# Environment: MUXPROF (the program, as --muxprof), PERF (the perf program [perf]).
+# Exit status: 0 no counter differs, 3 some counter differs, 1 a step failed
+# (muxprof not found, a run failed or took too long), 2 usage.  A whole check
+# takes under 3 minutes: each step is bounded by timeout, and no perf stat is
+# started after 150 s (the counters left are "not checked" with that reason).
 set -uo pipefail
-cd "$(dirname "$0")/.."
-bin=build/bin/muxprof
-[ -x "$bin" ] || { echo "validate-host: build first: scripts/setup.sh" >&2; exit 1; }
-out=${1:-docs/validation/$(hostname -s)-$(date -u +%Y%m%d)}
-mkdir -p "$out"
+here=$(cd "$(dirname "$0")" && pwd)
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+bad() { echo "validate-host: $* (see --help)" >&2; exit 2; }
+bin=${MUXPROF:-} backend=poll fds=1000 calls=20000 tol=25 out=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --muxprof) [ $# -ge 2 ] || bad "--muxprof needs a path"; bin=$2; shift 2 ;;
+    --backend) [ $# -ge 2 ] || bad "--backend needs a name"; backend=$2; shift 2 ;;
+    --fds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || bad "--fds needs a positive number"; fds=$2; shift 2 ;;
+    --calls) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || bad "--calls needs a positive number"; calls=$2; shift 2 ;;
+    --tolerance) [[ ${2:-} =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "--tolerance needs a percentage"
+                 tol=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    -*) bad "unknown option $1" ;;
+    *) [ -z "$out" ] || bad "one OUTDIR only (got $out and $1)"; out=$1; shift ;;
+  esac
+done
+if [ -z "$bin" ]; then
+  if [ -x "$here/bin/muxprof" ] && [ -e "$here/libexec/muxprof" ]; then bin=$here/bin/muxprof
+  elif [ -x "$here/../build/bin/muxprof" ]; then bin=$here/../build/bin/muxprof
+  else bin=$(command -v muxprof || true)
+  fi
+fi
+[ -n "$bin" ] && [ -x "$bin" ] || {
+  echo "validate-host: no muxprof found: unpack a bundle (scripts/bundle.sh) and run its" \
+       "validate-host.sh, install the package, or give --muxprof PATH" >&2; exit 1; }
+host=$(hostname -s 2>/dev/null || uname -n)
+if [ -z "$out" ]; then
+  if [ -f "$here/../CMakeLists.txt" ] && [ -d "$here/../docs/validation" ]; then
+    out=$here/../docs/validation/$host-$(date -u +%Y%m%d)
+  else
+    out=$PWD/muxprof-validation-$host-$(date -u +%Y%m%d)
+  fi
+fi
+mkdir -p "$out" || { echo "validate-host: cannot create $out" >&2; exit 1; }
+out=$(cd "$out" && pwd)
+rm -f "$out/summary.txt" "$out/perf.txt"
+start=$SECONDS
+failed=""
+step() {   # step SECONDS FILE CMD...: CMD's output appended to FILE, bounded
+  local limit=$1 file=$2 rc=0
+  shift 2
+  echo "\$ ${*#"$bin "}" >>"$file"
+  timeout --kill-after=5 "$limit" "$@" >>"$file" 2>&1 || rc=$?
+  [ "$rc" = 124 ] && echo "(stopped after $limit s)" >>"$file"
+  return "$rc"
+}
+
+# 1. What the host offers ---------------------------------------------------------
 {
-  echo "# muxprof validation on $(hostname -s), $(date -u +%FT%TZ)"
+  echo "# muxprof validation on $host, $(date -u +%FT%TZ)"
   echo "\$ uname -a"; uname -a
-  echo "\$ muxprof --version"; "$bin" --version
-  echo "\$ muxprof doctor"; "$bin" doctor
-  echo "\$ muxprof events --events cache"; "$bin" events --events cache
-  echo "\$ muxprof topology"; "$bin" topology
-} >"$out/doctor.txt" 2>&1
-"$bin" run --quick --events cache --out "$out/run" --force >"$out/run.txt" 2>&1
-echo "exit status of the quick run: $?" >>"$out/run.txt"
-echo "validate-host: wrote $out/doctor.txt, $out/run.txt and $out/run/"
+} >"$out/doctor.txt"
+step 20 "$out/doctor.txt" "$bin" --version || failed="$failed --version"
+step 30 "$out/doctor.txt" "$bin" doctor   # exit 1 means "items to fix", not a failure
+step 30 "$out/doctor.txt" "$bin" topology || failed="$failed topology"
+: >"$out/events-cache.txt"; : >"$out/events-tlb.txt"
+step 30 "$out/events-cache.txt" "$bin" events --events cache || failed="$failed events-cache"
+step 30 "$out/events-tlb.txt" "$bin" events --events tlb || failed="$failed events-tlb"
+
+# 2. A quick run with each preset --------------------------------------------------
+for p in cache tlb; do
+  : >"$out/run-$p.txt"
+  if ! step 60 "$out/run-$p.txt" "$bin" run --quick --events $p --out "$out/run-$p" --force; then
+    failed="$failed run-$p"
+  fi
+done
+
+# 3. The counters muxprof opened, measured by perf stat ------------------------------
+# events --events P prints one row per counter: metric status pass type config scope ...
+opened() { awk '$1 != "metric" && NF >= 6 && ($2 == "opened" || $2 == "unavailable") &&
+                $4 ~ /^[0-9]+$/ && $5 ~ /^0x/ {print $1, $2, $4, $5, $6}' "$1"; }
+why_not() {  # the "why:" line under metric $2 in events file $1
+  awk -v m="$2" '$1 == m {f = 1; next} f && $1 == "why:" {sub(/^ *why: */, ""); print; exit}
+                 f {exit}' "$1"
+}
+perf_name() {  # TYPE CONFIG SCOPE ENCODING: perf stat's name for the event, or nothing
+  local t=$1 c=$2 s=$3 n="" u="" d
+  [ "$s" = user ] && u=u
+  case $t in
+    0) n=$(echo "cycles instructions cache-references cache-misses branches branch-misses bus-cycles stalled-cycles-frontend stalled-cycles-backend ref-cycles" |
+           awk -v i=$((c)) '{print $(i + 1)}') ;;
+    1) n=$(echo "cpu-clock task-clock page-faults context-switches cpu-migrations minor-faults major-faults" |
+           awk -v i=$((c)) '{print $(i + 1)}') ;;
+    3) n=$4 ;;
+    *) for d in /sys/bus/event_source/devices/*; do
+         [ "$(cat "$d/type" 2>/dev/null)" = "$t" ] && { echo "$(basename "$d")/config=$c/$u"; return; }
+       done
+       return ;;
+  esac
+  [ -n "$n" ] && echo "$n${u:+:$u}"
+}
+perf_ok=""
+perf=${PERF:-perf}
+if ! command -v "$perf" >/dev/null 2>&1; then
+  perf_why="perf is not installed (Debian: apt-get install linux-perf)"
+elif ! timeout 20 "$perf" stat -x, -e task-clock -- true >/dev/null 2>"$out/perf.txt"; then
+  perf_why="perf stat does not run here: $(head -n 1 "$out/perf.txt")"
+else
+  perf_ok=1
+fi
+loop=("$bin" loop --backend "$backend" --fds "$fds" --quiet)
+perf_count() {  # EVENT CALLS: perf stat's count (task-clock in ns), or nothing
+  local line v
+  line=$(timeout 60 "$perf" stat -x, -e "$1" -- "${loop[@]}" --calls "$2" 2>&1 >/dev/null |
+         awk -F, 'NF >= 3 && $3 != "" {print; exit}')
+  echo "perf stat -e $1 (--calls $2): $line" >>"$out/perf.txt"
+  v=${line%%,*}
+  case $v in ''|*'<'*) return ;; esac
+  case $line in *,msec,*) awk -v v="$v" 'BEGIN {printf "%.6g\n", v * 1e6}' ;; *) echo "$v" ;; esac
+}
+median3() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {if (NR == 3) print a[2]}'; }
+mean_of() {  # RUNDIR METRIC: muxprof's per-call mean for the cell
+  awk -F, -v b="$backend" -v n="$fds" -v m="$2" '$1 == b && $2 == "pipe" && $3 == "ready" &&
+      $4 == n && $7 == m {print $12; exit}' "$1/results.csv" 2>/dev/null
+}
+rows=()
+n_agree=0 n_differ=0 n_unchecked=0 seen=" "
+for p in cache tlb; do
+  while read -r name status type config scope; do
+    case $seen in *" $name "*) continue ;; esac
+    seen="$seen$name "
+    m="" q="" verdict=""
+    if [ "$status" != opened ]; then
+      verdict="not checked: muxprof could not open it: $(why_not "$out/events-$p.txt" "$name")"
+    else
+      m=$(mean_of "$out/run-$p" "$name")
+      ev=$(perf_name "$type" "$config" "$scope" "$name")
+      if [ -z "$m" ]; then verdict="not checked: the $p run has no value for the cell ($backend, N=$fds, ready)"
+      elif [ -z "$perf_ok" ]; then verdict="not checked: $perf_why"
+      elif [ -z "$ev" ]; then verdict="not checked: no perf stat name for type $type config $config"
+      elif [ $((SECONDS - start)) -gt 150 ]; then verdict="not checked: the 3 minutes were spent"
+      else
+        a=() b=()
+        for _ in 1 2 3; do
+          a+=("$(perf_count "$ev" "$calls")")
+          b+=("$(perf_count "$ev" $((2 * calls)))")
+        done
+        ka=$(median3 "${a[@]}") kb=$(median3 "${b[@]}")
+        if [ -z "$ka" ] || [ -z "$kb" ]; then
+          verdict="not checked: perf stat -e $ev did not count it (perf.txt)"
+        else
+          q=$(awk -v a="$ka" -v b="$kb" -v k="$calls" 'BEGIN {printf "%.4g\n", (b - a) / k}')
+          verdict=$(awk -v m="$m" -v q="$q" -v t="$tol" 'BEGIN {
+              am = m < 0 ? -m : m; aq = q < 0 ? -q : q; big = am > aq ? am : aq
+              d = m - q; if (d < 0) d = -d
+              if (big < 0.05) print "agrees (both under 0.05 per call)"
+              else if (d <= t / 100 * big) printf "agrees within %.0f%% (%.1f%% apart)\n", t, 100 * d / big
+              else printf "differs: %.1f%% apart, more than %.0f%%\n", 100 * d / big, t }')
+        fi
+      fi
+    fi
+    case $verdict in agrees*) n_agree=$((n_agree + 1)) ;; differs*) n_differ=$((n_differ + 1)) ;;
+                     *) n_unchecked=$((n_unchecked + 1)) ;; esac
+    rows+=("$(printf '%-24s %-7s %14s %14s  %s' "$name" "$p" "${m:--}" "${q:--}" "$verdict")")
+  done < <(opened "$out/events-$p.txt")
+done
+
+# 4. The summary --------------------------------------------------------------------
+cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)
+[ -n "$cpu" ] || cpu=$(awk -F': *' '/^CPU implementer/ {i = $2} /^CPU part/ {p = $2}
+                        END {if (i) print "Arm implementer " i " part " p}' /proc/cpuinfo 2>/dev/null)
+nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
+{
+  echo "muxprof validation on $host ($cpu), $(uname -sr) $(uname -m), $(date -u +%FT%TZ)"
+  echo "muxprof: $("$bin" --version 2>&1 | head -n 1) ($bin)"
+  echo
+  echo "What was checked:"
+  echo "  - doctor, topology, and how the cache and tlb presets resolve here (doctor.txt, events-*.txt);"
+  echo "  - a quick run with each preset (run-cache/, run-tlb/): $([ -z "$failed" ] && echo "both completed" || echo "FAILED:$failed")"
+  if [ -n "$nohw" ]; then
+    echo "  - this host has no hardware PMU (a VM without a virtual PMU): only software counters"
+    echo "    (task-clock, context switches, migrations, page faults) can be checked; no hardware"
+    echo "    count of this host is checked, so hardware counts from here are not to be trusted;"
+  fi
+  if [ -n "$perf_ok" ]; then
+    echo "  - each counter muxprof opened, counted a second way: perf stat around muxprof loop"
+    echo "    ($backend, $fds pipe fds, one ready) with $calls and $((2 * calls)) calls, 3 times each;"
+    echo "    (median at 2K - median at K) / K set beside muxprof's per-call mean of the same cell."
+    echo "    Agreement means within $tol% of the larger value (or both under 0.05 per call)."
+  else
+    echo "  - no second method: $perf_why"
+  fi
+  echo
+  printf '%-24s %-7s %14s %14s  %s\n' counter preset muxprof/call perf/call verdict
+  printf '%s\n' "${rows[@]}"
+  echo
+  echo "$n_agree agree, $n_differ differ, $n_unchecked not checked (task-clock in ns; others in events per call)."
+  if [ -n "$failed" ]; then echo "Verdict: a step FAILED:$failed (see its .txt in this directory)."
+  elif [ "$n_differ" -gt 0 ]; then echo "Verdict: $n_differ counter(s) DIFFER between muxprof and perf stat: do not trust them here."
+  elif [ "$n_agree" -gt 0 ]; then echo "Verdict: every counter that could be checked agrees with perf stat."
+  else echo "Verdict: no counter could be checked a second way (reasons above)."
+  fi
+  echo "Took $((SECONDS - start)) s; everything printed is in $out."
+} >"$out/summary.txt.tmp"
+mv "$out/summary.txt.tmp" "$out/summary.txt"
+cat "$out/summary.txt"
+if [ -n "$failed" ]; then exit 1; fi
+if [ "$n_differ" -gt 0 ]; then exit 3; fi
+exit 0

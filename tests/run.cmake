@@ -43,3 +43,11 @@ else()
 endif()
 set_tests_properties(test_wakeup_partner PROPERTIES LABELS "run;hardening" TIMEOUT 180
   SKIP_RETURN_CODE 77)
+# A run without gnuplot on PATH says so once and how to draw the figures later
+# (native only: the emulator wrapper itself is found through PATH).
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_run_no_gnuplot
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_no_gnuplot.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_BINARY_DIR}/run-no-gnuplot)
+  set_tests_properties(test_run_no_gnuplot PROPERTIES LABELS run TIMEOUT 120)
+endif()

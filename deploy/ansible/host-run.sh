@@ -6,7 +6,10 @@
 #
 #   MP_SRC=DIR MP_OUT=DIR MP_LOCK=FILE MP_LOCK_WAIT=S MP_SETUP_TIMEOUT=S \
 #   MP_RUN_TIMEOUT=S [MP_SETUP_ARGS="cmake args"] host-run.sh [muxprof run args]
+#   MP_BIN=PROGRAM MP_OUT=... (no MP_SRC)   host-run.sh [muxprof run args]
 #
+# With MP_BIN (a bundle's bin/muxprof, unpacked by the playbook) nothing is
+# built: the host needs no compiler and no package, and setup_s is 0.
 # The lock is held across the build as well: a compiler running beside a
 # measurement on the same machine would be measured with it.  MP_OUT is
 # written under MP_OUT.tmp and renamed when the run succeeded, so MP_OUT and
@@ -17,7 +20,9 @@
 # 75 the lock stayed taken for MP_LOCK_WAIT seconds.
 set -euo pipefail
 
-for v in MP_SRC MP_OUT MP_LOCK MP_LOCK_WAIT MP_SETUP_TIMEOUT MP_RUN_TIMEOUT; do
+need="MP_SRC MP_OUT"
+[ -n "${MP_BIN:-}" ] && need=MP_OUT
+for v in $need MP_LOCK MP_LOCK_WAIT MP_SETUP_TIMEOUT MP_RUN_TIMEOUT; do
   if [ -z "${!v:-}" ]; then
     echo "host-run: $v is not set (this script is run by deploy/ansible/muxprof.yml)" >&2
     exit 1
@@ -36,27 +41,34 @@ fi
 lock_wait=$((SECONDS - t0))
 held_from=$(date +%s)
 
-cd "$MP_SRC"
-log="$MP_OUT.setup.log"
-t0=$SECONDS
-rc=0
-# shellcheck disable=SC2086  # MP_SETUP_ARGS is a list of cmake arguments
-timeout --kill-after=30 "$MP_SETUP_TIMEOUT" scripts/setup.sh $MP_SETUP_ARGS >"$log" 2>&1 || rc=$?
-if ((rc)); then
-  why="exit $rc"
-  ((rc == 124)) && why="stopped after ${MP_SETUP_TIMEOUT} s (muxprof_setup_timeout)"
-  echo "host-run: scripts/setup.sh failed ($why); its last lines:" >&2
-  tail -n 30 "$log" >&2
-  exit 1
+if [ -n "${MP_BIN:-}" ]; then
+  [ -x "$MP_BIN" ] || { echo "host-run: $MP_BIN is not an executable muxprof" >&2; exit 1; }
+  bin=$MP_BIN
+  setup_s=0
+else
+  cd "$MP_SRC"
+  log="$MP_OUT.setup.log"
+  t0=$SECONDS
+  rc=0
+  # shellcheck disable=SC2086  # MP_SETUP_ARGS is a list of cmake arguments
+  timeout --kill-after=30 "$MP_SETUP_TIMEOUT" scripts/setup.sh $MP_SETUP_ARGS >"$log" 2>&1 || rc=$?
+  if ((rc)); then
+    why="exit $rc"
+    ((rc == 124)) && why="stopped after ${MP_SETUP_TIMEOUT} s (muxprof_setup_timeout)"
+    echo "host-run: scripts/setup.sh failed ($why); its last lines:" >&2
+    tail -n 30 "$log" >&2
+    exit 1
+  fi
+  setup_s=$((SECONDS - t0))
+  bin=build/bin/muxprof
 fi
-setup_s=$((SECONDS - t0))
 
 rm -rf "$MP_OUT.tmp" "$MP_OUT" "$MP_OUT.tgz" "$MP_OUT.tgz.tmp"
 t0=$SECONDS
 rc=0
 # SIGINT first: muxprof writes what it measured and exits 130.
 timeout --signal=INT --kill-after=30 "$MP_RUN_TIMEOUT" \
-  build/bin/muxprof run --quiet "$@" --out "$MP_OUT.tmp" || rc=$?
+  "$bin" run --quiet "$@" --out "$MP_OUT.tmp" || rc=$?
 if ((rc)); then
   why="exit $rc"
   ((rc == 124)) && why="stopped after ${MP_RUN_TIMEOUT} s (muxprof_run_timeout)"

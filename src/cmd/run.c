@@ -18,6 +18,7 @@
 #include "experiments/experiment.h"
 #include "pmu/pmu.h"
 #include "report/anonymize.h"
+#include "report/plot.h"
 #include "report/report.h"
 #include "run/config.h"
 #include "run/journal.h"
@@ -148,6 +149,13 @@ static int print_summary(const mp_run_config *cfg, const mp_dir *out, const mp_p
                 "reasons are listed under the tables); the others are in %s\n", nerr,
                 mp_echo_arg(&dir, cfg->out_dir));
         exit_code = 1;
+    }
+    if (o->saved && !r->interrupted && o->report_rc == 0 && !cfg->no_plots &&
+        !mp_plot_gnuplot_found(NULL, 0)) {
+        char dir[PATH_MAX + 8];
+        fprintf(stderr, "muxprof run: figures not drawn: gnuplot not found in PATH; "
+                MP_PLOT_INSTALL_HINT ", then `muxprof report %s` draws them (on any machine)\n",
+                mp_quote_sh(dir, sizeof dir, cfg->out_dir));
     }
     /* The results are written; a report or figure that is not is a failure too. */
     if (o->report_rc < 0) {

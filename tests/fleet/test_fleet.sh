@@ -11,7 +11,14 @@
 #      are not measured again, "gone" is named as failed, the playbook exits
 #      non-zero, and the other two are still compared;
 #   3. with every host on the local connection and force=true: "here" is
-#      measured again, "loop" came back earlier.
+#      measured again, "loop" came back earlier;
+#   4. "here" from a bundle (scripts/bundle.sh on BUILD_DIR), with PATH holding no
+#      compiler, cmake or make, and other muxprof_args: measured again (the
+#      arguments changed, fleet.txt says so), nothing built (setup_s=0); then the
+#      same again: reused;
+#   0. before those: a controller that cannot compare (muxprof_bin missing) and a
+#      fleet_dir inside the checkout both stop the playbook before any host
+#      work, with what to do.
 #
 #   tests/fleet/test_fleet.sh [BUILD_DIR]      (BUILD_DIR: the controller's
 #                                               build, for compare [build])
@@ -154,9 +161,24 @@ done_field() { # done_field HOST FIELD: from logs/HOST.log's host-run line
   sed -n "s/^host-run: done: .*$2=\\([^ ]*\\).*/\\1/p" "$fleet/logs/$1.log"
 }
 
-# --- 1. both hosts, measured ------------------------------------------------------
 printf '[muxprof]\nhere ansible_connection=local\n%s\n[muxprof:vars]\n%s\n' \
   "$loop_host" "$common_vars" >"$t/inv-two.ini"
+
+# --- 0. stopped before any host work ------------------------------------------------
+say "0: a controller that cannot compare; a fleet_dir inside the checkout"
+rc=$(playbook 0a "$t/inv-two.ini" -e muxprof_bin=/nonexistent/muxprof)
+[ "$rc" != 0 ] || fail "a controller without muxprof did not stop the playbook"
+has "$t/play-0a.log" "the controller cannot run muxprof compare"
+has "$t/play-0a.log" "muxprof_bin=PATH"
+! grep -q 'TASK \[reach the host\]' "$t/play-0a.log" || fail "hosts were worked on before the compare check"
+[ ! -e "$fleet" ] || fail "fleet_dir was made although the controller cannot compare"
+inside="$top/fleet-test-inside-$$"
+rc=$(playbook 0b "$t/inv-two.ini" -e fleet_dir="$inside")
+[ "$rc" != 0 ] || fail "a fleet_dir inside the checkout was accepted"
+has "$t/play-0b.log" "is inside muxprof_src"
+[ ! -e "$inside" ] || { rm -rf "$inside"; fail "a fleet_dir inside the checkout was created"; }
+
+# --- 1. both hosts, measured ------------------------------------------------------
 say "1: here (local) and loop (ssh 127.0.0.1:$port)"
 s=$SECONDS
 rc=$(playbook 1 "$t/inv-two.ini")
@@ -228,4 +250,41 @@ has "$t/remote/here/src/README.md" "fleet test: an edit"
 [ ! -e "$t/remote/here/src/docs/arm64.md" ] || fail "a deleted file stayed on the host"
 [ "$(stat -c %Y "$t/remote/here/src/CMakeLists.txt")" = "$kept" ] ||
   fail "an unchanged file was rewritten on the host (every build would start over)"
+
+# --- 4. one host from a bundle, no compiler on PATH, other arguments ------------------
+sh scripts/bundle.sh --out "$t/dist" "$(dirname "$(dirname "$bin")")" >"$t/bundle.log" 2>&1 ||
+  fail "scripts/bundle.sh: $(cat "$t/bundle.log")"
+set -- "$t"/dist/muxprof-*-"$(uname -m)".tar.gz
+[ -f "$1" ] || fail "no bundle .tar.gz in $t/dist"
+bundle=$1
+mkdir "$t/nocc"                  # every program on PATH but compilers, cmake and make
+for d in /usr/local/bin /usr/bin /bin /usr/local/sbin /usr/sbin /sbin; do
+  for f in "$d"/*; do
+    n=$(basename "$f")
+    case $n in
+      cc|c89|c99|c++|cpp|cpp-*|gcc|gcc-*|g++|g++-*|*-gcc|*-gcc-*|*-g++*|clang*|tcc|as|ld|ld.*|\
+      cmake|ctest|cpack|ccmake|make|gmake|ninja|x86_64-linux-gnu-*|aarch64-linux-gnu-*) continue ;;
+    esac
+    [ -e "$t/nocc/$n" ] || ln -s "$f" "$t/nocc/$n"
+  done
+done
+for c in cc gcc cmake make; do
+  ! PATH=$t/nocc command -v $c >/dev/null 2>&1 || fail "$c is still on the PATH without compilers"
+done
+printf '[muxprof]\nhere ansible_connection=local\n[muxprof:vars]\n%s\n' "$common_vars" >"$t/inv-here.ini"
+args="--quick --backends epoll --fds 10"
+say "4: here from $(basename "$bundle"), no compiler on PATH, muxprof_args '$args'"
+s=$SECONDS
+rc=$(PATH=$t/nocc playbook 4 "$t/inv-here.ini" -e muxprof_bundle="$bundle")
+say "4: ansible-playbook exit $rc after $((SECONDS - s)) s"
+[ "$rc" = 0 ] || fail "the bundle playbook run exited $rc: $(tail -n 40 "$t/play-4.log")"
+has "$fleet/fleet.txt" "here: ok, measured now (arch=$(uname -m)"
+has "$fleet/fleet.txt" "its earlier run was not reused: made with muxprof_args=--quick --backends poll,epoll --fds 10,100"
+[ "$(done_field here setup_s)" = 0 ] || fail "here built something from the bundle (setup_s=$(done_field here setup_s))"
+[ -x "$t/remote/here/bundle/$(basename "$bundle" .tar.gz)/bin/muxprof" ] || fail "the bundle was not unpacked on here"
+grep -q '"epoll"' "$fleet/here/results.json" && ! grep -q '"backend":[[:space:]]*"poll"' "$fleet/here/results.json" ||
+  fail "here's run is not the one with the new arguments"
+rc=$(PATH=$t/nocc playbook 5 "$t/inv-here.ini" -e muxprof_bundle="$bundle")
+[ "$rc" = 0 ] || fail "the second bundle run exited $rc: $(tail -n 40 "$t/play-5.log")"
+has "$fleet/fleet.txt" "here: ok, came back earlier, made with the same muxprof_args and muxprof"
 say "passed in $SECONDS s"

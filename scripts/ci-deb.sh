@@ -1,0 +1,107 @@
+#!/bin/sh
+# ci-deb.sh - the Debian package, end to end, as a CI step (it installs a
+# package on this machine and removes it again, so it is not a ctest):
+#   1. `cpack -G DEB` in BUILD_DIR: build/package/muxprof_VERSION_ARCH.deb, whose
+#      Depends (from dpkg-shlibdeps) must name libpfm4, hwloc, cJSON, liburing, libc6;
+#   2. `apt-get install ./muxprof_*.deb`;
+#   3. with the source tree and BUILD_DIR hidden (an empty tmpfs over each, in a
+#      mount namespace: the installed program is tried where it was not built):
+#      `muxprof --version`, `man -w muxprof` is /usr/share/man/man1/muxprof.1,
+#      `man muxprof` formats it, the completion is in bash-completion's folder,
+#      `muxprof run --quick` completes;
+#   4. `apt-get remove --purge muxprof`: the package is gone and none of its files
+#      remains.
+# Usage: scripts/ci-deb.sh [BUILD_DIR]          (default build; root, or sudo -n)
+# Refuses (exit 1) when a muxprof package is installed already, or a muxprof is
+# on PATH: it would replace or hide it.  Every wait is bounded (timeout).
+# Exit status: 0 all checked, 1 a check failed (said on one line), 2 usage.
+set -eu
+case ${1:-} in -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+               -*) echo "ci-deb: unknown option $1 (see --help)" >&2; exit 2 ;; esac
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$src/build}" 2>/dev/null && pwd) || { echo "ci-deb: no build folder ${1:-$src/build}" >&2; exit 2; }
+say() { echo "ci-deb: $*"; }
+fail() { echo "ci-deb: FAIL: $*" >&2; exit 1; }
+if [ "$(id -u)" = 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo="sudo -n"; else
+    fail "installs a package: run as root, or with sudo that needs no password"
+fi
+for t in cpack dpkg-deb apt-get man unshare; do
+    command -v $t >/dev/null 2>&1 || fail "$t not found (cmake, dpkg, apt, man-db, util-linux)"
+done
+dpkg-query -W -f='${Status}' muxprof 2>/dev/null | grep -q "install ok installed" &&
+    fail "a muxprof package is installed already; remove it first (apt-get remove muxprof)"
+if command -v muxprof >/dev/null 2>&1; then
+    fail "$(command -v muxprof) is on PATH already; this check would be confused by it"
+fi
+
+say "cpack -G DEB in $build"
+(cd "$build" && timeout 600 cpack -G DEB) >"$build/ci-deb-cpack.log" 2>&1 ||
+    { tail -n 20 "$build/ci-deb-cpack.log" >&2; fail "cpack -G DEB (log: $build/ci-deb-cpack.log)"; }
+set -- "$build"/package/muxprof_*.deb
+[ $# = 1 ] && [ -f "$1" ] || fail "not one .deb in $build/package: $*"
+deb=$1
+depends=$(dpkg-deb -f "$deb" Depends)
+for d in libc6 libpfm4 libhwloc libcjson liburing; do
+    case $depends in *"$d"*) ;; *) fail "Depends has no $d: $depends" ;; esac
+done
+say "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB; Depends: $depends"
+dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $NF}' | sed 's|^\./|/|' >"$build/ci-deb-files"
+for f in /usr/bin/muxprof /usr/share/man/man1/muxprof.1 /usr/share/bash-completion/completions/muxprof; do
+    grep -qx "$f" "$build/ci-deb-files" || fail "the package has no $f"
+    [ ! -e "$f" ] || fail "$f exists already (not from a package): it would be overwritten"
+done
+
+installed=""
+cleanup() {
+    if [ -n "$installed" ]; then
+        DEBIAN_FRONTEND=noninteractive timeout 300 $sudo apt-get remove --purge -y -q muxprof \
+            >/dev/null 2>&1 || echo "ci-deb: could not remove muxprof: apt-get remove --purge muxprof" >&2
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+say "apt-get install $deb"
+installed=1
+DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -q --no-remove "$deb" \
+    >"$build/ci-deb-install.log" 2>&1 ||
+    { tail -n 20 "$build/ci-deb-install.log" >&2; fail "apt-get install $deb"; }
+dpkg-query -W -f='${Status}' muxprof | grep -q "install ok installed" || fail "dpkg does not list muxprof installed"
+
+# Where it was not built: the source tree and the build folder are empty here.
+work=$(mktemp -d /tmp/muxprof-ci-deb.XXXXXX)
+inner=$work/inner.sh
+cat >"$inner" <<EOF
+set -e
+mount -t tmpfs -o size=1m none "$build"
+mount -t tmpfs -o size=1m none "$src"
+cd /
+[ ! -e "$src/CMakeLists.txt" ]
+out=$work/out
+muxprof --version >\$out.version
+man -w muxprof >\$out.manw
+MANWIDTH=80 man muxprof 2>/dev/null >\$out.man
+muxprof run --quick --backends poll,epoll --fds 10,100 --out $work/run >\$out.run 2>&1
+EOF
+if [ "$(id -u)" = 0 ]; then ns="unshare -m --propagation private"; else ns="$sudo unshare -m --propagation private"; fi
+timeout 300 $ns sh "$inner" || fail "the installed muxprof, with the source tree hidden: $(tail -n 3 "$work"/out.* 2>/dev/null)"
+grep -q '^muxprof [0-9]' "$work/out.version" || fail "muxprof --version: $(cat "$work/out.version")"
+[ "$(cat "$work/out.manw")" = /usr/share/man/man1/muxprof.1 ] || fail "man -w muxprof: $(cat "$work/out.manw")"
+grep -q 'MUXPROF' "$work/out.man" || fail "man muxprof printed no page"
+grep -q '"status":[[:space:]]*"complete"' "$work/run/results.json" || fail "the quick run is not complete"
+say "installed: $(cat "$work/out.version"); man -w: $(cat "$work/out.manw"); run --quick complete"
+rm -rf "$work"
+
+say "apt-get remove --purge muxprof"
+DEBIAN_FRONTEND=noninteractive timeout 300 $sudo apt-get remove --purge -y -q muxprof \
+    >"$build/ci-deb-remove.log" 2>&1 || { tail -n 20 "$build/ci-deb-remove.log" >&2; fail "apt-get remove --purge muxprof"; }
+installed=""
+! dpkg-query -W -f='${Status}' muxprof 2>/dev/null | grep -q "installed" ||
+    fail "dpkg still lists muxprof after the purge"
+left=0
+while IFS= read -r f; do
+    if [ -e "$f" ] || [ -L "$f" ]; then echo "ci-deb: left after the purge: $f" >&2; left=1; fi
+done <"$build/ci-deb-files"
+[ -e /usr/share/doc/muxprof ] && { echo "ci-deb: left after the purge: /usr/share/doc/muxprof/" >&2; left=1; }
+[ -e /usr/libexec/muxprof ] && { echo "ci-deb: left after the purge: /usr/libexec/muxprof/" >&2; left=1; }
+[ "$left" = 0 ] || fail "files of the package remain after apt-get remove --purge"
+say "removed: no file of the package remains ($(wc -l <"$build/ci-deb-files") files checked)"

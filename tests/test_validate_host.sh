@@ -1,0 +1,53 @@
+#!/bin/sh
+# test_validate_host.sh MUXPROF SOURCE_DIR WORK_DIR - scripts/validate-host.sh
+# with this build's muxprof and a stand-in for perf (PERF=), so the verdicts
+# do not depend on timings:
+#   - a perf that counts nothing per call: task-clock "differs" (muxprof's
+#     per-call task-clock is never 0), the summary says so, exit 3;
+#     page-faults (under 0.05 per call both ways) "agrees";
+#   - no perf: every counter "not checked" naming why, exit 0;
+#   - usage errors exit 2; every file the summary points to is there.
+bin=${1:?usage: test_validate_host.sh MUXPROF SOURCE_DIR WORK_DIR}
+src=${2:?usage}
+work=${3:?usage}
+vh=$src/scripts/validate-host.sh
+fail() { echo "FAIL: test_validate_host: $*" >&2; exit 1; }
+command -v bash >/dev/null 2>&1 || { echo "SKIP: validate-host.sh needs bash"; exit 77; }
+rm -rf "$work" && mkdir -p "$work" || exit 1
+
+# A perf whose counts are the same for K and 2K calls: 0 per call.
+cat >"$work/perf" <<'PERF'
+#!/bin/sh
+ev=
+while [ $# -gt 0 ]; do case $1 in -e) ev=$2; shift 2 ;; --) shift; break ;; *) shift ;; esac; done
+"$@" >/dev/null 2>&1
+case $ev in task-clock*) echo "5.00,msec,task-clock,5000000,100.00,," >&2 ;;
+            *) echo "7,,$ev,5000000,100.00,," >&2 ;; esac
+PERF
+chmod +x "$work/perf"
+PERF=$work/perf bash "$vh" --muxprof "$bin" --fds 100 --calls 200 "$work/a" >"$work/a.out" 2>&1
+rc=$?
+[ "$rc" = 3 ] || fail "a perf that counts 0 per call: exit $rc, not 3: $(tail -n 20 "$work/a.out")"
+grep -q '^task-clock .* differs: ' "$work/a/summary.txt" || fail "task-clock not 'differs': $(cat "$work/a/summary.txt")"
+grep -q '^page-faults .* agrees' "$work/a/summary.txt" || fail "page-faults not 'agrees': $(cat "$work/a/summary.txt")"
+grep -q 'DIFFER between muxprof and perf stat' "$work/a/summary.txt" || fail "no DIFFER verdict line"
+cmp -s "$work/a/summary.txt" "$work/a.out" || fail "what it printed is not summary.txt"
+for f in doctor.txt events-cache.txt events-tlb.txt run-cache.txt run-tlb.txt perf.txt \
+         run-cache/results.json run-tlb/results.json; do
+    [ -s "$work/a/$f" ] || fail "no $f in the output directory"
+done
+grep -q 'perf stat -e task-clock (--calls 400)' "$work/a/perf.txt" || fail "perf.txt lacks the 2K run"
+
+PERF=/nonexistent/perf bash "$vh" --muxprof "$bin" --fds 100 --calls 200 "$work/b" >"$work/b.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] || fail "without perf: exit $rc, not 0: $(tail -n 20 "$work/b.out")"
+grep -q '^task-clock .* not checked: perf is not installed' "$work/b/summary.txt" ||
+    fail "without perf, task-clock is not 'not checked: perf is not installed'"
+grep -q 'no second method' "$work/b/summary.txt" || fail "the summary does not say there was no second method"
+! grep -q ' agrees\| differs' "$work/b/summary.txt" || fail "a verdict without perf"
+
+bash "$vh" --calls x >/dev/null 2>&1; [ $? = 2 ] || fail "--calls x is not a usage error (2)"
+bash "$vh" --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "--bogus is not a usage error (2)"
+bash "$vh" --muxprof /nonexistent "$work/c" >/dev/null 2>&1; [ $? = 1 ] || fail "a missing muxprof is not exit 1"
+[ -n "${VH_KEEP:-}" ] || rm -rf "$work"
+echo "validate-host: differs -> exit 3, no perf -> not checked, usage -> 2"
