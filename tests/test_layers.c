@@ -34,6 +34,7 @@ static const struct {
     {"backends", "common"},
     {"pmu", "common"},
     {"topology", "common"},
+    {"sim", "common"},
     {"compare", "report common"},
     {"report", "common"},
     {"common", ""},
@@ -87,7 +88,8 @@ static void scan_file(const char *rel, const char *key)
         assert_true(x->ninc < MAXI);
         char *dst = x->inc[x->ninc++];
         char cand[NAME];
-        int beside = !strcmp(x->folder, "pmu") || !strcmp(x->folder, "topology");
+        int beside = !strcmp(x->folder, "pmu") || !strcmp(x->folder, "topology") ||
+                     !strcmp(x->folder, "sim");
         if (strchr(name, '/')) {
             snprintf(dst, NAME, "%s", name);
         } else if (beside && (snprintf(cand, sizeof cand, "%s/%s", x->folder, name) > 0 &&
@@ -142,6 +144,7 @@ static void scan_all(void)
     scan_dir("src", "");
     scan_dir("pmu", "pmu/");
     scan_dir("topology", "topology/");
+    scan_dir("sim", "sim/");
     assert_true(nfiles > 50);
 }
 
