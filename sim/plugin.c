@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <qemu-plugin.h>
 
@@ -42,6 +43,7 @@ static mp_sim_cell *cells;
 static size_t ncells, cells_cap;
 static long cur[MP_SIM_CORES_MAX];
 static unsigned long long unmatched;   /* end markers without a begin */
+static pid_t owner;   /* under qemu-user a forked child runs the plugin too: it writes nothing */
 
 static void on_fetch(unsigned vcpu, void *u)
 {
@@ -178,6 +180,8 @@ static void write_file(const char *path, void (*fn)(FILE *))
 static void on_exit_(qemu_plugin_id_t id, void *u)
 {
     (void)id, (void)u;
+    if (getpid() != owner)
+        return;
     pthread_mutex_lock(&lock);
     write_file(out_path, write_summary);
     if (samples_path)
@@ -232,6 +236,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     }
     for (int c = 0; c < MP_SIM_CORES_MAX; c++)
         cur[c] = -1;
+    owner = getpid();
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb);
     qemu_plugin_register_atexit_cb(id, on_exit_, NULL);
     return 0;

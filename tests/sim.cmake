@@ -3,3 +3,13 @@
 mp_add_test(test_sim_model SOURCES test_sim_model.c LIBS mp_sim LABELS "sim;cachesim")
 target_compile_definitions(test_sim_model PRIVATE
   MP_SIM_GEOMETRIES="${CMAKE_SOURCE_DIR}/sim/geometries")
+if(TARGET muxsim)
+  add_test(NAME test_sim_plugin COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_sim_plugin.sh
+           $<TARGET_FILE:muxsim> ${CMAKE_SOURCE_DIR}/build-aarch64/bin/muxprof
+           ${CMAKE_SOURCE_DIR}/sim/geometries)
+else()
+  add_test(NAME test_sim_plugin COMMAND sh -c
+           "echo 'SKIP: no qemu-plugin.h found: scripts/muxsim.sh fetches it (or give -DMP_QEMU_PLUGIN_INCLUDE=DIR)'; exit 77")
+endif()
+set_tests_properties(test_sim_plugin PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+                     LABELS "sim;cachesim")
