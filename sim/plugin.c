@@ -3,12 +3,14 @@
  * the emulated CPUs to the cache and TLB model (model.h) and counts per
  * call between the markers of `muxprof loop` (marker.h).
  *
- *   -plugin libmuxsim.so,geometry=FILE,out=FILE[,samples=FILE][,warmup=N]
+ *   -plugin libmuxsim.so,geometry=FILE,out=FILE[,samples=FILE][,totals=FILE][,warmup=N]
  *           [,prefetch=none|l1d|l2|l1d+l2][,cores=N]
  *
  * out: per cell (each MP_SIM_MARK_CELL starts one on the core that ran it),
  * event and privilege (user, kernel, all), p10/p50/p90/mean/min/max over
- * the calls after the first `warmup` (10); samples: every call's counts.
+ * the calls after the first `warmup` (10); samples: every call's counts;
+ * totals: each core's counts over the whole run (for a check against QEMU's
+ * contrib cache plugin in the same run).
  * Caches see physical addresses of data (the softmmu's; the virtual address
  * under qemu-user, which has none) and the host address of instruction
  * bytes, as QEMU's contrib cache plugin does; the TLBs virtual pages.  An
@@ -38,7 +40,7 @@ static mp_sim *sim;
 static mp_sim_geometry geo;
 static unsigned ncores;
 static size_t warmup = 10;
-static char *out_path, *samples_path;
+static char *out_path, *samples_path, *totals_path;
 static mp_sim_cell *cells;
 static size_t ncells, cells_cap;
 static long cur[MP_SIM_CORES_MAX];
@@ -160,6 +162,15 @@ static void write_samples(FILE *f)
         }
 }
 
+static void write_totals(FILE *f)
+{
+    fprintf(f, "core\tevent\tuser\tkernel\n");
+    for (unsigned c = 0; c < ncores; c++)
+        for (int e = 0; e < MP_SIM_NEVENTS; e++)
+            fprintf(f, "%u\t%s\t%" PRIu64 "\t%" PRIu64 "\n", c, mp_sim_event_names[e],
+                    mp_sim_counts(sim, c, 0)[e], mp_sim_counts(sim, c, 1)[e]);
+}
+
 /* Written to PATH.tmp, renamed when whole: never half a file. */
 static void write_file(const char *path, void (*fn)(FILE *))
 {
@@ -186,6 +197,8 @@ static void on_exit_(qemu_plugin_id_t id, void *u)
     write_file(out_path, write_summary);
     if (samples_path)
         write_file(samples_path, write_samples);
+    if (totals_path)
+        write_file(totals_path, write_totals);
     pthread_mutex_unlock(&lock);
 }
 
@@ -208,6 +221,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             out_path = strdup(v);
         else if (!strncmp(a, "samples=", 8))
             samples_path = strdup(v);
+        else if (!strncmp(a, "totals=", 7))
+            totals_path = strdup(v);
         else if (!strncmp(a, "warmup=", 7))
             warmup = strtoul(v, NULL, 10);
         else if (!strncmp(a, "prefetch=", 9))
@@ -215,8 +230,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
         else if (!strncmp(a, "cores=", 6))
             cores = strtol(v, NULL, 10);
         else {
-            fprintf(stderr, "muxsim: unknown argument '%s' (geometry, out, samples, warmup, "
-                    "prefetch, cores)\n", a);
+            fprintf(stderr, "muxsim: unknown argument '%s' (geometry, out, samples, totals, "
+                    "warmup, prefetch, cores)\n", a);
             return -1;
         }
     }
