@@ -18,8 +18,9 @@
 #
 # Writes DIR/muxsim.tsv (the plugin's summaries), DIR/samples.tsv (every
 # call), DIR/cells.txt (backend, N and the loop's exit status, in the order
-# they ran), DIR/table.md (the per-call table) and DIR/guest/ (console, the
-# loop's messages).  Exit status: 0 done, 1 the build, the boot or a cell
+# they ran), DIR/table.md (the per-call table), DIR/results.json (the results
+# schema, scripts/muxsim/assemble.py) and report.md (`muxprof report`, with
+# the host build), and DIR/guest/ (console, the loop's messages).  Exit status: 0 done, 1 the build, the boot or a cell
 # failed, 2 usage error.
 set -uo pipefail
 # The whole script is one compound command: bash reads it before running it,
@@ -188,6 +189,11 @@ EOF
 [ -s "$out/muxsim.tsv" ] && [ -s "$out/cells.txt" ] || { say "the plugin or the guest wrote no counts"; exit 1; }
 python3 "$HERE/muxsim/table.py" "$out" > "$out/table.md" || { say "could not make $out/table.md"; exit 1; }
 cat "$out/table.md"
+python3 "$HERE/muxsim/assemble.py" "$out" || { say "could not assemble $out/results.json"; exit 1; }
+HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
+if [ -x "$HOST_BIN" ]; then
+    "$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
+fi
 if [ "$contrib" = 1 ]; then
     python3 "$HERE/muxsim/crosscheck.py" "$out" > "$out/crosscheck.md" ||
         { say "could not compare with the contrib plugin"; exit 1; }

@@ -15,6 +15,7 @@ set_tests_properties(test_sim_plugin PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
                      LABELS "sim;cachesim")
 # scripts/muxsim.sh without booting: usage errors, and its readers on a recorded run.
 if(MP_PYTHON3 AND NOT CMAKE_CROSSCOMPILING)
-  add_test(NAME test_muxsim COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_muxsim.sh ${CMAKE_SOURCE_DIR})
+  add_test(NAME test_muxsim COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_muxsim.sh ${CMAKE_SOURCE_DIR}
+           $<TARGET_FILE:muxprof>)
   set_tests_properties(test_muxsim PROPERTIES LABELS "sim;cachesim" TIMEOUT 120)
 endif()

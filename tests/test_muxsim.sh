@@ -1,13 +1,14 @@
 #!/bin/sh
-# test_muxsim.sh SRC - scripts/muxsim.sh without booting: its usage errors
+# test_muxsim.sh SRC BIN - scripts/muxsim.sh without booting: its usage errors
 # (exit 2, nothing created), a missing prerequisite (exit 1, nothing
 # created); then the two readers of a run directory on the recorded outputs
 # of one boot (tests/fixtures/muxsim: poll and epoll at N = 100 and 1,000
 # under neoverse-n1 with the contrib cache plugin beside it): table.py's
 # per-call table, its refusal when loops and plugin cells do not pair up,
-# and crosscheck.py's per-core comparison.
+# crosscheck.py's per-core comparison, and assemble.py's results.json as
+# `muxprof report` shows it (the L3, LLC and TLB table).
 set -u
-src=$1
+src=$1 bin=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 ms=$src/scripts/muxsim.sh
@@ -43,4 +44,13 @@ grep -qF "| 1 | L1d misses | 659197 | 659197 | +0.000% |" "$t/cc.md" &&
 sed -i 's/^1\tL1-dcache-misses\t\([0-9]*\)\t/1\tL1-dcache-misses\t9999999\t/' "$t/m/totals.tsv"
 python3 "$src/scripts/muxsim/crosscheck.py" "$t/m" > "$t/cc2.md" || fail "crosscheck.py on the changed totals"
 grep -q "^largest difference: [1-9]" "$t/cc2.md" || fail "a changed total went unseen: $(cat "$t/cc2.md")"
+python3 "$src/scripts/muxsim/assemble.py" "$t/m" 2>"$t/err" && fail "assemble.py paired 5 loops with 4 cells"
+r=$t/r && cp -r "$f" "$r" && python3 "$src/scripts/muxsim/assemble.py" "$r" 2>"$t/err" ||
+    fail "assemble.py: $(cat "$t/err")"
+"$bin" report "$r" >/dev/null 2>"$t/err" || fail "muxprof report: $(cat "$t/err")"
+grep -q "^Counts of muxprof's own cache and TLB model" "$r/report.md" &&
+    grep -qF "| poll | 1,000 | 17 | 0 | 12 | 0 | 0 | 217 | 0.217 | 0 | 0 |" "$r/report.md" &&
+    grep -qF "| poll | 1,000 | 52,860 | 4,399 | 4.4 | 35.2 | 4,399 | 17 | 0 |" "$r/report.md" &&
+    grep -q "^Knees of the simulated dTLB misses (simulated (neoverse-n1))" "$r/report.md" ||
+    fail "report.md: $(grep -n 'poll | 1,000' "$r/report.md")"
 echo ok
