@@ -6,7 +6,7 @@
 # under neoverse-n1 with the contrib cache plugin beside it): table.py's
 # per-call table, its refusal when loops and plugin cells do not pair up,
 # crosscheck.py's per-core comparison, and assemble.py's results.json as
-# `muxprof report` shows it (the L3, LLC and TLB table).
+# `muxprof report` shows it (the L3, LLC and TLB table), and CI's check.py.
 set -u
 src=$1 bin=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
@@ -53,4 +53,17 @@ grep -q "^Counts of muxprof's own cache and TLB model" "$r/report.md" &&
     grep -qF "| poll | 1,000 | 52,860 | 4,399 | 4.4 | 35.2 | 4,399 | 17 | 0 |" "$r/report.md" &&
     grep -q "^Knees of the simulated dTLB misses (simulated (neoverse-n1))" "$r/report.md" ||
     fail "report.md: $(grep -n 'poll | 1,000' "$r/report.md")"
+# CI's check: passes on this boot, fails when epoll's misses are not flat
+python3 "$src/scripts/muxsim/crosscheck.py" "$r" > "$r/crosscheck.md" &&
+    python3 "$src/scripts/muxsim/check.py" "$r" 2>"$t/err" || fail "check.py: $(cat "$t/err")"
+python3 - "$r/results.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for c in j["results"]:
+    if c["backend"] == "epoll" and c["nfds"] == 1000:
+        c["metrics"]["sim:L1d-misses"]["p50"] = 900.0
+json.dump(j, open(sys.argv[1], "w"))
+PY
+python3 "$src/scripts/muxsim/check.py" "$r" 2>"$t/err" && fail "check.py passed epoll with 900 misses"
+grep -q "epoll's sim:L1d-misses per call is not flat" "$t/err" || fail "check.py said: $(cat "$t/err")"
 echo ok
