@@ -23,7 +23,7 @@ typedef struct mp_sim_cell {
 /* A cell of core's calls; free with mp_sim_cell_free. */
 void mp_sim_cell_init(mp_sim_cell *c, unsigned core);
 void mp_sim_cell_free(mp_sim_cell *c);
-/* The counters now, at the begin marker. */
+/* The counters at the begin marker. */
 void mp_sim_cell_begin(mp_sim_cell *c, const mp_sim *s);
 /* At the end marker: one call's differences kept.  0; -EINVAL without a
  * begin (nothing kept); -ENOMEM. */
