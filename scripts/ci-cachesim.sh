@@ -3,7 +3,9 @@
 # poll and epoll at N = 100 and 1000 in the arm64 guest under QEMU's cache
 # model (8 boots, 2 at a time: about 3 minutes on an idle 2-core host), then
 # scripts/cachesim/check.py: poll's L1d misses per call grow with N, epoll's
-# do not, and results.json and report.md say "simulated".
+# do not, and results.json and report.md say "simulated"; then the same cells
+# in one boot of muxprof's own model (scripts/muxsim.sh --with-contrib) and
+# scripts/muxsim/check.py (CI_MUXSIM_BUDGET seconds, default 600).
 #   scripts/ci-cachesim.sh [OUTDIR]     (default build/ci-cachesim)
 # Installs what is missing (qemu-system-arm, qemu-user, libglib2.0-dev,
 # python3, cpio, hwloc); needs the host build (scripts/setup.sh) and builds
@@ -43,4 +45,10 @@ rc=$?
 [ "$rc" = 124 ] && { say "did not finish within $budget s"; exit 1; }
 [ "$rc" = 0 ] || { say "scripts/cachesim.sh failed ($rc)"; exit 1; }
 python3 scripts/cachesim/check.py "$out" || exit 1
+# muxprof's own model (sim/): the same cells in one boot, QEMU's contrib plugin
+# beside it, then scripts/muxsim/check.py.
+timeout --kill-after=10 "${CI_MUXSIM_BUDGET:-600}" scripts/muxsim.sh --out "$out-muxsim" --force \
+    --geometry neoverse-n1 --backends poll,epoll --fds 100,1000 --calls 40 --with-contrib ||
+    { say "scripts/muxsim.sh failed"; exit 1; }
+python3 scripts/muxsim/check.py "$out-muxsim" || exit 1
 say "passed in $(( $(date +%s) - start )) s"

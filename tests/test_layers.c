@@ -132,6 +132,7 @@ static void scan_all(void)
     scan_dir("src", "");
     scan_dir("pmu", "pmu/");
     scan_dir("topology", "topology/");
+    scan_dir("sim", "sim/");
     assert_true(nfiles > 50);
 }
 

@@ -179,14 +179,26 @@ static int pin(int cpu, mp_err *err)
     return 0;
 }
 
+/* Counting windows for a simulator watching the guest (sim/marker.h): on
+ * arm64, HINT immediates that the architecture executes as NOPs, one before
+ * the calls and one on each side of every call.  Nothing on other CPUs. */
+#if defined(__aarch64__)
+#define LOOP_MARK(imm) __asm__ volatile("hint #" #imm ::: "memory")
+#else
+#define LOOP_MARK(imm) ((void)0)
+#endif
+
 /* K calls; every return value is compared (no system call), the answer
  * (which fds) is collected and checked once, after the last call. */
 static int calls(const loop_config *c, void *st, const mp_fdset *set, mp_err *err)
 {
     const mp_backend_ops *b = c->backend;
     int got[2], r = 0;
+    LOOP_MARK(112);
     for (long i = 0; i < c->calls; i++) {
+        LOOP_MARK(113);
         r = b->wait(st, 0);
+        LOOP_MARK(114);
         if (r != set->active)
             return mp_sample_check_answer(b, st, set, r, got, err);
     }

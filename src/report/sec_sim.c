@@ -65,6 +65,47 @@ static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const ch
     fputc('\n', f);
 }
 
+/* Whether the run comes from muxprof's own model (scripts/muxsim.sh): it
+ * has the L3 and the TLBs, which QEMU's plugin lacks. */
+static int own_model(const mp_rmodel *m)
+{
+    for (size_t i = 0; i < m->ncells; i++)
+        if (m->cells[i].status == MP_CELL_OK && isfinite(mp_rm_p50(&m->cells[i], "sim:LLC-load-misses")))
+            return 1;
+    return 0;
+}
+
+/* The L3 (LLC) and TLB counts of muxprof's own model. */
+static void table_llc_tlb(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
+{
+    static const char *const col[] = {"sim:L3-accesses", "sim:L3-misses", "sim:LLC-loads",
+                                      "sim:LLC-load-misses", "sim:dTLB-misses", "sim:dTLB-walks",
+                                      "sim:iTLB-misses"};
+    char v[32], nn[32];
+    fprintf(f, "L3 (the LLC) and TLBs, %s mode, %s fds (%s), p50 per call:\n\n"
+               "| backend | N | L3 accesses | L3 misses | LLC loads | LLC-load misses | "
+               "LLC-load misses per fd | dTLB misses | dTLB misses per fd | dTLB walks | "
+               "iTLB misses |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+            mode, kind, MP_QMD(m->sim_label));
+    for (size_t be = 0; be < m->nbackends; be++) {
+        const mp_rcell *s[MP_RC_MAXPTS];
+        size_t n = mp_rm_series(m, mode, kind, m->backends[be], s, MP_RC_MAXPTS);
+        for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
+            if (s[i]->status != MP_CELL_OK)
+                continue;
+            fprintf(f, "| %s | %s", m->backends[be], mp_fmt_num(nn, sizeof nn, (double)s[i]->nfds));
+            for (size_t k = 0; k < sizeof col / sizeof col[0]; k++) {
+                double x = mp_rm_p50(s[i], col[k]);
+                fprintf(f, " | %s", cnt(v, sizeof v, x));
+                if (k == 3 || k == 4)
+                    fprintf(f, " | %s", cnt(v, sizeof v, x / (double)s[i]->nfds));
+            }
+            fprintf(f, " |\n");
+        }
+    }
+    fputc('\n', f);
+}
+
 /* The cell's "sim_functions": top rows by L1d misses per call. */
 static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, const cJSON *cell)
 {
@@ -119,6 +160,21 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     (void)figs;
     if (!m->simulated)
         return;
+    int own = own_model(m);
+    if (own)
+        fprintf(f, "## Simulated cache counts per call: %s\n\n"
+            "Counts of muxprof's own cache and TLB model (sim/) on simulated core 1 of an "
+            "emulated arm64 guest, kernel included: one counting window per call between "
+            "the HINT markers of `muxprof loop`, p50 over the calls after the warm-up, every "
+            "cell in one boot. L1, L2, a shared L3 (the LLC), L1 and L2 TLBs, LRU; no "
+            "coherence traffic, no timing, no out-of-order overlap, not the hardware's own "
+            "replacement policy: these are counts of a model, for the shape of the curve and "
+            "its mechanism, not a host's misses (docs/cachesim.md). An array line is %u "
+            "bytes of the per-descriptor array the call is given: poll's pollfd array (8 "
+            "bytes per fd), select's read-set bitmap (1 bit per fd number); epoll keeps its "
+            "interest set in the kernel and has none (–).\n\n", MP_QMD(m->sim_label),
+            m->line_bytes);
+    else
     fprintf(f, "## Simulated cache counts per call: %s\n\n"
         "Counts of QEMU's cache model (contrib/plugins/cache.c) on simulated core 1 of an "
         "emulated arm64 guest, kernel included, while `muxprof loop` made K and then 2K "
@@ -135,6 +191,13 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:L1d-misses");
             fprintf(f, "Knees of the simulated L2 misses (%s). ", MP_QMD(m->sim_label));
             mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:L2-misses");
+            if (!own)
+                continue;
+            table_llc_tlb(f, m, m->modes[i], m->kinds[k]);
+            fprintf(f, "Knees of the simulated LLC-load misses (%s). ", MP_QMD(m->sim_label));
+            mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:LLC-load-misses");
+            fprintf(f, "Knees of the simulated dTLB misses (%s). ", MP_QMD(m->sim_label));
+            mp__rmd_knees(f, m, m->modes[i], m->kinds[k], "sim:dTLB-misses");
         }
     int any = 0;
     for (size_t i = 0; i < m->ncells; i++) {

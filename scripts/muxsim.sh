@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# muxsim.sh - simulated L1, L2, L3 (LLC) and TLB counts per call, kernel
+# included, from muxprof's own cache and TLB model (sim/, the QEMU plugin
+# libmuxsim.so) watching an emulated arm64 guest.  One boot runs every
+# (backend, N) cell one after another; `muxprof loop` marks each call with
+# HINT instructions (sim/marker.h), so every call is one counting window and
+# each cell gets a distribution (p10, p50, p90 after the warm-up calls).
+# See docs/cachesim.md.
+#
+#   scripts/muxsim.sh --out DIR [--geometry NAME|FILE] [--backends LIST] [--fds LIST]
+#                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
+#                     [--mem MB] [--timeout S] [--with-contrib] [--force]
+#
+# --with-contrib loads QEMU's contrib cache plugin (libcache.so, as
+# scripts/cachesim.sh builds it) into the same boot with the geometry's L1d,
+# L1i and L2: both models see the same accesses at the same physical
+# addresses, and DIR/crosscheck.md sets their per-core totals side by side.
+#
+# Writes DIR/muxsim.tsv (the plugin's summaries), DIR/samples.tsv (every
+# call), DIR/cells.txt (backend, N and the loop's exit status, in the order
+# they ran), DIR/table.md (the per-call table), DIR/results.json (the results
+# schema, scripts/muxsim/assemble.py) and report.md (`muxprof report`, with
+# the host build), and DIR/guest/ (console, the loop's messages).  Exit status: 0 done, 1 the build, the boot or a cell
+# failed, 2 usage error.
+set -uo pipefail
+# The whole script is one compound command: bash reads it before running it,
+# so an edit of this file during a run does not change that run.
+{
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+AG_NAME=muxsim
+CS_CACHE=${CS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/cachesim}
+ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
+
+out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
+prefetch=none mem=512 timeout=1800 force=0 contrib=0
+say() { printf 'muxsim: %s\n' "$*" >&2; }
+usage_error() { say "$*"; exit 2; }
+usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --help|-h) usage; exit 0 ;;
+        --force) force=1; shift; continue ;;
+        --with-contrib) contrib=1; shift; continue ;;
+        --out|--geometry|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout)
+            [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
+        *) usage_error "unknown option '$1' (--help)" ;;
+    esac
+    case $1 in
+        --out) out=$2 ;; --geometry) geometry=$2 ;; --backends) backends=$2 ;; --fds) fds=$2 ;;
+        --fd-kind) kind=$2 ;; --calls) calls=$2 ;; --warmup) warmup=$2 ;;
+        --prefetch) prefetch=$2 ;; --mem) mem=$2 ;; --timeout) timeout=$2 ;;
+    esac
+    shift 2
+done
+[ -n "$out" ] || usage_error "--out DIR is required (--help)"
+num() { [[ $2 =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+            usage_error "$1: '$2' is not a whole number in $3..$4"; }
+num --calls "$calls" 1 1000000; num --warmup "$warmup" 0 1000000; num --mem "$mem" 256 16384
+num --timeout "$timeout" 10 86400
+[ "$warmup" -lt "$calls" ] || usage_error "--warmup $warmup leaves none of --calls $calls"
+[[ $fds =~ ^[0-9]+(,[0-9]+)*$ ]] || usage_error "--fds: '$fds' is not a list of counts (100,1000)"
+for n in ${fds//,/ }; do num --fds "$n" 1 1048576; done
+[[ $backends =~ ^[a-z0-9_-]+(,[a-z0-9_-]+)*$ ]] ||
+    usage_error "--backends: '$backends' is not a list of names (poll,epoll)"
+case $prefetch in none|l1d|l2|l1d+l2) ;; *) usage_error "--prefetch: '$prefetch' is not none, l1d, l2 or l1d+l2" ;; esac
+case $geometry in
+    */*) gf=$geometry ;;
+    *) gf=$ROOT/sim/geometries/$geometry.conf ;;
+esac
+[ -f "$gf" ] || usage_error "--geometry: no $gf; expected a file or one of $(ls "$ROOT/sim/geometries" | sed 's/\.conf$//' | tr '\n' ' ')"
+if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
+    usage_error "--out: $out exists and is not empty; choose another directory or add --force"
+fi
+
+# ---- prerequisites ----
+[ -x "$ARM_BIN" ] || { say "needs the arm64 build $ARM_BIN: run scripts/cross-aarch64.sh --build-only (or set ARM_BIN)"; exit 1; }
+command -v qemu-system-aarch64 >/dev/null || { say "needs qemu-system-aarch64: apt-get install qemu-system-arm"; exit 1; }
+command -v gcc >/dev/null || { say "needs gcc: apt-get install gcc"; exit 1; }
+# shellcheck source=lib/arm64-guest.sh
+. "$HERE/lib/arm64-guest.sh"
+
+# qemu-plugin.h of the installed qemu: the one scripts/cachesim.sh caches, or
+# fetched the same way (apt-get source --download-only with lists of our own).
+plugin_header() {
+    local ver dir apt codename mirror O orig
+    ver=$(dpkg-query -W -f='${source:Version}' qemu-system-arm 2>/dev/null)
+    [ -n "$ver" ] || { say "qemu-system-arm is not installed (apt-get install qemu-system-arm)"; return 1; }
+    dir=$CS_CACHE/plugin-${ver//[:+~]/_}/source
+    HDR=$dir/qemu-plugin.h
+    [ -f "$HDR" ] && return 0
+    say "fetching qemu-plugin.h from the qemu $ver source (once; cached in $dir)"
+    apt=$(mktemp -d) || return 1
+    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/dl"
+    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+    mirror=${CS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+    printf 'deb-src %s %s main\ndeb-src %s %s-updates main\n' "$mirror" "$codename" "$mirror" \
+        "$codename" > "$apt/sources.list"
+    O=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=-
+       -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
+    { timeout 300 apt-get "${O[@]}" update -q &&
+      (cd "$apt/dl" && timeout 600 apt-get "${O[@]}" source --download-only "qemu=$ver"); } \
+        > "$apt/log" 2>&1 || { say "apt-get source qemu=$ver failed (log: $apt/log)"; return 1; }
+    orig=$(ls "$apt"/dl/qemu_*.orig.tar.* 2>/dev/null | head -n 1)
+    mkdir -p "$dir" && tar -xf "$orig" -C "$apt" --wildcards --no-wildcards-match-slash \
+        '*/include/qemu/qemu-plugin.h' && mv "$apt"/qemu-*/include/qemu/qemu-plugin.h "$HDR.tmp" &&
+        mv "$HDR.tmp" "$HDR" && rm -rf "$apt"
+}
+
+created=0
+[ -e "$out" ] || created=1
+start_failed() { say "$1"; [ "$created" = 1 ] && rm -rf "$out"; exit 1; }
+mkdir -p "$out/guest" || usage_error "--out: cannot create $out"
+out=$(cd "$out" && pwd)
+
+plugin_header || start_failed "no qemu-plugin.h (above)"
+PLUGIN=$out/libmuxsim.so
+gcc -O2 -shared -fPIC -std=gnu11 -I"$(dirname "$HDR")" -I"$ROOT/sim" -I"$ROOT/src" \
+    -o "$PLUGIN" "$ROOT"/sim/{plugin,model,geometry,window}.c "$ROOT"/src/common/{stats,mp_err}.c \
+    -lm -lpthread 2>"$out/gcc.log" || start_failed "building the plugin failed (log: $out/gcc.log)"
+qargs=()
+if [ "$contrib" = 1 ]; then
+    CONTRIB=$(dirname "$(dirname "$HDR")")/libcache.so
+    [ -f "$CONTRIB" ] || start_failed "--with-contrib: no $CONTRIB (scripts/cachesim.sh --dry-run says how it is built)"
+    gsize() {   # geometry key -> "bytes ways"
+        local v; v=$(sed -n "s/^$1=//p" "$gf")
+        local sz=${v%%,*} w=${v#*,}
+        case $sz in *K) sz=$(( ${sz%K} * 1024 )) ;; *M) sz=$(( ${sz%M} * 1048576 )) ;; esac
+        echo "$sz $w"
+    }
+    read -r ds dw <<<"$(gsize l1d)"; read -r is iw <<<"$(gsize l1i)"; read -r us uw <<<"$(gsize l2)"
+    line=$(sed -n 's/^line=//p' "$gf")
+    qargs=(-plugin "$CONTRIB,cores=2,l2=on,evict=lru,limit=1,dcachesize=$ds,dassoc=$dw,dblksize=$line,icachesize=$is,iassoc=$iw,iblksize=$line,l2cachesize=$us,l2assoc=$uw,l2blksize=$line")
+fi
+ag_need_tools && ag_fetch_kernel && ag_fetch_busybox || start_failed "could not fetch the arm64 kernel or busybox"
+
+# ---- the guest: every cell in one boot ----
+work=$(mktemp -d "${TMPDIR:-/tmp}/muxsim.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+: > "$work/cells"
+for b in ${backends//,/ }; do for n in ${fds//,/ }; do echo "$b $n" >> "$work/cells"; done; done
+ag_root_new "$work/root" && ag_root_add_prog "$work/root" "$ARM_BIN" /bin/muxprof &&
+    ag_root_add_file "$work/root" "$work/cells" /cells || start_failed "could not build the initrd"
+cat > "$work/job.sh" <<EOF
+# Room for the largest cell: descriptors and epoll watches (root of its own kernel).
+echo 4194304 > /proc/sys/fs/epoll/max_user_watches
+echo 4194304 > /proc/sys/fs/nr_open
+ulimit -Hn 4194304; ulimit -Sn 4194304
+grep -E 'MemTotal|PageTables' /proc/meminfo > /out/meminfo
+while read -r b n; do
+    muxprof loop --backend \$b --fds \$n --calls $calls --fd-kind $kind --cpu 1 --quiet \
+        > /out/loop-\$b-\$n.log 2>&1
+    echo "\$b \$n \$?" >> /out/cells.txt
+done < /cells
+EOF
+ag_root_job "$work/root" "$work/job.sh" && ag_pack "$work/root" "$work/initrd.gz" ||
+    start_failed "could not pack the initrd"
+
+ncells=$(wc -l < "$work/cells")
+say "one boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
+t0=$(date +%s)
+AG_TIMEOUT=$timeout ag_boot "$work/initrd.gz" "$work/back" "$out/guest/console.log" \
+    -cpu max,pauth-impdef=on -smp 2 -m "$mem" -icount shift=0,sleep=off \
+    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,warmup=$warmup,prefetch=$prefetch,cores=2" \
+    "${qargs[@]}" -d plugin -D "$out/guest/plugin.log" \
+    -- isolcpus=1 nokaslr cryptomgr.notests
+rc=$?
+secs=$(( $(date +%s) - t0 ))
+[ -d "$work/back" ] && cp -r "$work/back/." "$out/guest/" 2>/dev/null
+[ -f "$out/guest/cells.txt" ] && mv "$out/guest/cells.txt" "$out/cells.txt"
+cat > "$out/plan.env" <<EOF
+geometry=$gf
+backends=$backends
+fds=$fds
+fd_kind=$kind
+calls=$calls
+warmup=$warmup
+prefetch=$prefetch
+guest_mem_mib=$mem
+kernel=$AG_KERNEL
+qemu=$(qemu-system-aarch64 --version | head -n 1)
+boot_seconds=$secs
+boot_status=$rc
+load_end=$(cut -d' ' -f1-3 /proc/loadavg)
+EOF
+[ "$rc" = 0 ] || { say "the guest failed (status $rc, $secs s; console: $out/guest/console.log)"; exit 1; }
+[ -s "$out/muxsim.tsv" ] && [ -s "$out/cells.txt" ] || { say "the plugin or the guest wrote no counts"; exit 1; }
+python3 "$HERE/muxsim/table.py" "$out" > "$out/table.md" || { say "could not make $out/table.md"; exit 1; }
+cat "$out/table.md"
+python3 "$HERE/muxsim/assemble.py" "$out" || { say "could not assemble $out/results.json"; exit 1; }
+HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
+if [ -x "$HOST_BIN" ]; then
+    "$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
+fi
+if [ "$contrib" = 1 ]; then
+    python3 "$HERE/muxsim/crosscheck.py" "$out" > "$out/crosscheck.md" ||
+        { say "could not compare with the contrib plugin"; exit 1; }
+    cat "$out/crosscheck.md"
+fi
+say "done in $secs s of boot (load $(cut -d' ' -f1-3 /proc/loadavg)): $out"
+if grep -qv ' 0$' "$out/cells.txt"; then
+    say "a cell failed: $(grep -v ' 0$' "$out/cells.txt" | tr '\n' ';')"
+    exit 1
+fi
+exit 0
+}

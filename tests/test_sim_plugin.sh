@@ -1,0 +1,44 @@
+#!/bin/sh
+# test_sim_plugin.sh PLUGIN ARM_BIN GEOMETRIES - sim/'s QEMU plugin under
+# qemu-user with the arm64 `muxprof loop`: the loop's markers open one cell
+# and one counting window per call (K calls, K windows, the first 10 left out
+# of the summary), user work is counted and no kernel work (qemu-user runs
+# the host's kernel), a geometry file that does not parse stops QEMU with
+# the reason, and a samples file has one row per call.
+set -u
+plugin=$1 arm=$2 geo=$3
+ld=/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+[ -f "$plugin" ] || skip "no plugin $plugin"
+command -v qemu-aarch64 >/dev/null || skip "no qemu-aarch64 (apt-get install qemu-user)"
+[ -x "$arm" ] || skip "no arm64 build $arm (scripts/cross-aarch64.sh --build-only)"
+[ -x "$ld" ] || skip "no arm64 loader $ld (scripts/cross-aarch64.sh installs libc6:arm64)"
+t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
+run() {   # run OUT K [plugin args]: poll over 100 pipes, K calls
+    o=$1 k=$2; shift 2
+    timeout 120 qemu-aarch64 -plugin "$plugin,geometry=$geo/epyc-9354p.conf,out=$o$*" \
+        "$ld" --library-path /usr/lib/aarch64-linux-gnu "$arm" loop --backend poll --fds 100 \
+        --calls "$k" --quiet
+}
+run "$t/a.tsv" 37 ",samples=$t/a.samples" 2>"$t/err" || fail "the loop under the plugin: $(cat "$t/err")"
+row() { awk -F'\t' -v e="$2" -v p="$3" '$5 == e && $6 == p' "$1"; }
+r=$(row "$t/a.tsv" instructions user)
+[ -n "$r" ] || fail "no instructions row: $(cat "$t/a.tsv")"
+[ "$(printf '%s\n' "$r" | wc -l)" = 1 ] || fail "more than one cell: $r"
+echo "$r" | awk -F'\t' '{ exit !($3 == 37 && $4 == 27 && $8 > 10) }' ||
+    fail "37 calls, 27 kept, instructions per call: $r"
+echo "$(row "$t/a.tsv" instructions kernel)" | awk -F'\t' '{ exit !($8 == 0) }' ||
+    fail "kernel instructions under qemu-user: $(row "$t/a.tsv" instructions kernel)"
+echo "$(row "$t/a.tsv" L1-dcache-loads user)" | awk -F'\t' '{ exit !($8 > 0) }' ||
+    fail "no user loads: $(row "$t/a.tsv" L1-dcache-loads user)"
+[ "$(wc -l < "$t/a.samples")" = 38 ] || fail "samples: $(wc -l < "$t/a.samples") lines, not 38"
+grep -q '^# muxsim: geometry epyc-9354p .* warmup 10; unmatched 0$' "$t/a.tsv" ||
+    fail "header: $(head -1 "$t/a.tsv")"
+printf 'line=64\n' > "$t/bad.conf"
+timeout 60 qemu-aarch64 -plugin "$plugin,geometry=$t/bad.conf,out=$t/b.tsv" "$ld" \
+    --library-path /usr/lib/aarch64-linux-gnu "$arm" loop --backend poll --fds 1 --calls 1 \
+    >/dev/null 2>"$t/err" && fail "a bad geometry was accepted"
+grep -q "muxsim: bad: no description= line" "$t/err" || fail "bad geometry said: $(cat "$t/err")"
+[ ! -e "$t/b.tsv" ] || fail "a refused start wrote $t/b.tsv"
+echo ok
