@@ -200,6 +200,15 @@ static int set_ready_pos(mp_run_config *c, const char *opt, char *v, mp_err *err
     return 0;
 }
 
+static int set_repeat_order(mp_run_config *c, const char *opt, char *v, mp_err *err)
+{
+    mp_echo e;
+    if (mp_repeat_order_parse(v, &c->repeat_order) < 0)
+        return mp_errf(err, MP_EUSAGE, "%s: unknown order '%s'; expected %s", opt,
+                       mp_echo_arg(&e, v), mp_repeat_order_names());
+    return 0;
+}
+
 static int set_fd_table(mp_run_config *c, const char *opt, char *v, mp_err *err)
 {
     mp_echo e;
@@ -296,6 +305,11 @@ static const run_opt opts[] = {
     {"samples", "N", set_samples, "200", QUICK_SAMPLES, "timed calls per repeat per cell", NULL},
     {"repeats", "R", set_repeats, "5", QUICK_REPEATS, "repeats (backends interleaved in each)",
      NULL},
+    {"repeat-order", "ORDER", set_repeat_order, "passes", NULL,
+     "passes: one repeat of every cell per pass over the sweep, each on a descriptor set "
+     "built afresh (drift and memory layout spread over every cell's repeats); "
+     "back-to-back: a cell's repeats one after another on one set; one of",
+     mp_repeat_order_names},
     {"fd-table", "LIST", set_fd_table, "private", NULL,
      "descriptor table of the measuring process in timed blocks: private (one thread), "
      "shared (plus one parked thread, as in a multi-threaded server), or both; one or more of",

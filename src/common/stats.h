@@ -59,6 +59,9 @@ int mp_bootstrap_median_ci(double *x, size_t n, unsigned resamples, double level
  * statistics tie but others differ, each end moves out to the next distinct
  * value (the coverage only grows).  Returns 0, or -EINVAL for n < 2 or a
  * value that is not finite, -ENOMEM. */
+#define MP_CI_LEVEL 0.95
+/* How results.json names this interval (wall_p50_ci95_ns.method). */
+#define MP_CI_METHOD "order statistics of the repeat medians"
 int mp_median_ci_order(const double *x, size_t n, double level, double *lo, double *hi,
                        double *achieved);
 

@@ -23,7 +23,7 @@
 #define MP_RM_MAX_REP 64
 
 /* Where a cell's interval on the median comes from. */
-enum { MP_CI_NONE, MP_CI_BOOT, MP_CI_REPEATS };
+enum { MP_CI_NONE, MP_CI_REPEATS };
 
 /* A <summary> from the schema; fields absent from the file are NaN. */
 typedef struct mp_rsum {
@@ -48,9 +48,11 @@ typedef struct mp_rcell {
     long long fd_hi;              /* -1 when absent */
     mp_rsum wall;                 /* metrics.wall_ns (ok cells) */
     mp_rsum waiter;               /* metrics.waiter_ns (wakeup cells; p50 NaN if absent) */
-    /* Interval on wall.p50: MP_CI_BOOT (wall_p50_ci95_ns, level 0.95) or,
-     * for files without it, MP_CI_REPEATS: the range of the repeat medians,
-     * which holds the median with probability 1 - 2^(1-R) (ci_level). */
+    /* Interval on wall.p50, MP_CI_REPEATS with 2 repeat medians or more:
+     * the order-statistic interval of their median (common/stats.h,
+     * mp_median_ci_order), computed here from rep[] whatever interval the
+     * file carries; ci_level its coverage (0.961 with 9 repeats; the whole
+     * range and 1 - 2^(1-R) below 6). */
     int ci_kind;
     double ci_lo, ci_hi, ci_level;
     double rep[MP_RM_MAX_REP];    /* repeat medians, on wall_ns's scale (ready mode: */

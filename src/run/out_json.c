@@ -57,6 +57,7 @@ static cJSON *config_json(const mp_run_config *c)
     cJSON_AddNumberToObject(o, "repeats", c->repeats);
     cJSON_AddNumberToObject(o, "warmup", c->warmup);
     cJSON_AddStringToObject(o, "ready_pos", mp_ready_pos_name(c->ready_pos));
+    cJSON_AddStringToObject(o, "repeat_order", mp_repeat_order_name(c->repeat_order));
     cJSON_AddStringToObject(o, "events", c->events);
     cJSON_AddStringToObject(o, "placement", c->placement);
     cJSON_AddBoolToObject(o, "quick", c->quick);
@@ -121,6 +122,9 @@ cJSON *mp_cell_json(const mp_cell *c, int repeats)
         cJSON_AddItemToArray(a, cJSON_CreateNumber(c->repeat_medians[i]));
         tmp[nrep++] = c->repeat_medians[i];
     }
+    /* The repeat medians are of wall_ns (ready mode: the bracket subtracted);
+     * files without this field hold medians of wall_raw_ns. */
+    cJSON_AddStringToObject(o, "repeat_medians_of", "wall_ns");
     mp_summary rs;
     mp_summarize(tmp, nrep, &rs);
     cJSON *sp = cJSON_AddObjectToObject(o, "repeat_spread_ns");
@@ -131,9 +135,9 @@ cJSON *mp_cell_json(const mp_cell *c, int repeats)
         cJSON *ci = cJSON_AddObjectToObject(o, "wall_p50_ci95_ns");
         cJSON_AddNumberToObject(ci, "lo", c->p50_ci_lo);
         cJSON_AddNumberToObject(ci, "hi", c->p50_ci_hi);
-        cJSON_AddStringToObject(ci, "method", "bootstrap");
-        cJSON_AddNumberToObject(ci, "resamples", MP_BOOT_RESAMPLES);
-        cJSON_AddNumberToObject(ci, "seed", (double)MP_BOOT_SEED);
+        cJSON_AddStringToObject(ci, "method", MP_CI_METHOD);
+        cJSON_AddNumberToObject(ci, "level", c->p50_ci_level);
+        cJSON_AddNumberToObject(ci, "repeats", (double)nrep);
     }
     if (c->mode == MP_MODE_READY) {
         if (!isnan(c->empty_bracket_ns))
