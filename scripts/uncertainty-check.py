@@ -23,7 +23,7 @@ defaults): coverage of the all-runs median >= 90%, A/A flags <= 5%, power
   scripts/uncertainty-check.py --from DIR [--bin PATH] [--shift 1.05]
 
 RUN OPTIONS replace the default `--backends poll,epoll --fds 10,100,1000 --mode
-ready --samples 200 --repeats 5 --events none`.  Writes DIR/runs/r01 ...,
+ready --events none` (samples and repeats: muxprof run's defaults).  Writes DIR/runs/r01 ...,
 DIR/compare/, DIR/uncertainty-check.md and .json.  A benchmark, not a test:
 it takes minutes and its numbers depend on the host.  Exit: 0 every target
 met; 3 a target missed; 1 a run or compare failed; 2 usage.
@@ -38,7 +38,7 @@ import sys
 import time
 
 DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,100,1000", "--mode", "ready",
-               "--samples", "200", "--repeats", "5", "--events", "none"]
+               "--events", "none"]
 RUN_LIMIT_S = 900
 TARGET_COVERAGE = 0.90
 TARGET_AA = 0.05

@@ -23,7 +23,7 @@
  * 2-core VM; --quick is the smoke-test sweep. */
 #define QUICK_FDS "10,100,1000"
 #define QUICK_SAMPLES "100"
-#define QUICK_REPEATS "3"
+#define QUICK_REPEATS "4"
 
 int mp__cli_parse_count(const char *opt, const char *s, long lo, long hi, long *out,
                         mp_err *err)
@@ -302,8 +302,8 @@ static const run_opt opts[] = {
      "ready (fd already readable, timeout 0: the scan cost), wakeup (waiter asleep, a "
      "poker process writes one byte)", NULL},
     {"fd-kind", "LIST", set_kinds, "pipe", NULL, "one or more of", mp_fd_kind_names},
-    {"samples", "N", set_samples, "200", QUICK_SAMPLES, "timed calls per repeat per cell", NULL},
-    {"repeats", "R", set_repeats, "5", QUICK_REPEATS, "repeats (backends interleaved in each)",
+    {"samples", "N", set_samples, "100", QUICK_SAMPLES, "timed calls per repeat per cell", NULL},
+    {"repeats", "R", set_repeats, "9", QUICK_REPEATS, "repeats (backends interleaved in each)",
      NULL},
     {"repeat-order", "ORDER", set_repeat_order, "passes", NULL,
      "passes: one repeat of every cell per pass over the sweep, each on a descriptor set "

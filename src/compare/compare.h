@@ -100,8 +100,9 @@ size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backe
  * ratio of the medians with its interval (Hodges-Lehmann over the repeat
  * medians), and a two-sided permutation test on the repeat medians.  A
  * change smaller than the minimum effect -- MP_CMP_MIN_EFFECT, or the
- * cells' own noise (the larger half-width of their intervals, relative),
- * whichever is larger -- is within noise whatever p says; a larger one is
+ * cells' own noise (the wider of their intervals, relative to its median:
+ * what another run of the same code may move by), whichever is larger -- is
+ * within noise whatever p says; a larger one is
  * a slowdown or a speed-up when p < MP_CMP_ALPHA and the ratio's interval
  * excludes 1, else not resolved.  Not testable (p NAN, why set) when either
  * input has fewer than MP_CMP_MIN_REPEATS repeat medians for the cell (a
