@@ -4,7 +4,7 @@ mp_add_test(test_progress LIBS mp_cmd SOURCES test_progress.c LABELS run)
 # mp_run_measure and the steps it is given: called where a run needs them,
 # their results in the outcome; a journal left in the directory refused.
 mp_add_test(test_measure LIBS mp_cmd SOURCES test_measure.c LABELS run TIMEOUT 120)
-mp_add_test(test_run LIBS PkgConfig::CJSON SOURCES test_run.c LABELS run integration TIMEOUT 300)
+mp_add_test(test_run LIBS PkgConfig::CJSON m SOURCES test_run.c LABELS run integration TIMEOUT 300)
 mp_add_test(test_bias LIBS mp_run SOURCES test_bias.c LABELS run integration TIMEOUT 300
   NATIVE_ONLY "/proc task states and timings of an emulated process are qemu's")
 mp_add_test(test_bias_unprivileged LIBS mp_run SOURCES test_bias.c ARGS unprivileged

@@ -365,7 +365,9 @@ static void progress_tty(void **st)
     HAS(out_text, "[0/2 cells done] poll pipe N=10 ready, repeat 1/3 | 0 s");
     HAS(out_text, "repeat 3/3");
     HAS(out_text, "counter pass 1/1");
-    HAS(out_text, "[1/2 cells done] poll pipe N=100 ready, repeat 2/3 | 0 s, ETA ");
+    /* repeats are passes: N=10 and N=100 alternate, and a cell is done after its last */
+    HAS(out_text, "[0/2 cells done] poll pipe N=100 ready, repeat 2/3 | 0 s, ETA ");
+    HAS(out_text, "[1/2 cells done] poll pipe N=100 ready, repeat 3/3 | 0 s, ETA ");
     HAS(out_text, "sweep done in ");
 }
 

@@ -97,7 +97,7 @@ static void cell_keys_by_status_and_mode(void **state)
     assert_string_equal(keys, "backend,syscall,fd_kind,mode,nfds,active,status,reason,"
                               "fd_lo,fd_hi,ready_fd,fd_table,process_threads,watch_sets,"
                               "rlimit_nofile,samples_kept,samples_discarded,samples_stopped,"
-                              "samples_preempted,repeat_medians_ns,repeat_spread_ns,"
+                              "samples_preempted,repeat_medians_ns,repeat_medians_of,repeat_spread_ns,"
                               "empty_bracket_ns,bare_loop_ns,bare_loop_mean_ns,metrics,"
                               "counters_missing");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "reason")));

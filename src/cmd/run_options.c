@@ -23,7 +23,7 @@
  * 2-core VM; --quick is the smoke-test sweep. */
 #define QUICK_FDS "10,100,1000"
 #define QUICK_SAMPLES "100"
-#define QUICK_REPEATS "3"
+#define QUICK_REPEATS "4"
 
 int mp__cli_parse_count(const char *opt, const char *s, long lo, long hi, long *out,
                         mp_err *err)
@@ -205,6 +205,16 @@ static int set_ready_pos(void *cfg, const char *opt, char *v, mp_err *err)
     return 0;
 }
 
+static int set_repeat_order(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    mp_run_config *c = cfg;
+    mp_echo e;
+    if (mp_repeat_order_parse(v, &c->repeat_order) < 0)
+        return mp_errf(err, MP_EUSAGE, "%s: unknown order '%s'; expected %s", opt,
+                       mp_echo_arg(&e, v), mp_repeat_order_names());
+    return 0;
+}
+
 static int set_fd_table(void *cfg, const char *opt, char *v, mp_err *err)
 {
     mp_run_config *c = cfg;
@@ -273,10 +283,15 @@ static const mp_opt opts[] = {
               "poker process writes one byte)", .values = mp_mode_names, .def = "ready,wakeup"),
     MP_OPT_FN("fd-kind", "LIST", set_kinds, "one or more of %s", .values = mp_fd_kind_names,
               .def = "pipe"),
-    MP_OPT_FN("samples", "N", set_samples, "timed calls per repeat per cell", .def = "200",
+    MP_OPT_FN("samples", "N", set_samples, "timed calls per repeat per cell", .def = "100",
               .alt = QUICK_SAMPLES),
     MP_OPT_FN("repeats", "R", set_repeats, "repeats (backends interleaved in each)",
-              .def = "5", .alt = QUICK_REPEATS),
+              .def = "9", .alt = QUICK_REPEATS),
+    MP_OPT_FN("repeat-order", "ORDER", set_repeat_order,
+              "passes: one repeat of every cell per pass over the sweep, each on a descriptor "
+              "set built afresh (drift and memory layout spread over every cell's repeats); "
+              "back-to-back: a cell's repeats one after another on one set; one of %s",
+              .values = mp_repeat_order_names, .def = "passes"),
     MP_OPT_FN("fd-table", "LIST", set_fd_table,
               "descriptor table of the measuring process in timed blocks: private (one "
               "thread), shared (plus one parked thread, as in a multi-threaded server), or "

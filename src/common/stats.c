@@ -171,3 +171,229 @@ int mp_bootstrap_median_ci(double *x, size_t n, unsigned resamples, double level
     free(med);
     return 0;
 }
+
+static int all_finite(const double *x, size_t n, int positive)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]) || (positive && !(x[i] > 0)))
+            return 0;
+    return 1;
+}
+
+/* P(Bin(n, 1/2) <= j) for j = 0 .. n-1 into cdf[] (n <= 1024 keeps 2^-n > 0). */
+static void binom_half_cdf(size_t n, double *cdf)
+{
+    double term = ldexp(1.0, -(int)n), acc = 0;   /* C(n, 0) / 2^n */
+    for (size_t j = 0; j < n; j++) {
+        acc += term;
+        cdf[j] = acc;
+        term = term * (double)(n - j) / (double)(j + 1);
+    }
+}
+
+int mp_median_ci_order(const double *x, size_t n, double level, double *lo, double *hi,
+                       double *achieved)
+{
+    if (n < 2 || n > 1024 || !all_finite(x, n, 0) || !(level > 0 && level < 1))
+        return -EINVAL;
+    double *s = malloc(n * sizeof *s), *cdf = malloc(n * sizeof *cdf);
+    if (!s || !cdf) {
+        free(s);
+        free(cdf);
+        return -ENOMEM;
+    }
+    memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    binom_half_cdf(n, cdf);
+    size_t k = 1;   /* 1-based order statistic; k = 1 is the whole range */
+    while (k + 1 <= n / 2 && 1 - 2 * cdf[k] >= level)
+        k++;
+    *achieved = 1 - 2 * (k >= 2 ? cdf[k - 1] : cdf[0]);
+    size_t a = k - 1, b = n - k;
+    if (s[a] == s[b] && s[0] != s[n - 1]) {   /* a tie inside: out to distinct values */
+        double v = s[a];
+        while (a > 0 && s[a] == v)
+            a--;
+        while (b < n - 1 && s[b] == v)
+            b++;
+    }
+    *lo = s[a];
+    *hi = s[b];
+    free(s);
+    free(cdf);
+    return 0;
+}
+
+static double mean_of(const double *v, const size_t *idx, size_t k)
+{
+    double m = 0;
+    for (size_t i = 0; i < k; i++)
+        m += v[idx[i]];
+    return m / (double)k;
+}
+
+/* C(n, k) as a double, stopping once it passes cap. */
+static double choose_capped(size_t n, size_t k, double cap)
+{
+    double c = 1;
+    for (size_t i = 1; i <= k && c <= cap; i++)
+        c = c * (double)(n - k + i) / (double)i;
+    return c;
+}
+
+int mp_perm_test(const double *x, size_t nx, const double *y, size_t ny,
+                 unsigned long long seed, double *p)
+{
+    if (nx == 0 || ny == 0 || !all_finite(x, nx, 1) || !all_finite(y, ny, 1))
+        return -EINVAL;
+    size_t n = nx + ny;
+    double *v = malloc(n * sizeof *v);
+    size_t *idx = malloc(n * sizeof *idx);
+    if (!v || !idx) {
+        free(v);
+        free(idx);
+        return -ENOMEM;
+    }
+    double total = 0;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = log(i < nx ? x[i] : y[i - nx]);
+        total += v[i];
+    }
+    /* The statistic of a split: mean of the ny chosen minus mean of the rest. */
+    double obs = 0;
+    for (size_t i = nx; i < n; i++)
+        obs += v[i];
+    obs = fabs(obs / (double)ny - (total - obs) / (double)nx);
+    double tol = 1e-9 * (fabs(obs) + 1e-300) + 1e-12;
+    unsigned long long extreme = 0, draws = 0;
+    if (choose_capped(n, ny, MP_PERM_EXACT) <= MP_PERM_EXACT) {
+        for (size_t i = 0; i < ny; i++)   /* the first combination: 0 .. ny-1 */
+            idx[i] = i;
+        for (;;) {
+            double m = mean_of(v, idx, ny), rest = (total - m * (double)ny) / (double)nx;
+            extreme += fabs(m - rest) >= obs - tol;
+            draws++;
+            size_t i = ny;   /* next combination in lexicographic order */
+            while (i > 0 && idx[i - 1] == n - ny + i - 1)
+                i--;
+            if (i == 0)
+                break;
+            idx[i - 1]++;
+            for (size_t j = i; j < ny; j++)
+                idx[j] = idx[j - 1] + 1;
+        }
+        *p = (double)extreme / (double)draws;
+    } else {
+        unsigned long long st = seed;
+        for (size_t i = 0; i < n; i++)
+            idx[i] = i;
+        for (unsigned d = 0; d < MP_PERM_DRAWS; d++) {
+            for (size_t i = 0; i < ny; i++) {   /* a partial Fisher-Yates shuffle */
+                size_t j = i + (size_t)(splitmix64(&st) % (n - i));
+                size_t t = idx[i];
+                idx[i] = idx[j];
+                idx[j] = t;
+            }
+            double m = mean_of(v, idx, ny), rest = (total - m * (double)ny) / (double)nx;
+            extreme += fabs(m - rest) >= obs - tol;
+        }
+        *p = (double)(1 + extreme) / (double)(1 + MP_PERM_DRAWS);
+    }
+    free(v);
+    free(idx);
+    return 0;
+}
+
+/* x with erfc(x) = q, 0 < q < 2, by bisection (erfc is decreasing). */
+static double erfcinv_approx(double q)
+{
+    double a = -10, b = 10;
+    for (int i = 0; i < 200; i++) {
+        double m = (a + b) / 2;
+        if (erfc(m) > q)
+            a = m;
+        else
+            b = m;
+    }
+    return (a + b) / 2;
+}
+
+/* The exact null distribution of Mann-Whitney's U for samples of m and n
+ * (no ties): cdf[u] = P(U <= u), u = 0 .. m n.  Counts by the recurrence
+ * f(m, n, u) = f(m - 1, n, u - n) + f(m, n - 1, u), one row per m. */
+static int mw_null_cdf(size_t m, size_t n, double *cdf)
+{
+    size_t top = m * n;
+    double *f = calloc((n + 1) * (top + 1), sizeof *f);   /* f[j][u] for the current m */
+    double *g = calloc((n + 1) * (top + 1), sizeof *g);
+    if (!f || !g) {
+        free(f);
+        free(g);
+        return -ENOMEM;
+    }
+#define F(a, j, u) (a)[(j) * (top + 1) + (u)]
+    for (size_t j = 0; j <= n; j++)
+        F(f, j, 0) = 1;   /* m = 0: U = 0 in one way */
+    for (size_t i = 1; i <= m; i++) {
+        for (size_t j = 0; j <= n; j++)
+            for (size_t u = 0; u <= top; u++) {
+                double a = u >= j ? F(f, j, u - j) : 0;    /* the largest value is an x */
+                double b = j > 0 ? F(g, j - 1, u) : 0;     /* the largest value is a y */
+                F(g, j, u) = j == 0 ? (u == 0) : a + b;
+            }
+        double *t = f;
+        f = g;
+        g = t;
+    }
+    double total = 0;
+    for (size_t u = 0; u <= top; u++)
+        total += F(f, n, u);
+    double acc = 0;
+    for (size_t u = 0; u <= top; u++) {
+        acc += F(f, n, u);
+        cdf[u] = acc / total;
+    }
+#undef F
+    free(f);
+    free(g);
+    return 0;
+}
+
+int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
+                   double *est, double *lo, double *hi, double *achieved)
+{
+    if (nx == 0 || ny == 0 || nx > MP_HL_MAX || ny > MP_HL_MAX || !all_finite(x, nx, 1) ||
+        !all_finite(y, ny, 1) || !(level > 0 && level < 1))
+        return -EINVAL;
+    size_t np = nx * ny;
+    int exact = np <= MP_HL_EXACT;
+    double *d = malloc(np * sizeof *d), *cdf = exact ? malloc((np + 1) * sizeof *cdf) : NULL;
+    if (!d || (exact && (!cdf || mw_null_cdf(nx, ny, cdf) < 0))) {
+        free(d);
+        free(cdf);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++)
+            d[i * ny + j] = log(y[j] / x[i]);
+    qsort(d, np, sizeof *d, cmp_double);
+    /* The interval [d(c), d(np + 1 - c)] covers with 1 - 2 P(U <= c - 1). */
+    size_t c = 1;
+    if (exact) {
+        while (c + 1 <= np / 2 && 1 - 2 * cdf[c] >= level)
+            c++;
+        *achieved = 1 - 2 * cdf[c - 1];
+    } else {   /* U's normal approximation, with a continuity correction */
+        double mu = (double)np / 2, sd = sqrt((double)np * (double)(nx + ny + 1) / 12);
+        double z = -sqrt(2.0) * erfcinv_approx(1 - level);
+        double k = floor(mu + z * sd + 0.5);
+        c = k < 1 ? 1 : (size_t)k;
+        *achieved = 1 - erfc((mu - (double)c + 0.5) / sd / sqrt(2.0));
+    }
+    *est = exp(mp_quantile_sorted(d, np, 0.5));
+    *lo = exp(d[c - 1]);
+    *hi = exp(d[np - c]);
+    free(d);
+    free(cdf);
+    return 0;
+}

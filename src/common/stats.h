@@ -45,4 +45,47 @@ int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, doub
 int mp_bootstrap_median_ci(double *x, size_t n, unsigned resamples, double level,
                            unsigned long long seed, double *lo, double *hi);
 
+/* Statistics over replicates: a handful of values, one per repeat of a
+ * cell (or one per run), each the median of many calls.  Per-call samples
+ * are autocorrelated and drift between repeats, so intervals and tests take
+ * the replicate as the unit, never the call. */
+
+/* Distribution-free interval of the median of x[0..n-1] (not modified) from
+ * order statistics: [x(k), x(n+1-k)] with the largest k whose coverage
+ * 1 - 2 P(Bin(n, 1/2) <= k - 1) is at least level; *achieved is that
+ * coverage.  With too few values for level (n < 6 at 0.95) the interval is
+ * the whole range and *achieved its coverage, 1 - 2^(1-n).  The interval
+ * is zero-width only when every value is equal: where the chosen order
+ * statistics tie but others differ, each end moves out to the next distinct
+ * value (the coverage only grows).  Returns 0, or -EINVAL for n < 2 or a
+ * value that is not finite, -ENOMEM. */
+#define MP_CI_LEVEL 0.95
+/* How results.json names this interval (wall_p50_ci95_ns.method). */
+#define MP_CI_METHOD "order statistics of the repeat medians"
+int mp_median_ci_order(const double *x, size_t n, double level, double *lo, double *hi,
+                       double *achieved);
+
+/* Two-sided permutation test of x[0..nx-1] against y[0..ny-1] (positive,
+ * not modified) on the difference of the means of their logarithms: every
+ * split of the pooled values when there are at most MP_PERM_EXACT of them,
+ * else MP_PERM_DRAWS random ones from a splitmix64 stream started at seed
+ * (p = (1 + as extreme) / (1 + draws)).  Exact under exchangeability, ties
+ * included.  Returns 0, -EINVAL for nx or ny 0 or a value not > 0, -ENOMEM. */
+#define MP_PERM_EXACT 200000u
+#define MP_PERM_DRAWS 20000u
+int mp_perm_test(const double *x, size_t nx, const double *y, size_t ny,
+                 unsigned long long seed, double *p);
+
+/* Interval of the ratio y/x of two location parameters (Hodges-Lehmann):
+ * the order statistics of the nx*ny pairwise log ratios log(yj / xi) cut at
+ * the Mann-Whitney critical value for level (exact null distribution of U,
+ * no-ties form), exponentiated; *est is the median pairwise ratio.  With too
+ * few values for level, the whole range of pairwise ratios (coverage then
+ * below level: *achieved says).  Returns 0, -EINVAL for nx or ny 0 or a
+ * value not > 0, or more than MP_HL_MAX values on a side, -ENOMEM. */
+#define MP_HL_MAX 256
+#define MP_HL_EXACT 4096u   /* pairs up to which U's null distribution is exact */
+int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
+                   double *est, double *lo, double *hi, double *achieved);
+
 #endif

@@ -1,10 +1,9 @@
-/* change.c - each shared cell against the first input: the change of the
- * median in %, and whether it is significant by a two-sided Mann-Whitney U
- * test on the kept samples of both inputs (Google Benchmark's compare.py
- * does the same on repetitions).  The samples of a cell are shifted so
- * that their median is the cell's median: ready-mode medians have the
- * run's empty clock bracket subtracted, and the test must compare what the
- * table shows.  See compare.h. */
+/* change.c - each shared cell against the first input, with the repeat as
+ * the unit of replication: per-call samples are autocorrelated and repeats
+ * drift, so a test over calls calls two identical runs different almost
+ * always.  The change of the median in %, the ratio with its interval from
+ * the repeat medians, a permutation test on them, and a minimum effect
+ * below which a change is within noise.  See compare.h. */
 #include "compare/internal.h"
 
 #include <math.h>
@@ -15,42 +14,45 @@
 #include "common/quote.h"
 #include "report/format.h"
 
-/* The samples of host h's cell x, shifted to the cell's median; NULL with
- * why when there are none. */
-static double *cell_samples(const mp_cmp_host *h, const mp_rcell *x, size_t *n, char *why,
-                            size_t len)
+#define PERM_SEED 0x636d70ull   /* "cmp": the same inputs give the same p */
+
+const char *mp_cmp_verdict_name(mp_cmp_verdict v)
 {
-    *n = 0;
-    if (!h->samples) {
-        snprintf(why, len, "%.80s: %.150s", h->label, h->samples_why);
-        return NULL;
-    }
-    if (x->index >= h->nsample_cells || h->nsamples[x->index] < MP_CMP_MIN_SAMPLES) {
-        snprintf(why, len, "%.80s: %zu samples of this cell in samples.csv (at least %d "
-                 "needed)", h->label, x->index < h->nsample_cells ? h->nsamples[x->index] : 0,
-                 MP_CMP_MIN_SAMPLES);
-        return NULL;
-    }
-    size_t k = h->nsamples[x->index];
-    double *s = malloc(sizeof *s * k * 2);
-    if (!s) {
-        snprintf(why, len, "out of memory");
-        return NULL;
-    }
-    memcpy(s, h->samples[x->index], sizeof *s * k);
-    memcpy(s + k, s, sizeof *s * k);
-    double shift = mp_median(s + k, k) - x->wall.p50;
-    for (size_t i = 0; i < k; i++)
-        s[i] -= shift;
-    *n = k;
-    return s;
+    static const char *const names[] = {"not testable", "within noise", "slower", "faster",
+                                        "not resolved"};
+    return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : names[0];
+}
+
+/* The cell's noise: its interval's width over its median.  Identical runs
+ * differ by about that much (their intervals cover another run's median
+ * about 60-80% of the time on a VM), so a smaller change is no evidence. */
+static double noise_of(const mp_rcell *x)
+{
+    if (x->ci_kind == MP_CI_NONE || !(x->wall.p50 > 0))
+        return 0;
+    return (x->ci_hi - x->ci_lo) / x->wall.p50;
+}
+
+static int repeats_ok(const mp_cmp_host *h, const mp_rcell *x, char *why, size_t len)
+{
+    if (x->nrep >= MP_CMP_MIN_REPEATS)
+        return 1;
+    if (h->reference)
+        snprintf(why, len, "%.80s: a published reference: one number per cell, no repeats",
+                 h->label);
+    else
+        snprintf(why, len, "%.80s: %zu repeat medians of this cell (at least %d needed)",
+                 h->label, x->nrep, MP_CMP_MIN_REPEATS);
+    return 0;
 }
 
 void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const char *backend,
                       long long nfds, mp_cmp_change *out)
 {
     memset(out, 0, sizeof *out);
-    out->base = out->value = out->pct = out->u = out->p = NAN;
+    out->base = out->value = out->pct = out->p = NAN;
+    out->ratio = out->ratio_lo = out->ratio_hi = out->ratio_level = NAN;
+    out->verdict = MP_CMP_NOT_TESTABLE;
     const mp_rcell *a = mp_cmp_cell(&c->h[0], g->mode, g->kind, backend, nfds);
     const mp_rcell *b = mp_cmp_cell(&c->h[hi], g->mode, g->kind, backend, nfds);
     if (a && a->status == MP_CELL_OK)
@@ -62,17 +64,27 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
         return;
     }
     out->pct = (out->value / out->base - 1) * 100;
-    size_t na, nb;
-    double *xa = cell_samples(&c->h[0], a, &na, out->why, sizeof out->why);
-    double *xb = xa ? cell_samples(&c->h[hi], b, &nb, out->why, sizeof out->why) : NULL;
-    if (xa && xb && mp_mann_whitney(xb, nb, xa, na, &out->u, &out->p) == 0) {
-        out->n_base = na;
-        out->n_value = nb;
-        out->significant = out->p < MP_CMP_ALPHA;
-        out->why[0] = 0;
+    if (!repeats_ok(&c->h[0], a, out->why, sizeof out->why) ||
+        !repeats_ok(&c->h[hi], b, out->why, sizeof out->why))
+        return;
+    if (mp_perm_test(a->rep, a->nrep, b->rep, b->nrep, PERM_SEED, &out->p) < 0 ||
+        mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &out->ratio, &out->ratio_lo,
+                       &out->ratio_hi, &out->ratio_level) < 0) {
+        out->p = NAN;
+        snprintf(out->why, sizeof out->why, "repeat medians that are not all positive");
+        return;
     }
-    free(xa);
-    free(xb);
+    out->n_base = a->nrep;
+    out->n_value = b->nrep;
+    out->min_effect = fmax(MP_CMP_MIN_EFFECT, fmax(noise_of(a), noise_of(b)));
+    if (fabs(out->pct) / 100 < out->min_effect)
+        out->verdict = MP_CMP_WITHIN_NOISE;
+    else if (out->p < MP_CMP_ALPHA && (out->ratio_lo > 1 || out->ratio_hi < 1))
+        out->verdict = out->pct > 0 ? MP_CMP_SLOWER : MP_CMP_FASTER;
+    else
+        out->verdict = MP_CMP_NOT_RESOLVED;
+    out->significant = out->verdict == MP_CMP_SLOWER || out->verdict == MP_CMP_FASTER;
+    out->why[0] = 0;
 }
 
 static const char *p_text(char *buf, size_t len, double p)
@@ -96,8 +108,10 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
         return;
     char head[256], why[MP_CMP_MAX_HOSTS][sizeof ((mp_cmp_change *)0)->why];
     size_t nwhy = 0;
-    fprintf(f, "#### %s: change against %s (median; Mann-Whitney U on the kept samples, "
-               "significant when p < %.2g)\n\n", backend, MP_QMD(c->h[0].label), MP_CMP_ALPHA);
+    fprintf(f, "#### %s: change against %s (median; permutation test on the repeat "
+               "medians, p < %.2g; a change under %.0f%% or the cells' own noise is within "
+               "noise)\n\n", backend, MP_QMD(c->h[0].label), MP_CMP_ALPHA,
+            MP_CMP_MIN_EFFECT * 100);
     snprintf(head, sizeof head, "N");
     mp__cmp_head(f, c, head, col);
     for (size_t k = 0; k < nn; k++) {
@@ -111,8 +125,9 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
             if (!isfinite(ch.pct))
                 fputs(" - |", f);
             else if (isfinite(ch.p))
-                fprintf(f, " %+.1f%%, %s%s |", ch.pct, p_text(p, sizeof p, ch.p),
-                        ch.significant ? ", **significant**" : ", not significant");
+                fprintf(f, " %+.1f%% (%.3f–%.3f×), %s, %s%s%s |", ch.pct, ch.ratio_lo,
+                        ch.ratio_hi, p_text(p, sizeof p, ch.p), ch.significant ? "**" : "",
+                        mp_cmp_verdict_name(ch.verdict), ch.significant ? "**" : "");
             else {
                 fprintf(f, " %+.1f%%, not testable |", ch.pct);
                 size_t w = 0;

@@ -122,7 +122,6 @@ int mp_cmp_host_open_anonymized(mp_cmp_host *h, const char *arg, size_t nth, mp_
         if (!h->cycles[0] && is_cycles(h->m.metrics[i]))
             snprintf(h->cycles, sizeof h->cycles, "%s", h->m.metrics[i]);
     }
-    mp__cmp_samples_load(h);
     return 0;
 }
 
@@ -143,7 +142,6 @@ int mp_cmp_host_label(mp_cmp_host *h, const char *name, mp_err *err)
 
 void mp_cmp_host_free(mp_cmp_host *h)
 {
-    mp__cmp_samples_free(h);
     mp_rm_free(&h->m);
 }
 

@@ -41,13 +41,6 @@ typedef struct mp_cmp_host {
     int user_only;             /* counters scope is user space only */
     char scope[32];            /* counters.scope, "" when unknown */
     char cycles[MP_RM_NAME];   /* the metric that counts core cycles, "" if none */
-    /* samples.csv beside results.json: the kept wall-time samples (raw ns)
-     * of results[i] in samples[i][0..nsamples[i]-1]; NULL with samples_why
-     * when there are none (a reference, a file given alone, no samples.csv) */
-    double **samples;
-    size_t *nsamples;
-    size_t nsample_cells;
-    char samples_why[200];
 } mp_cmp_host;
 
 typedef struct mp_cmp {
@@ -102,25 +95,36 @@ size_t mp_cmp_backends(const mp_cmp *c, const mp_cmp_group *g, char (*out)[32], 
 size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backend,
                        long long *out, size_t max);
 
-/* The change of host hi against the first input at one key: the ratio of
- * the medians in %, and a two-sided Mann-Whitney U test on the kept
- * samples of both (each shifted so that its median is the cell's median,
- * i.e. with the same calibration subtracted as the table), as Google
- * Benchmark's compare.py does.  Not testable (p NAN, why set) when either
- * input has no samples for the cell or fewer than MP_CMP_MIN_SAMPLES. */
+/* The change of host hi against the first input at one key, with the
+ * repeat (never the call) as the unit: the change of the median in %, the
+ * ratio of the medians with its interval (Hodges-Lehmann over the repeat
+ * medians), and a two-sided permutation test on the repeat medians.  A
+ * change smaller than the minimum effect -- MP_CMP_MIN_EFFECT, or the
+ * cells' own noise (the wider of their intervals, relative to its median:
+ * what another run of the same code may move by), whichever is larger -- is
+ * within noise whatever p says; a larger one is
+ * a slowdown or a speed-up when p < MP_CMP_ALPHA and the ratio's interval
+ * excludes 1, else not resolved.  Not testable (p NAN, why set) when either
+ * input has fewer than MP_CMP_MIN_REPEATS repeat medians for the cell (a
+ * published reference has none). */
 #define MP_CMP_ALPHA 0.05
-#define MP_CMP_MIN_SAMPLES 8
-/* The largest samples.csv read (it may come from anyone), in bytes and in
- * rows (each kept as 8 bytes while compared); a larger one is not used, and
- * the changes are not testable, with the reason.  docs/results-schema.md. */
-#define MP_CMP_SAMPLES_MAX_BYTES (2ull << 30)
-#define MP_CMP_SAMPLES_MAX_ROWS 20000000
+#define MP_CMP_MIN_REPEATS 4     /* 4 against 4: the smallest p is 2/70 < alpha */
+#define MP_CMP_ADVISED_REPEATS 9 /* below it the test has little power: a warning */
+#define MP_CMP_MIN_EFFECT 0.03
+typedef enum {
+    MP_CMP_NOT_TESTABLE, MP_CMP_WITHIN_NOISE, MP_CMP_SLOWER, MP_CMP_FASTER,
+    MP_CMP_NOT_RESOLVED
+} mp_cmp_verdict;
+const char *mp_cmp_verdict_name(mp_cmp_verdict v);
 typedef struct mp_cmp_change {
     double base, value;        /* medians, ns; NAN when not measured */
     double pct;                /* (value / base - 1) * 100; NAN when either is missing */
-    double u, p;               /* U of host hi's samples, p-value; NAN when not testable */
-    size_t n_base, n_value;    /* samples tested */
-    int significant;           /* p < MP_CMP_ALPHA */
+    double ratio, ratio_lo, ratio_hi, ratio_level;   /* value / base from the repeats */
+    double p;                  /* permutation test; NAN when not testable */
+    double min_effect;         /* the threshold used, a fraction */
+    size_t n_base, n_value;    /* repeat medians tested */
+    mp_cmp_verdict verdict;
+    int significant;           /* verdict is a slowdown or a speed-up */
     char why[240];             /* not testable: why */
 } mp_cmp_change;
 void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const char *backend,

@@ -13,10 +13,6 @@
  * when col is NULL). */
 void mp__cmp_head(FILE *f, const mp_cmp *c, const char *first, const int *col);
 
-/* samples.c: load host h's samples.csv (never fails: samples_why says
- * why there are none), and free them. */
-void mp__cmp_samples_load(mp_cmp_host *h);
-void mp__cmp_samples_free(mp_cmp_host *h);
 
 /* change.c: "change against the first input" for one backend's shared N. */
 void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,

@@ -25,11 +25,6 @@ static cJSON *inputs(const mp_cmp *c)
         cJSON_AddStringToObject(o, "argument", h->arg);
         cJSON_AddStringToObject(o, "file", h->m.shown);
         cJSON_AddBoolToObject(o, "reference", h->reference);
-        cJSON_AddBoolToObject(o, "samples", h->samples != NULL);
-        if (h->samples)
-            cJSON_AddNullToObject(o, "samples_reason");
-        else
-            cJSON_AddStringToObject(o, "samples_reason", h->samples_why);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -67,10 +62,16 @@ static cJSON *cell(const mp_cmp *c, const mp_cmp_group *g, const char *b, long l
         int testable = isfinite(ch.p);
         cJSON_AddBoolToObject(e, "testable", testable);
         num_or_null(e, "p_value", ch.p);
-        num_or_null(e, "u", ch.u);
+        cJSON_AddStringToObject(e, "verdict", mp_cmp_verdict_name(ch.verdict));
         if (testable) {
-            cJSON_AddNumberToObject(e, "n_first", (double)ch.n_base);
-            cJSON_AddNumberToObject(e, "n_this", (double)ch.n_value);
+            num_or_null(e, "ratio", ch.ratio);
+            cJSON *ci = cJSON_AddObjectToObject(e, "ratio_ci");
+            num_or_null(ci, "lo", ch.ratio_lo);
+            num_or_null(ci, "hi", ch.ratio_hi);
+            num_or_null(ci, "level", ch.ratio_level);
+            cJSON_AddNumberToObject(e, "min_effect_pct", ch.min_effect * 100);
+            cJSON_AddNumberToObject(e, "repeats_first", (double)ch.n_base);
+            cJSON_AddNumberToObject(e, "repeats_this", (double)ch.n_value);
             cJSON_AddBoolToObject(e, "significant", ch.significant);
             cJSON_AddNullToObject(e, "reason");
         } else {
@@ -87,10 +88,12 @@ cJSON *mp_cmp_json(const mp_cmp *c)
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "inputs", inputs(c));
     cJSON *t = cJSON_AddObjectToObject(o, "test");
-    cJSON_AddStringToObject(t, "name", "Mann-Whitney U, two-sided, normal approximation with "
-                            "tie and continuity correction, on the kept samples (samples.csv)");
+    cJSON_AddStringToObject(t, "name", "permutation test, two-sided, of the mean log repeat "
+                            "median (exact up to 200,000 splits); ratio interval "
+                            "Hodges-Lehmann over the repeat medians");
     cJSON_AddNumberToObject(t, "alpha", MP_CMP_ALPHA);
-    cJSON_AddNumberToObject(t, "min_samples", MP_CMP_MIN_SAMPLES);
+    cJSON_AddNumberToObject(t, "min_repeats", MP_CMP_MIN_REPEATS);
+    cJSON_AddNumberToObject(t, "min_effect_pct", MP_CMP_MIN_EFFECT * 100);
     cJSON *cells = cJSON_AddArrayToObject(o, "cells");
     mp_cmp_group g[64];
     size_t ng = mp_cmp_groups(c, g, 64);

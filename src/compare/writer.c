@@ -104,8 +104,8 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
         return rc;
     fprintf(a.f, "# muxprof compare: %s; %s mode, %s fds, backend %s\n"
                  "# p50 = median ns per call; ratio_epoll = p50 / epoll's p50 on this "
-                 "host at the same N; ci_lo, ci_hi = interval of p50 (the run's\n"
-                 "# bootstrap 95%%, else the range of its repeat medians); '?' = not measured\n"
+                 "host at the same N; ci_lo, ci_hi = interval of p50 (order\n"
+                 "# statistics of the run's repeat medians); '?' = not measured\n"
                  "nfds p50 ratio_epoll ci_lo ci_hi\n",
             MP_QCOMMENT(h->label), g->mode, k, b);
     const mp_rcell *cells[MP_CMP_MAXPTS];

@@ -14,6 +14,8 @@
 
 #include "report/internal.h"
 
+#include "common/stats.h"
+
 #define MAX_NFDS 100000000LL
 
 int mp__rm_bad(mp_err *err, const mp_rmodel *m, const char *field, const char *fmt, ...)
@@ -124,8 +126,12 @@ static void load_uncertainty(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c
     const cJSON *mt = cJSON_GetObjectItemCaseSensitive(o, "metrics");
     const cJSON *raw = cJSON_GetObjectItemCaseSensitive(mt, "wall_raw_ns");
     const cJSON *rp50 = cJSON_GetObjectItemCaseSensitive(raw, "p50");
-    /* repeat medians are of the raw samples; wall_ns subtracts a constant */
-    double shift = cJSON_IsNumber(rp50) && isfinite(rp50->valuedouble)
+    const cJSON *of = cJSON_GetObjectItemCaseSensitive(o, "repeat_medians_of");
+    /* Repeat medians of wall_ns as the run says, or (files without
+     * repeat_medians_of) of the raw samples, from which wall_ns subtracts a
+     * constant. */
+    double shift = cJSON_IsString(of) && !strcmp(of->valuestring, "wall_ns") ? 0
+                   : cJSON_IsNumber(rp50) && isfinite(rp50->valuedouble)
                        ? rp50->valuedouble - c->wall.p50 : 0;
     const cJSON *rm = cJSON_GetObjectItemCaseSensitive(o, "repeat_medians_ns"), *e;
     c->ci_kind = MP_CI_NONE;
@@ -144,30 +150,9 @@ static void load_uncertainty(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c
         if (c->nrep < MP_RM_MAX_REP)
             c->rep[c->nrep++] = e->valuedouble - shift;
     }
-    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(o, "wall_p50_ci95_ns");
-    if (ci) {
-        const cJSON *lo = cJSON_GetObjectItemCaseSensitive(ci, "lo");
-        const cJSON *hi = cJSON_GetObjectItemCaseSensitive(ci, "hi");
-        if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi) && isfinite(lo->valuedouble) &&
-            isfinite(hi->valuedouble) && lo->valuedouble <= hi->valuedouble) {
-            c->ci_kind = MP_CI_BOOT;
-            c->ci_lo = lo->valuedouble;
-            c->ci_hi = hi->valuedouble;
-            c->ci_level = 0.95;
-            return;
-        }
-        mp__rm_warn(m, "results[%zu].wall_p50_ci95_ns left out: expected {lo, hi} numbers "
-                    "with lo <= hi", i);
-    }
-    if (c->nrep >= 2) {
+    if (c->nrep >= 2 && mp_median_ci_order(c->rep, c->nrep, MP_CI_LEVEL, &c->ci_lo, &c->ci_hi,
+                                           &c->ci_level) == 0)
         c->ci_kind = MP_CI_REPEATS;
-        c->ci_lo = c->ci_hi = c->rep[0];
-        for (size_t k = 1; k < c->nrep; k++) {
-            c->ci_lo = fmin(c->ci_lo, c->rep[k]);
-            c->ci_hi = fmax(c->ci_hi, c->rep[k]);
-        }
-        c->ci_level = 1 - ldexp(1, 1 - (int)c->nrep);
-    }
 }
 
 int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err *err)

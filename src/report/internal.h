@@ -59,7 +59,7 @@ void mp__r_knees(const mp_rmodel *m, const char *mode, const char *kind, const c
 
 /* o.key = v, or null when v is not finite. */
 void mp__rj_num(cJSON *o, const char *key, double v);
-/* o.key = {p50, interval ("bootstrap", "repeats" or null), lo, hi, level}
+/* o.key = {p50, interval ("repeats": order statistics of the repeat medians, or null), lo, hi, level}
  * of c's median (every number null when c is NULL). */
 void mp__rj_median(cJSON *o, const char *key, const mp_rcell *c);
 /* {nfds, status, and median_ns, p99_ns, fd_hi for an ok cell, reason else}. */

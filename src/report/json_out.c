@@ -26,7 +26,7 @@ static const char *status_name(int status)
 
 static const char *ci_name(int kind)
 {
-    return kind == MP_CI_BOOT ? "bootstrap" : kind == MP_CI_REPEATS ? "repeats" : NULL;
+    return kind == MP_CI_REPEATS ? "repeats" : NULL;
 }
 
 void mp__rj_median(cJSON *o, const char *key, const mp_rcell *c)

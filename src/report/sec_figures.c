@@ -39,8 +39,8 @@ static int write_data(const mp_rmodel *m, mp_dir *dir, const char *mode,
     fprintf(f, "# muxprof %s: %s mode, %s fds, backend %s; medians per call unless named;\n"
                "# '?' = not measured.  ratio_epoll = p50 / epoll's p50 at the same N;\n"
                "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number;\n"
-               "# ci_lo, ci_hi = interval of p50 (ci_kind: bootstrap = 95%% bootstrap from\n"
-               "# the kept samples, repeats = range of the repeat medians, none = '?').\n",
+               "# ci_lo, ci_hi = interval of p50 from the repeat medians (ci_kind: repeats =\n"
+               "# order statistics of the repeat medians, none = '?').\n",
             MP_QCOMMENT(m->shown), mode, kind, backend, m->line_bytes);
     fputs("nfds p10 p50 p90 p99 ratio_epoll pollfd_lines maxfd ci_lo ci_hi ci_kind", f);
     for (size_t i = 0; i < m->nmetrics; i++)
@@ -62,8 +62,7 @@ static int write_data(const mp_rmodel *m, mp_dir *dir, const char *mode,
         put_num(f, (double)mp_rc_maxfd(c));
         put_num(f, c->ci_kind != MP_CI_NONE ? c->ci_lo : NAN);
         put_num(f, c->ci_kind != MP_CI_NONE ? c->ci_hi : NAN);
-        fprintf(f, " %s", c->ci_kind == MP_CI_BOOT ? "bootstrap"
-                          : c->ci_kind == MP_CI_REPEATS ? "repeats" : "none");
+        fprintf(f, " %s", c->ci_kind == MP_CI_REPEATS ? "repeats" : "none");
         for (size_t k = 0; k < m->nmetrics; k++)
             put_num(f, mp_rm_p50(c, m->metrics[k]));
         fputc('\n', f);

@@ -50,22 +50,21 @@ static void header_n(FILE *f, const char *first, const long long *ns, size_t n)
     fputc('\n', f);
 }
 
-/* Which intervals the cells of (mode, kind) carry: counts of each kind. */
-static void ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, size_t *boot,
-                     size_t *reps, size_t *none, double *level)
+/* How many cells of (mode, kind) carry an interval, and the lowest coverage
+ * among them (the fewest repeats decide it). */
+static void ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, size_t *reps,
+                     size_t *none, double *level)
 {
-    *boot = *reps = *none = 0;
+    *reps = *none = 0;
     *level = NAN;
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
         if (c->status != MP_CELL_OK || strcmp(c->mode, mode) || strcmp(c->fd_kind, kind))
             continue;
-        if (c->ci_kind == MP_CI_BOOT)
-            (*boot)++;
-        else if (c->ci_kind == MP_CI_REPEATS) {
+        if (c->ci_kind == MP_CI_REPEATS) {
             (*reps)++;
             if (!(c->ci_level >= *level))
-                *level = c->ci_level;   /* the smallest R decides the weakest level */
+                *level = c->ci_level;
         } else
             (*none)++;
     }
@@ -75,22 +74,18 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
                         const long long *ns, size_t n)
 {
     char a[32], b[32], c1[32], c2[32];
-    size_t boot, reps, none;
+    size_t reps, none;
     double level;
-    ci_kinds(m, mode, kind, &boot, &reps, &none, &level);
+    ci_kinds(m, mode, kind, &reps, &none, &level);
     fprintf(f, "Time per call, p50 [interval] / p99 (ns). ");
-    if (boot)
-        fprintf(f, "%s: 95%% bootstrap confidence interval of the median from the kept "
-                   "samples (%s resamples, computed by the run: `wall_p50_ci95_ns`). ",
-                reps || none ? "Intervals marked ᵇ" : "Intervals",
-                mp_fmt_num(c1, sizeof c1, MP_BOOT_RESAMPLES));
     if (reps)
-        fprintf(f, "%s: range of the repeat medians (no bootstrap interval recorded for these cells); "
-                   "with R repeats it holds the median with probability 1 − 2^(1−R), at least "
-                   "%.1f%% here. ", boot ? "Intervals marked ʳ" : "Intervals", level * 100);
+        fprintf(f, "Intervals: of the median, from the repeat medians (order statistics, "
+                   "distribution-free; the repeat is the unit that varies, not the call, "
+                   "whose samples are correlated), covering it at least %.1f%% of the time "
+                   "here (%.1f%% with 9 repeats; below 6 repeats the whole range, "
+                   "1 − 2^(1−R)). ", level * 100, 100 * (1 - 20.0 / 512));
     if (none)
-        fprintf(f, "%zu cells have no interval (no bootstrap interval recorded and fewer than 2 "
-                   "repeat medians). ", none);
+        fprintf(f, "%zu cells have no interval (fewer than 2 repeat medians). ", none);
     fprintf(f, "⚠ marks a noisy cell (repeat medians differ by more than %.0f%%).\n\n",
             MP_RC_NOISY * 100);
     header_n(f, "backend", ns, n);
@@ -103,10 +98,8 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
             } else if (c->status == MP_CELL_OK) {
                 fprintf(f, " %s", mp_fmt_num(a, sizeof a, c->wall.p50));
                 if (c->ci_kind != MP_CI_NONE)
-                    fprintf(f, " [%s–%s]%s", mp_fmt_num(c1, sizeof c1, c->ci_lo),
-                            mp_fmt_num(c2, sizeof c2, c->ci_hi),
-                            !(boot && (reps || none)) && !(reps && none) ? ""
-                            : c->ci_kind == MP_CI_BOOT ? "ᵇ" : "ʳ");
+                    fprintf(f, " [%s–%s]", mp_fmt_num(c1, sizeof c1, c->ci_lo),
+                            mp_fmt_num(c2, sizeof c2, c->ci_hi));
                 fprintf(f, " / %s%s |", mp_fmt_num(b, sizeof b, c->wall.p99),
                         mp_rc_noisy(c) ? " ⚠" : "");
             } else {
@@ -161,7 +154,7 @@ static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const c
         fputc('\n', f);
     }
     fputc('\n', f);
-    size_t noisy = 0, outside = 0;
+    size_t noisy = 0;
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
         double lo, hi, sp = mp_rc_rep_spread(c, &lo, &hi);
@@ -174,15 +167,9 @@ static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const c
                 mp_fmt_num(a, sizeof a, (double)c->nfds), mp_fmt_num(b, sizeof b, lo),
                 mp_fmt_num(c1, sizeof c1, hi));
         (void)sp;
-        outside += c->ci_kind == MP_CI_BOOT && (lo < c->ci_lo || hi > c->ci_hi);
     }
     if (noisy)
-        fprintf(f, ".%s%s%s\n\n", outside ? " In " : "",
-                outside ? mp_fmt_num(a, sizeof a, (double)outside) : "",
-                outside ? " of them the repeat medians fall outside the bootstrap interval, "
-                          "which sees only the spread within the pooled samples, not drift "
-                          "between repeats: there the repeat range is the honest uncertainty."
-                        : "");
+        fprintf(f, ".\n\n");
     else
         fprintf(f, "No noisy cell: every cell's repeat medians lie within %.0f%% of each "
                    "other.\n\n", MP_RC_NOISY * 100);

@@ -37,6 +37,14 @@ static cJSON *repeat_medians_json(const mp_rcell *c)
     return a;
 }
 
+/* The repeat medians are of wall_ns (ready mode: the bracket subtracted);
+ * files without this field hold medians of wall_raw_ns. */
+static cJSON *repeat_medians_of_json(const mp_rcell *c)
+{
+    (void)c;
+    return cJSON_CreateString("wall_ns");
+}
+
 static cJSON *repeat_spread_json(const mp_rcell *c)
 {
     double *x = malloc((c->nrepeats ? c->nrepeats : 1) * sizeof *x);
@@ -63,9 +71,12 @@ static cJSON *ci_json(const mp_rcell *c)
     cJSON *ci = cJSON_CreateObject();
     cJSON_AddNumberToObject(ci, "lo", c->ci_lo);
     cJSON_AddNumberToObject(ci, "hi", c->ci_hi);
-    cJSON_AddStringToObject(ci, "method", "bootstrap");
-    cJSON_AddNumberToObject(ci, "resamples", MP_BOOT_RESAMPLES);
-    cJSON_AddNumberToObject(ci, "seed", (double)MP_BOOT_SEED);
+    size_t n = 0;
+    for (size_t i = 0; i < c->nrepeats; i++)
+        n += !isnan(c->repeat_medians[i]);
+    cJSON_AddStringToObject(ci, "method", MP_CI_METHOD);
+    cJSON_AddNumberToObject(ci, "level", c->ci_level);
+    cJSON_AddNumberToObject(ci, "repeats", (double)n);
     return ci;
 }
 
@@ -162,11 +173,16 @@ const mp_rfield mp_rcell_fields[] = {
     COUNT(samples_preempted, MP_RF_NULL_NEG, OK, "samples",
           "wakeup: kept samples in which the waiter was preempted; ready: null"),
     OBJECT("repeat_medians_ns", MP_RF_ALWAYS, OK, repeat_medians_json, "ns",
-           "the median of each repeat; null: no sample kept in it"),
+           "the median of each repeat, of the samples wall_ns summarises; null: no sample "
+           "kept in it"),
+    OBJECT("repeat_medians_of", MP_RF_ALWAYS, OK, repeat_medians_of_json, "",
+           "\"wall_ns\": the repeat medians are on wall_ns's scale; absent in older files, "
+           "whose repeat medians are of wall_raw_ns"),
     OBJECT("repeat_spread_ns", MP_RF_ALWAYS, OK, repeat_spread_json, "ns",
            "{median, min, max} of the repeat medians"),
     OBJECT("wall_p50_ci95_ns", MP_RF_IF_ANY, OK, ci_json, "ns",
-           "95% bootstrap interval of wall_ns's median: {lo, hi, method, resamples, seed}"),
+           "interval of wall_ns's median from the repeat medians (order statistics): "
+           "{lo, hi, method, level, repeats}; level is its coverage"),
     NUMBER(empty_bracket_ns, MP_RF_NULL_NAN, READY, "ns",
            "ready: the empty clock bracket subtracted from each sample"),
     NUMBER(bare_loop_ns, MP_RF_ALWAYS, READY, "ns",

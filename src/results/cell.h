@@ -17,7 +17,7 @@ typedef enum { MP_CELL_PENDING, MP_CELL_OK, MP_CELL_UNSUPPORTED, MP_CELL_ERROR }
 const char *mp_cell_status_name(mp_cell_status s);
 
 /* Where a cell's interval on the median comes from. */
-enum { MP_CI_NONE, MP_CI_BOOT, MP_CI_REPEATS };
+enum { MP_CI_NONE, MP_CI_REPEATS };
 
 typedef struct mp_rmetric {
     char name[MP_RM_NAME];
@@ -56,15 +56,17 @@ typedef struct mp_rcell {
     long long samples_kept, samples_discarded, samples_stopped;
     long long samples_preempted;  /* -1: not read (ready mode) */
     double empty_bracket_ns, bare_loop_ns, bare_loop_mean_ns;   /* ready mode */
-    /* Interval on wall.p50: MP_CI_BOOT (wall_p50_ci95_ns, level 0.95) or,
-     * for files without it, MP_CI_REPEATS: the range of the repeat medians,
-     * which holds the median with probability 1 - 2^(1-R) (ci_level). */
+    /* Interval on wall.p50, MP_CI_REPEATS with 2 repeat medians or more:
+     * the order-statistic interval of their median (common/stats.h,
+     * mp_median_ci_order); the reader computes it from rep[] whatever
+     * interval the file carries; ci_level its coverage (0.961 with 9
+     * repeats; the whole range and 1 - 2^(1-R) below 6). */
     int ci_kind;
     double ci_lo, ci_hi, ci_level;
     const cJSON *profile;         /* the "profile" object (read: checked), or NULL */
 
     /* What the writer takes besides: */
-    const double *repeat_medians; /* [nrepeats] raw ns, NaN: no sample in that repeat */
+    const double *repeat_medians; /* [nrepeats] on wall_ns's scale, NaN: no sample in it */
     size_t nrepeats;
     const mp_metric *metrics;     /* metrics{} and counters_missing{} */
     size_t nmetrics;

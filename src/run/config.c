@@ -58,6 +58,28 @@ const char *mp_ready_pos_names(void)
     return mp_names_join(buf, sizeof buf, pos_names, 3);
 }
 
+static const char *const order_names[] = {"passes", "back-to-back"};
+
+const char *mp_repeat_order_name(mp_repeat_order o)
+{
+    return (unsigned)o < 2 ? order_names[o] : order_names[0];
+}
+
+int mp_repeat_order_parse(const char *s, mp_repeat_order *out)
+{
+    int i = find(order_names, 2, s);
+    if (i < 0)
+        return MP_EUSAGE;
+    *out = (mp_repeat_order)i;
+    return 0;
+}
+
+const char *mp_repeat_order_names(void)
+{
+    static char buf[64];
+    return mp_names_join(buf, sizeof buf, order_names, 2);
+}
+
 int mp_ready_first(mp_ready_pos p, int n, int k)
 {
     if (k > n)

@@ -33,6 +33,11 @@ typedef enum { MP_FDT_PRIVATE, MP_FDT_SHARED } mp_fd_table;
 #define MP_MAX_EXPERIMENTS 8
 #define MP_WAITERS_MAX 64
 
+/* How a cell's repeats are spread over the run: one repeat of every cell per
+ * pass over the sweep (each with a freshly built descriptor set), or all of a
+ * cell's repeats one after another on one set. */
+typedef enum { MP_REPEATS_PASSES, MP_REPEATS_BACK_TO_BACK } mp_repeat_order;
+
 typedef struct mp_run_config {
     const mp_backend_ops *backends[MP_MAX_BACKENDS];
     int nbackends;
@@ -45,6 +50,7 @@ typedef struct mp_run_config {
     mp_fd_kind kinds[MP_MAX_KINDS];
     int nkinds;
     int samples, repeats, warmup;
+    mp_repeat_order repeat_order;  /* --repeat-order */
     unsigned experiments;          /* bits, see MP_EXP_CALLS */
     /* The names of the chosen experiments, in registry order (for the record). */
     const char *experiment_names[MP_MAX_EXPERIMENTS];
@@ -71,6 +77,11 @@ const char *mp_ready_pos_name(mp_ready_pos p);
 int mp_ready_pos_parse(const char *s, mp_ready_pos *out);
 /* "first, middle, last" for messages. */
 const char *mp_ready_pos_names(void);
+const char *mp_repeat_order_name(mp_repeat_order o);
+/* MP_EUSAGE when s names no order. */
+int mp_repeat_order_parse(const char *s, mp_repeat_order *out);
+/* "passes, back-to-back" for messages. */
+const char *mp_repeat_order_names(void);
 const char *mp_fd_table_name(mp_fd_table t);
 int mp_fd_table_parse(const char *s, mp_fd_table *out);
 const char *mp_fd_table_names(void);

@@ -36,6 +36,7 @@ static cJSON *config_json(const mp_run_config *c)
     cJSON_AddNumberToObject(o, "repeats", c->repeats);
     cJSON_AddNumberToObject(o, "warmup", c->warmup);
     cJSON_AddStringToObject(o, "ready_pos", mp_ready_pos_name(c->ready_pos));
+    cJSON_AddStringToObject(o, "repeat_order", mp_repeat_order_name(c->repeat_order));
     cJSON_AddStringToObject(o, "events", c->events);
     cJSON_AddStringToObject(o, "placement", c->placement);
     cJSON_AddBoolToObject(o, "quick", c->quick);
@@ -75,10 +76,10 @@ static void cell_record(const mp_cell *c, int repeats, mp_rcell *rec)
     rec->samples_preempted = c->mode == MP_MODE_WAKEUP ? (long long)c->preempted : -1;
     rec->repeat_medians = c->repeat_medians;
     rec->nrepeats = c->status == MP_CELL_OK ? (size_t)repeats : 0;
-    rec->ci_kind = MP_CI_BOOT;
+    rec->ci_kind = MP_CI_REPEATS;
     rec->ci_lo = c->p50_ci_lo;
     rec->ci_hi = c->p50_ci_hi;
-    rec->ci_level = 0.95;
+    rec->ci_level = c->p50_ci_level;
     rec->empty_bracket_ns = c->empty_bracket_ns;
     rec->bare_loop_ns = rec->bare_loop_mean_ns = NAN;
     if (c->status == MP_CELL_OK && c->mode == MP_MODE_READY) {

@@ -30,12 +30,13 @@ typedef struct mp_cell {
     size_t kept, discarded;
     size_t stopped;           /* kept samples that spanned a stop of the process */
     size_t preempted;         /* wakeup: kept samples in which the waiter was preempted */
-    double *repeat_medians;   /* [repeats] */
+    double *repeat_medians;   /* [repeats], on wall_ns's scale once summarised */
     double *bare_loop;        /* [repeats], ready mode: ns per call in a tight loop */
     double *bare_loop_mean;   /* [repeats], ready mode: the same, all loops' mean */
-    /* 95% bootstrap interval of wall_ns's median over the kept samples
-     * (common/stats.h); NaN until summarised. */
-    double p50_ci_lo, p50_ci_hi;
+    /* Interval of wall_ns's median from the repeat medians (order
+     * statistics, common/stats.h) and its coverage, at least MP_CI_LEVEL
+     * with enough repeats; NaN until summarised or with one repeat. */
+    double p50_ci_lo, p50_ci_hi, p50_ci_level;
     /* Kept per-call wall samples (raw ns) and the repeat each came from. */
     double *samples;
     double *waiter;           /* wakeup: the waiter's bracket of each kept sample (ns) */

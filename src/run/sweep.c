@@ -1,11 +1,16 @@
 /* sweep.c - the measurement loop of `muxprof run`.
  *
- * For each fd kind and each N one descriptor set is built.  Then, per
- * mode, the timing repeats run with the backends interleaved inside each
- * repeat (so slow drift of the host hits every backend alike), their order
- * rotated by one from repeat to repeat (so no order effect always lands on
- * the same backend), followed by one counter pass per counter group and
- * backend.  A backend is registered on the set only around its own blocks
+ * The repeats are passes over the sweep (--repeat-order passes): in each
+ * pass, for each fd kind and each N, a descriptor set is built afresh and,
+ * per mode, one timing repeat runs with the backends interleaved (so slow
+ * drift of the host hits every backend alike), their order rotated by one
+ * from repeat to repeat (so no order effect always lands on the same
+ * backend).  A cell's repeats are thus spread over the whole run and over
+ * as many sets (memory layouts) as repeats: what varies from run to run
+ * varies between its repeats too, and the interval from its repeat medians
+ * says so.  After the last pass come one counter pass per counter group and
+ * backend.  --repeat-order back-to-back runs a cell's repeats one after
+ * another on one set instead.  A backend is registered on the set only around its own blocks
  * (open + add before, close after): another backend's epoll callbacks or
  * io_uring poll requests on the same fds would otherwise run on every poke
  * and inside the timed window.  Cells that cannot run get status
@@ -213,13 +218,18 @@ static int summarize_cell(mp_cell *c, const mp_results *r, mp_err *err)
     for (size_t i = 0; i < c->nsamples; i++)
         x[i] = c->samples[i] - sub;
     mp_summarize(x, c->nsamples, &wall->s);
-    int brc = mp_bootstrap_median_ci(x, c->nsamples, MP_BOOT_RESAMPLES, 0.95, MP_BOOT_SEED,
-                                     &c->p50_ci_lo, &c->p50_ci_hi);
     free(x);
-    if (brc == -ENOMEM)
+    /* The repeat medians on wall_ns's scale, and the interval of the median
+     * from them: the repeat, not the call, is the unit that varies. */
+    double rm[MP_REPEATS_MAX];
+    size_t nrm = 0;
+    for (int i = 0; i < r->cfg->repeats; i++)
+        if (!isnan(c->repeat_medians[i]))
+            rm[nrm++] = c->repeat_medians[i] -= sub;
+    c->p50_ci_lo = c->p50_ci_hi = c->p50_ci_level = NAN;
+    if (nrm >= 2 && mp_median_ci_order(rm, nrm, MP_CI_LEVEL, &c->p50_ci_lo, &c->p50_ci_hi,
+                                       &c->p50_ci_level) == -ENOMEM)
         return mp_errf(err, -ENOMEM, "out of memory");
-    if (brc < 0)
-        c->p50_ci_lo = c->p50_ci_hi = NAN;
     if (c->waiter) {
         mp_metric *w = mp_cell_add_metric(c, "waiter_ns");
         if (!w)
@@ -243,17 +253,14 @@ static int wait_readable(const mp_fdset *set)
     return 0;
 }
 
-static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
-                    const mp_sweep_env *env, size_t first, mp_err *err)
+/* Allocate the sample arrays of the group's cells for every repeat, and mark
+ * those a mode rules out.  Done once, before a cell's first repeat. */
+static int alloc_cells(const mp_run_config *cfg, mp_cell *cells, const mp_sweep_env *env,
+                       mp_err *err)
 {
-    const mp_run_config *cfg = r->cfg;
-    int nb = cfg->nbackends, rc = 0;
+    int nb = cfg->nbackends;
     mp_mode mode = cells[0].mode;
     size_t per = (size_t)cfg->samples;
-    double *blockbuf = malloc(sizeof *blockbuf * per * 2);
-    if (!blockbuf)
-        return mp_errf(err, -ENOMEM, "out of memory");
-
     for (int b = 0; b < nb; b++) {
         mp_cell *c = &cells[b];
         const char *why = c->backend->unsupported_mode
@@ -278,87 +285,94 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
             c->bracket_ns = malloc(sizeof *c->bracket_ns * (size_t)cfg->repeats);
         if (!c->samples || !c->sample_repeat || !c->repeat_medians || !c->bare_loop ||
             !c->bare_loop_mean ||
-            (mode == MP_MODE_WAKEUP && !c->waiter) || (mode == MP_MODE_READY && !c->bracket_ns)) {
-            rc = mp_errf(err, -ENOMEM, "out of memory for %zu samples", per * cfg->repeats);
-            goto out;
+            (mode == MP_MODE_WAKEUP && !c->waiter) || (mode == MP_MODE_READY && !c->bracket_ns))
+            return mp_errf(err, -ENOMEM, "out of memory for %zu samples", per * cfg->repeats);
+        for (int i = 0; i < cfg->repeats; i++) {
+            c->repeat_medians[i] = NAN;
+            if (c->bracket_ns)
+                c->bracket_ns[i] = NAN;
         }
     }
-    if (mode == MP_MODE_READY) {
-        if (mp_fdset_poke(set) < 0 || wait_readable(set) < 0) {
-            if (mp_sample_stop) {   /* interrupted, not broken: leave the cells pending */
-                r->interrupted_cell = (int)first;
-                rc = -EINTR;
-                goto out;
-            }
-            for (int b = 0; b < nb; b++)
-                mark(&cells[b], MP_CELL_ERROR, "could not make fd %d readable",
-                     mp_fdset_ready_fd(set));
-            goto out;
-        }
-    }
+    return 0;
+}
 
-    for (int rep = 0; rep < cfg->repeats; rep++) {
-        for (int o = 0; o < nb; o++) {
-            int b = (o + rep) % nb;
-            mp_cell *c = &cells[b];
-            if (!active(c))
-                continue;
-            progress(env, first + (size_t)b, r->ncells, c, "repeat", rep + 1, cfg->repeats);
-            mp_block blk = {.wall_ns = blockbuf,
-                            .waiter_ns = mode == MP_MODE_WAKEUP ? blockbuf + per : NULL};
-            mp_err cerr;
-            void *st;
-            if (backend_register(c->backend, set, &st, &cerr) < 0) {
-                mark(c, MP_CELL_ERROR, "registering the set: %s", cerr.msg);
-                continue;
-            }
-            note_threads(c);
-            if (rep == 0)
-                c->watch_sets = mp_process_watch_sets();
-            if (mode == MP_MODE_READY) {
-                double eb[CLOCK_BRACKETS];
-                mp_sample_empty_brackets(eb, CLOCK_BRACKETS);
-                c->bracket_ns[rep] = mp_median(eb, CLOCK_BRACKETS);
-            }
-            int brc = mode == MP_MODE_READY
-                          ? mp_sample_ready(c->backend, st, set, cfg->warmup, per, NULL,
-                                            &blk, &cerr)
-                          : mp_sample_wakeup(c->backend, st, set, env->poker, cfg->warmup,
-                                             per, NULL, &blk, &cerr);
-            if (brc == 0 && mode == MP_MODE_READY &&
-                mp_sample_bare_loop(c->backend, st, BARE_LOOP, &c->bare_loop[rep],
-                                    &c->bare_loop_mean[rep], &cerr) < 0)
-                brc = -EPROTO;
-            backend_unregister(c->backend, &st);
-            if (brc == -EINTR) {
-                r->interrupted_cell = (int)(first + (size_t)b);
-                rc = -EINTR;
-                goto out;
-            }
-            if (brc < 0) {
-                mark(c, MP_CELL_ERROR, "%s", cerr.msg);
-                note_dead_peer(c, env->peer);
-                continue;
-            }
-            c->discarded += blk.discarded;
-            c->stopped += blk.stopped;
-            c->preempted += blk.preempted;
-            memcpy(c->samples + c->nsamples, blk.wall_ns, sizeof *blk.wall_ns * blk.kept);
-            if (c->waiter)
-                memcpy(c->waiter + c->nsamples, blk.waiter_ns, sizeof *blk.waiter_ns * blk.kept);
-            for (size_t i = 0; i < blk.kept; i++)
-                c->sample_repeat[c->nsamples + i] = rep;
-            c->nsamples += blk.kept;
-            /* A repeat with no sample kept has no median (NaN: null in the JSON). */
-            c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : NAN;
+/* One timing repeat of every backend of the group, in an order rotated by
+ * one from repeat to repeat. */
+static int time_repeat(mp_results *r, mp_cell *cells, const mp_fdset *set,
+                       const mp_sweep_env *env, size_t first, int rep, double *blockbuf)
+{
+    const mp_run_config *cfg = r->cfg;
+    int nb = cfg->nbackends;
+    mp_mode mode = cells[0].mode;
+    size_t per = (size_t)cfg->samples;
+    for (int o = 0; o < nb; o++) {
+        int b = (o + rep) % nb;
+        mp_cell *c = &cells[b];
+        if (!active(c))
+            continue;
+        progress(env, first + (size_t)b, r->ncells, c, "repeat", rep + 1, cfg->repeats);
+        mp_block blk = {.wall_ns = blockbuf,
+                        .waiter_ns = mode == MP_MODE_WAKEUP ? blockbuf + per : NULL};
+        mp_err cerr;
+        void *st;
+        if (backend_register(c->backend, set, &st, &cerr) < 0) {
+            mark(c, MP_CELL_ERROR, "registering the set: %s", cerr.msg);
+            continue;
         }
+        note_threads(c);
+        if (rep == 0)
+            c->watch_sets = mp_process_watch_sets();
+        if (mode == MP_MODE_READY) {
+            double eb[CLOCK_BRACKETS];
+            mp_sample_empty_brackets(eb, CLOCK_BRACKETS);
+            c->bracket_ns[rep] = mp_median(eb, CLOCK_BRACKETS);
+        }
+        int brc = mode == MP_MODE_READY
+                      ? mp_sample_ready(c->backend, st, set, cfg->warmup, per, NULL,
+                                        &blk, &cerr)
+                      : mp_sample_wakeup(c->backend, st, set, env->poker, cfg->warmup,
+                                         per, NULL, &blk, &cerr);
+        if (brc == 0 && mode == MP_MODE_READY &&
+            mp_sample_bare_loop(c->backend, st, BARE_LOOP, &c->bare_loop[rep],
+                                &c->bare_loop_mean[rep], &cerr) < 0)
+            brc = -EPROTO;
+        backend_unregister(c->backend, &st);
+        if (brc == -EINTR) {
+            r->interrupted_cell = (int)(first + (size_t)b);
+            return -EINTR;
+        }
+        if (brc < 0) {
+            mark(c, MP_CELL_ERROR, "%s", cerr.msg);
+            note_dead_peer(c, env->peer);
+            continue;
+        }
+        c->discarded += blk.discarded;
+        c->stopped += blk.stopped;
+        c->preempted += blk.preempted;
+        memcpy(c->samples + c->nsamples, blk.wall_ns, sizeof *blk.wall_ns * blk.kept);
+        if (c->waiter)
+            memcpy(c->waiter + c->nsamples, blk.waiter_ns, sizeof *blk.waiter_ns * blk.kept);
+        for (size_t i = 0; i < blk.kept; i++)
+            c->sample_repeat[c->nsamples + i] = rep;
+        c->nsamples += blk.kept;
+        /* A repeat with no sample kept has no median (NaN: null in the JSON). */
+        c->repeat_medians[rep] = blk.kept ? mp_median(blk.wall_ns, blk.kept) : NAN;
     }
-    /* Every cell's timing is summarised before any counter pass, so an
-     * interruption there leaves complete timings behind. */
+    return 0;
+}
+
+/* After a cell's last repeat: its timing summaries, then its counter passes
+ * and profile pass.  Every cell's timing is summarised before any counter
+ * pass, so an interruption there leaves complete timings behind. */
+static int finish_cells(mp_results *r, mp_cell *cells, const mp_fdset *set,
+                        const mp_sweep_env *env, size_t first, mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    int nb = cfg->nbackends, rc;
     for (int b = 0; b < nb; b++) {
         mp_cell *c = &cells[b];
         if (active(c) && (rc = summarize_cell(c, r, err)) < 0)
-            goto out;
+            return rc;
     }
     for (int b = 0; b < nb; b++) {
         mp_cell *c = &cells[b];
@@ -386,10 +400,43 @@ static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
         backend_unregister(c->backend, &st);
         if (prc == -EINTR) {
             r->interrupted_cell = (int)(first + (size_t)b);
-            rc = -EINTR;
+            return -EINTR;
+        }
+    }
+    return 0;
+}
+
+/* Repeats rep_lo .. rep_hi - 1 of one (mode, fd table) of a group on its
+ * set; the cells are finished after the run's last repeat. */
+static int run_mode(mp_results *r, mp_cell *cells, const mp_fdset *set,
+                    const mp_sweep_env *env, size_t first, int rep_lo, int rep_hi,
+                    mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    int nb = cfg->nbackends, rc = 0;
+    mp_mode mode = cells[0].mode;
+    double *blockbuf = malloc(sizeof *blockbuf * (size_t)cfg->samples * 2);
+    if (!blockbuf)
+        return mp_errf(err, -ENOMEM, "out of memory");
+    if (rep_lo == 0 && (rc = alloc_cells(cfg, cells, env, err)) < 0)
+        goto out;
+    if (mode == MP_MODE_READY) {
+        if (mp_fdset_poke(set) < 0 || wait_readable(set) < 0) {
+            if (mp_sample_stop) {   /* interrupted, not broken: leave the cells pending */
+                r->interrupted_cell = (int)first;
+                rc = -EINTR;
+                goto out;
+            }
+            for (int b = 0; b < nb; b++)
+                mark(&cells[b], MP_CELL_ERROR, "could not make fd %d readable",
+                     mp_fdset_ready_fd(set));
             goto out;
         }
     }
+    for (int rep = rep_lo; rep < rep_hi && rc == 0; rep++)
+        rc = time_repeat(r, cells, set, env, first, rep, blockbuf);
+    if (rc == 0 && rep_hi == cfg->repeats)
+        rc = finish_cells(r, cells, set, env, first, err);
 out:
     if (mode == MP_MODE_READY)
         while (mp_fdset_drain(set) == 0)
@@ -407,7 +454,8 @@ static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, i
     return i * (size_t)cfg->nbackends + (size_t)b;
 }
 
-static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_err *err)
+static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, int rep_lo,
+                     int rep_hi, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
     mp_fd_kind kind = cfg->kinds[k];
@@ -499,7 +547,7 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
                     rc = err->code;
                     break;
                 }
-                rc = run_mode(r, &r->cells[first], &set, env, first, err);
+                rc = run_mode(r, &r->cells[first], &set, env, first, rep_lo, rep_hi, err);
                 mp_parked_stop(parked);
             }
     }
@@ -508,7 +556,26 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, mp_e
     return rc;
 }
 
-int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
+/* The journal and the progress callback learn of a group's cells once they
+ * are final (but for those an interruption left pending). */
+static int group_done(mp_results *r, const mp_sweep_env *env, int k, int n, mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    size_t g0 = cell_index(cfg, k, n, 0, 0, 0, 0);
+    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)cfg->nfd_tables *
+                (size_t)cfg->nbackends;
+    int jrc = env->journal ? mp_journal_cells(env->journal, r, g0, ng) : 0;
+    if (jrc < 0)
+        return mp_errf(err, jrc, "out of memory keeping the finished cells");
+    for (size_t i = g0; env->cell_done && i < g0 + ng; i++)
+        if (r->cells[i].status != MP_CELL_PENDING)
+            env->cell_done(i, env->progress_ctx);
+    return 0;
+}
+
+/* One pass over every group: repeats rep_lo .. rep_hi - 1 of each. */
+static int sweep_pass(mp_results *r, const mp_sweep_env *env, int rep_lo, int rep_hi,
+                      mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
     int rc = 0;
@@ -516,20 +583,56 @@ int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
         for (int n = 0; n < cfg->ncounts && rc == 0; n++) {
             if (mp_sample_stop) {
                 r->interrupted_cell = (int)cell_index(cfg, k, n, 0, 0, 0, 0);
-                rc = -EINTR;
-                break;
+                return -EINTR;
             }
-            rc = run_group(r, env, k, n, err);
-            /* the group's cells are final, but for those an interruption left pending */
-            size_t g0 = cell_index(cfg, k, n, 0, 0, 0, 0);
-            size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes *
-                        (size_t)cfg->nfd_tables * (size_t)cfg->nbackends;
-            int jrc = env->journal ? mp_journal_cells(env->journal, r, g0, ng) : 0;
-            if (jrc < 0)
-                return mp_errf(err, jrc, "out of memory keeping the finished cells");
-            for (size_t i = g0; env->cell_done && i < g0 + ng; i++)
-                if (r->cells[i].status != MP_CELL_PENDING)
-                    env->cell_done(i, env->progress_ctx);
+            rc = run_group(r, env, k, n, rep_lo, rep_hi, err);
+            if (rep_hi == cfg->repeats) {
+                int grc = group_done(r, env, k, n, err);
+                if (grc < 0)
+                    return grc;
+            }
         }
+    return rc;
+}
+
+/* Passes interrupted: every cell still pending that has timed repeats is
+ * summarised from those (its interval from the repeats it has) and made
+ * final, so the run keeps what it measured; its counter passes never ran. */
+static int keep_interrupted(mp_results *r, const mp_sweep_env *env, int done, mp_err *err)
+{
+    for (size_t i = 0; i < r->ncells; i++) {
+        mp_cell *c = &r->cells[i];
+        if (c->status != MP_CELL_PENDING || c->nsamples == 0)
+            continue;
+        int rc = summarize_cell(c, r, err);
+        if (rc < 0)
+            return rc;
+        snprintf(c->reason, sizeof c->reason, "interrupted after %d of %d passes: timed in "
+                 "those (a pass more for some backends), counters not measured", done,
+                 r->cfg->repeats);
+        int jrc = env->journal ? mp_journal_cells(env->journal, r, i, 1) : 0;
+        if (jrc < 0)
+            return mp_errf(err, jrc, "out of memory keeping the finished cells");
+        if (env->cell_done)
+            env->cell_done(i, env->progress_ctx);
+    }
+    return 0;
+}
+
+int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    int rc = 0, rep = 0;
+    if (cfg->repeat_order == MP_REPEATS_BACK_TO_BACK)
+        rc = sweep_pass(r, env, 0, cfg->repeats, err);
+    else {
+        for (; rep < cfg->repeats && rc == 0; rep++)
+            rc = sweep_pass(r, env, rep, rep + 1, err);
+        if (rc == -EINTR && rep > 1) {
+            int krc = keep_interrupted(r, env, rep - 1, err);
+            if (krc < 0)
+                return krc;
+        }
+    }
     return rc < 0 ? rc : 0;
 }

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""uncertainty-check.py - are muxprof's intervals and compare's verdicts honest on this host?
+
+Makes R identical runs one after another, then measures three things:
+
+  coverage   for every cell of every run: does the run's 95% interval of the
+             median (the cell's `wall_p50_ci95_ns`) contain the median of the
+             R runs' medians (the "truth" as well as this host can give it),
+             and how often does it contain another single run's median
+  A/A        `muxprof compare` of disjoint pairs of identical runs (r1 r2,
+             r3 r4, ...): the share of shared cells it flags as changed
+  power      the same pairs with the second run's times scaled by SHIFT
+             (1.05: five percent slower, everything else equal): the share of
+             cells flagged as a slowdown
+
+A cell is "flagged" when compare's change entry says significant and, where
+compare gives a verdict, the verdict is not "within noise".  Targets (the
+defaults): coverage of the all-runs median >= 90%, A/A flags <= 5%, power
+>= 80%.
+
+  scripts/uncertainty-check.py --out DIR [--bin PATH] [--runs R (20)] [--shift 1.05]
+                               [-- RUN OPTIONS]
+  scripts/uncertainty-check.py --from DIR [--bin PATH] [--shift 1.05]
+
+RUN OPTIONS replace the default `--backends poll,epoll --fds 10,100,1000 --mode
+ready --events none` (samples and repeats: muxprof run's defaults).  Writes DIR/runs/r01 ...,
+DIR/compare/, DIR/uncertainty-check.md and .json.  A benchmark, not a test:
+it takes minutes and its numbers depend on the host.  Exit: 0 every target
+met; 3 a target missed; 1 a run or compare failed; 2 usage.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,100,1000", "--mode", "ready",
+               "--events", "none"]
+RUN_LIMIT_S = 900
+TARGET_COVERAGE = 0.90
+TARGET_AA = 0.05
+TARGET_POWER = 0.80
+# Per-cell fields holding times, scaled by --shift for the power check.  Fixed
+# costs measured apart from the call (the empty bracket, the bare loop) are not.
+TIME_FIELDS = ("repeat_medians_ns", "repeat_spread_ns", "wall_p50_ci95_ns")
+TIME_METRICS = ("wall_ns", "wall_raw_ns")
+
+
+def die(msg, code=1):
+    print("uncertainty-check: " + msg, file=sys.stderr)
+    sys.exit(code)
+
+
+def call(cmd, what):
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=RUN_LIMIT_S)
+    except subprocess.TimeoutExpired:
+        die("%s ran past %d s and was stopped" % (what, RUN_LIMIT_S))
+    return r
+
+
+def make_runs(out, binary, runs, extra):
+    os.makedirs(os.path.join(out, "runs"), exist_ok=True)
+    for k in range(1, runs + 1):
+        d = os.path.join(out, "runs", "r%02d" % k)
+        cmd = [binary, "run", "--no-plots", "--quiet", "--out", d] + extra
+        t0 = time.time()
+        r = call(cmd, "run %d" % k)
+        if r.returncode != 0:
+            die("run %d failed (exit %d): %s" % (k, r.returncode,
+                                                 r.stderr.decode(errors="replace").strip()[-400:]))
+        print("uncertainty-check: run %d/%d took %.1f s" % (k, runs, time.time() - t0),
+              file=sys.stderr)
+
+
+def cell_key(c):
+    return (c["mode"], c["fd_kind"], c["backend"], int(c["nfds"]), int(c.get("active", 1)),
+            c.get("fd_table", "private"))
+
+
+def key_name(k):
+    return "%s %s %s N=%d" % (k[0], k[1], k[2], k[3])
+
+
+def load_cells(path):
+    with open(path) as f:
+        doc = json.load(f)
+    cells = {}
+    for c in doc.get("results", []):
+        p50 = (c.get("metrics", {}).get("wall_ns") or {}).get("p50")
+        if c.get("status") == "ok" and isinstance(p50, (int, float)):
+            cells[cell_key(c)] = c
+    return doc, cells
+
+
+def interval_of(c):
+    iv = c.get("wall_p50_ci95_ns")
+    if isinstance(iv, dict) and isinstance(iv.get("lo"), (int, float)) \
+            and isinstance(iv.get("hi"), (int, float)):
+        return iv["lo"], iv["hi"]
+    return None
+
+
+def coverage(runs):
+    keys = sorted(set().union(*[set(r) for r in runs]))
+    rows, tot = [], {"grand": [0, 0], "other": [0, 0], "zero": 0, "cells": 0}
+    for key in keys:
+        have = [r[key] for r in runs if key in r]
+        meds = [c["metrics"]["wall_ns"]["p50"] for c in have]
+        if len(have) < 3:
+            continue
+        grand = statistics.median(meds)
+        g = o = on = zero = n = 0
+        for i, c in enumerate(have):
+            iv = interval_of(c)
+            if iv is None:
+                continue
+            lo, hi = iv
+            n += 1
+            zero += lo == hi
+            g += lo <= grand <= hi
+            for j, m in enumerate(meds):
+                if j != i:
+                    on += 1
+                    o += lo <= m <= hi
+        if n == 0:
+            continue
+        rows.append({"cell": key_name(key), "runs": n, "median_of_runs": grand,
+                     "run_medians_min": min(meds), "run_medians_max": max(meds),
+                     "covers_grand": g / n, "covers_other": o / on if on else None,
+                     "zero_width": zero})
+        tot["grand"][0] += g
+        tot["grand"][1] += n
+        tot["other"][0] += o
+        tot["other"][1] += on
+        tot["zero"] += zero
+        tot["cells"] += n
+    return rows, tot
+
+
+def scaled_copy(src, dst, shift):
+    """A copy of run directory src in dst with every per-call time multiplied by shift."""
+    os.makedirs(dst, exist_ok=True)
+    with open(os.path.join(src, "results.json")) as f:
+        doc = json.load(f)
+
+    def scale(v):
+        if isinstance(v, bool) or v is None:
+            return v
+        if isinstance(v, (int, float)):
+            return v * shift
+        if isinstance(v, list):
+            return [scale(x) for x in v]
+        if isinstance(v, dict):
+            return {k: (scale(x) if k in ("lo", "hi", "median", "min", "max") else x)
+                    for k, x in v.items()}
+        return v
+
+    for c in doc.get("results", []):
+        for f in TIME_FIELDS:
+            if f in c:
+                c[f] = scale(c[f])
+        for m in TIME_METRICS:
+            mo = (c.get("metrics") or {}).get(m)
+            if isinstance(mo, dict):
+                for k in ("p10", "p50", "p90", "p99", "mean", "min", "max", "stddev"):
+                    if isinstance(mo.get(k), (int, float)):
+                        mo[k] *= shift
+    with open(os.path.join(dst, "results.json"), "w") as f:
+        json.dump(doc, f)
+    src_csv = os.path.join(src, "samples.csv")
+    if os.path.exists(src_csv):
+        with open(src_csv) as f, open(os.path.join(dst, "samples.csv"), "w") as g:
+            head = f.readline()
+            g.write(head)
+            cols = head.strip().split(",")
+            tcols = [i for i, n in enumerate(cols) if n.endswith("_ns")]
+            for line in f:
+                v = line.rstrip("\n").split(",")
+                for i in tcols:
+                    if i < len(v) and v[i] not in ("", "null"):
+                        v[i] = repr(float(v[i]) * shift)
+                g.write(",".join(v) + "\n")
+
+
+def flagged(ch):
+    v = ch.get("verdict")
+    if v is not None:
+        return v not in ("within noise", "not testable", "same")
+    return bool(ch.get("significant"))
+
+
+def compare(binary, a, b, label):
+    r = call([binary, "compare", a, b, "--json"], "compare " + label)
+    if r.returncode != 0:
+        die("compare %s failed (exit %d): %s" % (label, r.returncode,
+                                               r.stderr.decode(errors="replace").strip()[-400:]))
+    doc = json.loads(r.stdout)
+    out = []
+    for c in doc["comparison"]["cells"]:
+        for ch in c.get("change", []):
+            out.append((c, ch))
+    return doc, out
+
+
+def pairs_check(out, binary, run_dirs, shift):
+    aa = {"flagged": 0, "cells": 0, "flagged_cells": []}
+    pw = {"flagged": 0, "slower": 0, "cells": 0}
+    cmpdir = os.path.join(out, "compare")
+    os.makedirs(cmpdir, exist_ok=True)
+    method = None
+    for i in range(0, len(run_dirs) - 1, 2):
+        a, b = run_dirs[i], run_dirs[i + 1]
+        label = "%s/%s" % (os.path.basename(a), os.path.basename(b))
+        doc, chs = compare(binary, a, b, label)
+        method = doc["comparison"].get("test", {}).get("name", method)
+        for c, ch in chs:
+            aa["cells"] += 1
+            if flagged(ch):
+                aa["flagged"] += 1
+                aa["flagged_cells"].append("%s: %s %s %s N=%s %+.1f%%" % (
+                    label, c["mode"], c["fd_kind"], c["backend"], c["nfds"],
+                    ch.get("change_pct") or 0))
+        sdir = os.path.join(cmpdir, os.path.basename(b) + "-x%g" % shift)
+        if os.path.exists(sdir):
+            shutil.rmtree(sdir)
+        scaled_copy(b, sdir, shift)
+        _, chs = compare(binary, a, sdir, label + " x%g" % shift)
+        for c, ch in chs:
+            pw["cells"] += 1
+            if flagged(ch):
+                pw["flagged"] += 1
+                pw["slower"] += (ch.get("change_pct") or 0) > 0
+    return aa, pw, method
+
+
+def noise_summary(run_docs):
+    loads, steal = [], []
+    for d in run_docs:
+        n = (d.get("context") or {}).get("noise") or {}
+        loads += [v[0] for v in (n.get("loadavg_start"), n.get("loadavg_end")) if v]
+        if isinstance(n.get("steal_share"), (int, float)):
+            steal.append(n["steal_share"])
+    if not loads:
+        return "not recorded"
+    s = "1-minute load %.2f to %.2f" % (min(loads), max(loads))
+    if steal:
+        s += ", steal %.1f%% to %.1f%% of CPU time" % (min(steal) * 100, max(steal) * 100)
+    return s
+
+
+def share(k, n):
+    return None if n == 0 else k / n
+
+
+def pct(x):
+    return "n/a" if x is None else "%.1f%%" % (x * 100)
+
+
+def write(out, res):
+    tmp = os.path.join(out, ".uncertainty-check.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(res, f, indent=1)
+    os.replace(tmp, os.path.join(out, "uncertainty-check.json"))
+    t = res["totals"]
+    lines = ["# Uncertainty check: %d identical runs" % res["runs"], "",
+             "Run options: `%s`; host: %s." % (" ".join(res["run_options"]), res["noise"]), "",
+             "| check | measured | target | |", "|---|---:|---:|---|",
+             "| intervals covering the median of all runs | %s | >= %s | %s |" % (
+                 pct(t["coverage_grand"]), pct(TARGET_COVERAGE), res["ok"]["coverage"]),
+             "| intervals covering another run's median | %s | | |" % pct(t["coverage_other"]),
+             "| zero-width intervals | %d of %d | | |" % (t["zero_width"], t["intervals"]),
+             "| A/A cells flagged by compare | %s (%d of %d) | <= %s | %s |" % (
+                 pct(t["aa_rate"]), res["aa"]["flagged"], res["aa"]["cells"], pct(TARGET_AA),
+                 res["ok"]["aa"]),
+             "| cells flagged with one side x%g | %s (%d of %d) | >= %s | %s |" % (
+                 res["shift"], pct(t["power"]), res["power"]["slower"], res["power"]["cells"],
+                 pct(TARGET_POWER), res["ok"]["power"]),
+             "", "compare's test: %s." % (res["compare_test"] or "not given"), "",
+             "| cell | runs | median of runs | run medians | covers median of runs | "
+             "covers another run | zero width |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in res["cells"]:
+        lines.append("| %s | %d | %.0f | %.0f..%.0f | %s | %s | %d |" % (
+            r["cell"], r["runs"], r["median_of_runs"], r["run_medians_min"],
+            r["run_medians_max"], pct(r["covers_grand"]), pct(r["covers_other"]),
+            r["zero_width"]))
+    text = "\n".join(lines) + "\n"
+    tmp = os.path.join(out, ".uncertainty-check.md.tmp")
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, os.path.join(out, "uncertainty-check.md"))
+    return text
+
+
+def main():
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        k = argv.index("--")
+        argv, extra = argv[:k], argv[k + 1:]
+    ap = argparse.ArgumentParser(prog="scripts/uncertainty-check.py",
+                                 description="coverage of muxprof's intervals and compare's "
+                                 "false-positive rate and power over identical runs")
+    ap.add_argument("--out", help="new directory for the runs and the result")
+    ap.add_argument("--from", dest="src", help="analyse the runs already in this directory")
+    ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                  "..", "build", "bin", "muxprof"))
+    ap.add_argument("--runs", type=int, default=20, help="identical runs [20]; at least 4")
+    ap.add_argument("--shift", type=float, default=1.05,
+                    help="factor on the second run's times for the power check [1.05]")
+    try:
+        args = ap.parse_args(argv)
+    except SystemExit as e:
+        sys.exit(2 if e.code else 0)
+    if bool(args.out) == bool(args.src):
+        die("give --out DIR (make the runs) or --from DIR (analyse them), not both", 2)
+    if args.runs < 4:
+        die("--runs must be at least 4 (two compare pairs)", 2)
+    if not 1 < args.shift < 2:
+        die("--shift is a factor between 1 and 2 (1.05 is 5% slower)", 2)
+    if not os.access(args.bin, os.X_OK):
+        die("no muxprof at %s: build it (scripts/setup.sh) or give --bin" % args.bin, 1)
+    out = args.src or args.out
+    if args.out:
+        if os.path.exists(out) and os.listdir(out):
+            die("%s exists and is not empty: give a new directory" % out, 2)
+        make_runs(out, args.bin, args.runs, extra or DEFAULT_RUN)
+    runs_dir = os.path.join(out, "runs")
+    if not os.path.isdir(runs_dir):
+        die("%s has no runs/ directory" % out, 2)
+    names = sorted(n for n in os.listdir(runs_dir)
+                   if os.path.exists(os.path.join(runs_dir, n, "results.json")))
+    if len(names) < 4:
+        die("%s holds %d runs; at least 4 are needed" % (runs_dir, len(names)), 2)
+    dirs = [os.path.join(runs_dir, n) for n in names]
+    loaded = [load_cells(os.path.join(d, "results.json")) for d in dirs]
+    rows, tot = coverage([c for _, c in loaded])
+    aa, pw, method = pairs_check(out, args.bin, dirs, args.shift)
+    opts = (loaded[0][0].get("context") or {}).get("command") or extra or DEFAULT_RUN
+    totals = {"coverage_grand": share(*tot["grand"]), "coverage_other": share(*tot["other"]),
+              "zero_width": tot["zero"], "intervals": tot["cells"],
+              "aa_rate": share(aa["flagged"], aa["cells"]),
+              "power": share(pw["slower"], pw["cells"])}
+    ok = {"coverage": totals["coverage_grand"] is not None
+          and totals["coverage_grand"] >= TARGET_COVERAGE,
+          "aa": totals["aa_rate"] is not None and totals["aa_rate"] <= TARGET_AA,
+          "power": totals["power"] is not None and totals["power"] >= TARGET_POWER}
+    res = {"runs": len(dirs), "run_options": opts if isinstance(opts, list) else [str(opts)],
+           "shift": args.shift, "noise": noise_summary([d for d, _ in loaded]),
+           "compare_test": method, "totals": totals,
+           "ok": {k: "met" if v else "missed" for k, v in ok.items()},
+           "aa": aa, "power": pw, "cells": rows}
+    sys.stdout.write(write(out, res))
+    sys.exit(0 if all(ok.values()) else 3)
+
+
+if __name__ == "__main__":
+    main()
