@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "common/stats.h"
+#include "percall_ref.h"
 
 /* A deterministic normal stream: splitmix64 and Box-Muller. */
 typedef struct { unsigned long long s; } rng;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/stats.h"
+#include "percall_ref.h"
 
 static void test_known_set(void **state)
 {

@@ -83,11 +83,12 @@ const mp_cli mp_cli_compare = {
         "counters side by side.  Cells measured by at least two inputs are compared; the\n"
         "others are listed.\n\n"
         "Before/after on one host: each shared cell shows the change of the median in %\n"
-        "against the first input and a two-sided Mann-Whitney U test on the kept samples\n"
-        "(samples.csv) of both, significant when p < 0.05; \"not testable\" where an input\n"
-        "has no samples (a published reference carries one number).  Two inputs of one\n"
-        "host are told apart by their run directory's name; the same file twice is\n"
-        "refused.\n\n",
+        "against the first input, the ratio's 95% interval and a permutation test, all on\n"
+        "the repeat medians: \"within noise\" under 3% or the cells' own interval width,\n"
+        "\"slower\"/\"faster\" when p < 0.05 and the interval excludes 1, else \"not\n"
+        "resolved\"; \"not testable\" where an input has fewer than 4 repeats (a published\n"
+        "reference carries one number).  Two inputs of one host are told apart by their\n"
+        "run directory's name; the same file twice is refused.\n\n",
     .outro = "\nAn input that is missing or unreadable is exit 1; one that is malformed or\n"
              "shares nothing with the others is 2 (the message names the file and the field).\n"
              MP_EXIT_HELP,

@@ -25,25 +25,6 @@ double mp_quantile_sorted(const double *x, size_t n, double p);
 /* Median of x[0..n-1] (sorts in place). */
 double mp_median(double *x, size_t n);
 
-/* Mann-Whitney U test, two-sided, of x[0..nx-1] against y[0..ny-1] (not
- * modified): *u is U of x (pairs (xi, yj) with xi > yj, ties counting one
- * half), *p the p-value from the normal approximation with the tie
- * correction and a continuity correction of 0.5 (scipy.stats.mannwhitneyu,
- * method="asymptotic").  Returns 0, -EINVAL when nx or ny is 0 or a value
- * is not finite, -ENOMEM. */
-int mp_mann_whitney(const double *x, size_t nx, const double *y, size_t ny, double *u,
-                    double *p);
-
-/* Percentile bootstrap confidence interval of the median of x[0..n-1]
- * (sorted in place): `resamples` resamples of n draws with replacement,
- * their type-7 medians, and the (1-level)/2 and (1+level)/2 quantiles of
- * those.  Deterministic: the draws come from a splitmix64 stream started at
- * seed, so the same samples and seed give the same interval.  Returns 0, or
- * -EINVAL for n == 0, resamples < 2 or level outside (0,1), -ENOMEM. */
-#define MP_BOOT_RESAMPLES 1000
-#define MP_BOOT_SEED 0x6d75787072ull   /* "muxpr" */
-int mp_bootstrap_median_ci(double *x, size_t n, unsigned resamples, double level,
-                           unsigned long long seed, double *lo, double *hi);
 
 /* Statistics over replicates: a handful of values, one per repeat of a
  * cell (or one per run), each the median of many calls.  Per-call samples
