@@ -1,5 +1,8 @@
 /* internal.h - what the files of run/ share and nothing outside uses.
  *
+ * counter_pass.c: a cell's counter passes (sweep.c runs them after its
+ * last timing repeat).
+ *
  * profile_pass.c: the sampling pass of `muxprof run --profile`: after a
  * cell's timing and counter passes, the same calls again with the waiter
  * thread sampled (pmu/profile.h); the result is the cell's "profile"
@@ -17,6 +20,17 @@
  * the error of a call that went wrong (message in err). */
 int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
                     int warmup, mp_err *err);
+
+/* counter_pass.c: count events around each of `samples` calls, for every
+ * pass of the plan, into the cell's metrics.  Returns 0, -EINTR, or the
+ * error of a pass that could not sample (message in err); a pass that
+ * cannot open is noted in the cell's reason and skipped. */
+int mp__counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
+                       int samples, int warmup, size_t cell, size_t ncells, mp_err *err);
+
+/* sweep.c: tell the progress callback that a unit of cell c begins: "what i/n". */
+void mp__sweep_progress(const mp_sweep_env *env, size_t cell, size_t ncells, const mp_cell *c,
+                        const char *what, int i, int n);
 
 /* Kernel symbols and phases are loaded once per process, on first use. */
 #define MP_PROFILE_TARGET 3000
