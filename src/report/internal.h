@@ -106,4 +106,11 @@ int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const ch
 /* " %.10g", or " ?" for a missing value. */
 void mp__rfig_num(FILE *f, double v);
 
+/* sec_experiments.c and sec_ltet.c: the experiments section; sec_ltet.c
+ * holds ltet's table, reading and figure.  MP_REXP_MAXL: the most kinds,
+ * backends or chunk sizes one experiment's table shows. */
+#define MP_REXP_MAXL 32
+void mp__rexp_ltet_md(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
+int mp__rexp_ltet_fig(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err);
+
 #endif
