@@ -7,17 +7,21 @@ mp_add_test(test_report_figures LIBS mp_report SOURCES test_report_figures.c
   NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
 # The note on CPU-wide (uncore) counts in the counters section.
 mp_add_test(test_report_cpu_wide LIBS mp_report SOURCES test_report_cpu_wide.c LABELS report)
-# scripts/readme-results.py (the README's results section) on fixture runs, read through
-# report --json; 77 without python3.
-add_test(NAME test_readme_results
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
-                 ${CMAKE_CURRENT_BINARY_DIR}/readme-results-test $<TARGET_FILE:muxprof>)
-set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
-# report --json against the numbers of the same fixtures' report.md; 77 without python3.
-add_test(NAME test_report_json
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_report_json.sh $<TARGET_FILE:muxprof>
-                 ${CMAKE_CURRENT_SOURCE_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/report-json-test)
-set_tests_properties(test_report_json PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+# Both tests below start the binary from a script (python3 or sh): native builds
+# only, an emulated binary cannot be started that way.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  # scripts/readme-results.py (the README's results section) on fixture runs, read
+  # through report --json; 77 without python3.
+  add_test(NAME test_readme_results
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_readme_results.sh ${CMAKE_SOURCE_DIR}
+                   ${CMAKE_CURRENT_BINARY_DIR}/readme-results-test $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_readme_results PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+  # report --json against the numbers of the same fixtures' report.md; 77 without python3.
+  add_test(NAME test_report_json
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_report_json.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/report-json-test)
+  set_tests_properties(test_report_json PROPERTIES LABELS report TIMEOUT 60 SKIP_RETURN_CODE 77)
+endif()
 
 # The repository stands alone: no path of the private workspace, no dangling doc link.
 add_test(NAME test_standalone

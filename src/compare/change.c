@@ -6,6 +6,7 @@
  * below which a change is within noise.  See compare.h. */
 #include "compare/internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,11 +68,14 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     if (!repeats_ok(&c->h[0], a, out->why, sizeof out->why) ||
         !repeats_ok(&c->h[hi], b, out->why, sizeof out->why))
         return;
-    if (mp_perm_test(a->rep, a->nrep, b->rep, b->nrep, PERM_SEED, &out->p) < 0 ||
-        mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &out->ratio, &out->ratio_lo,
-                       &out->ratio_hi, &out->ratio_level) < 0) {
+    int rc = mp_perm_test(a->rep, a->nrep, b->rep, b->nrep, PERM_SEED, &out->p);
+    if (rc == 0)
+        rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &out->ratio, &out->ratio_lo,
+                            &out->ratio_hi, &out->ratio_level);
+    if (rc < 0) {
         out->p = NAN;
-        snprintf(out->why, sizeof out->why, "repeat medians that are not all positive");
+        snprintf(out->why, sizeof out->why, "%s", rc == -ENOMEM ? "out of memory"
+                 : "a repeat median that is not a positive number");
         return;
     }
     out->n_base = a->nrep;
@@ -79,8 +83,10 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     out->min_effect = fmax(MP_CMP_MIN_EFFECT, fmax(noise_of(a), noise_of(b)));
     if (fabs(out->pct) / 100 < out->min_effect)
         out->verdict = MP_CMP_WITHIN_NOISE;
-    else if (out->p < MP_CMP_ALPHA && (out->ratio_lo > 1 || out->ratio_hi < 1))
-        out->verdict = out->pct > 0 ? MP_CMP_SLOWER : MP_CMP_FASTER;
+    else if (out->p < MP_CMP_ALPHA && out->ratio_lo > 1 && out->pct > 0)
+        out->verdict = MP_CMP_SLOWER;
+    else if (out->p < MP_CMP_ALPHA && out->ratio_hi < 1 && out->pct < 0)
+        out->verdict = MP_CMP_FASTER;
     else
         out->verdict = MP_CMP_NOT_RESOLVED;
     out->significant = out->verdict == MP_CMP_SLOWER || out->verdict == MP_CMP_FASTER;

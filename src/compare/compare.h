@@ -104,7 +104,7 @@ size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backe
  * what another run of the same code may move by), whichever is larger -- is
  * within noise whatever p says; a larger one is
  * a slowdown or a speed-up when p < MP_CMP_ALPHA and the ratio's interval
- * excludes 1, else not resolved.  Not testable (p NAN, why set) when either
+ * lies wholly on the side of the change, else not resolved.  Not testable (p NAN, why set) when either
  * input has fewer than MP_CMP_MIN_REPEATS repeat medians for the cell (a
  * published reference has none). */
 #define MP_CMP_ALPHA 0.05

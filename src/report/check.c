@@ -134,6 +134,7 @@ static void load_uncertainty(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c
                    : cJSON_IsNumber(rp50) && isfinite(rp50->valuedouble)
                        ? rp50->valuedouble - c->wall.p50 : 0;
     const cJSON *rm = cJSON_GetObjectItemCaseSensitive(o, "repeat_medians_ns"), *e;
+    size_t over = 0;
     c->ci_kind = MP_CI_NONE;
     c->ci_lo = c->ci_hi = c->ci_level = NAN;
     if (!cJSON_IsArray(rm))
@@ -149,7 +150,13 @@ static void load_uncertainty(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c
         }
         if (c->nrep < MP_RM_MAX_REP)
             c->rep[c->nrep++] = e->valuedouble - shift;
+        else
+            over++;
     }
+    if (over)
+        mp__rm_warn(m, "results[%zu].repeat_medians_ns: %zu more than the %d read; the "
+                    "interval and compare use the first %d", i, over, MP_RM_MAX_REP,
+                    MP_RM_MAX_REP);
     if (c->nrep >= 2 && mp_median_ci_order(c->rep, c->nrep, MP_CI_LEVEL, &c->ci_lo, &c->ci_hi,
                                            &c->ci_level) == 0)
         c->ci_kind = MP_CI_REPEATS;

@@ -18,7 +18,7 @@
 /* Largest accepted values: beyond these a count is a typo, not a wish. */
 #define MP_FDS_MAX 1048576      /* the kernel's default fs.nr_open */
 #define MP_SAMPLES_MAX 10000000
-#define MP_REPEATS_MAX 1000
+#define MP_REPEATS_MAX 64   /* the report reads as many repeat medians per cell */
 #define MP_WARMUP_MAX 10000000
 
 typedef enum { MP_MODE_READY, MP_MODE_WAKEUP } mp_mode;

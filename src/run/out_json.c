@@ -84,12 +84,16 @@ static void cell_record(const mp_cell *c, int repeats, mp_rcell *rec)
     rec->bare_loop_ns = rec->bare_loop_mean_ns = NAN;
     if (c->status == MP_CELL_OK && c->mode == MP_MODE_READY) {
         double tmp[MP_REPEATS_MAX], sum = 0;
-        for (int i = 0; i < repeats; i++) {
-            tmp[i] = c->bare_loop[i];
-            sum += c->bare_loop_mean[i];
+        size_t n = 0;
+        for (int i = 0; i < repeats; i++)   /* NaN: a repeat that did not run */
+            if (!isnan(c->bare_loop[i]) && !isnan(c->bare_loop_mean[i])) {
+                tmp[n++] = c->bare_loop[i];
+                sum += c->bare_loop_mean[i];
+            }
+        if (n) {
+            rec->bare_loop_ns = mp_median(tmp, n);
+            rec->bare_loop_mean_ns = sum / (double)n;
         }
-        rec->bare_loop_ns = mp_median(tmp, (size_t)repeats);
-        rec->bare_loop_mean_ns = sum / repeats;
     }
     rec->metrics = c->metrics;
     rec->nmetrics = c->nmetrics;

@@ -213,8 +213,8 @@ static int alloc_cells(const mp_run_config *cfg, mp_cell *cells, const mp_sweep_
             !c->bare_loop_mean ||
             (mode == MP_MODE_WAKEUP && !c->waiter) || (mode == MP_MODE_READY && !c->bracket_ns))
             return mp_errf(err, -ENOMEM, "out of memory for %zu samples", per * cfg->repeats);
-        for (int i = 0; i < cfg->repeats; i++) {
-            c->repeat_medians[i] = NAN;
+        for (int i = 0; i < cfg->repeats; i++) {   /* NaN: a repeat that did not run */
+            c->repeat_medians[i] = c->bare_loop[i] = c->bare_loop_mean[i] = NAN;
             if (c->bracket_ns)
                 c->bracket_ns[i] = NAN;
         }
@@ -499,12 +499,16 @@ static int group_done(mp_results *r, const mp_sweep_env *env, int k, int n, mp_e
     return 0;
 }
 
-/* One pass over every group: repeats rep_lo .. rep_hi - 1 of each. */
+/* One pass over every group: repeats rep_lo .. rep_hi - 1 of each.  In the
+ * run's last pass each group is made final as it ends (*done counts those);
+ * back to back, a group an interruption cut short is made final too, with
+ * the cells it finished. */
 static int sweep_pass(mp_results *r, const mp_sweep_env *env, int rep_lo, int rep_hi,
-                      mp_err *err)
+                      int *done, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
-    int rc = 0;
+    int rc = 0, whole = rep_lo == 0 && rep_hi == cfg->repeats;
+    *done = 0;
     for (int k = 0; k < cfg->nkinds && rc == 0; k++)
         for (int n = 0; n < cfg->ncounts && rc == 0; n++) {
             if (mp_sample_stop) {
@@ -512,53 +516,63 @@ static int sweep_pass(mp_results *r, const mp_sweep_env *env, int rep_lo, int re
                 return -EINTR;
             }
             rc = run_group(r, env, k, n, rep_lo, rep_hi, err);
-            if (rep_hi == cfg->repeats) {
+            if (rep_hi == cfg->repeats && (rc == 0 || whole)) {
                 int grc = group_done(r, env, k, n, err);
                 if (grc < 0)
                     return grc;
+                (*done)++;
             }
         }
     return rc;
 }
 
-/* Passes interrupted: every cell still pending that has timed repeats is
- * summarised from those (its interval from the repeats it has) and made
- * final, so the run keeps what it measured; its counter passes never ran. */
-static int keep_interrupted(mp_results *r, const mp_sweep_env *env, int done, mp_err *err)
+/* Passes that ended early (a signal, or an error of the run): the groups
+ * not yet final, from cell `first` on, are made final with what they have.
+ * A pending cell with timed repeats is summarised from those (its interval
+ * from the repeats it has; no counter pass ran), and every cell of them
+ * that is not pending goes to the journal and the progress callback, in
+ * index order, so the run keeps what it measured. */
+static int keep_passes(mp_results *r, const mp_sweep_env *env, size_t first, int passes,
+                       mp_err *err)
 {
-    for (size_t i = 0; i < r->ncells; i++) {
+    for (size_t i = first; i < r->ncells; i++) {
         mp_cell *c = &r->cells[i];
         if (c->status != MP_CELL_PENDING || c->nsamples == 0)
             continue;
         int rc = summarize_cell(c, r, err);
         if (rc < 0)
             return rc;
-        snprintf(c->reason, sizeof c->reason, "interrupted after %d of %d passes: timed in "
-                 "those (a pass more for some backends), counters not measured", done,
+        snprintf(c->reason, sizeof c->reason, "the run stopped after %d of %d passes: timed in "
+                 "those (and in part of the next), counters not measured", passes,
                  r->cfg->repeats);
-        int jrc = env->journal ? mp_journal_cells(env->journal, r, i, 1) : 0;
-        if (jrc < 0)
-            return mp_errf(err, jrc, "out of memory keeping the finished cells");
-        if (env->cell_done)
-            env->cell_done(i, env->progress_ctx);
     }
+    int jrc = env->journal && first < r->ncells
+                  ? mp_journal_cells(env->journal, r, first, r->ncells - first) : 0;
+    if (jrc < 0)
+        return mp_errf(err, jrc, "out of memory keeping the finished cells");
+    for (size_t i = first; env->cell_done && i < r->ncells; i++)
+        if (r->cells[i].status != MP_CELL_PENDING)
+            env->cell_done(i, env->progress_ctx);
     return 0;
 }
 
 int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
-    int rc = 0, rep = 0;
+    int rc = 0, rep = 0, done = 0;
     if (cfg->repeat_order == MP_REPEATS_BACK_TO_BACK)
-        rc = sweep_pass(r, env, 0, cfg->repeats, err);
-    else {
-        for (; rep < cfg->repeats && rc == 0; rep++)
-            rc = sweep_pass(r, env, rep, rep + 1, err);
-        if (rc == -EINTR && rep > 1) {
-            int krc = keep_interrupted(r, env, rep - 1, err);
-            if (krc < 0)
-                return krc;
-        }
+        return (rc = sweep_pass(r, env, 0, cfg->repeats, &done, err)) < 0 ? rc : 0;
+    for (; rep < cfg->repeats && rc == 0; rep++)
+        rc = sweep_pass(r, env, rep, rep + 1, &done, err);
+    if (rc < 0) {
+        /* the groups the last pass made final come first in index order */
+        size_t per_group = (size_t)cfg->nactives * (size_t)cfg->nmodes *
+                           (size_t)cfg->nfd_tables * (size_t)cfg->nbackends;
+        size_t first = rep == cfg->repeats ? (size_t)done * per_group : 0;
+        mp_err kerr;
+        int krc = keep_passes(r, env, first, rep - 1, &kerr);
+        if (krc < 0 && rc == -EINTR)
+            return mp_errf(err, krc, "%s", kerr.msg);
     }
     return rc < 0 ? rc : 0;
 }
