@@ -343,8 +343,10 @@ static char *man_section(const char *man, const mp_cli *v)
     for (char *p = b + 4; *p != ' '; p++)
         *p = (char)(*p - 'a' + 'A');
     const char *s = strstr(man, a) ? strstr(man, a) : strstr(man, b);
-    if (!s)
+    if (!s) {
         fail_msg("the manual page has no section for %s", v->name);
+        return NULL;
+    }
     const char *e = strstr(s + 4, "\n.SH ");
     return strndup(s, e ? (size_t)(e - s) : strlen(s));
 }
