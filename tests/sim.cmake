@@ -7,6 +7,9 @@ if(TARGET muxsim)
   add_test(NAME test_sim_plugin COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_sim_plugin.sh
            $<TARGET_FILE:muxsim> ${CMAKE_SOURCE_DIR}/build-aarch64/bin/muxprof
            ${CMAKE_SOURCE_DIR}/sim/geometries)
+elseif(MUXPROF_SANITIZE)
+  add_test(NAME test_sim_plugin COMMAND sh -c
+           "echo 'SKIP: a sanitized build makes no QEMU plugin (QEMU cannot load one)'; exit 77")
 else()
   add_test(NAME test_sim_plugin COMMAND sh -c
            "echo 'SKIP: no qemu-plugin.h found: scripts/muxsim.sh fetches it (or give -DMP_QEMU_PLUGIN_INCLUDE=DIR)'; exit 77")
