@@ -46,6 +46,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from runs import noise_text, split_run_options  # noqa: E402
+
 DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,1000", "--samples", "200",
                "--repeats", "3"]
 RUN_LIMIT_S = 900
@@ -227,31 +230,19 @@ def write(out, rows, threads_bad, tol, noise):
 
 
 def noise_summary(out):
-    loads, steal = [], []
+    docs = []
     runs_dir = os.path.join(out, "runs")
     for name in sorted(os.listdir(runs_dir)):
         try:
             with open(os.path.join(runs_dir, name, "results.json")) as f:
-                n = json.load(f).get("context", {}).get("noise") or {}
+                docs.append(json.load(f))
         except (OSError, ValueError):
             continue
-        loads += [v[0] for v in (n.get("loadavg_start"), n.get("loadavg_end")) if v]
-        if isinstance(n.get("steal_share"), (int, float)):
-            steal.append(n["steal_share"])
-    if not loads:
-        return ""
-    s = "1-minute load %.2f to %.2f" % (min(loads), max(loads))
-    if steal:
-        s += ", steal %.1f%% to %.1f%% of CPU time" % (min(steal) * 100, max(steal) * 100)
-    return s
+    return noise_text(docs)
 
 
 def main():
-    argv = sys.argv[1:]
-    extra = []
-    if "--" in argv:
-        k = argv.index("--")
-        argv, extra = argv[:k], argv[k + 1:]
+    argv, extra = split_run_options(sys.argv[1:])
     ap = argparse.ArgumentParser(prog="scripts/bias-check.py",
                                  description="ready cells of --mode ready,wakeup against "
                                  "--mode ready, alternated, with an A/A control")

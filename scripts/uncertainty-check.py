@@ -37,6 +37,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from runs import noise_text, split_run_options  # noqa: E402
+
 DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,100,1000", "--mode", "ready",
                "--events", "none"]
 RUN_LIMIT_S = 900
@@ -238,21 +241,6 @@ def pairs_check(out, binary, run_dirs, shift):
     return aa, pw, method
 
 
-def noise_summary(run_docs):
-    loads, steal = [], []
-    for d in run_docs:
-        n = (d.get("context") or {}).get("noise") or {}
-        loads += [v[0] for v in (n.get("loadavg_start"), n.get("loadavg_end")) if v]
-        if isinstance(n.get("steal_share"), (int, float)):
-            steal.append(n["steal_share"])
-    if not loads:
-        return "not recorded"
-    s = "1-minute load %.2f to %.2f" % (min(loads), max(loads))
-    if steal:
-        s += ", steal %.1f%% to %.1f%% of CPU time" % (min(steal) * 100, max(steal) * 100)
-    return s
-
-
 def share(k, n):
     return None if n == 0 else k / n
 
@@ -297,11 +285,7 @@ def write(out, res):
 
 
 def main():
-    argv = sys.argv[1:]
-    extra = []
-    if "--" in argv:
-        k = argv.index("--")
-        argv, extra = argv[:k], argv[k + 1:]
+    argv, extra = split_run_options(sys.argv[1:])
     ap = argparse.ArgumentParser(prog="scripts/uncertainty-check.py",
                                  description="coverage of muxprof's intervals and compare's "
                                  "false-positive rate and power over identical runs")
@@ -350,7 +334,7 @@ def main():
           "aa": totals["aa_rate"] is not None and totals["aa_rate"] <= TARGET_AA,
           "power": totals["power"] is not None and totals["power"] >= TARGET_POWER}
     res = {"runs": len(dirs), "run_options": opts if isinstance(opts, list) else [str(opts)],
-           "shift": args.shift, "noise": noise_summary([d for d, _ in loaded]),
+           "shift": args.shift, "noise": noise_text([d for d, _ in loaded]) or "not recorded",
            "compare_test": method, "totals": totals,
            "ok": {k: "met" if v else "missed" for k, v in ok.items()},
            "aa": aa, "power": pw, "cells": rows}
