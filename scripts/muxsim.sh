@@ -18,9 +18,10 @@
 #
 # Writes DIR/muxsim.tsv (the plugin's summaries), DIR/samples.tsv (every
 # call), DIR/cells.txt (backend, N and the loop's exit status, in the order
-# they ran), DIR/table.md (the per-call table), DIR/results.json (the results
-# schema, scripts/muxsim/assemble.py) and report.md (`muxprof report`, with
-# the host build), and DIR/guest/ (console, the loop's messages).  Exit status: 0 done, 1 the build, the boot or a cell
+# they ran), DIR/plan.env (what was run), DIR/table.md (the per-call table),
+# DIR/results.json (`muxprof sim-import DIR`, with the host build) and
+# report.md (`muxprof report DIR`), and DIR/guest/ (console, the loop's
+# messages).  Exit status: 0 done, 1 the build, the boot or a cell
 # failed, 2 usage error.
 set -uo pipefail
 # The whole script is one compound command: bash reads it before running it,
@@ -32,6 +33,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 AG_NAME=muxsim
 CS_CACHE=${CS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/cachesim}
 ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
+HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
 prefetch=none mem=512 timeout=1800 force=0 contrib=0
@@ -77,6 +79,7 @@ fi
 
 # ---- prerequisites ----
 [ -x "$ARM_BIN" ] || { say "needs the arm64 build $ARM_BIN: run scripts/cross-aarch64.sh --build-only (or set ARM_BIN)"; exit 1; }
+[ -x "$HOST_BIN" ] || { say "needs the host build $HOST_BIN (it writes results.json): run scripts/setup.sh (or set HOST_BIN)"; exit 1; }
 command -v qemu-system-aarch64 >/dev/null || { say "needs qemu-system-aarch64: apt-get install qemu-system-arm"; exit 1; }
 command -v gcc >/dev/null || { say "needs gcc: apt-get install gcc"; exit 1; }
 # shellcheck source=lib/arm64-guest.sh
@@ -189,11 +192,8 @@ EOF
 [ -s "$out/muxsim.tsv" ] && [ -s "$out/cells.txt" ] || { say "the plugin or the guest wrote no counts"; exit 1; }
 python3 "$HERE/muxsim/table.py" "$out" > "$out/table.md" || { say "could not make $out/table.md"; exit 1; }
 cat "$out/table.md"
-python3 "$HERE/muxsim/assemble.py" "$out" || { say "could not assemble $out/results.json"; exit 1; }
-HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
-if [ -x "$HOST_BIN" ]; then
-    "$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
-fi
+"$HOST_BIN" sim-import "$out" >/dev/null || { say "muxprof sim-import $out failed (above)"; exit 1; }
+"$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
 if [ "$contrib" = 1 ]; then
     python3 "$HERE/muxsim/crosscheck.py" "$out" > "$out/crosscheck.md" ||
         { say "could not compare with the contrib plugin"; exit 1; }
