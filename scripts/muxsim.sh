@@ -11,8 +11,8 @@
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
 #                     [--mem MB] [--timeout S] [--with-contrib] [--force]
 #
-# --with-contrib loads QEMU's contrib cache plugin (libcache.so, as
-# scripts/cachesim.sh builds it) into the same boot with the geometry's L1d,
+# --with-contrib loads QEMU's contrib cache plugin (libcache.so, built once
+# by scripts/lib/qemu-source.sh) into the same boot with the geometry's L1d,
 # L1i and L2: both models see the same accesses at the same physical
 # addresses, and DIR/crosscheck.md sets their per-core totals side by side.
 #
@@ -31,7 +31,6 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 AG_NAME=muxsim
-CS_CACHE=${CS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/cachesim}
 ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
 HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 
@@ -85,32 +84,8 @@ command -v gcc >/dev/null || { say "needs gcc: apt-get install gcc"; exit 1; }
 # shellcheck source=lib/arm64-guest.sh
 . "$HERE/lib/arm64-guest.sh"
 
-# qemu-plugin.h of the installed qemu: the one scripts/cachesim.sh caches, or
-# fetched the same way (apt-get source --download-only with lists of our own).
-plugin_header() {
-    local ver dir apt codename mirror O orig
-    ver=$(dpkg-query -W -f='${source:Version}' qemu-system-arm 2>/dev/null)
-    [ -n "$ver" ] || { say "qemu-system-arm is not installed (apt-get install qemu-system-arm)"; return 1; }
-    dir=$CS_CACHE/plugin-${ver//[:+~]/_}/source
-    HDR=$dir/qemu-plugin.h
-    [ -f "$HDR" ] && return 0
-    say "fetching qemu-plugin.h from the qemu $ver source (once; cached in $dir)"
-    apt=$(mktemp -d) || return 1
-    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/dl"
-    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-    mirror=${CS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-    printf 'deb-src %s %s main\ndeb-src %s %s-updates main\n' "$mirror" "$codename" "$mirror" \
-        "$codename" > "$apt/sources.list"
-    O=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=-
-       -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
-    { timeout 300 apt-get "${O[@]}" update -q &&
-      (cd "$apt/dl" && timeout 600 apt-get "${O[@]}" source --download-only "qemu=$ver"); } \
-        > "$apt/log" 2>&1 || { say "apt-get source qemu=$ver failed (log: $apt/log)"; return 1; }
-    orig=$(ls "$apt"/dl/qemu_*.orig.tar.* 2>/dev/null | head -n 1)
-    mkdir -p "$dir" && tar -xf "$orig" -C "$apt" --wildcards --no-wildcards-match-slash \
-        '*/include/qemu/qemu-plugin.h' && mv "$apt"/qemu-*/include/qemu/qemu-plugin.h "$HDR.tmp" &&
-        mv "$HDR.tmp" "$HDR" && rm -rf "$apt"
-}
+# shellcheck source=lib/qemu-source.sh
+. "$HERE/lib/qemu-source.sh"
 
 created=0
 [ -e "$out" ] || created=1
@@ -118,15 +93,16 @@ start_failed() { say "$1"; [ "$created" = 1 ] && rm -rf "$out"; exit 1; }
 mkdir -p "$out/guest" || usage_error "--out: cannot create $out"
 out=$(cd "$out" && pwd)
 
-plugin_header || start_failed "no qemu-plugin.h (above)"
+qs_fetch || start_failed "no qemu-plugin.h (above)"
+HDR=$QS_DIR/source/qemu-plugin.h
 PLUGIN=$out/libmuxsim.so
 gcc -O2 -shared -fPIC -std=gnu11 -I"$(dirname "$HDR")" -I"$ROOT/sim" -I"$ROOT/src" \
     -o "$PLUGIN" "$ROOT"/sim/{plugin,model,geometry,window}.c "$ROOT"/src/common/{stats,mp_err}.c \
     -lm -lpthread 2>"$out/gcc.log" || start_failed "building the plugin failed (log: $out/gcc.log)"
 qargs=()
 if [ "$contrib" = 1 ]; then
-    CONTRIB=$(dirname "$(dirname "$HDR")")/libcache.so
-    [ -f "$CONTRIB" ] || start_failed "--with-contrib: no $CONTRIB (scripts/cachesim.sh --dry-run says how it is built)"
+    qs_contrib_cache || start_failed "--with-contrib: QEMU's cache plugin could not be built (above)"
+    CONTRIB=$QS_CONTRIB
     gsize() {   # geometry key -> "bytes ways"
         local v; v=$(sed -n "s/^$1=//p" "$gf")
         local sz=${v%%,*} w=${v#*,}
