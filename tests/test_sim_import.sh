@@ -112,6 +112,8 @@ fresh bad && echo "poll lots 0" >> "$t/bad/cells.txt"
 refused "$t/bad" "$t/bad/cells.txt line 5: expected \"BACKEND N STATUS\"" 2
 fresh bad && sed -i '/^calls=/d' "$t/bad/plan.env"
 refused "$t/bad" "$t/bad/plan.env: no calls= line" 2
+fresh bad && sed -i 's/^fds=.*/fds=100,,1000/' "$t/bad/plan.env"
+refused "$t/bad" "$t/bad/plan.env: fds= must be counts separated by commas" 2
 fresh bad && sed -i 's/^prefetch=.*/prefetch=l3/' "$t/bad/plan.env"
 refused "$t/bad" "prefetch: 'l3' is not one of none, l1d, l2, l1d+l2" 2
 fresh bad && printf 'line=64\n' > "$t/bad.conf"

@@ -83,6 +83,17 @@ const char *mp__sim_env(const mp__sim_in *im, const char *key)
     return NULL;
 }
 
+static int name_ok(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (!n || n >= max)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
 static int read_env(mp__sim_in *im, mp_err *err)
 {
     static const char *const need[] = {"geometry", "backends", "fds", "fd_kind", "calls",
@@ -117,22 +128,22 @@ static int read_env(mp__sim_in *im, mp_err *err)
     if (whole(mp__sim_env(im, "calls"), 1, 100000000, &v) ||
         whole(mp__sim_env(im, "warmup"), 0, 100000000, &v))
         return bad(err, im, "plan.env", 0, "calls= and warmup= must be whole numbers");
+    /* the lists are config's: names and counts only */
+    const char *fds = mp__sim_env(im, "fds"), *be = mp__sim_env(im, "backends");
+    for (const char *c = fds; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c == ',' && c > fds && c[1] && c[1] != ',')))
+            return bad(err, im, "plan.env", 0, "fds= must be counts separated by commas");
+    for (const char *c = be; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' ||
+              (*c == ',' && c > be && c[1] && c[1] != ',')))
+            return bad(err, im, "plan.env", 0, "backends= must be names separated by commas");
+    if (!*fds || !*be || !name_ok(mp__sim_env(im, "fd_kind"), 32))
+        return bad(err, im, "plan.env", 0, "fds=, backends= and fd_kind= must not be empty");
     unsigned bits;
     mp_err why;
     if (mp_sim_prefetch_parse(mp__sim_env(im, "prefetch"), &bits, &why))
         return bad(err, im, "plan.env", 0, why.msg);
     return 0;
-}
-
-static int name_ok(const char *s, size_t max)
-{
-    size_t n = strlen(s);
-    if (!n || n >= max)
-        return 0;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
-            return 0;
-    return 1;
 }
 
 static int read_cells(mp__sim_in *im, mp_err *err)
