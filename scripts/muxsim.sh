@@ -11,16 +11,17 @@
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
 #                     [--mem MB] [--timeout S] [--with-contrib] [--force]
 #
-# --with-contrib loads QEMU's contrib cache plugin (libcache.so, as
-# scripts/cachesim.sh builds it) into the same boot with the geometry's L1d,
+# --with-contrib loads QEMU's contrib cache plugin (libcache.so, built once
+# by scripts/lib/qemu-source.sh) into the same boot with the geometry's L1d,
 # L1i and L2: both models see the same accesses at the same physical
 # addresses, and DIR/crosscheck.md sets their per-core totals side by side.
 #
 # Writes DIR/muxsim.tsv (the plugin's summaries), DIR/samples.tsv (every
 # call), DIR/cells.txt (backend, N and the loop's exit status, in the order
-# they ran), DIR/table.md (the per-call table), DIR/results.json (the results
-# schema, scripts/muxsim/assemble.py) and report.md (`muxprof report`, with
-# the host build), and DIR/guest/ (console, the loop's messages).  Exit status: 0 done, 1 the build, the boot or a cell
+# they ran), DIR/plan.env (what was run), DIR/table.md (the per-call table),
+# DIR/results.json (`muxprof sim-import DIR`, with the host build) and
+# report.md (`muxprof report DIR`), and DIR/guest/ (console, the loop's
+# messages).  Exit status: 0 done, 1 the build, the boot or a cell
 # failed, 2 usage error.
 set -uo pipefail
 # The whole script is one compound command: bash reads it before running it,
@@ -30,8 +31,8 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 AG_NAME=muxsim
-CS_CACHE=${CS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/cachesim}
 ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
+HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
 prefetch=none mem=512 timeout=1800 force=0 contrib=0
@@ -77,37 +78,14 @@ fi
 
 # ---- prerequisites ----
 [ -x "$ARM_BIN" ] || { say "needs the arm64 build $ARM_BIN: run scripts/cross-aarch64.sh --build-only (or set ARM_BIN)"; exit 1; }
+[ -x "$HOST_BIN" ] || { say "needs the host build $HOST_BIN (it writes results.json): run scripts/setup.sh (or set HOST_BIN)"; exit 1; }
 command -v qemu-system-aarch64 >/dev/null || { say "needs qemu-system-aarch64: apt-get install qemu-system-arm"; exit 1; }
 command -v gcc >/dev/null || { say "needs gcc: apt-get install gcc"; exit 1; }
 # shellcheck source=lib/arm64-guest.sh
 . "$HERE/lib/arm64-guest.sh"
 
-# qemu-plugin.h of the installed qemu: the one scripts/cachesim.sh caches, or
-# fetched the same way (apt-get source --download-only with lists of our own).
-plugin_header() {
-    local ver dir apt codename mirror O orig
-    ver=$(dpkg-query -W -f='${source:Version}' qemu-system-arm 2>/dev/null)
-    [ -n "$ver" ] || { say "qemu-system-arm is not installed (apt-get install qemu-system-arm)"; return 1; }
-    dir=$CS_CACHE/plugin-${ver//[:+~]/_}/source
-    HDR=$dir/qemu-plugin.h
-    [ -f "$HDR" ] && return 0
-    say "fetching qemu-plugin.h from the qemu $ver source (once; cached in $dir)"
-    apt=$(mktemp -d) || return 1
-    mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/dl"
-    codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
-    mirror=${CS_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-    printf 'deb-src %s %s main\ndeb-src %s %s-updates main\n' "$mirror" "$codename" "$mirror" \
-        "$codename" > "$apt/sources.list"
-    O=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=-
-       -o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache")
-    { timeout 300 apt-get "${O[@]}" update -q &&
-      (cd "$apt/dl" && timeout 600 apt-get "${O[@]}" source --download-only "qemu=$ver"); } \
-        > "$apt/log" 2>&1 || { say "apt-get source qemu=$ver failed (log: $apt/log)"; return 1; }
-    orig=$(ls "$apt"/dl/qemu_*.orig.tar.* 2>/dev/null | head -n 1)
-    mkdir -p "$dir" && tar -xf "$orig" -C "$apt" --wildcards --no-wildcards-match-slash \
-        '*/include/qemu/qemu-plugin.h' && mv "$apt"/qemu-*/include/qemu/qemu-plugin.h "$HDR.tmp" &&
-        mv "$HDR.tmp" "$HDR" && rm -rf "$apt"
-}
+# shellcheck source=lib/qemu-source.sh
+. "$HERE/lib/qemu-source.sh"
 
 created=0
 [ -e "$out" ] || created=1
@@ -115,15 +93,16 @@ start_failed() { say "$1"; [ "$created" = 1 ] && rm -rf "$out"; exit 1; }
 mkdir -p "$out/guest" || usage_error "--out: cannot create $out"
 out=$(cd "$out" && pwd)
 
-plugin_header || start_failed "no qemu-plugin.h (above)"
+qs_fetch || start_failed "no qemu-plugin.h (above)"
+HDR=$QS_DIR/source/qemu-plugin.h
 PLUGIN=$out/libmuxsim.so
 gcc -O2 -shared -fPIC -std=gnu11 -I"$(dirname "$HDR")" -I"$ROOT/sim" -I"$ROOT/src" \
     -o "$PLUGIN" "$ROOT"/sim/{plugin,model,geometry,window}.c "$ROOT"/src/common/{stats,mp_err}.c \
     -lm -lpthread 2>"$out/gcc.log" || start_failed "building the plugin failed (log: $out/gcc.log)"
 qargs=()
 if [ "$contrib" = 1 ]; then
-    CONTRIB=$(dirname "$(dirname "$HDR")")/libcache.so
-    [ -f "$CONTRIB" ] || start_failed "--with-contrib: no $CONTRIB (scripts/cachesim.sh --dry-run says how it is built)"
+    qs_contrib_cache || start_failed "--with-contrib: QEMU's cache plugin could not be built (above)"
+    CONTRIB=$QS_CONTRIB
     gsize() {   # geometry key -> "bytes ways"
         local v; v=$(sed -n "s/^$1=//p" "$gf")
         local sz=${v%%,*} w=${v#*,}
@@ -189,11 +168,8 @@ EOF
 [ -s "$out/muxsim.tsv" ] && [ -s "$out/cells.txt" ] || { say "the plugin or the guest wrote no counts"; exit 1; }
 python3 "$HERE/muxsim/table.py" "$out" > "$out/table.md" || { say "could not make $out/table.md"; exit 1; }
 cat "$out/table.md"
-python3 "$HERE/muxsim/assemble.py" "$out" || { say "could not assemble $out/results.json"; exit 1; }
-HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
-if [ -x "$HOST_BIN" ]; then
-    "$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
-fi
+"$HOST_BIN" sim-import "$out" >/dev/null || { say "muxprof sim-import $out failed (above)"; exit 1; }
+"$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
 if [ "$contrib" = 1 ]; then
     python3 "$HERE/muxsim/crosscheck.py" "$out" > "$out/crosscheck.md" ||
         { say "could not compare with the contrib plugin"; exit 1; }

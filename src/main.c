@@ -25,13 +25,15 @@ static const mp_verb verbs[] = {
      &mp_cli_doctor},
     {"loop",     mp_cmd_loop,     "K bare calls over N fds, for perf stat, valgrind, simulators",
      &mp_cli_loop},
+    {"sim-import", mp_cmd_sim_import, "results.json from a scripts/muxsim.sh run's plugin counts",
+     &mp_cli_sim_import},
 };
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: muxprof VERB [options]   (muxprof VERB --help for each)\n\nverbs:\n");
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        fprintf(f, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
+        fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
     fprintf(f, "\n  --version  release and the git describe of the build\n\n" MP_EXIT_HELP);
 }
 

@@ -51,3 +51,11 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
                    ${CMAKE_CURRENT_BINARY_DIR}/run-no-gnuplot)
   set_tests_properties(test_run_no_gnuplot PROPERTIES LABELS run TIMEOUT 120)
 endif()
+# muxprof sim-import on a recorded scripts/muxsim.sh boot: results.json from the
+# plugin's summaries, failed loops, malformed inputs.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_sim_import COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sim_import.sh
+           $<TARGET_FILE:muxprof> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_sim_import PROPERTIES LABELS "run;sim" TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
+endif()

@@ -1,6 +1,6 @@
 # Tests of sim/: the cache and TLB model fed synthetic traces, the geometry
 # files; the QEMU plugin under qemu-user with the arm64 loop's markers.
-mp_add_test(test_sim_model SOURCES test_sim_model.c LIBS mp_sim LABELS "sim;cachesim")
+mp_add_test(test_sim_model SOURCES test_sim_model.c LIBS mp_sim LABELS sim)
 target_compile_definitions(test_sim_model PRIVATE
   MP_SIM_GEOMETRIES="${CMAKE_SOURCE_DIR}/sim/geometries")
 if(TARGET muxsim)
@@ -15,10 +15,11 @@ else()
            "echo 'SKIP: no qemu-plugin.h found: scripts/muxsim.sh fetches it (or give -DMP_QEMU_PLUGIN_INCLUDE=DIR)'; exit 77")
 endif()
 set_tests_properties(test_sim_plugin PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
-                     LABELS "sim;cachesim")
+                     LABELS sim)
 # scripts/muxsim.sh without booting: usage errors, and its readers on a recorded run.
+find_program(MP_PYTHON3 python3)
 if(MP_PYTHON3 AND NOT CMAKE_CROSSCOMPILING)
   add_test(NAME test_muxsim COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_muxsim.sh ${CMAKE_SOURCE_DIR}
            $<TARGET_FILE:muxprof>)
-  set_tests_properties(test_muxsim PROPERTIES LABELS "sim;cachesim" TIMEOUT 120)
+  set_tests_properties(test_muxsim PROPERTIES LABELS sim TIMEOUT 120)
 endif()

@@ -493,7 +493,7 @@ static void lacking_marked(void **st)
     HASNT(md, "## Experiments");
 }
 
-/* Two cache geometries side by side (scripts/cachesim.sh runs), each column
+/* Two cache geometries side by side (simulated runs), each column
  * named by its model; and a simulated input beside a real one: the real
  * column never gets a simulated count, and the times are the real one's. */
 static void simulated_geometries(void **st)

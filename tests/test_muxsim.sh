@@ -5,8 +5,9 @@
 # of one boot (tests/fixtures/muxsim: poll and epoll at N = 100 and 1,000
 # under neoverse-n1 with the contrib cache plugin beside it): table.py's
 # per-call table, its refusal when loops and plugin cells do not pair up,
-# crosscheck.py's per-core comparison, and assemble.py's results.json as
-# `muxprof report` shows it (the L3, LLC and TLB table), and CI's check.py.
+# crosscheck.py's per-core comparison, the results.json `muxprof sim-import`
+# writes as `muxprof report` shows it (the L3, LLC and TLB table), and CI's
+# check.py.
 set -u
 src=$1 bin=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
@@ -24,8 +25,11 @@ bad "--warmup 100 leaves none of --calls 100" --out "$t/x" --calls 100 --warmup 
 bad "--prefetch: 'l3' is not none, l1d, l2 or l1d+l2" --out "$t/x" --prefetch l3
 bad "--fds: '0' is not a whole number in 1..1048576" --out "$t/x" --fds 10,0
 bad "unknown option '--bogus'" --out "$t/x" --bogus
-ARM_BIN=$t/none "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
+ARM_BIN=$t/none HOST_BIN=$bin "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
     grep -q "needs the arm64 build $t/none" "$t/err" || fail "no arm64 build: $(cat "$t/err")"
+[ ! -e "$t/x" ] || fail "a missing prerequisite left $t/x"
+ARM_BIN=/bin/true HOST_BIN=$t/none "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
+    grep -q "needs the host build $t/none" "$t/err" || fail "no host build: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a missing prerequisite left $t/x"
 
 f=$src/tests/fixtures/muxsim
@@ -44,10 +48,10 @@ grep -qF "| 1 | L1d misses | 659197 | 659197 | +0.000% |" "$t/cc.md" &&
 sed -i 's/^1\tL1-dcache-misses\t\([0-9]*\)\t/1\tL1-dcache-misses\t9999999\t/' "$t/m/totals.tsv"
 python3 "$src/scripts/muxsim/crosscheck.py" "$t/m" > "$t/cc2.md" || fail "crosscheck.py on the changed totals"
 grep -q "^largest difference: [1-9]" "$t/cc2.md" || fail "a changed total went unseen: $(cat "$t/cc2.md")"
-python3 "$src/scripts/muxsim/assemble.py" "$t/m" 2>"$t/err" && fail "assemble.py paired 5 loops with 4 cells"
-r=$t/r && cp -r "$f" "$r" && python3 "$src/scripts/muxsim/assemble.py" "$r" 2>"$t/err" ||
-    fail "assemble.py: $(cat "$t/err")"
-"$bin" report "$r" >/dev/null 2>"$t/err" || fail "muxprof report: $(cat "$t/err")"
+r=$t/r && cp -r "$f" "$r" &&
+    "$bin" sim-import "$r" --geometry "$src/sim/geometries/neoverse-n1.conf" >/dev/null 2>"$t/err" ||
+    fail "muxprof sim-import: $(cat "$t/err")"
+"$bin" report "$r" --no-plots >/dev/null 2>"$t/err" || fail "muxprof report: $(cat "$t/err")"
 grep -q "^Counts of muxprof's own cache and TLB model" "$r/report.md" &&
     grep -qF "| poll | 1,000 | 17 | 0 | 12 | 0 | 0 | 217 | 0.217 | 0 | 0 |" "$r/report.md" &&
     grep -qF "| poll | 1,000 | 52,860 | 4,399 | 4.4 | 35.2 | 4,399 | 17 | 0 |" "$r/report.md" &&

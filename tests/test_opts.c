@@ -190,7 +190,7 @@ static void prints_help_from_rows(void **st)
 
 static const mp_cli *const verbs[] = {&mp_cli_run, &mp_cli_report, &mp_cli_compare,
                                       &mp_cli_events, &mp_cli_topology, &mp_cli_doctor,
-                                      &mp_cli_loop};
+                                      &mp_cli_loop, &mp_cli_sim_import};
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 
 /* stdout of `muxprof ARGS`, malloc'd; the exit status in *rc. */

@@ -145,7 +145,7 @@ static char *build_report(const char *dir, int figures)
 #define NOT(md, s) do { if (strstr((md), (s))) \
     fail_msg("report.md has what it must not:\n  %s", (s)); } while (0)
 
-/* A run of scripts/cachesim.sh: counts of a cache model and no times.  It
+/* A simulated run (K and 2K calls): counts of a cache model and no times.  It
  * loads (no wall_ns needed), says "simulated (GEOMETRY)" in the title, every
  * section and figure, and draws no time sections, nor the emulated-CPU note
  * about times and hardware counts (its guest is emulated by design). */

@@ -119,8 +119,9 @@ const mp_cli mp_cli_loop = {
              "Set up N idle descriptors with one readable, exactly as `muxprof run` does, make\n"
              "K ready-mode calls (timeout 0) of one API, check the answer once, and exit.\n"
              "No timing and no counters: wrap it in perf stat, valgrind, bpftrace or a\n"
-             "simulated cache (scripts/cachesim.sh); run it with K and 2K calls and take the\n"
-             "difference to cancel setup and exit (docs/cachesim.md).\n\n",
+             "simulated cache (scripts/muxsim.sh counts each call between the loop's markers);\n"
+             "with a tool that counts the whole process, run it with K and 2K calls and take\n"
+             "the difference to cancel setup and exit (docs/cachesim.md).\n\n",
     .outro = "\nExit status: 0 the answer was right, 1 runtime failure or a wrong answer,\n"
              "2 usage error.\n",
     .help_head = "--help", .unknown = "unknown option", .see = " (muxprof loop --help)",

@@ -66,7 +66,7 @@ static const example examples[] = {
      "muxprof doctor\nmuxprof events --events cache\nmuxprof run --events cache,tlb"},
     {"Where the kernel time goes, by function and phase:",
      "muxprof run --profile --backends poll,epoll --fds 100,10000 --mode ready"},
-    {"Bare calls for perf stat, valgrind or the simulated caches (scripts/cachesim.sh in a "
+    {"Bare calls for perf stat, valgrind or the simulated caches (scripts/muxsim.sh in a "
      "source tree):", "perf stat -e task-clock muxprof loop --backend poll --fds 1000 "
      "--calls 100000"},
     {"Redraw the report and figures of a run directory:", "muxprof report reports/runs/HOST-STAMP"},

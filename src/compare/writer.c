@@ -329,7 +329,7 @@ static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
     }
 }
 
-/* Counts of cache models (scripts/cachesim.sh) side by side, one table per
+/* Counts of cache models (simulated runs) side by side, one table per
  * backend and metric; each column is named by its model.  A column of real
  * counters never shows a simulated metric: the names differ ("sim:"). */
 static void simulated(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)

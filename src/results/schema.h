@@ -1,6 +1,5 @@
 /* schema.h - the schema results.json follows (docs/results-schema.md),
- * named by its "schema" value.  scripts/cachesim/assemble.py reads the
- * value from this line. */
+ * named by its "schema" value. */
 #ifndef MP_RESULTS_SCHEMA_H
 #define MP_RESULTS_SCHEMA_H
 

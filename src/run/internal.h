@@ -38,4 +38,60 @@ void mp__sweep_progress(const mp_sweep_env *env, size_t cell, size_t ncells, con
 #define MP_PROFILE_BUDGET_NS 500000000ull
 #define MP_PROFILE_MAX_NS 2000000000ull
 
+
+/* sim_import.c, sim_doc.c: a scripts/muxsim.sh directory as results.json
+ * (run/sim_import.h).  sim_import.c reads and checks the inputs into an
+ * mp__sim_in; sim_doc.c builds the document from it. */
+#include <cjson/cJSON.h>
+#include "common/stats.h"
+#include "sim/model.h"
+
+struct mp_sim_import;   /* run/sim_import.h */
+
+#define MP__SIM_ENV_MAX 64
+#define MP__SIM_NMETRICS 17
+
+/* The metrics of a simulated cell: the name results.json gives each, and
+ * the plugin's event it is read from (its "all" row: user + kernel). */
+typedef struct mp__sim_metric {
+    const char *metric, *event;
+} mp__sim_metric;
+extern const mp__sim_metric mp__sim_metrics[MP__SIM_NMETRICS];
+
+/* One cell of muxsim.tsv: its metrics' summaries. */
+typedef struct mp__sim_cell {
+    long core;
+    unsigned have;           /* bit i: mp__sim_metrics[i] was read */
+    mp_summary s[MP__SIM_NMETRICS];
+} mp__sim_cell;
+
+/* A loop of cells.txt. */
+typedef struct mp__sim_loop {
+    char backend[32];
+    long nfds, status;
+} mp__sim_loop;
+
+/* What DIR holds, read and checked. */
+typedef struct mp__sim_in {
+    const char *dir;
+    char *envtext, *cellstext, *tsvtext;
+    size_t nenv;
+    const char *key[MP__SIM_ENV_MAX], *val[MP__SIM_ENV_MAX];
+    mp__sim_loop *loops;
+    size_t nloops;
+    mp__sim_cell *cells;           /* the plugin's cells, one per loop that exited 0 */
+    size_t ncells;
+    mp_sim_geometry g;
+} mp__sim_in;
+
+/* plan.env's value of key, or NULL. */
+const char *mp__sim_env(const mp__sim_in *in, const char *key);
+/* s as a finite number: 0, or -1 when it is not one. */
+int mp__sim_number(const char *s, double *out);
+/* Why loop r failed: what it printed (one line, control characters as '?',
+ * cut to fit len), else its exit status. */
+void mp__sim_loop_reason(const mp__sim_in *in, const mp__sim_loop *r, char *out, size_t len);
+/* The whole results.json of in; sum counts its cells.  NULL: out of memory. */
+cJSON *mp__sim_document(const mp__sim_in *in, struct mp_sim_import *sum);
+
 #endif

@@ -1,0 +1,26 @@
+/* sim.h - a cell of a simulated run (docs/results-schema.md, "Simulated
+ * runs"): counts of muxprof's cache and TLB model per call, imported by
+ * `muxprof sim-import` from the QEMU plugin's summaries.  Such a cell holds
+ * only the fields of mp_rcell_fields[] that a counting window gives (no
+ * wall time, repeats, descriptor numbers or limits: the guest's loop
+ * measured none of them), and each metric says where it was counted. */
+#ifndef MP_RESULTS_SIM_H
+#define MP_RESULTS_SIM_H
+
+#include <cjson/cJSON.h>
+
+#include "results/cell.h"
+
+/* Every metric of a simulated cell is named with this prefix, never mixed
+ * with a real counter's name. */
+#define MP_RSIM_PREFIX "sim:"
+
+/* c as results[] holds a simulated cell: the fields of mp_rcell_fields[]
+ * such a cell holds, in the table's order, written by the table's writer;
+ * each metric's <summary> followed by "scope" (scope) and "source":
+ * "simulated".  c->metrics are plain summaries (is_counter 0); p99 and
+ * stddev NaN when the model did not give them (written as null).  NULL
+ * when out of memory. */
+cJSON *mp_rsim_cell_json(const mp_rcell *c, const char *scope);
+
+#endif

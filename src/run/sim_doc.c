@@ -1,0 +1,253 @@
+/* sim_doc.c - the results.json of a scripts/muxsim.sh directory, from what
+ * sim_import.c read (run/internal.h): the context and topology say
+ * "simulated" and give the geometry; each cell's metrics go through
+ * results/'s cell table (results/sim.h). */
+#include "run/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "results/cell.h"
+#include "results/schema.h"
+#include "results/sim.h"
+#include "run/sim_import.h"
+
+/* The metrics of a simulated cell: the name results.json gives each, and
+ * the plugin's event it is read from (its "all" row: user + kernel). */
+const mp__sim_metric mp__sim_metrics[MP__SIM_NMETRICS] = {
+    {MP_RSIM_PREFIX "instructions", "instructions"},
+    {MP_RSIM_PREFIX "L1d-accesses", "L1-dcache-accesses"},
+    {MP_RSIM_PREFIX "L1d-misses", "L1-dcache-misses"},
+    {MP_RSIM_PREFIX "L1-dcache-loads", "L1-dcache-loads"},
+    {MP_RSIM_PREFIX "L1-dcache-load-misses", "L1-dcache-load-misses"},
+    {MP_RSIM_PREFIX "L1i-accesses", "L1-icache-loads"},
+    {MP_RSIM_PREFIX "L1i-misses", "L1-icache-load-misses"},
+    {MP_RSIM_PREFIX "L2-accesses", "L2-accesses"},
+    {MP_RSIM_PREFIX "L2-misses", "L2-misses"},
+    {MP_RSIM_PREFIX "L3-accesses", "L3-accesses"},
+    {MP_RSIM_PREFIX "L3-misses", "L3-misses"},
+    {MP_RSIM_PREFIX "LLC-loads", "LLC-loads"},
+    {MP_RSIM_PREFIX "LLC-load-misses", "LLC-load-misses"},
+    {MP_RSIM_PREFIX "dTLB-misses", "dTLB-misses"},
+    {MP_RSIM_PREFIX "dTLB-walks", "dTLB-walks"},
+    {MP_RSIM_PREFIX "iTLB-misses", "iTLB-misses"},
+    {MP_RSIM_PREFIX "prefetches", "prefetches"},
+};
+
+/* Split "a,b,c" into a JSON array of strings or of numbers. */
+static cJSON *list_json(const char *v, int numbers)
+{
+    cJSON *a = cJSON_CreateArray();
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *save, *t = strtok_r(buf, ",", &save); a && t; t = strtok_r(NULL, ",", &save))
+        cJSON_AddItemToArray(a, numbers ? cJSON_CreateNumber(strtod(t, NULL))
+                                        : cJSON_CreateString(t));
+    return a;
+}
+
+static void add_text(cJSON *o, const char *k, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(o, k, v);
+    else
+        cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *level_json(const mp_sim_cache_geo *c, const char *policy)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "size_bytes", (double)c->size);
+    cJSON_AddNumberToObject(o, "ways", c->ways);
+    if (policy)
+        cJSON_AddStringToObject(o, "policy", policy);
+    return o;
+}
+
+static void add_tlb(cJSON *o, const char *k, const mp_sim_tlb_geo *t)
+{
+    char s[48];
+    snprintf(s, sizeof s, "%u,%u", t->entries, t->ways);
+    cJSON_AddStringToObject(o, k, s);
+}
+
+static const char *policy_name(const mp_sim_geometry *g)
+{
+    return g->l3_policy == MP_SIM_VICTIM ? "victim" : "inclusive";
+}
+
+static cJSON *context_json(const mp__sim_in *im, const char *label)
+{
+    const mp_sim_geometry *g = &im->g;
+    cJSON *ctx = cJSON_CreateObject(), *geo;
+    struct utsname u;
+    char method[512], kernel[128];
+    const char *k = mp__sim_env(im, "kernel"), *slash = k ? strrchr(k, '/') : NULL;
+    snprintf(kernel, sizeof kernel, "%s", slash ? slash + 1 : k ? k : "");
+    if (!strncmp(kernel, "vmlinuz-", 8))
+        memmove(kernel, kernel + 8, strlen(kernel + 8) + 1);
+    add_text(ctx, "host", uname(&u) == 0 ? u.nodename : NULL);
+    cJSON_AddStringToObject(ctx, "arch", "aarch64");
+    cJSON_AddBoolToObject(ctx, "emulated", 1);
+    cJSON_AddBoolToObject(ctx, "simulated", 1);
+    cJSON_AddStringToObject(ctx, "label", label);
+    cJSON_AddItemToObject(ctx, "geometry", geo = cJSON_CreateObject());
+    cJSON_AddStringToObject(geo, "name", g->name);
+    cJSON_AddStringToObject(geo, "description", g->description);
+    cJSON_AddNumberToObject(geo, "line_bytes", g->line);
+    cJSON_AddItemToObject(geo, "l1d", level_json(&g->l1d, NULL));
+    cJSON_AddItemToObject(geo, "l1i", level_json(&g->l1i, NULL));
+    cJSON_AddItemToObject(geo, "l2", level_json(&g->l2, NULL));
+    cJSON_AddItemToObject(geo, "l3", level_json(&g->l3, policy_name(g)));
+    add_tlb(geo, "dtlb", &g->dtlb);
+    add_tlb(geo, "itlb", &g->itlb);
+    add_tlb(geo, "l2tlb", &g->l2tlb);
+    cJSON_AddNumberToObject(geo, "page_bytes", (double)g->page);
+    cJSON_AddStringToObject(geo, "prefetch", mp__sim_env(im, "prefetch"));
+    snprintf(method, sizeof method, "QEMU TCG guest (-icount shift=0), muxprof's model (sim/, "
+             "libmuxsim.so); every cell in one boot, loop pinned to CPU 1 with isolcpus=1; one "
+             "counting window per call between the loop's HINT markers, the first %s calls "
+             "left out", mp__sim_env(im, "warmup"));
+    cJSON_AddStringToObject(ctx, "method", method);
+    add_text(ctx, "qemu", mp__sim_env(im, "qemu"));
+    cJSON_AddStringToObject(ctx, "guest_kernel", kernel);
+    cJSON_AddStringToObject(ctx, "kernel", kernel);
+    cJSON *load = cJSON_AddObjectToObject(ctx, "host_load");
+    add_text(load, "start", mp__sim_env(im, "load"));
+    add_text(load, "end", mp__sim_env(im, "load_end"));
+    double secs;
+    const char *bs = mp__sim_env(im, "boot_seconds");
+    if (bs && mp__sim_number(bs, &secs) == 0)
+        cJSON_AddNumberToObject(ctx, "boot_seconds_total", secs);
+    else
+        cJSON_AddNullToObject(ctx, "boot_seconds_total");
+    return ctx;
+}
+
+static cJSON *topology_json(const mp_sim_geometry *g)
+{
+    static const char *const type[] = {"data", "instruction", "unified", "unified"};
+    const mp_sim_cache_geo *lv[] = {&g->l1d, &g->l1i, &g->l2, &g->l3};
+    cJSON *t = cJSON_CreateObject(), *caches;
+    cJSON_AddBoolToObject(t, "simulated", 1);
+    cJSON_AddNumberToObject(t, "line_bytes", g->line);
+    cJSON_AddItemToObject(t, "caches", caches = cJSON_CreateArray());
+    for (int i = 0; i < 4; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddNumberToObject(c, "level", i < 2 ? 1 : i);
+        cJSON_AddStringToObject(c, "type", type[i]);
+        cJSON_AddNumberToObject(c, "size_bytes", (double)lv[i]->size);
+        cJSON_AddNumberToObject(c, "ways", lv[i]->ways);
+        if (i == 3)
+            cJSON_AddStringToObject(c, "policy", policy_name(g));
+        cJSON_AddNumberToObject(c, "line_bytes", g->line);
+        cJSON_AddItemToArray(caches, c);
+    }
+    return t;
+}
+
+static cJSON *counters_json(const char *label)
+{
+    cJSON *c = cJSON_CreateObject(), *ev;
+    cJSON_AddStringToObject(c, "preset", label);
+    cJSON_AddStringToObject(c, "scope", "user+kernel (simulated core 1)");
+    cJSON_AddStringToObject(c, "note", "counts of muxprof's cache and TLB model, not hardware "
+                            "counters");
+    cJSON_AddItemToObject(c, "events", ev = cJSON_CreateArray());
+    for (size_t i = 0; i < MP__SIM_NMETRICS; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddStringToObject(e, "name", mp__sim_metrics[i].metric);
+        cJSON_AddStringToObject(e, "status", "opened");
+        cJSON_AddStringToObject(e, "source", "simulated");
+        cJSON_AddItemToArray(ev, e);
+    }
+    return c;
+}
+
+static cJSON *config_json(const mp__sim_in *im, const char *label)
+{
+    cJSON *c = cJSON_CreateObject(), *a;
+    cJSON_AddItemToObject(c, "backends", list_json(mp__sim_env(im, "backends"), 0));
+    cJSON_AddItemToObject(c, "fds", list_json(mp__sim_env(im, "fds"), 1));
+    cJSON_AddItemToObject(c, "active", a = cJSON_CreateArray());
+    cJSON_AddItemToArray(a, cJSON_CreateNumber(1));
+    cJSON_AddItemToObject(c, "modes", list_json("ready", 0));
+    cJSON_AddItemToObject(c, "fd_kinds", list_json(mp__sim_env(im, "fd_kind"), 0));
+    cJSON_AddStringToObject(c, "fd_kind", mp__sim_env(im, "fd_kind"));
+    cJSON_AddNumberToObject(c, "calls", strtod(mp__sim_env(im, "calls"), NULL));
+    cJSON_AddStringToObject(c, "ready_pos", "last");
+    cJSON_AddStringToObject(c, "events", label);
+    return c;
+}
+
+static cJSON *results_json(const mp__sim_in *im, mp_sim_import *sum)
+{
+    cJSON *res = cJSON_CreateArray();
+    mp_metric mt[MP__SIM_NMETRICS];
+    char scope[64];
+    size_t k = 0, o = 0;
+    for (size_t i = 0; res && i < im->nloops; i++) {
+        const mp__sim_loop *r = &im->loops[i];
+        mp_rcell c;
+        memset(&c, 0, sizeof c);
+        snprintf(c.backend, sizeof c.backend, "%s", r->backend);
+        snprintf(c.fd_kind, sizeof c.fd_kind, "%s", mp__sim_env(im, "fd_kind"));
+        snprintf(c.mode, sizeof c.mode, "ready");
+        c.nfds = r->nfds;
+        c.active = 1;
+        c.fd_lo = c.fd_hi = c.ready_fd = -1;
+        if (r->status) {
+            c.status = MP_CELL_ERROR;
+            mp__sim_loop_reason(im, r, c.reason, sizeof c.reason);
+            if (sum->nfailed++ < 8 && o < sizeof sum->failed)
+                o += (size_t)snprintf(sum->failed + o, sizeof sum->failed - o, "%s%s %ld",
+                                      o ? ", " : "", r->backend, r->nfds);
+        } else {
+            const mp__sim_cell *t = &im->cells[k++];
+            for (size_t m = 0; m < MP__SIM_NMETRICS; m++) {
+                memset(&mt[m], 0, sizeof mt[m]);
+                snprintf(mt[m].name, sizeof mt[m].name, "%s", mp__sim_metrics[m].metric);
+                mt[m].s = t->s[m];
+            }
+            c.status = MP_CELL_OK;
+            c.metrics = mt;
+            c.nmetrics = MP__SIM_NMETRICS;
+            snprintf(scope, sizeof scope, "user+kernel, simulated core %ld", t->core);
+        }
+        cJSON *cell = mp_rsim_cell_json(&c, scope);
+        if (!cell) {
+            cJSON_Delete(res);
+            return NULL;
+        }
+        cJSON_AddItemToArray(res, cell);
+        sum->ncells++;
+    }
+    return res;
+}
+
+cJSON *mp__sim_document(const mp__sim_in *im, mp_sim_import *sum)
+{
+    char label[128];
+    snprintf(label, sizeof label, "simulated (%s)", im->g.name);
+    cJSON *doc = cJSON_CreateObject(), *res = results_json(im, sum);
+    if (!doc || !res) {
+        cJSON_Delete(doc);
+        cJSON_Delete(res);
+        return NULL;
+    }
+    cJSON_AddStringToObject(doc, "schema", MP_RESULTS_SCHEMA);
+    cJSON_AddItemToObject(doc, "tool", mp_res_tool_json());
+    cJSON_AddStringToObject(doc, "status", sum->nfailed ? "errors" : "complete");
+    add_text(doc, "started_utc", mp__sim_env(im, "started"));
+    add_text(doc, "finished_utc", mp__sim_env(im, "finished"));
+    cJSON_AddItemToObject(doc, "context", context_json(im, label));
+    cJSON_AddItemToObject(doc, "topology", topology_json(&im->g));
+    cJSON_AddItemToObject(doc, "counters", counters_json(label));
+    cJSON_AddItemToObject(doc, "config", config_json(im, label));
+    cJSON_AddItemToObject(doc, "results", res);
+    return doc;
+}
+

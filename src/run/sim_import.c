@@ -1,0 +1,386 @@
+/* sim_import.c - a scripts/muxsim.sh directory as results.json; see
+ * run/sim_import.h. */
+#include "run/sim_import.h"
+
+#include "run/internal.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/file.h"
+#include "common/input.h"
+
+#define MP__SIM_ENV_MAX 64
+#define CELLS_MAX 100000
+#define SMALL_FILE (64 * 1024)
+#define TSV_FILE (256u * 1024 * 1024)
+#define TSV_HEADER "cell\tcore\tcalls\tkept\tevent\tpriv\tp10\tp50\tp90\tmean\tmin\tmax"
+
+static int bad(mp_err *err, const mp__sim_in *im, const char *file, size_t line, const char *what)
+{
+    if (line)
+        return mp_errf(err, -EBADMSG, "%s/%s line %zu: %s", im->dir, file, line, what);
+    return mp_errf(err, -EBADMSG, "%s/%s: %s", im->dir, file, what);
+}
+
+static int slurp(const mp__sim_in *im, const char *name, size_t max, char **out, mp_err *err)
+{
+    char path[PATH_MAX];
+    size_t len;
+    if (snprintf(path, sizeof path, "%s/%s", im->dir, name) >= (int)sizeof path)
+        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", im->dir, name);
+    int rc = mp_read_regular_file(path, max, out, &len, err);
+    if (rc == -ENOENT)
+        return mp_errf(err, rc, "%s: no such file (is %s a directory scripts/muxsim.sh "
+                       "wrote?)", path, im->dir);
+    if (rc == 0 && memchr(*out, 0, len)) {
+        free(*out);
+        *out = NULL;
+        return bad(err, im, name, 0, "a NUL byte: not a text file");
+    }
+    return rc;
+}
+
+/* The next line of *p (cut in place, "\r" kept as text); NULL at the end. */
+static char *next_line(char **p)
+{
+    char *s = *p;
+    if (!s || !*s)
+        return NULL;
+    char *nl = strchr(s, '\n');
+    if (nl) {
+        *nl = 0;
+        *p = nl + 1;
+    } else {
+        *p = s + strlen(s);
+    }
+    return s;
+}
+
+static int whole(const char *s, long lo, long hi, long *out)
+{
+    char *e;
+    if (!*s || *s == '-' || *s == '+' || *s == ' ')
+        return -1;
+    errno = 0;
+    long v = strtol(s, &e, 10);
+    if (errno || *e || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+const char *mp__sim_env(const mp__sim_in *im, const char *key)
+{
+    for (size_t i = 0; i < im->nenv; i++)
+        if (!strcmp(im->key[i], key))
+            return im->val[i];
+    return NULL;
+}
+
+static int name_ok(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (!n || n >= max)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
+            return 0;
+    return 1;
+}
+
+static int read_env(mp__sim_in *im, mp_err *err)
+{
+    static const char *const need[] = {"geometry", "backends", "fds", "fd_kind", "calls",
+                                       "warmup", "prefetch"};
+    int rc = slurp(im, "plan.env", SMALL_FILE, &im->envtext, err);
+    if (rc)
+        return rc;
+    char *p = im->envtext, *l;
+    size_t n = 0;
+    while ((l = next_line(&p))) {
+        n++;
+        if (!*l)
+            continue;
+        char *eq = strchr(l, '=');
+        if (!eq || eq == l)
+            return bad(err, im, "plan.env", n, "not KEY=VALUE");
+        *eq = 0;
+        if (mp__sim_env(im, l))
+            continue;
+        if (im->nenv == MP__SIM_ENV_MAX)
+            return bad(err, im, "plan.env", n, "more keys than the " "64 it may hold");
+        im->key[im->nenv] = l;
+        im->val[im->nenv++] = eq + 1;
+    }
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!mp__sim_env(im, need[i])) {
+            char what[64];
+            snprintf(what, sizeof what, "no %s= line", need[i]);
+            return bad(err, im, "plan.env", 0, what);
+        }
+    long v;
+    if (whole(mp__sim_env(im, "calls"), 1, 100000000, &v) ||
+        whole(mp__sim_env(im, "warmup"), 0, 100000000, &v))
+        return bad(err, im, "plan.env", 0, "calls= and warmup= must be whole numbers");
+    /* the lists are config's: names and counts only */
+    const char *fds = mp__sim_env(im, "fds"), *be = mp__sim_env(im, "backends");
+    for (const char *c = fds; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c == ',' && c > fds && c[1] && c[1] != ',')))
+            return bad(err, im, "plan.env", 0, "fds= must be counts separated by commas");
+    for (const char *c = be; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' ||
+              (*c == ',' && c > be && c[1] && c[1] != ',')))
+            return bad(err, im, "plan.env", 0, "backends= must be names separated by commas");
+    if (!*fds || !*be || !name_ok(mp__sim_env(im, "fd_kind"), 32))
+        return bad(err, im, "plan.env", 0, "fds=, backends= and fd_kind= must not be empty");
+    unsigned bits;
+    mp_err why;
+    if (mp_sim_prefetch_parse(mp__sim_env(im, "prefetch"), &bits, &why))
+        return bad(err, im, "plan.env", 0, why.msg);
+    return 0;
+}
+
+static int read_cells(mp__sim_in *im, mp_err *err)
+{
+    int rc = slurp(im, "cells.txt", (size_t)CELLS_MAX * 64, &im->cellstext, err);
+    if (rc)
+        return rc;
+    size_t cap = 16, n = 0;
+    im->loops = malloc(cap * sizeof *im->loops);
+    if (!im->loops)
+        return mp_errf(err, -ENOMEM, "out of memory");
+    char *p = im->cellstext, *l;
+    while ((l = next_line(&p))) {
+        n++;
+        char b[64], ns[32], rs[32], extra;
+        mp__sim_loop r;
+        if (sscanf(l, "%63s %31s %31s %c", b, ns, rs, &extra) != 3 || !name_ok(b, sizeof r.backend)
+            || whole(ns, 1, 1L << 24, &r.nfds) || whole(rs, 0, 255, &r.status))
+            return bad(err, im, "cells.txt", n, "expected \"BACKEND N STATUS\" (poll 1000 0)");
+        snprintf(r.backend, sizeof r.backend, "%s", b);
+        if (im->nloops == CELLS_MAX)
+            return bad(err, im, "cells.txt", n, "more cells than the 100000 it may hold");
+        if (im->nloops == cap) {
+            mp__sim_loop *q = realloc(im->loops, 2 * cap * sizeof *q);
+            if (!q)
+                return mp_errf(err, -ENOMEM, "out of memory");
+            im->loops = q;
+            cap *= 2;
+        }
+        im->loops[im->nloops++] = r;
+    }
+    if (!im->nloops)
+        return bad(err, im, "cells.txt", 0, "no cell: the guest ran nothing");
+    return 0;
+}
+
+int mp__sim_number(const char *s, double *out)
+{
+    char *e;
+    if (!*s)
+        return -1;
+    *out = strtod(s, &e);
+    return *e || !isfinite(*out) ? -1 : 0;
+}
+
+/* One row of muxsim.tsv into im->cells; f[] its 12 fields. */
+static int tsv_row(mp__sim_in *im, char **f, size_t line, mp_err *err)
+{
+    long cell, core, calls, kept;
+    if (whole(f[0], 0, CELLS_MAX - 1, &cell) || whole(f[1], 0, MP_SIM_CORES_MAX - 1, &core) ||
+        whole(f[2], 0, LONG_MAX, &calls) || whole(f[3], 0, calls, &kept))
+        return bad(err, im, "muxsim.tsv", line, "cell, core, calls and kept must be whole "
+                   "numbers (kept at most calls)");
+    if (strcmp(f[5], "user") && strcmp(f[5], "kernel") && strcmp(f[5], "all"))
+        return bad(err, im, "muxsim.tsv", line, "priv is not user, kernel or all");
+    double v[6];
+    for (int i = 0; i < 6; i++)
+        if (mp__sim_number(f[6 + i], &v[i]))
+            return bad(err, im, "muxsim.tsv", line, "p10, p50, p90, mean, min and max must be "
+                       "finite numbers");
+    if ((size_t)cell >= im->ncells) {
+        mp__sim_cell *q = realloc(im->cells, ((size_t)cell + 1) * sizeof *q);
+        if (!q)
+            return mp_errf(err, -ENOMEM, "out of memory");
+        memset(q + im->ncells, 0, ((size_t)cell + 1 - im->ncells) * sizeof *q);
+        for (size_t i = im->ncells; i <= (size_t)cell; i++)
+            q[i].core = -1;
+        im->cells = q;
+        im->ncells = (size_t)cell + 1;
+    }
+    mp__sim_cell *c = &im->cells[cell];
+    if (c->core >= 0 && c->core != core)
+        return bad(err, im, "muxsim.tsv", line, "a cell on two cores");
+    c->core = core;
+    if (strcmp(f[5], "all"))
+        return 0;
+    for (size_t m = 0; m < MP__SIM_NMETRICS; m++)
+        if (!strcmp(f[4], mp__sim_metrics[m].event)) {
+            if (c->have & (1u << m))
+                return bad(err, im, "muxsim.tsv", line, "the same event twice in one cell");
+            c->have |= 1u << m;
+            c->s[m] = (mp_summary){.p10 = v[0], .p50 = v[1], .p90 = v[2], .p99 = NAN,
+                                   .mean = v[3], .min = v[4], .max = v[5], .stddev = NAN,
+                                   .n = (size_t)kept};
+        }
+    return 0;
+}
+
+static int read_tsv(mp__sim_in *im, mp_err *err)
+{
+    int rc = slurp(im, "muxsim.tsv", TSV_FILE, &im->tsvtext, err);
+    if (rc)
+        return rc;
+    char *p = im->tsvtext, *l = next_line(&p);
+    if (!l || strncmp(l, "# muxsim:", 9))
+        return bad(err, im, "muxsim.tsv", 1, "expected the plugin's \"# muxsim:\" line");
+    if (!(l = next_line(&p)) || strcmp(l, TSV_HEADER))
+        return bad(err, im, "muxsim.tsv", 2, "expected the header " "\"cell core calls kept "
+                   "event priv p10 p50 p90 mean min max\" (tab-separated)");
+    for (size_t n = 3; (l = next_line(&p)); n++) {
+        char *f[12];
+        size_t k = 0;
+        for (char *s = l; k < 12; k++) {
+            f[k] = s;
+            char *t = strchr(s, '\t');
+            if (!t)
+                break;
+            *t = 0;
+            s = t + 1;
+        }
+        if (k != 11)
+            return bad(err, im, "muxsim.tsv", n, "expected 12 tab-separated fields");
+        if ((rc = tsv_row(im, f, n, err)))
+            return rc;
+    }
+    for (size_t c = 0; c < im->ncells; c++)
+        for (size_t m = 0; m < MP__SIM_NMETRICS; m++)
+            if (!(im->cells[c].have & (1u << m))) {
+                char what[160];
+                snprintf(what, sizeof what, "cell %zu has no \"all\" row of %s", c,
+                         mp__sim_metrics[m].event);
+                return bad(err, im, "muxsim.tsv", 0, what);
+            }
+    return 0;
+}
+
+static int read_geometry(mp__sim_in *im, const char *given, mp_err *err)
+{
+    const char *g = given ? given : mp__sim_env(im, "geometry");
+    char path[PATH_MAX], name[64], *text;
+    size_t len;
+    if (snprintf(path, sizeof path, "%s%s%s", g[0] == '/' || given ? "" : im->dir,
+                 g[0] == '/' || given ? "" : "/", g) >= (int)sizeof path)
+        return mp_errf(err, -ENAMETOOLONG, "%s: path too long", g);
+    int rc = mp_read_regular_file(path, SMALL_FILE, &text, &len, err);
+    if (rc == -ENOENT)
+        return mp_errf(err, rc, "%s: no such geometry file (%s; give the file with "
+                       "--geometry FILE)", path, given ? "--geometry" : "plan.env's geometry=");
+    if (rc)
+        return rc;
+    const char *base = strrchr(path, '/');
+    snprintf(name, sizeof name, "%.63s", base ? base + 1 : path);
+    char *dot = strstr(name, ".conf");
+    if (dot && !dot[5])
+        *dot = 0;
+    rc = mp_sim_geometry_parse(text, name, &im->g, err);
+    free(text);
+    if (rc)   /* a geometry that does not parse is a malformed input */
+        err->code = -EBADMSG;
+    return rc ? -EBADMSG : 0;
+}
+
+void mp__sim_loop_reason(const mp__sim_in *im, const mp__sim_loop *r, char *out, size_t len)
+{
+    char name[96], *text = NULL;
+    mp_err ignored;
+    snprintf(name, sizeof name, "guest/loop-%s-%ld.log", r->backend, r->nfds);
+    if (slurp(im, name, SMALL_FILE, &text, &ignored) == 0) {
+        size_t o = 0;
+        for (const char *s = text; *s && o + 1 < len; s++) {
+            if (*s == '\n' || *s == '\r')
+                o += (size_t)snprintf(out + o, len - o, "%s", o && s[1] ? "; " : "");
+            else
+                out[o++] = (unsigned char)*s < 0x20 ? '?' : *s;
+            if (o >= len)
+                o = len - 1;
+        }
+        out[o] = 0;
+        while (o && (out[o - 1] == ' ' || out[o - 1] == ';'))
+            out[--o] = 0;
+        free(text);
+        if (o)
+            return;
+    }
+    snprintf(out, len, "muxprof loop exited %ld", r->status);
+}
+
+static int is_results(mp_dir *in, const char *name, void *ctx, mp_err *err)
+{
+    (void)err;
+    if (in->rel[0] == 0 && !strcmp(name, "results.json"))
+        *(int *)ctx = 1;
+    return 0;
+}
+
+/* Write text as DIR/results.json: a results.json already there is replaced
+ * only when muxprof wrote it (DIR's manifest lists it). */
+static int write_out(const mp__sim_in *im, const char *text, mp_err *err)
+{
+    mp_dir d;
+    struct stat st;
+    char path[PATH_MAX];
+    int rc = mp_dir_open(&d, im->dir, 1, err);
+    if (rc)
+        return rc == -ENOTDIR || rc == -ELOOP || rc == -EPERM ? MP_EUSAGE : rc;
+    snprintf(path, sizeof path, "%s/results.json", im->dir);
+    int ours = 0;
+    if (lstat(path, &st) == 0 && (rc = mp_dir_each(&d, is_results, &ours, err)) == 0 && !ours)
+        rc = mp_errf(err, MP_EUSAGE, "%s was not written by muxprof; move it away to import "
+                     "%s", path, im->dir);
+    if (rc == 0)
+        rc = mp_write_file(&d, "results.json", text, strlen(text), err);
+    mp_dir_close(&d);
+    return rc;
+}
+
+int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out, mp_err *err)
+{
+    mp__sim_in im;
+    memset(&im, 0, sizeof im);
+    memset(out, 0, sizeof *out);
+    im.dir = dir;
+    int rc = read_env(&im, err);
+    if (!rc)
+        rc = read_cells(&im, err);
+    if (!rc)
+        rc = read_tsv(&im, err);
+    if (!rc)
+        rc = read_geometry(&im, geometry, err);
+    size_t ok = 0;
+    for (size_t i = 0; !rc && i < im.nloops; i++)
+        ok += im.loops[i].status == 0;
+    if (!rc && ok != im.ncells)
+        rc = mp_errf(err, -EBADMSG, "%s: %zu loops succeeded (cells.txt) but the plugin saw %zu "
+                     "cells (muxsim.tsv): the two do not pair up", dir, ok, im.ncells);
+    cJSON *doc = rc ? NULL : mp__sim_document(&im, out);
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    if (!rc && !text)
+        rc = mp_errf(err, -ENOMEM, "out of memory building %s/results.json", dir);
+    if (!rc)
+        rc = write_out(&im, text, err);
+    free(text);
+    cJSON_Delete(doc);
+    free(im.envtext);
+    free(im.cellstext);
+    free(im.tsvtext);
+    free(im.loops);
+    free(im.cells);
+    return rc;
+}

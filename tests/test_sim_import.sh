@@ -1,0 +1,130 @@
+#!/bin/sh
+# test_sim_import.sh MUXPROF SRC - `muxprof sim-import DIR` on the recorded
+# outputs of one scripts/muxsim.sh boot (tests/fixtures/muxsim: poll and epoll
+# at N = 100 and 1,000 under neoverse-n1): results.json holds the plugin's
+# summaries as sim: metrics and says simulated and the geometry; a loop that
+# failed in the guest is an "error" cell with the loop's message; a missing
+# input is exit 1 and a malformed one exit 2, each with one line naming the
+# file, and then DIR is left exactly as it was; a results.json muxprof did
+# not write is never replaced; usage errors are exit 2.
+set -u
+mp=$1 src=$2
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+geo=$src/sim/geometries/neoverse-n1.conf
+fresh() {   # fresh NAME: a copy of the recorded boot, its geometry where it lies here
+    rm -rf "${t:?}/$1" && cp -r "$src/tests/fixtures/muxsim" "$t/$1" &&
+        sed -i "s|^geometry=.*|geometry=$geo|" "$t/$1/plan.env" || exit 1
+}
+listing() { (cd "$1" && find . | sort && cat ./* 2>/dev/null | cksum); }
+# refused DIR WANT STATUS [ARGS]: sim-import exits STATUS with the one line WANT
+# on stderr and leaves DIR as it was
+refused() {
+    d=$1 want=$2 st=$3; shift 3
+    listing "$d" > "$t/before"
+    "$mp" sim-import "$d" "$@" >"$t/out" 2>"$t/err"; rc=$?
+    [ "$rc" = "$st" ] || fail "$want: exit $rc, not $st: $(cat "$t/err")"
+    [ "$(wc -l < "$t/err")" = 1 ] && grep -qF -- "$want" "$t/err" || fail "said: $(cat "$t/err")"
+    listing "$d" | cmp -s - "$t/before" || fail "$want: $d changed"
+}
+
+# ---- a good boot ----
+fresh good
+"$mp" sim-import "$t/good" >"$t/out" 2>"$t/err" || fail "sim-import: $(cat "$t/err")"
+grep -qF "wrote $t/good/results.json: 4 cells" "$t/out" || fail "said: $(cat "$t/out")"
+[ ! -s "$t/err" ] || fail "stderr on a good boot: $(cat "$t/err")"
+python3 - "$t/good/results.json" <<'PY' || fail "results.json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+def want(what, got, exp):
+    if got != exp:
+        sys.exit("%s: %r, not %r" % (what, got, exp))
+want("schema", j["schema"], "muxprof-results/1")
+want("tool", j["tool"]["name"], "muxprof")
+want("status", j["status"], "complete")
+c = j["context"]
+want("simulated", (c["simulated"], c["emulated"], c["label"]), (True, True, "simulated (neoverse-n1)"))
+g = c["geometry"]
+want("geometry", (g["name"], g["l1d"], g["l3"]["policy"], g["dtlb"], g["page_bytes"], g["prefetch"]),
+     ("neoverse-n1", {"size_bytes": 65536, "ways": 4}, "victim", "48,48", 4096, "none"))
+want("kernel", (c["guest_kernel"], c["boot_seconds_total"]), ("6.1.0-57-arm64", 317))
+want("caches", [(x["level"], x["size_bytes"]) for x in j["topology"]["caches"]],
+     [(1, 65536), (1, 65536), (2, 1048576), (3, 33554432)])
+ev = [e["name"] for e in j["counters"]["events"]]
+want("events", (len(ev), ev[0], ev[-1]), (17, "sim:instructions", "sim:prefetches"))
+cells = [(x["backend"], x["nfds"], x["status"]) for x in j["results"]]
+want("cells", cells, [("poll", 100, "ok"), ("poll", 1000, "ok"), ("epoll", 100, "ok"),
+                      ("epoll", 1000, "ok")])
+p = j["results"][1]
+want("cell keys", list(p), ["backend", "fd_kind", "mode", "nfds", "active", "status", "reason",
+                            "metrics"])
+m = p["metrics"]["sim:L1d-misses"]   # muxsim.tsv: 1 1 110 100 L1-dcache-misses all ...
+want("poll 1000 L1d misses", (m["p10"], m["p50"], m["p90"], m["n"], m["p99"], m["scope"], m["source"]),
+     (4393.0, 4399.0, 4405.0, 100, None, "user+kernel, simulated core 1", "simulated"))
+want("metrics", sorted(p["metrics"]) == sorted(ev), True)
+PY
+"$mp" report "$t/good" --no-plots >/dev/null 2>"$t/err" || fail "muxprof report: $(cat "$t/err")"
+grep -q "^## Simulated cache counts per call: simulated (neoverse-n1)" "$t/good/report.md" &&
+    grep -qF "| poll | 1,000 | 52,860 | 4,399 | 4.4 | 35.2 | 4,399 | 17 | 0 |" "$t/good/report.md" ||
+    fail "report.md: $(grep -n 'poll | 1,000' "$t/good/report.md")"
+# its own results.json is replaced; one it did not write is not
+"$mp" sim-import "$t/good" >/dev/null 2>"$t/err" || fail "a second import: $(cat "$t/err")"
+fresh foreign && echo '{}' > "$t/foreign/results.json"
+refused "$t/foreign" "$t/foreign/results.json was not written by muxprof" 2
+
+# ---- loops that failed in the guest: error cells with their messages ----
+fresh failed
+printf 'epoll 200000 1\nselect 2000 3\n' >> "$t/failed/cells.txt"
+echo "muxprof loop: epoll_ctl(ADD, fd 48822): No space left on device" \
+    > "$t/failed/guest/loop-epoll-200000.log"
+"$mp" sim-import "$t/failed" >"$t/out" 2>"$t/err" || fail "failed loops: exit $?: $(cat "$t/err")"
+grep -qF "2 loops failed in the guest (epoll 200000, select 2000)" "$t/err" || fail "said: $(cat "$t/err")"
+python3 - "$t/failed/results.json" <<'PY' || fail "results.json of failed loops"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r = j["results"]
+assert j["status"] == "errors", j["status"]
+assert len(r) == 6 and [x["status"] for x in r] == ["ok"] * 4 + ["error"] * 2, r
+assert r[4]["reason"] == "muxprof loop: epoll_ctl(ADD, fd 48822): No space left on device", r[4]
+assert r[5]["reason"] == "muxprof loop exited 3", r[5]
+assert "metrics" not in r[4], r[4]
+PY
+"$mp" report "$t/failed" --no-plots >/dev/null 2>"$t/err" || fail "report of failed loops: $(cat "$t/err")"
+grep -qF "| epoll | 200,000 | error |" "$t/failed/report.md" &&
+    grep -q "Cells of this run ended in error" "$t/failed/report.md" || fail "report.md: no error cell"
+
+# ---- missing and malformed inputs: one line, exit 1 or 2, nothing written ----
+fresh bad
+rm "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv: no such file" 1
+fresh bad && sed -i '6s/\t[^\t]*$//' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 6: expected 12 tab-separated fields" 2
+fresh bad && sed -i '5s/\t14542.0\t/\tlots\t/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: p10, p50, p90, mean, min and max must be finite" 2
+fresh bad && sed -i '2s/^cell/cel/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 2: expected the header" 2
+fresh bad && sed -i '/\tL2-misses\tall\t/d' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv: cell 0 has no \"all\" row of L2-misses" 2
+fresh bad && echo "select 10 0" >> "$t/bad/cells.txt"
+refused "$t/bad" "5 loops succeeded (cells.txt) but the plugin saw 4 cells (muxsim.tsv)" 2
+fresh bad && echo "poll lots 0" >> "$t/bad/cells.txt"
+refused "$t/bad" "$t/bad/cells.txt line 5: expected \"BACKEND N STATUS\"" 2
+fresh bad && sed -i '/^calls=/d' "$t/bad/plan.env"
+refused "$t/bad" "$t/bad/plan.env: no calls= line" 2
+fresh bad && sed -i 's/^fds=.*/fds=100,,1000/' "$t/bad/plan.env"
+refused "$t/bad" "$t/bad/plan.env: fds= must be counts separated by commas" 2
+fresh bad && sed -i 's/^prefetch=.*/prefetch=l3/' "$t/bad/plan.env"
+refused "$t/bad" "prefetch: 'l3' is not one of none, l1d, l2, l1d+l2" 2
+fresh bad && printf 'line=64\n' > "$t/bad.conf"
+refused "$t/bad" "no description= line" 2 --geometry "$t/bad.conf"
+refused "$t/bad" "$t/nope.conf: no such geometry file" 1 --geometry "$t/nope.conf"
+
+# ---- usage ----
+for args in "" "$t/good $t/bad" "$t/good --bogus"; do
+    # shellcheck disable=SC2086
+    "$mp" sim-import $args >/dev/null 2>"$t/err"; rc=$?
+    [ "$rc" = 2 ] || fail "sim-import $args: exit $rc: $(cat "$t/err")"
+done
+"$mp" sim-import --help | grep -q "^usage: muxprof sim-import DIR" || fail "--help"
+echo ok
