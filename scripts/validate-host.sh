@@ -17,7 +17,7 @@
 # events-cache.txt, events-tlb.txt, run-cache.txt and run-cache/, run-tlb.txt and
 # run-tlb/, perf.txt (each perf stat line), and summary.txt, which is also printed.
 #
-# The second method: for each counter muxprof opened, `perf stat -e EVENT --
+# The second method: for each counter muxprof opened, `perf stat -i -e EVENT --
 # muxprof loop --backend B --fds N --calls K`, then with 2K calls, each three
 # times; (median at 2K - median at K) / K is perf's count per call, setup and exit
 # cancelled.  Beside it muxprof's per-call mean of the same cell (B, pipe, ready,
@@ -27,7 +27,11 @@
 # missing or cannot count it).  Defaults: --backend poll --fds 1000 --calls 20000.
 # The two methods count different things at the edges: muxprof subtracts its
 # empty read bracket and counts one call at a time; perf counts the loop around
-# K calls; the tolerance is for that and for a loaded machine.
+# K calls; the tolerance is for that and for a loaded machine.  -i
+# (--no-inherit): perf counts only the process that makes the calls, as
+# muxprof counts only the calling thread, not loop's descriptor helper, whose
+# fork and exit cost a varying amount (tens of millions of instructions in the
+# emulated arm64 guest) that K and 2K do not cancel.
 #
 # It is POSIX sh (dash, busybox ash, bash) and uses only timeout, awk, sed,
 # sort, date and mkdir beside muxprof and perf, so it runs on a host that has
@@ -131,6 +135,9 @@ perf_name() {  # TYPE CONFIG SCOPE ENCODING: perf stat's name for the event, or 
     *) for d in /sys/bus/event_source/devices/*; do
          [ "$(cat "$d/type" 2>/dev/null)" = "$t" ] && { echo "$(basename "$d")/config=$c/$u"; return; }
        done
+       # PERF_TYPE_RAW (4) with no PMU of that number in sysfs (Arm: the core
+       # PMU has its own number): perf's rNNN is the same raw encoding.
+       [ "$t" = 4 ] && echo "r${c#0x}${u:+:$u}"
        return ;;
   esac
   [ -n "$n" ] && echo "$n${u:+:$u}"
@@ -139,16 +146,16 @@ perf_ok=""
 perf=${PERF:-perf}
 if ! command -v "$perf" >/dev/null 2>&1; then
   perf_why="perf is not installed (Debian: apt-get install linux-perf)"
-elif ! timeout 20 "$perf" stat -x, -e task-clock -- true >/dev/null 2>"$out/perf.txt"; then
+elif ! timeout 20 "$perf" stat -i -x, -e task-clock -- true >/dev/null 2>"$out/perf.txt"; then
   perf_why="perf stat does not run here: $(head -n 1 "$out/perf.txt")"
 else
   perf_ok=1
 fi
 perf_count() {  # EVENT CALLS: perf stat's count (task-clock in ns), or nothing
-  line=$(timeout -k 5 60 "$perf" stat -x, -e "$1" -- "$bin" loop --backend "$backend" --fds "$fds" \
+  line=$(timeout -k 5 60 "$perf" stat -i -x, -e "$1" -- "$bin" loop --backend "$backend" --fds "$fds" \
              --quiet --calls "$2" 2>&1 >/dev/null </dev/null |
          awk -F, 'NF >= 3 && $3 != "" {print; exit}')
-  echo "perf stat -e $1 (--calls $2): $line" >>"$out/perf.txt"
+  echo "perf stat -i -e $1 (--calls $2): $line" >>"$out/perf.txt"
   v=${line%%,*}
   case $v in ''|*'<'*) return ;; esac
   case $line in *,msec,*) awk -v v="$v" 'BEGIN {printf "%.6g\n", v * 1e6}' ;; *) echo "$v" ;; esac
@@ -220,8 +227,9 @@ nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
     echo "    count of this host is checked, so hardware counts from here are not to be trusted;"
   fi
   if [ -n "$perf_ok" ]; then
-    echo "  - each counter muxprof opened, counted a second way: perf stat around muxprof loop"
-    echo "    ($backend, $fds pipe fds, one ready) with $calls and $((2 * calls)) calls, 3 times each;"
+    echo "  - each counter muxprof opened, counted a second way: perf stat -i (the calling process"
+    echo "    only, as muxprof counts) around muxprof loop ($backend, $fds pipe fds, one ready)"
+    echo "    with $calls and $((2 * calls)) calls, 3 times each;"
     echo "    (median at 2K - median at K) / K set beside muxprof's per-call mean of the same cell."
     echo "    Agreement means within $tol% of the larger value (or both under 0.05 per call)."
   else
