@@ -5,7 +5,8 @@
 #   - a perf that counts nothing per call: task-clock "differs" (muxprof's
 #     per-call task-clock is never 0), the summary says so, exit 3;
 #     page-faults (under 0.05 per call both ways) "agrees";
-#   - no perf: every counter "not checked" naming why, exit 0;
+#   - no perf: every counter "not checked" naming why, exit 0; --run-args
+#     reach both quick runs;
 #   - usage errors exit 2; every file the summary points to is there;
 #   - all of it under dash when there is one (a POSIX shell, not bash: what
 #     busybox ash on a bare host or the arm64 guest runs is POSIX sh too), and
@@ -48,13 +49,21 @@ for f in doctor.txt events-cache.txt events-tlb.txt run-cache.txt run-tlb.txt pe
 done
 grep -q 'perf stat -i -e task-clock (--calls 400)' "$work/a/perf.txt" || fail "perf.txt lacks the 2K run"
 
-PERF=/nonexistent/perf "$psh" "$vh" --muxprof "$bin" --fds 100 --calls 200 "$work/b" >"$work/b.out" 2>&1
+PERF=/nonexistent/perf "$psh" "$vh" --muxprof "$bin" --fds 100 --calls 200 \
+    --run-args '--backends poll --mode ready' "$work/b" >"$work/b.out" 2>&1
 rc=$?
 [ "$rc" = 0 ] || fail "without perf: exit $rc, not 0: $(tail -n 20 "$work/b.out")"
 grep -q '^task-clock .* not checked: perf is not installed' "$work/b/summary.txt" ||
     fail "without perf, task-clock is not 'not checked: perf is not installed'"
 grep -q 'no second method' "$work/b/summary.txt" || fail "the summary does not say there was no second method"
 ! grep -q ' agrees\| differs' "$work/b/summary.txt" || fail "a verdict without perf"
+# --run-args reach both quick runs: poll only, ready only.
+for p in cache tlb; do
+    [ -s "$work/b/run-$p/results.csv" ] || fail "no run-$p/results.csv with --run-args"
+    awk -F, 'NR > 1 && ($1 != "poll" || $3 != "ready") {bad = 1} END {exit bad}' "$work/b/run-$p/results.csv" ||
+        fail "--run-args '--backends poll --mode ready' did not reach the $p run: $(cut -d, -f1,3 "$work/b/run-$p/results.csv" | sort -u | tr '\n' ' ')"
+done
+"$psh" "$vh" --run-args '--fds *' "$work/c" >/dev/null 2>&1; [ $? = 2 ] || fail "a wildcard in --run-args is not a usage error (2)"
 
 "$psh" "$vh" --calls x >/dev/null 2>&1; [ $? = 2 ] || fail "--calls x is not a usage error (2)"
 "$psh" "$vh" --bogus >/dev/null 2>&1; [ $? = 2 ] || fail "--bogus is not a usage error (2)"
