@@ -21,8 +21,9 @@
 # events-*.txt, run-*.txt and run-*/, perf.txt) and DIR/guest/ the guest's
 # side (job.log, console.log, validate-host.rc).  validate-host's arguments
 # default to --fds 100 --calls 1000 --tolerance 5 --run-args '--backends
-# poll,epoll --mode ready': under TCG the guest runs about 30 to 150 million
-# instructions a second, an emulated poll over 1000 fds costs about 130,000,
+# poll,epoll --mode ready': under TCG the guest ran about 33 million
+# instructions a second on the loaded 2-CPU development VM, an emulated poll
+# over 1000 fds costs about 130,000,
 # and validate-host starts perf stat 6 times per counter; the quick runs of
 # every backend in both modes cost more than the check needs.  The counts are
 # exact, so the two methods differ only by the loop's own instructions per
