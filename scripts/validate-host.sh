@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # validate-host.sh - the check to run on a host before trusting its numbers
 # (bare metal, or a VM with a virtual PMU): what the host offers, a quick run
 # with the cache preset and one with the TLB preset, and, where perf is
@@ -8,8 +8,12 @@
 # Debian package, or from a built tree.
 #
 #   validate-host.sh [--muxprof PATH] [--backend B] [--fds N] [--calls K]
-#                    [--tolerance PCT] [OUTDIR]
+#                    [--tolerance PCT] [--run-args 'ARGS'] [OUTDIR]
 #
+# --run-args: more `muxprof run` arguments for the two quick runs, one string
+# split at blanks (e.g. '--backends poll,epoll --mode ready' on a slow or
+# emulated host); the cell the counters are compared on (--backend, --fds,
+# pipe, ready) must stay in the run.
 # muxprof: --muxprof, else $MUXPROF, else the bundle this script sits in
 # (./bin/muxprof), else a built tree's build/bin/muxprof, else muxprof on PATH.
 # OUTDIR: default docs/validation/HOST-DATE in a source tree, else
@@ -17,7 +21,7 @@
 # events-cache.txt, events-tlb.txt, run-cache.txt and run-cache/, run-tlb.txt and
 # run-tlb/, perf.txt (each perf stat line), and summary.txt, which is also printed.
 #
-# The second method: for each counter muxprof opened, `perf stat -e EVENT --
+# The second method: for each counter muxprof opened, `perf stat -i -e EVENT --
 # muxprof loop --backend B --fds N --calls K`, then with 2K calls, each three
 # times; (median at 2K - median at K) / K is perf's count per call, setup and exit
 # cancelled.  Beside it muxprof's per-call mean of the same cell (B, pipe, ready,
@@ -27,25 +31,36 @@
 # missing or cannot count it).  Defaults: --backend poll --fds 1000 --calls 20000.
 # The two methods count different things at the edges: muxprof subtracts its
 # empty read bracket and counts one call at a time; perf counts the loop around
-# K calls; the tolerance is for that and for a loaded machine.
+# K calls; the tolerance is for that and for a loaded machine.  -i
+# (--no-inherit): perf counts only the process that makes the calls, as
+# muxprof counts only the calling thread, not loop's descriptor helper, whose
+# fork and exit cost a varying amount (tens of millions of instructions in the
+# emulated arm64 guest) that K and 2K do not cancel.
 #
+# It is POSIX sh (dash, busybox ash, bash) and uses only timeout, awk, sed,
+# sort, date and mkdir beside muxprof and perf, so it runs on a host that has
+# a shell and nothing else installed (a minimal image, busybox).
 # Environment: MUXPROF (the program, as --muxprof), PERF (the perf program [perf]).
 # Exit status: 0 no counter differs, 3 some counter differs, 1 a step failed
 # (muxprof not found, a run failed or took too long), 2 usage.  A whole check
 # takes under 3 minutes: each step is bounded by timeout, and no perf stat is
 # started after 150 s (the counters left are "not checked" with that reason).
-set -uo pipefail
+set -u
 here=$(cd "$(dirname "$0")" && pwd)
-usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
+usage() { sed -n '2,/^set -u$/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 bad() { echo "validate-host: $* (see --help)" >&2; exit 2; }
-bin=${MUXPROF:-} backend=poll fds=1000 calls=20000 tol=25 out=
+positive() { case $1 in ''|0*|*[!0-9]*) return 1 ;; esac; }
+bin=${MUXPROF:-} backend=poll fds=1000 calls=20000 tol=25 out='' run_args=''
 while [ $# -gt 0 ]; do
   case $1 in
     --muxprof) [ $# -ge 2 ] || bad "--muxprof needs a path"; bin=$2; shift 2 ;;
     --backend) [ $# -ge 2 ] || bad "--backend needs a name"; backend=$2; shift 2 ;;
-    --fds) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || bad "--fds needs a positive number"; fds=$2; shift 2 ;;
-    --calls) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || bad "--calls needs a positive number"; calls=$2; shift 2 ;;
-    --tolerance) [[ ${2:-} =~ ^[0-9]+([.][0-9]+)?$ ]] || bad "--tolerance needs a percentage"
+    --fds) positive "${2:-}" || bad "--fds needs a positive number"; fds=$2; shift 2 ;;
+    --calls) positive "${2:-}" || bad "--calls needs a positive number"; calls=$2; shift 2 ;;
+    --run-args) [ $# -ge 2 ] || bad "--run-args needs a string of run arguments"
+                case $2 in *[\*?[]*) bad "--run-args: no wildcards (* ? [) in '$2'" ;; esac
+                run_args=$2; shift 2 ;;
+    --tolerance) case ${2:-} in ''|.*|*.|*.*.*|*[!0-9.]*) bad "--tolerance needs a percentage" ;; esac
                  tol=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     -*) bad "unknown option $1" ;;
@@ -58,9 +73,10 @@ if [ -z "$bin" ]; then
   else bin=$(command -v muxprof || true)
   fi
 fi
-[ -n "$bin" ] && [ -x "$bin" ] || {
+if [ -z "$bin" ] || [ ! -x "$bin" ]; then
   echo "validate-host: no muxprof found: unpack a bundle (scripts/bundle.sh) and run its" \
-       "validate-host.sh, install the package, or give --muxprof PATH" >&2; exit 1; }
+       "validate-host.sh, install the package, or give --muxprof PATH" >&2; exit 1
+fi
 host=$(hostname -s 2>/dev/null || uname -n)
 if [ -z "$out" ]; then
   if [ -f "$here/../CMakeLists.txt" ] && [ -d "$here/../docs/validation" ]; then
@@ -71,16 +87,19 @@ if [ -z "$out" ]; then
 fi
 mkdir -p "$out" || { echo "validate-host: cannot create $out" >&2; exit 1; }
 out=$(cd "$out" && pwd)
-rm -f "$out/summary.txt" "$out/perf.txt"
-start=$SECONDS
+rm -f "$out/summary.txt" "$out/perf.txt" "$out/.rows"
+start=$(date +%s)
+elapsed() { echo $(($(date +%s) - start)); }
 failed=""
 step() {   # step SECONDS FILE CMD...: CMD's output appended to FILE, bounded
-  local limit=$1 file=$2 rc=0
+  st_limit=$1 st_file=$2 st_rc=0
   shift 2
-  echo "\$ ${*#"$bin "}" >>"$file"
-  timeout --kill-after=5 "$limit" "$@" >>"$file" 2>&1 || rc=$?
-  [ "$rc" = 124 ] && echo "(stopped after $limit s)" >>"$file"
-  return "$rc"
+  st_cmd="$*"
+  echo "\$ ${st_cmd#"$bin "}" >>"$st_file"
+  # -k: KILL 5 s after the TERM; GNU timeout exits 124 on the TERM, busybox 143.
+  timeout -k 5 "$st_limit" "$@" </dev/null >>"$st_file" 2>&1 || st_rc=$?
+  case $st_rc in 124|137|143) echo "(stopped after $st_limit s)" >>"$st_file" ;; esac
+  return "$st_rc"
 }
 
 # 1. What the host offers ---------------------------------------------------------
@@ -98,7 +117,8 @@ step 30 "$out/events-tlb.txt" "$bin" events --events tlb || failed="$failed even
 # 2. A quick run with each preset --------------------------------------------------
 for p in cache tlb; do
   : >"$out/run-$p.txt"
-  if ! step 60 "$out/run-$p.txt" "$bin" run --quick --events $p --out "$out/run-$p" --force; then
+  # shellcheck disable=SC2086  # run_args: split at blanks, as documented (no wildcards)
+  if ! step 60 "$out/run-$p.txt" "$bin" run --quick --events $p $run_args --out "$out/run-$p" --force; then
     failed="$failed run-$p"
   fi
 done
@@ -112,8 +132,8 @@ why_not() {  # the "why:" line under metric $2 in events file $1
                  f {exit}' "$1"
 }
 perf_name() {  # TYPE CONFIG SCOPE ENCODING: perf stat's name for the event, or nothing
-  local t=$1 c=$2 s=$3 n="" u="" d
-  [ "$s" = user ] && u=u
+  t=$1 c=$2 n="" u=""
+  [ "$3" = user ] && u=u
   case $t in
     0) n=$(echo "cycles instructions cache-references cache-misses branches branch-misses bus-cycles stalled-cycles-frontend stalled-cycles-backend ref-cycles" |
            awk -v i=$((c)) '{print $(i + 1)}') ;;
@@ -123,6 +143,9 @@ perf_name() {  # TYPE CONFIG SCOPE ENCODING: perf stat's name for the event, or 
     *) for d in /sys/bus/event_source/devices/*; do
          [ "$(cat "$d/type" 2>/dev/null)" = "$t" ] && { echo "$(basename "$d")/config=$c/$u"; return; }
        done
+       # PERF_TYPE_RAW (4) with no PMU of that number in sysfs (Arm: the core
+       # PMU has its own number): perf's rNNN is the same raw encoding.
+       [ "$t" = 4 ] && echo "r${c#0x}${u:+:$u}"
        return ;;
   esac
   [ -n "$n" ] && echo "$n${u:+:$u}"
@@ -131,29 +154,28 @@ perf_ok=""
 perf=${PERF:-perf}
 if ! command -v "$perf" >/dev/null 2>&1; then
   perf_why="perf is not installed (Debian: apt-get install linux-perf)"
-elif ! timeout 20 "$perf" stat -x, -e task-clock -- true >/dev/null 2>"$out/perf.txt"; then
+elif ! timeout 20 "$perf" stat -i -x, -e task-clock -- true >/dev/null 2>"$out/perf.txt"; then
   perf_why="perf stat does not run here: $(head -n 1 "$out/perf.txt")"
 else
   perf_ok=1
 fi
-loop=("$bin" loop --backend "$backend" --fds "$fds" --quiet)
 perf_count() {  # EVENT CALLS: perf stat's count (task-clock in ns), or nothing
-  local line v
-  line=$(timeout 60 "$perf" stat -x, -e "$1" -- "${loop[@]}" --calls "$2" 2>&1 >/dev/null |
+  line=$(timeout -k 5 60 "$perf" stat -i -x, -e "$1" -- "$bin" loop --backend "$backend" --fds "$fds" \
+             --quiet --calls "$2" 2>&1 >/dev/null </dev/null |
          awk -F, 'NF >= 3 && $3 != "" {print; exit}')
-  echo "perf stat -e $1 (--calls $2): $line" >>"$out/perf.txt"
+  echo "perf stat -i -e $1 (--calls $2): $line" >>"$out/perf.txt"
   v=${line%%,*}
   case $v in ''|*'<'*) return ;; esac
   case $line in *,msec,*) awk -v v="$v" 'BEGIN {printf "%.6g\n", v * 1e6}' ;; *) echo "$v" ;; esac
 }
-median3() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {if (NR == 3) print a[2]}'; }
+median3() { printf '%s\n' "$@" | sort -g | awk '$1 != "" {a[++n] = $1} END {if (n == 3) print a[2]}'; }
 mean_of() {  # RUNDIR METRIC: muxprof's per-call mean for the cell
   awk -F, -v b="$backend" -v n="$fds" -v m="$2" '$1 == b && $2 == "pipe" && $3 == "ready" &&
       $4 == n && $7 == m {print $12; exit}' "$1/results.csv" 2>/dev/null
 }
-rows=()
 n_agree=0 n_differ=0 n_unchecked=0 seen=" "
 for p in cache tlb; do
+  opened "$out/events-$p.txt" >"$out/.opened"
   while read -r name status type config scope; do
     case $seen in *" $name "*) continue ;; esac
     seen="$seen$name "
@@ -166,14 +188,15 @@ for p in cache tlb; do
       if [ -z "$m" ]; then verdict="not checked: the $p run has no value for the cell ($backend, N=$fds, ready)"
       elif [ -z "$perf_ok" ]; then verdict="not checked: $perf_why"
       elif [ -z "$ev" ]; then verdict="not checked: no perf stat name for type $type config $config"
-      elif [ $((SECONDS - start)) -gt 150 ]; then verdict="not checked: the 3 minutes were spent"
+      elif [ "$(elapsed)" -gt 150 ]; then verdict="not checked: the 3 minutes were spent"
       else
-        a=() b=()
+        a="" b=""
         for _ in 1 2 3; do
-          a+=("$(perf_count "$ev" "$calls")")
-          b+=("$(perf_count "$ev" $((2 * calls)))")
+          a="$a $(perf_count "$ev" "$calls")"
+          b="$b $(perf_count "$ev" $((2 * calls)))"
         done
-        ka=$(median3 "${a[@]}") kb=$(median3 "${b[@]}")
+        # shellcheck disable=SC2086  # a and b: three numbers each (or fewer when perf counted nothing)
+        ka=$(median3 $a) kb=$(median3 $b)
         if [ -z "$ka" ] || [ -z "$kb" ]; then
           verdict="not checked: perf stat -e $ev did not count it (perf.txt)"
         else
@@ -189,9 +212,10 @@ for p in cache tlb; do
     fi
     case $verdict in agrees*) n_agree=$((n_agree + 1)) ;; differs*) n_differ=$((n_differ + 1)) ;;
                      *) n_unchecked=$((n_unchecked + 1)) ;; esac
-    rows+=("$(printf '%-24s %-7s %14s %14s  %s' "$name" "$p" "${m:--}" "${q:--}" "$verdict")")
-  done < <(opened "$out/events-$p.txt")
+    printf '%-24s %-7s %14s %14s  %s\n' "$name" "$p" "${m:--}" "${q:--}" "$verdict" >>"$out/.rows"
+  done <"$out/.opened"
 done
+rm -f "$out/.opened"
 
 # 4. The summary --------------------------------------------------------------------
 cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)
@@ -211,8 +235,9 @@ nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
     echo "    count of this host is checked, so hardware counts from here are not to be trusted;"
   fi
   if [ -n "$perf_ok" ]; then
-    echo "  - each counter muxprof opened, counted a second way: perf stat around muxprof loop"
-    echo "    ($backend, $fds pipe fds, one ready) with $calls and $((2 * calls)) calls, 3 times each;"
+    echo "  - each counter muxprof opened, counted a second way: perf stat -i (the calling process"
+    echo "    only, as muxprof counts) around muxprof loop ($backend, $fds pipe fds, one ready)"
+    echo "    with $calls and $((2 * calls)) calls, 3 times each;"
     echo "    (median at 2K - median at K) / K set beside muxprof's per-call mean of the same cell."
     echo "    Agreement means within $tol% of the larger value (or both under 0.05 per call)."
   else
@@ -220,7 +245,7 @@ nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
   fi
   echo
   printf '%-24s %-7s %14s %14s  %s\n' counter preset muxprof/call perf/call verdict
-  printf '%s\n' "${rows[@]}"
+  [ -f "$out/.rows" ] && cat "$out/.rows"
   echo
   echo "$n_agree agree, $n_differ differ, $n_unchecked not checked (task-clock in ns; others in events per call)."
   if [ -n "$failed" ]; then echo "Verdict: a step FAILED:$failed (see its .txt in this directory)."
@@ -228,9 +253,10 @@ nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
   elif [ "$n_agree" -gt 0 ]; then echo "Verdict: every counter that could be checked agrees with perf stat."
   else echo "Verdict: no counter could be checked a second way (reasons above)."
   fi
-  echo "Took $((SECONDS - start)) s; everything printed is in $out."
+  echo "Took $(elapsed) s; everything printed is in $out."
 } >"$out/summary.txt.tmp"
 mv "$out/summary.txt.tmp" "$out/summary.txt"
+rm -f "$out/.rows"
 cat "$out/summary.txt"
 if [ -n "$failed" ]; then exit 1; fi
 if [ "$n_differ" -gt 0 ]; then exit 3; fi

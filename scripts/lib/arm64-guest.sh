@@ -9,6 +9,8 @@
 #   ag_fetch_busybox                     # AG_BUSYBOX: a static arm64 busybox (cached)
 #   root=$(mktemp -d); ag_root_new "$root"
 #   ag_root_add_prog "$root" build-aarch64/bin/muxprof /bin/muxprof   # + its libraries
+#   ag_fetch_perf                        # AG_PERF_ROOT: Debian's arm64 perf and its libraries
+#   ag_root_add_prog "$root" "$AG_PERF_ROOT/usr/bin/perf" /usr/bin/perf "$AG_PERF_LIBDIRS"
 #   ag_root_add_file "$root" some/data /data                          # any file
 #   ag_root_job "$root" job.sh           # the job: sh script run as root in the guest;
 #                                        # what it leaves in /out comes back
@@ -154,11 +156,12 @@ ag_root_add_file() {
 
 # Copy an arm64 program to DEST with every shared library it loads (as the
 # multiarch arm64 loader resolves them, run under qemu-user) and the loader.
+# LIBDIRS (colon-separated, optional) are searched before the multiarch folders.
 ag_root_add_prog() {
     local root=$1 prog=$2 dest=$3 libs lib interp
     ag_root_add_file "$root" "$prog" "$dest" || return 1
     chmod 755 "$root$dest"
-    libs=$(qemu-aarch64 "$AG_LOADER" --library-path "$AG_LIBDIR:/lib/aarch64-linux-gnu" \
+    libs=$(qemu-aarch64 "$AG_LOADER" --library-path "${4:+$4:}$AG_LIBDIR:/lib/aarch64-linux-gnu" \
                --list "$prog" 2>&1) || { ag_say "cannot list the libraries of $prog: $libs"; return 1; }
     for lib in $(printf '%s\n' "$libs" | awk '/=> \//{print $3}'); do
         cp -L "$lib" "$root$AG_LIBDIR/$(basename "$lib")" || return 1
@@ -217,4 +220,26 @@ ag_boot() {
     rm -f "$outdir/.guest-out.tgz"
     rc=${end#*rc=}; rc=${rc%% *}
     return "$rc"
+}
+
+# Sets AG_PERF_ROOT to a folder holding Debian's arm64 perf (usr/bin/perf of
+# linux-perf:arm64) and the library packages it depends on, unpacked, and
+# AG_PERF_LIBDIRS to its library folders (for ag_root_add_prog).  The packages
+# are the arm64 libraries in linux-perf's dependency closure (apt-cache depends
+# --recurse), downloaded once into the cache; nothing is installed.
+ag_fetch_perf() {
+    local dir=$AG_CACHE/perf pkgs p deb
+    AG_PERF_ROOT=$dir
+    AG_PERF_LIBDIRS=$dir/usr/lib/aarch64-linux-gnu:$dir/lib/aarch64-linux-gnu
+    [ -x "$dir/usr/bin/perf" ] && return 0
+    pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+               --no-replaces --no-enhances linux-perf:arm64 2>/dev/null |
+           grep -E '^(lib[^ ]*|zlib1g):arm64$' | grep -v -E 'stdlib|minimal' | sort -u)
+    [ -n "$pkgs" ] || { ag_say "apt-cache knows no linux-perf:arm64 (add the arm64 architecture and run apt-get update)"; return 1; }
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp" || return 1
+    for p in linux-perf:arm64 $pkgs; do
+        deb=$(ag__download "$p") && dpkg-deb -x "$deb" "$dir.tmp" ||
+            { ag_say "could not fetch or unpack $p (for the guest's perf)"; rm -rf "$dir.tmp"; return 1; }
+    done
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
 }
