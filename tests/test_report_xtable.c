@@ -206,12 +206,65 @@ static void compared_side_by_side(void **st)
     rm_rf(b);
 }
 
+/* What a table asks the report to compute: comparisons read out at the
+ * smallest and the largest N where two names ran, the highest over the
+ * lowest; fits per series (slope, intercept, R², rows); a figure whose x is
+ * a column of names drawn as bars, one group per row in table order. */
+static const char *demo_read =
+    "{\"table\": {\"title\": \"demo cost\", \"columns\": ["
+    " {\"key\": \"name\", \"label\": \"name\", \"unit\": \"\", \"kind\": \"key\"},"
+    " {\"key\": \"n\", \"label\": \"N\", \"unit\": \"fds\", \"kind\": \"key\"},"
+    " {\"key\": \"status\", \"label\": \"status\", \"unit\": \"\", \"kind\": \"status\"},"
+    " {\"key\": \"t\", \"label\": \"time\", \"unit\": \"ns\", \"kind\": \"value\"},"
+    " {\"key\": \"per\", \"label\": \"per fd\", \"unit\": \"ns\", \"kind\": \"value\"}],"
+    " \"rows\": [[\"b\", 10, \"ok\", 200, 20], [\"a\", 10, \"ok\", 100, 10],"
+    "  [\"a\", 100, \"ok\", 1000, 10], [\"b\", 100, \"ok\", 4000, 40],"
+    "  [\"c\", 1000, \"ok\", 9, 9], [\"a\", 1000, \"unsupported\", null, null]],"
+    " \"figures\": [{\"name\": \"bars\", \"x\": \"name\", \"y\": [\"t\", \"per\"],"
+    "  \"split\": \"n\", \"title\": \"N = %s\"}],"
+    " \"fits\": [{\"y\": \"t\", \"x\": \"n\", \"series\": \"name\", \"label\": \"ns per added fd\"},"
+    "  {\"y\": \"name\", \"x\": \"n\", \"label\": \"bad\"}],"
+    " \"compare\": [{\"y\": \"per\", \"by\": \"name\", \"at\": \"n\"},"
+    "  {\"y\": \"t\", \"by\": \"name\"}, {\"y\": \"per\", \"by\": \"t\"}]}}";
+
+static void readings_fits_and_bars(void **st)
+{
+    (void)st;
+    char dir[64];
+    char *md = report_with(dir, sizeof dir, demo_read, NULL);
+    HAS(md, "| c | 1,000 | 9 | 9 |\n| a | 1,000 | unsupported: no reason given | |\n\n"
+            "- per fd (ns) at N = 10: b 20, a 10; b's is 2× a's.\n"
+            "- per fd (ns) at N = 100: a 10, b 40; b's is 4× a's.\n"
+            "- time (ns): b 200, a 100, c 9; b's is 22.2× c's.\n\n"
+            "time against N, least squares over the measured rows of each name: the slope is "
+            "the ns per added fd.\n\n"
+            "| name | ns per added fd | intercept (ns) | R² | rows |\n"
+            "|---|---:|---:|---:|---:|\n| b | 42.2 | -222 | 1 | 2 |\n| a | 10 | 0 | 1 | 2 |\n\n");
+    HAS(md, "- experiments.demo.table.fits[1] left out");
+    HAS(md, "- experiments.demo.table.compare[2] left out");
+    char p[600];
+    snprintf(p, sizeof p, "%s/figures/data_demo_bars_10.dat", dir);
+    char *dat = slurp(p);
+    assert_non_null(dat);
+    HAS(dat, "\nname t per\nb 200 20\na 100 10\n");
+    free(dat);
+    snprintf(p, sizeof p, "%s/figures/demo_bars_10.gp", dir);
+    char *gp = slurp(p);
+    assert_non_null(gp);
+    HAS(gp, "bars = 1\n");
+    HAS(gp, "ttl = \"N = 10\"\n");
+    free(gp);
+    free(md);
+    rm_rf(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(section_from_table),
         cmocka_unit_test(failed_and_malformed),
         cmocka_unit_test(compared_side_by_side),
+        cmocka_unit_test(readings_fits_and_bars),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

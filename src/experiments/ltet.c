@@ -52,8 +52,19 @@ const mp_exp_table mp_exp_ltet_table = {
         {NULL},
     },
     .figures = {
-        {"ltet_chunks", "chunk", {"syscalls_per_event", "ns_per_event_p50"}, "trigger", NULL,
-         1, 1, "LT vs ET, one 4096-byte write per event"},
+        {"time", "chunk", {"ns_per_event_p50"}, "trigger", NULL, 1, 1,
+         "LT vs ET, one 4096-byte write per event: time"},
+        {"syscalls", "chunk", {"syscalls_per_event"}, "trigger", NULL, 1, 1,
+         "LT vs ET, one 4096-byte write per event: system calls"},
+        {NULL},
+    },
+    .fits = {
+        {"ns_per_event_p50", "syscalls_per_event", "trigger", NULL, "ns per system call"},
+        {NULL},
+    },
+    .compare = {
+        {"ns_per_event_p50", "trigger", "chunk", NULL},
+        {"syscalls_per_event", "trigger", "chunk", NULL},
         {NULL},
     },
     .tty_failed = MP_EXP_TTY_REASON,

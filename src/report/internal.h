@@ -9,6 +9,7 @@
 #include "common/file.h"
 #include "common/mp_err.h"
 #include "report/numeric.h"
+#include "results/cell.h"
 
 /* Declared here, defined in report/model.h and report/fig.h (and cJSON's
  * header), so that this header ties no module to another. */
@@ -95,6 +96,26 @@ void mp__rm_free_experiments(mp_rmodel *m);
  * m->xtabs (load_xtable.c); freed with the experiments. */
 void mp__rm_load_xtable(mp_rmodel *m, const char *name, const cJSON *o);
 void mp__rm_free_xtables(mp_rmodel *m);
+
+/* Reading a checked table (mp_rxtable, load_xtable.c). */
+typedef struct mp_rxtable mp_rxtable;
+#define MP_RX_MAXV 32   /* distinct series, split or at values one figure or reading uses */
+/* Row's value in column col (NULL when col is -1), and it as text or NULL. */
+const cJSON *mp__rx_val(const cJSON *row, int col);
+const char *mp__rx_text(const cJSON *row, int col);
+/* 1 when the row's status is "ok" (or the table has no status column). */
+int mp__rx_row_ok(const mp_rxtable *t, const cJSON *row);
+/* A value as a name for files and legends: a string that is a safe name, a
+ * number as %g; NULL otherwise. */
+const char *mp__rx_name_of(char *buf, size_t len, const cJSON *v);
+/* The distinct names of column col over the ok rows, in first-seen order
+ * (at most MP_RX_MAXV); one "" when col is -1. */
+size_t mp__rx_names(const mp_rxtable *t, int col, char out[][MP_RM_NAME]);
+/* 1 when col is -1 or row's value there has this name. */
+int mp__rx_matches(const cJSON *row, int col, const char *name);
+/* The readings (compare[]) and fits of a table (sec_xtable_read.c). */
+void mp__rx_readings(FILE *f, const mp_rxtable *t);
+void mp__rx_fits(FILE *f, const mp_rxtable *t);
 
 /* ---- figure writers (fig.c) ---- */
 

@@ -93,8 +93,21 @@ typedef struct mp_rxfig {
     int logx, logy;
 } mp_rxfig;
 
+/* A fit or a comparison of such a table (results/exp_table.h), its columns
+ * as indexes; -1 for one not asked for. */
+typedef struct mp_rxfit {
+    int y, x, series, split;
+    const char *label;
+} mp_rxfit;
+
+typedef struct mp_rxcmp {
+    int y, by, at, split;
+} mp_rxcmp;
+
 #define MP_RM_MAX_XCOLS 64
 #define MP_RM_MAX_XFIGS 4
+#define MP_RM_MAX_XFITS 4
+#define MP_RM_MAX_XCMPS 4
 
 /* experiments.X.table of an experiment without a section of its own, drawn
  * by generic code (report/load_xtable.c, report/sec_xtable.c). */
@@ -109,6 +122,10 @@ typedef struct mp_rxtable {
     size_t nrows;
     mp_rxfig figs[MP_RM_MAX_XFIGS];
     size_t nfigs;
+    mp_rxfit fits[MP_RM_MAX_XFITS];
+    size_t nfits;
+    mp_rxcmp cmps[MP_RM_MAX_XCMPS];
+    size_t ncmps;
 } mp_rxtable;
 
 typedef struct mp_rmodel {

@@ -113,6 +113,33 @@ static cJSON *figure(const mp_exp_figure *g)
     return j;
 }
 
+static void add_opt(cJSON *j, const char *key, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(j, key, v);
+}
+
+static cJSON *fit(const mp_exp_fit *g)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "y", g->y);
+    cJSON_AddStringToObject(j, "x", g->x);
+    add_opt(j, "series", g->series);
+    add_opt(j, "split", g->split);
+    cJSON_AddStringToObject(j, "label", g->label);
+    return j;
+}
+
+static cJSON *comparison(const mp_exp_compare *g)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "y", g->y);
+    cJSON_AddStringToObject(j, "by", g->by);
+    add_opt(j, "at", g->at);
+    add_opt(j, "split", g->split);
+    return j;
+}
+
 int mp_exp_table_json(const mp_exp_table *t, const cJSON *cells, cJSON *o, mp_err *err)
 {
     cJSON *j = cJSON_CreateObject(), *keys = cJSON_CreateArray();
@@ -133,6 +160,12 @@ int mp_exp_table_json(const mp_exp_table *t, const cJSON *cells, cJSON *o, mp_er
     cJSON *figs = cJSON_AddArrayToObject(j, "figures");
     for (const mp_exp_figure *g = t->figures; g->name; g++)
         cJSON_AddItemToArray(figs, figure(g));
+    cJSON *fits = cJSON_AddArrayToObject(j, "fits");
+    for (const mp_exp_fit *g = t->fits; g->y; g++)
+        cJSON_AddItemToArray(fits, fit(g));
+    cJSON *cmp = cJSON_AddArrayToObject(j, "compare");
+    for (const mp_exp_compare *g = t->compare; g->y; g++)
+        cJSON_AddItemToArray(cmp, comparison(g));
     cJSON_Delete(keys);
     cJSON_AddItemToObject(o, "table", j);
     return 0;
