@@ -21,9 +21,13 @@ if (bars) {
     set xtics nomirror scale 0 noenhanced rotate by 20 right
     set yrange [0:*]
     set offsets 0, 0, graph 0.08, 0
+    colours = "#1b4f9c #c0392b #2e7d32 #6a1b9a #ef6c00 #00838f #5d4037 #455a64"
+    patterns = "1 2 4 5 6 7 3 8"
+    k(i, j) = ((i-1)*ny+j-1)%8+1
     plotcmd = "plot for [i=1:nf] for [j=1:ny] word(files,i) " . \
               "using (column(word(ycols,j))):xtic(stringcolumn(xcol)) " . \
-              "fs pattern ((i-1)*ny+j)%8 lc ls ((i-1)*ny+j-1)%8+1 title legend(i,j) noenhanced"
+              "fs pattern int(word(patterns,k(i,j))) lc rgb word(colours,k(i,j)) " . \
+              "title legend(i,j) noenhanced"
 } else {
     set autoscale fix
     set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins

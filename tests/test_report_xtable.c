@@ -1,6 +1,6 @@
 /* test_report_xtable.c - the report section drawn from an experiment's own
- * table (report/load_xtable.c, report/sec_xtable.c): an experiment without a
- * section of its own gets its title, method, rows (a failed row says its
+ * table (report/load_xtable.c, report/sec_xtable.c): an experiment report/
+ * knows nothing of gets its title, method, rows (a failed row says its
  * status and reason) and figure data files split and per series, sorted by x;
  * a malformed table or row is left out with a warning, an object that failed
  * as a whole says why, and the file is never refused for them. */
@@ -145,7 +145,7 @@ static void section_from_table(void **st)
     HAS(gp, "logx = 1\nlogy = 0\n");
     HAS(gp, "load \"table.gp\"");
     free(gp);
-    /* the experiments the report has sections for are drawn as before */
+    /* the fixture's own experiment (an old file's herd, converted) beside it */
     HAS(md, "## Experiment: thundering herd (herd)\n");
     free(md);
     rm_rf(dir);

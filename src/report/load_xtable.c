@@ -1,6 +1,7 @@
-/* load_xtable.c - the tables of experiments that have no report section of
- * their own (experiments.X.table, written by experiments/table.c; see
- * docs/experiments.md) read into m->xtabs.  Checked like the other optional
+/* load_xtable.c - the "experiments" object of results.json: each
+ * experiment's table (experiments.X.table, results/exp_table.h; see
+ * docs/experiments.md; an old file's register, herd and ltet converted by
+ * exp_legacy.c) read into m->xtabs.  Checked like the other optional
  * parts: a table of the wrong shape is left out whole and a row of the wrong
  * shape alone, each with a warning; nothing here refuses the file. */
 #include "report/model.h"
@@ -321,6 +322,31 @@ int mp__rx_matches(const cJSON *row, int col, const char *name)
 {
     char b[MP_RM_NAME];
     return col < 0 || ((mp__rx_name_of(b, sizeof b, mp__rx_val(row, col)) && !strcmp(b, name)));
+}
+
+void mp__rm_load_experiments(mp_rmodel *m)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(m->root, "experiments"), *o;
+    if (!x || cJSON_IsNull(x))
+        return;
+    if (!cJSON_IsObject(x)) {
+        mp__rm_warn(m, "experiments ignored: expected an object");
+        return;
+    }
+    cJSON_ArrayForEach(o, x) {
+        if (cJSON_IsNull(o))
+            continue;
+        const cJSON *t = mp__rm_exp_legacy(m, o->string, o);
+        if (t)
+            mp__rm_load_xtable(m, o->string, t);
+    }
+}
+
+void mp__rm_free_experiments(mp_rmodel *m)
+{
+    mp__rm_free_xtables(m);
+    cJSON_Delete(m->legacy);
+    m->legacy = NULL;
 }
 
 void mp__rm_free_xtables(mp_rmodel *m)

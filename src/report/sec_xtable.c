@@ -1,9 +1,10 @@
-/* sec_xtable.c - one report.md section per experiment that has no section of
- * its own, drawn from its table alone (m->xtabs, checked by
- * report/load_xtable.c; experiments/table.h writes it): the title, the
- * method, the rows under their labels and units, and each figure the table
- * asks for (plots/table.gp: y against x, one line per series, one figure per
- * split value).  See report/md.h and report/fig.h. */
+/* sec_xtable.c - one report.md section per experiment, drawn from its table
+ * alone (m->xtabs, checked by report/load_xtable.c; results/exp_table.h
+ * writes it): the title, the method, the rows under their labels and units,
+ * the readings and fits it asks for (sec_xtable_read.c), and each figure it
+ * asks for (plots/table.gp: y against x, one line per series, or bars per
+ * row when x is a column of names; one figure per split value).  See
+ * report/md.h and report/fig.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
