@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "report/model.h"
 #include "report/report.h"
 
 #define FIX MP_TEST_FIXTURES "/report/"
@@ -255,6 +256,23 @@ static void readings_fits_and_bars(void **st)
     HAS(gp, "ttl = \"N = 10\"\n");
     free(gp);
     free(md);
+    /* report --json: the same readings and fits, and the rows by column key */
+    mp_rmodel m;
+    mp_err err;
+    snprintf(p, sizeof p, "%s/results.json", dir);
+    assert_int_equal(mp_rm_load(&m, p, &err), 0);
+    cJSON *doc = mp_report_json(&m);
+    char *js = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(doc, "experiments"), "demo"));
+    assert_non_null(js);
+    HAS(js, "\"rows\":[{\"name\":\"b\",\"n\":10,\"status\":\"ok\",\"t\":200,\"per\":20},");
+    HAS(js, "{\"y\":\"per\",\"by\":\"name\",\"at\":\"n\",\"at_value\":100,"
+            "\"values\":{\"a\":10,\"b\":40},\"highest\":\"b\",\"lowest\":\"a\",\"ratio\":4}");
+    HAS(js, "{\"y\":\"t\",\"x\":\"n\",\"label\":\"ns per added fd\",\"series\":\"name\","
+            "\"series_value\":\"a\",\"slope\":10,\"intercept\":0,\"r2\":1,\"rows\":2}");
+    free(js);
+    cJSON_Delete(doc);
+    mp_rm_free(&m);
     rm_rf(dir);
 }
 

@@ -120,6 +120,8 @@ int mp__rx_matches(const cJSON *row, int col, const char *name);
 /* The readings (compare[]) and fits of a table (sec_xtable_read.c). */
 void mp__rx_readings(FILE *f, const mp_rxtable *t);
 void mp__rx_fits(FILE *f, const mp_rxtable *t);
+/* report --json's "experiments": each table's rows, readings and fits. */
+void mp__rx_json(cJSON *doc, const mp_rmodel *m);
 
 /* ---- figure writers (fig.c) ---- */
 
