@@ -691,6 +691,7 @@ static void golden_kofn_experiments(void **st)
     HAS(md, "- woken per event, mean (waiters): own-sets 4, own-sets-exclusive 1, shared-set "
             "2.5, shared-set-oneshot 1; own-sets's is 4× own-sets-exclusive's.\n");
     HAS(md, "Placement: waiters are not pinned.");
+    HAS(md, "M threads wait in `epoll_wait` on one pipe;");   /* the method's code spans */
     HAS(md, "## Experiment: level- vs edge-triggered epoll, partial reads (ltet)\n");
     HAS(md, "One event is one write of 4,096 bytes into a pipe;");
     HAS(md, "| edge | 64 | 66 | 33,000 | 36,300 | 500 | 100 |\n");

@@ -212,7 +212,8 @@ static void compared_side_by_side(void **st)
  * lowest; fits per series (slope, intercept, R², rows); a figure whose x is
  * a column of names drawn as bars, one group per row in table order. */
 static const char *demo_read =
-    "{\"table\": {\"title\": \"demo cost\", \"columns\": ["
+    "{\"table\": {\"title\": \"demo cost\","
+    " \"method\": \"Reads `a|b` then <img src=x> and `unpaired\", \"columns\": ["
     " {\"key\": \"name\", \"label\": \"name\", \"unit\": \"\", \"kind\": \"key\"},"
     " {\"key\": \"n\", \"label\": \"N\", \"unit\": \"fds\", \"kind\": \"key\"},"
     " {\"key\": \"status\", \"label\": \"status\", \"unit\": \"\", \"kind\": \"status\"},"
@@ -241,6 +242,8 @@ static void readings_fits_and_bars(void **st)
             "the ns per added fd.\n\n"
             "| name | ns per added fd | intercept (ns) | R² | rows |\n"
             "|---|---:|---:|---:|---:|\n| b | 42.2 | -222 | 1 | 2 |\n| a | 10 | 0 | 1 | 2 |\n\n");
+    HAS(md, "## Experiment: demo cost (demo)\n\nReads `a|b` then &lt;img src=x&gt; and "
+            "\\`unpaired\n\n");   /* the method: code spans kept, the rest quoted */
     HAS(md, "- experiments.demo.table.fits[1] left out");
     HAS(md, "- experiments.demo.table.compare[2] left out");
     char p[600];

@@ -79,6 +79,25 @@ static void table(FILE *f, const mp_rxtable *t)
     fputc('\n', f);
 }
 
+/* The method as a paragraph: each `...` pair a code span, the rest quoted
+ * text (the file's text is never markup of its own). */
+static void method(FILE *f, const char *s)
+{
+    char part[2048], b[4096];
+    for (int code = 0; *s; code = !code) {
+        const char *end = strchr(s, '`');
+        if (code && !end) {
+            fputs(mp_md_cell(b, sizeof b, s - 1), f);   /* an unpaired backtick: text */
+            break;
+        }
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : sizeof part - 1), s);
+        fputs(code ? mp_quote_md_code(b, sizeof b, part, 0) : mp_md_cell(b, sizeof b, part), f);
+        s += n + (end != NULL);
+    }
+    fputs("\n\n", f);
+}
+
 static void section(FILE *f, const mp_rxtable *t, const mp_rfigs *figs)
 {
     char b[2048];
@@ -93,7 +112,7 @@ static void section(FILE *f, const mp_rxtable *t, const mp_rfigs *figs)
     }
     fprintf(f, "## Experiment: %s (%s)\n\n", mp_md_cell(b, sizeof b, t->title), t->name);
     if (t->method)
-        fprintf(f, "%s\n\n", mp_md_cell(b, sizeof b, t->method));
+        method(f, t->method);
     if (!t->nrows) {
         fprintf(f, "No usable rows in `experiments.%s.table`.\n\n", t->name);
         return;
