@@ -38,7 +38,8 @@ const mp_exp_table mp_exp_ltet_table = {
               "it in chunks. Level-triggered (LT): `epoll_wait`, one read, back to "
               "`epoll_wait` while data is left. Edge-triggered (ET): one `epoll_wait`, then "
               "reads until EAGAIN. System calls are counted by the loop; the time runs from "
-              "after the write to the last read.",
+              "after the write to the last read. LT pays an `epoll_wait` per read; ET pays one read "
+              "more, the one that finds the pipe empty.",
     .columns = {
         {"trigger", "trigger", "", "key", "mode", -6, -1},
         {"chunk", "chunk", "bytes", "key", "chunk", 6, 0},

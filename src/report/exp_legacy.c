@@ -95,7 +95,8 @@ static const mp_exp_table ltet = {
     .method = "the same thread then reads it in chunks. Level-triggered (LT): `epoll_wait`, "
               "one read, back to `epoll_wait` while data is left. Edge-triggered (ET): one "
               "`epoll_wait`, then reads until EAGAIN. System calls are counted by the loop; "
-              "the time runs from after the write to the last read.",
+              "the time runs from after the write to the last read. LT pays an `epoll_wait` per "
+              "read; ET pays one read more, the one that finds the pipe empty.",
     .columns = {
         S("trigger", "trigger", "", "key"), S("chunk", "chunk", "bytes", "key"),
         S("status", "status", "", "status"), S("reason", "reason", "", "reason"),
