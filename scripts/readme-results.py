@@ -10,7 +10,8 @@ RUN_DIR is a default `muxprof run`; --profile a `--profile` run (eventfds, ready
 scripts/readme-runs.sh OUTDIR makes all four and calls this script.
 
 The medians, per-interval costs, ratios and the O(N) verdict are the report's own, read from
-`muxprof report RUN_DIR --json` (BIN: --muxprof, default build/bin/muxprof); the seeds'
+`muxprof report RUN_DIR --json` (BIN: --muxprof, default build/bin/muxprof), and so are the
+herd's rows and readings (experiments.herd of `report --json` of the --herd run); the seeds'
 figures are read from their reference datasets, reports/reference/*.json. Reads only those
 and rewrites the block of README.md between the lines
 `<!-- results:begin -->` and `<!-- results:end -->`: where and when the runs were made and
@@ -369,25 +370,24 @@ def profile_para(prof):
             f"not what a change would save.")
 
 
-def woken(a):
-    return a["woken_per_event"]["mean"]
-
-
-def herd_para(herd):
-    h = (herd.get("experiments") or {}).get("herd") or {}
-    arr = [a for a in h.get("arrangements", []) if a.get("woken_per_event")]
-    if not arr:
+def herd_para(herd, herd_rep):
+    """The herd run's table and readings as its report computed them (`report --json`)."""
+    h = (herd_rep.get("experiments") or {}).get("herd") or {}
+    reading = {r["y"]: r for r in h.get("readings", []) if "at" not in r}
+    woken, wasted = (reading.get(y) for y in ("woken_per_event.mean", "wasted_per_event.mean"))
+    rows = {r["arrangement"]: r for r in h.get("rows", []) if r.get("status") == "ok"}
+    if not woken or not wasted:
         return None
-    m = arr[0].get("waiters", "?")
-    each = "; ".join(f"`{a['arrangement']}` {woken(a):.1f} woken, "
-                     f"{a['wasted_per_event']['mean']:.1f} of them for nothing"
-                     for a in arr)
-    rounds = arr[0].get("rounds", "?")
-    worst, best = max(arr, key=woken), min(arr, key=woken)
+    first = rows.get(next(iter(woken["values"])), {})
+    m, rounds = first.get("waiters", "?"), first.get("rounds", "?")
+    each = "; ".join(f"`{a}` {w:.1f} woken, {wasted['values'].get(a, float('nan')):.1f} of them "
+                     f"for nothing" for a, w in woken["values"].items())
+    ratio = woken.get("ratio")
     return (f"Thundering herd (`muxprof run --experiment herd`, same host, {m} threads waiting "
             f"on one pipe, {rounds} bytes written one at a time, {load_text(herd)}), means per "
-            f"byte: {each}. `{worst['arrangement']}` wakes {woken(worst) / woken(best):.1f}x "
-            f"as many waiters as `{best['arrangement']}`; a waiter woken for nothing rescans "
+            f"byte: {each}. `{woken['highest']}` wakes "
+            f"{ratio if ratio is not None else float('nan'):.1f}x "
+            f"as many waiters as `{woken['lowest']}`; a waiter woken for nothing rescans "
             f"and sleeps again, in the kernel for level-triggered sets "
             f"([docs/experiments.md](docs/experiments.md)).")
 
@@ -420,7 +420,7 @@ def read_bench(path):
     return b
 
 
-def block(run, rep, fds, prof=None, herd=None, bench=None):
+def block(run, rep, fds, prof=None, herd=None, bench=None, herd_rep=None):
     cs = cells(rep)
     ns = sorted({k[2] for k in cs})
     rows = [n for n in fds if n in ns] if fds else ns
@@ -429,7 +429,7 @@ def block(run, rep, fds, prof=None, herd=None, bench=None):
     lines = [BEGIN, "", host_para(run, cs, rows), ""] + table(cs, series(rep), rows)
     lines += ["", "What it says, next to the three articles muxprof started from ([docs/sources.md](docs/sources.md)):", ""]
     lines += bullets(run, rep, raw_cells(run), ns, bench)
-    for para in (profile_para(prof) if prof else None, herd_para(herd) if herd else None):
+    for para in (profile_para(prof) if prof else None, herd_para(herd, herd_rep) if herd else None):
         if para:
             lines += ["", para]
     lines += ["", "Every number in this section comes from four runs of one build, remade with "
@@ -470,7 +470,8 @@ def main():
     herd = load_run(a.herd, "the herd run") if a.herd else None
     bench = read_bench(a.bench) if a.bench else None
     rep = report_json(a.muxprof, a.run_dir)
-    new = block(run, rep, fds, prof, herd, bench)
+    herd_rep = report_json(a.muxprof, a.herd) if a.herd else None
+    new = block(run, rep, fds, prof, herd, bench, herd_rep)
     if a.stdout:
         sys.stdout.write(new)
         return

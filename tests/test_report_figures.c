@@ -127,8 +127,8 @@ static void embedded_scripts(void **st)
 {
     (void)st;
     static const char *need[] = {"style.gp", "render.gp", "cost.gp", "ratio.gp",
-                                 "counter.gp", "lines.gp", "kofn.gp", "register.gp",
-                                 "herd.gp", "ltet.gp", "prof.gp", "prof_fd.gp"};
+                                 "counter.gp", "lines.gp", "kofn.gp", "table.gp",
+                                 "prof.gp", "prof_fd.gp"};
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         const mp_plot_script *s = mp_plot_find(need[i]);
         if (!s || s->len < 100 || strlen(s->text) != s->len)
@@ -207,8 +207,8 @@ static void figures_drawn(void **st)
         "cost_ready_pipe", "cost_wakeup_pipe", "ratio_ready_pipe", "ratio_wakeup_pipe",
         "counter_ready_pipe_L1-dcache-load-misses", "counter_wakeup_pipe_LLC-load-misses",
         "lines_ready_pipe_L1-dcache-load-misses", "lines_wakeup_pipe_LLC-load-misses",
-        "kofn_pipe_N10", "kofn_pipe_N100", "kofn_pipe_N10000", "register_pipe",
-        "herd_per_event", "ltet_chunks"};
+        "kofn_pipe_N10", "kofn_pipe_N100", "kofn_pipe_N10000", "register_per_fd_pipe",
+        "herd_per_event", "ltet_time", "ltet_syscalls"};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         all_formats(figs[i]);
     /* each kind draws its data: series present, log axes with labelled
@@ -221,6 +221,16 @@ static void figures_drawn(void **st)
     svg_series("lines_ready_pipe_L1-dcache-load-misses", be, 3);
     svg_series("ratio_ready_pipe", ratios, 3);
     svg_series("kofn_pipe_N100", be, 3);
+    /* the experiments' figures, drawn from their tables: lines per series,
+     * and bars per row where x is a column of names */
+    static const char *const reg_be[] = {"select", "poll", "epoll", "io_uring"};
+    static const char *const trig[] = {"level", "edge"};
+    static const char *const herd_y[] = {"woken_per_event.mean", "returned_per_event.mean",
+                                         "wasted_per_event.mean"};
+    svg_series("register_per_fd_pipe", reg_be, 4);
+    svg_series("ltet_time", trig, 2);
+    svg_series("herd_per_event", herd_y, 3);
+    assert_true(svg_has("herd_per_event", "shared-set-oneshot"));
     /* parity is the reference line, not an "epoll / epoll" series */
     assert_false(svg_has("ratio_ready_pipe", "<title>epoll / epoll</title>"));
     assert_false(svg_has("ratio_ready_pipe", "epoll (parity)"));
@@ -260,16 +270,17 @@ static void figures_drawn(void **st)
         embedded += !!strstr(line, "(figures/cost_ready_pipe.png)");
         /* the K and experiment figures sit in their own sections */
         kofn += strstr(line, "(figures/kofn_pipe_N") && strstr(section, "## K of N ready");
-        reg += strstr(line, "(figures/register_pipe.png)") && strstr(section, "(register)");
+        reg += strstr(line, "(figures/register_per_fd_pipe.png)") && strstr(section, "(register)");
         herd += strstr(line, "(figures/herd_per_event.png)") && strstr(section, "(herd)");
-        ltet += strstr(line, "(figures/ltet_chunks.png)") && strstr(section, "(ltet)");
+        ltet += (strstr(line, "(figures/ltet_time.png)") || strstr(line, "(figures/ltet_syscalls.png)"))
+                && strstr(section, "(ltet)");
     }
     fclose(f);
     assert_int_equal(embedded, 1);
     assert_int_equal(kofn, 6);
     assert_int_equal(reg, 1);
     assert_int_equal(herd, 1);
-    assert_int_equal(ltet, 1);
+    assert_int_equal(ltet, 2);
     /* an author redraws one figure from the figures directory alone */
     snprintf(p, sizeof p, "%s/figures/cost_ready_pipe.png", dir);
     assert_int_equal(unlink(p), 0);

@@ -27,9 +27,7 @@ void mp__cmp_hosts(FILE *f, const mp_cmp *c);
 void mp__cmp_not_compared(FILE *f, const mp_cmp *c);
 void mp__cmp_profiles(FILE *f, const mp_cmp *c);     /* profile.c */
 void mp__cmp_kofn(FILE *f, const mp_cmp *c);         /* kofn.c */
-void mp__cmp_experiments(FILE *f, const mp_cmp *c);  /* experiments.c */
-/* xtable.c: experiments without a part of their own, from their tables. */
-int mp__cmp_has_xtables(const mp_cmp *c);
-void mp__cmp_xtables(FILE *f, const mp_cmp *c);
+/* xtable.c: the experiments, each from its table. */
+void mp__cmp_experiments(FILE *f, const mp_cmp *c);
 
 #endif

@@ -1,5 +1,5 @@
-/* xtable.c - the comparison of experiments that have no compare part of
- * their own, drawn from their tables (report/model.h: m->xtabs): per row
+/* xtable.c - the experiments part of the comparison report, drawn from the
+ * experiments' tables (report/model.h: m->xtabs): per experiment and row
  * key that at least two hosts measured, each host's value of the table's
  * compared column (its first figure's first y, else its first value
  * column); a host without the experiment is marked in its column. */
@@ -135,8 +135,11 @@ static void one(FILE *f, const mp_cmp *c, const mp_rxtable *ref)
     for (size_t i = 0; i < c->n; i++)
         with += xtab_of(&c->h[i], ref->name) != NULL;
     if (with < 2) {
-        fprintf(f, "- %s (%s): only one host ran it; not compared.\n\n",
-                mp_md_cell(b, sizeof b, ref->title), ref->name);
+        size_t i = 0;
+        while (i + 1 < c->n && !xtab_of(&c->h[i], ref->name))
+            i++;
+        fprintf(f, "- %s (%s): only %s ran it; not compared.\n\n",
+                mp_md_cell(b, sizeof b, ref->title), ref->name, MP_QMD(c->h[i].label));
         return;
     }
     int v = compared(ref);
@@ -166,16 +169,14 @@ static void one(FILE *f, const mp_cmp *c, const mp_rxtable *ref)
         fputc('\n', f);
 }
 
-int mp__cmp_has_xtables(const mp_cmp *c)
+void mp__cmp_experiments(FILE *f, const mp_cmp *c)
 {
+    size_t any = 0;
     for (size_t i = 0; i < c->n; i++)
-        if (c->h[i].m.nxtabs)
-            return 1;
-    return 0;
-}
-
-void mp__cmp_xtables(FILE *f, const mp_cmp *c)
-{
+        any += c->h[i].m.nxtabs;
+    if (!any)
+        return;
+    fprintf(f, "## Experiments side by side\n\n");
     /* each experiment once, described by the first host that has its table */
     for (size_t i = 0; i < c->n; i++)
         for (size_t k = 0; k < c->h[i].m.nxtabs; k++) {

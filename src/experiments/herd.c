@@ -64,7 +64,8 @@ const mp_exp_table mp_exp_herd_table = {
               "time from the write to the first return. Arrangements: own-sets (an epoll "
               "set per waiter), own-sets-exclusive (the same with EPOLLEXCLUSIVE), "
               "shared-set (one set, all waiting on it), shared-set-oneshot (EPOLLONESHOT, "
-              "re-armed by the winner).",
+              "re-armed by the winner). The waiters are not pinned: they may run on every CPU "
+              "of the process and the scheduler places them.",
     .columns = {
         {"arrangement", "arrangement", "", "key", "arrangement", -20, -1},
         {"status", "status", "", "status", NULL, 0, 0},
@@ -87,9 +88,14 @@ const mp_exp_table mp_exp_herd_table = {
         {NULL},
     },
     .figures = {
-        {"herd_per_event", "arrangement",
+        {"per_event", "arrangement",
          {"woken_per_event.mean", "returned_per_event.mean", "wasted_per_event.mean"}, NULL,
-         NULL, 0, 0, "thundering herd: per event"},
+         NULL, 0, 0, "thundering herd: waiters per written byte (means over the rounds)"},
+        {NULL},
+    },
+    .compare = {
+        {"woken_per_event.mean", "arrangement", NULL, NULL},
+        {"wasted_per_event.mean", "arrangement", NULL, NULL},
         {NULL},
     },
     .tty_failed = MP_EXP_TTY_REASON,

@@ -64,8 +64,16 @@ const mp_exp_table mp_exp_register_table = {
         {NULL},
     },
     .figures = {
-        {"register", "nfds", {"ns_per_fd"}, "backend", "fd_kind", 1, 1,
+        {"per_fd", "nfds", {"ns_per_fd"}, "backend", "fd_kind", 1, 1,
          "registering N %s fds: ns per fd"},
+        {NULL},
+    },
+    .fits = {
+        {"total_ns.p50", "nfds", "backend", "fd_kind", "ns per added fd"},
+        {NULL},
+    },
+    .compare = {
+        {"ns_per_fd", "backend", "nfds", "fd_kind"},
         {NULL},
     },
     .tty_failed = MP_EXP_TTY_STATUS,

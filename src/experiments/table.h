@@ -1,23 +1,6 @@
-/* table.h - an experiment's results as a table that describes itself.
- *
- * Each experiment builds its cell objects (one per measured case) and then
- * hands them with a static mp_exp_table to mp_exp_table_json, which writes
- * the object "table" beside them in results.json:
- *
- *   "table": { "title", "summary", "method",
- *              "columns": [ {"key", "label", "unit", "kind"} ],
- *              "rows": [ [value per column] ],
- *              "figures": [ {"name", "x", "y": [keys], "series", "split",
- *                            "logx", "logy", "title"} ] }
- *
- * A column's key is the dotted path of its value in a cell object
- * ("total_ns.p50"); a key ending in ".*" stands for one column per member
- * of that object seen in any cell ("counters_per_fd.task-clock").  Kinds:
- * "key" (names the row), "value" (a measurement), "status" ("ok" when the
- * cell has none), "reason".  A value a cell lacks is null.
- *
- * The terminal summary of a run is printed from the same description and
- * the rows (mp_exp_table_print); docs/experiments.md describes the JSON.
+/* table.h - the run's terminal summary of an experiment, printed from its
+ * self-describing table (results/exp_table.h: the description and the
+ * "table" object it writes into results.json).
  * Error convention: common/mp_err.h. */
 #ifndef MP_EXP_TABLE_H
 #define MP_EXP_TABLE_H
@@ -25,51 +8,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 
-#include "common/mp_err.h"
-
-#define MP_EXP_MAX_COLUMNS 32
-#define MP_EXP_MAX_FIGURES 4
-
-typedef struct mp_exp_column {
-    const char *key;        /* dotted path in a cell object; "X.*": its members */
-    const char *label;      /* heading in the report */
-    const char *unit;       /* "ns", "bytes", "" for a name or a plain count */
-    const char *kind;       /* "key", "value", "status", "reason" */
-    /* The terminal summary: heading (NULL: not shown), printf width (negative:
-     * left-aligned), digits after the point (-1: the value is text). */
-    const char *tty_label;
-    int tty_width, tty_digits;
-} mp_exp_column;
-
-typedef struct mp_exp_figure {
-    const char *name;       /* figure name, before any split value */
-    const char *x;          /* column keys */
-    const char *y[4];       /* NULL-ended */
-    const char *series;     /* one line per value of this column; NULL: one */
-    const char *split;      /* one figure per value of this column; NULL: one */
-    int logx, logy;
-    const char *title;      /* "%s" is the split value where there is one */
-} mp_exp_figure;
-
-/* How a row that did not measure (status not "ok", or a shown value
- * missing) is printed in the terminal summary after its key columns. */
-enum {
-    MP_EXP_TTY_STATUS,      /* the status under the first value, "-" under the rest */
-    MP_EXP_TTY_REASON,      /* the reason, after one space */
-};
-
-typedef struct mp_exp_table {
-    const char *title;      /* what the experiment measures, a few words */
-    const char *summary;    /* the terminal summary's heading */
-    const char *method;     /* how one value is measured, a paragraph */
-    mp_exp_column columns[MP_EXP_MAX_COLUMNS];   /* ended by a NULL key */
-    mp_exp_figure figures[MP_EXP_MAX_FIGURES];   /* ended by a NULL name */
-    int tty_failed;         /* MP_EXP_TTY_* */
-} mp_exp_table;
-
-/* Add "table" to experiment object o, its rows taken from the objects of
- * the array cells.  0, or -ENOMEM (o is then unchanged). */
-int mp_exp_table_json(const mp_exp_table *t, const cJSON *cells, cJSON *o, mp_err *err);
+#include "results/exp_table.h"
 
 /* Print the terminal summary of experiment `name` from t and o's "table"
  * (no rows when o has none: the experiment failed as a whole). */

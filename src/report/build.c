@@ -21,14 +21,14 @@ static const mp_rsection *const sections[] = {
     &mp_rsec_context,  &mp_rsec_method,      &mp_rsec_sim,         &mp_rsec_harness,
     &mp_rsec_results,
     &mp_rsec_kofn,     &mp_rsec_cache,       &mp_rsec_correlation, &mp_rsec_claims,
-    &mp_rsec_profile,  &mp_rsec_experiments, &mp_rsec_xtables,     &mp_rsec_figures,
+    &mp_rsec_profile,  &mp_rsec_xtables,     &mp_rsec_figures,
     &mp_rsec_counters,
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 int mp__r_experiments_only(const mp_rmodel *m)
 {
-    int exps = m->exp.has_register || m->exp.has_herd || m->exp.has_ltet || m->nxtabs;
+    int exps = m->nxtabs > 0;
     return !m->ncells && !m->nkcells && exps;
 }
 

@@ -9,6 +9,7 @@
 #include "common/file.h"
 #include "common/mp_err.h"
 #include "report/numeric.h"
+#include "results/cell.h"
 
 /* Declared here, defined in report/model.h and report/fig.h (and cJSON's
  * header), so that this header ties no module to another. */
@@ -35,7 +36,7 @@ typedef struct mp_rsection {
 
 extern const mp_rsection mp_rsec_context, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
     mp_rsec_sim, mp_rsec_cache, mp_rsec_correlation, mp_rsec_claims, mp_rsec_profile,
-    mp_rsec_experiments, mp_rsec_xtables, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness;
+    mp_rsec_xtables, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness;
 
 /* 1 when the run holds experiments but no per-call cells (no `calls`). */
 int mp__r_experiments_only(const mp_rmodel *m);
@@ -68,7 +69,7 @@ cJSON *mp__rj_cell(const mp_rcell *c);
  * git describe, simulated, anonymized. */
 cJSON *mp__rj_input(const mp_rmodel *m);
 
-/* ---- the loader (load.c, check.c, model.c, load_opt.c, load_exp.c) ---- */
+/* ---- the loader (load.c, check.c, model.c, load_opt.c, load_xtable.c) ---- */
 
 /* Fail with "PATH: field FIELD: what (the file does not follow ...)". */
 int mp__rm_bad(mp_err *err, const mp_rmodel *m, const char *field, const char *fmt, ...)
@@ -87,14 +88,40 @@ int mp__rm_safe_name(const char *s);
 int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field);
 void mp__rm_load_topology(mp_rmodel *m);
 void mp__rm_load_counters(mp_rmodel *m);
-/* "experiments": what fits the schema into m->exp, the rest left out with
- * a warning (load_exp.c). */
+/* "experiments": each experiment by its table into m->xtabs, what does not
+ * fit left out with a warning (load_xtable.c). */
 void mp__rm_load_experiments(mp_rmodel *m);
 void mp__rm_free_experiments(mp_rmodel *m);
 /* Experiment `name` of the "experiments" object, by its table, into
- * m->xtabs (load_xtable.c); freed with the experiments. */
+ * m->xtabs; freed with the experiments. */
 void mp__rm_load_xtable(mp_rmodel *m, const char *name, const cJSON *o);
+/* Object o of experiment `name` as the loader reads it: o itself, or an
+ * old file's register, herd or ltet converted into m->legacy (exp_legacy.c);
+ * NULL, after a warning, when it is left out. */
+const cJSON *mp__rm_exp_legacy(mp_rmodel *m, const char *name, const cJSON *o);
 void mp__rm_free_xtables(mp_rmodel *m);
+
+/* Reading a checked table (mp_rxtable, load_xtable.c). */
+typedef struct mp_rxtable mp_rxtable;
+#define MP_RX_MAXV 32   /* distinct series, split or at values one figure or reading uses */
+/* Row's value in column col (NULL when col is -1), and it as text or NULL. */
+const cJSON *mp__rx_val(const cJSON *row, int col);
+const char *mp__rx_text(const cJSON *row, int col);
+/* 1 when the row's status is "ok" (or the table has no status column). */
+int mp__rx_row_ok(const mp_rxtable *t, const cJSON *row);
+/* A value as a name for files and legends: a string that is a safe name, a
+ * number as %g; NULL otherwise. */
+const char *mp__rx_name_of(char *buf, size_t len, const cJSON *v);
+/* The distinct names of column col over the ok rows, in first-seen order
+ * (at most MP_RX_MAXV); one "" when col is -1. */
+size_t mp__rx_names(const mp_rxtable *t, int col, char out[][MP_RM_NAME]);
+/* 1 when col is -1 or row's value there has this name. */
+int mp__rx_matches(const cJSON *row, int col, const char *name);
+/* The readings (compare[]) and fits of a table (sec_xtable_read.c). */
+void mp__rx_readings(FILE *f, const mp_rxtable *t);
+void mp__rx_fits(FILE *f, const mp_rxtable *t);
+/* report --json's "experiments": each table's rows, readings and fits. */
+void mp__rx_json(cJSON *doc, const mp_rmodel *m);
 
 /* ---- figure writers (fig.c) ---- */
 
@@ -105,12 +132,5 @@ int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const ch
                      mp_err *err);
 /* " %.10g", or " ?" for a missing value. */
 void mp__rfig_num(FILE *f, double v);
-
-/* sec_experiments.c and sec_ltet.c: the experiments section; sec_ltet.c
- * holds ltet's table, reading and figure.  MP_REXP_MAXL: the most kinds,
- * backends or chunk sizes one experiment's table shows. */
-#define MP_REXP_MAXL 32
-void mp__rexp_ltet_md(FILE *f, const mp_rmodel *m, const mp_rfigs *figs);
-int mp__rexp_ltet_fig(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err);
 
 #endif

@@ -1,6 +1,7 @@
-/* load_xtable.c - the tables of experiments that have no report section of
- * their own (experiments.X.table, written by experiments/table.c; see
- * docs/experiments.md) read into m->xtabs.  Checked like the other optional
+/* load_xtable.c - the "experiments" object of results.json: each
+ * experiment's table (experiments.X.table, results/exp_table.h; see
+ * docs/experiments.md; an old file's register, herd and ltet converted by
+ * exp_legacy.c) read into m->xtabs.  Checked like the other optional
  * parts: a table of the wrong shape is left out whole and a row of the wrong
  * shape alone, each with a warning; nothing here refuses the file. */
 #include "report/model.h"
@@ -158,6 +159,64 @@ static void load_figures(mp_rmodel *m, mp_rxtable *t, const cJSON *figs)
     }
 }
 
+/* The column an entry of fits[] or compare[] names at key (-1 when it is
+ * optional and absent), or -2 when it names none or one of the wrong kind
+ * (want: a kind, or -1 for any). */
+static int named(const mp_rxtable *t, const cJSON *g, const char *key, int optional, int want)
+{
+    int c = fig_column(t, g, key, optional);
+    return c >= 0 && want >= 0 && t->cols[c].kind != want ? -2 : c;
+}
+
+/* fits[]: y a value column, x any column, series and split optional. */
+static void load_fits(mp_rmodel *m, mp_rxtable *t, const cJSON *fits)
+{
+    const cJSON *g;
+    int i = -1;
+    if (!cJSON_IsArray(fits))
+        return;
+    cJSON_ArrayForEach(g, fits) {
+        i++;
+        mp_rxfit *x = &t->fits[t->nfits];
+        x->y = named(t, g, "y", 0, MP_RX_VALUE);
+        x->x = named(t, g, "x", 0, -1);
+        x->series = named(t, g, "series", 1, -1);
+        x->split = named(t, g, "split", 1, -1);
+        x->label = str(g, "label");
+        if (x->y < 0 || x->x < 0 || x->series < -1 || x->split < -1 || !x->label ||
+            t->nfits >= MP_RM_MAX_XFITS) {
+            mp__rm_warn(m, "experiments.%s.table.fits[%d] left out: no label, or y, x, "
+                        "series or split not one of its columns", t->name, i);
+            continue;
+        }
+        t->nfits++;
+    }
+}
+
+/* compare[]: y a value column, by a key column, at and split optional. */
+static void load_compare(mp_rmodel *m, mp_rxtable *t, const cJSON *cmps)
+{
+    const cJSON *g;
+    int i = -1;
+    if (!cJSON_IsArray(cmps))
+        return;
+    cJSON_ArrayForEach(g, cmps) {
+        i++;
+        mp_rxcmp *x = &t->cmps[t->ncmps];
+        x->y = named(t, g, "y", 0, MP_RX_VALUE);
+        x->by = named(t, g, "by", 0, MP_RX_KEY);
+        x->at = named(t, g, "at", 1, -1);
+        x->split = named(t, g, "split", 1, -1);
+        if (x->y < 0 || x->by < 0 || x->at < -1 || x->split < -1 ||
+            t->ncmps >= MP_RM_MAX_XCMPS) {
+            mp__rm_warn(m, "experiments.%s.table.compare[%d] left out: y, by, at or split "
+                        "not one of its columns", t->name, i);
+            continue;
+        }
+        t->ncmps++;
+    }
+}
+
 /* The table of experiment object o; t->title stays NULL when it has none
  * that fits (o's own status and reason then say why, if it has them). */
 static void load_one(mp_rmodel *m, mp_rxtable *t, const cJSON *o)
@@ -182,6 +241,8 @@ static void load_one(mp_rmodel *m, mp_rxtable *t, const cJSON *o)
     t->method = method;
     load_rows(m, t, rows);
     load_figures(m, t, cJSON_GetObjectItemCaseSensitive(tab, "figures"));
+    load_fits(m, t, cJSON_GetObjectItemCaseSensitive(tab, "fits"));
+    load_compare(m, t, cJSON_GetObjectItemCaseSensitive(tab, "compare"));
 }
 
 void mp__rm_load_xtable(mp_rmodel *m, const char *name, const cJSON *o)
@@ -203,6 +264,89 @@ void mp__rm_load_xtable(mp_rmodel *m, const char *name, const cJSON *o)
     memset(t, 0, sizeof *t);
     t->name = name;
     load_one(m, t, o);
+}
+
+/* ---- reading a checked table (internal.h) -------------------------------- */
+
+const cJSON *mp__rx_val(const cJSON *row, int col)
+{
+    return col >= 0 ? cJSON_GetArrayItem(row, col) : NULL;
+}
+
+const char *mp__rx_text(const cJSON *row, int col)
+{
+    const cJSON *v = mp__rx_val(row, col);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+int mp__rx_row_ok(const mp_rxtable *t, const cJSON *row)
+{
+    const char *s = mp__rx_text(row, t->status_col);
+    return !s || !strcmp(s, "ok");
+}
+
+const char *mp__rx_name_of(char *buf, size_t len, const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return mp__rm_safe_name(v->valuestring) && strlen(v->valuestring) < len
+                   ? strcpy(buf, v->valuestring) : NULL;
+    if (cJSON_IsNumber(v)) {
+        snprintf(buf, len, "%g", v->valuedouble);
+        return buf;
+    }
+    return NULL;
+}
+
+size_t mp__rx_names(const mp_rxtable *t, int col, char out[][MP_RM_NAME])
+{
+    if (col < 0) {
+        out[0][0] = 0;
+        return 1;
+    }
+    size_t n = 0;
+    char b[MP_RM_NAME];
+    for (size_t r = 0; r < t->nrows; r++) {
+        if (!mp__rx_row_ok(t, t->rows[r]) ||
+            !mp__rx_name_of(b, sizeof b, mp__rx_val(t->rows[r], col)))
+            continue;
+        size_t j = 0;
+        while (j < n && strcmp(out[j], b))
+            j++;
+        if (j == n && n < MP_RX_MAXV)
+            strcpy(out[n++], b);
+    }
+    return n;
+}
+
+int mp__rx_matches(const cJSON *row, int col, const char *name)
+{
+    char b[MP_RM_NAME];
+    return col < 0 || ((mp__rx_name_of(b, sizeof b, mp__rx_val(row, col)) && !strcmp(b, name)));
+}
+
+void mp__rm_load_experiments(mp_rmodel *m)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(m->root, "experiments"), *o;
+    if (!x || cJSON_IsNull(x))
+        return;
+    if (!cJSON_IsObject(x)) {
+        mp__rm_warn(m, "experiments ignored: expected an object");
+        return;
+    }
+    cJSON_ArrayForEach(o, x) {
+        if (cJSON_IsNull(o))
+            continue;
+        const cJSON *t = mp__rm_exp_legacy(m, o->string, o);
+        if (t)
+            mp__rm_load_xtable(m, o->string, t);
+    }
+}
+
+void mp__rm_free_experiments(mp_rmodel *m)
+{
+    mp__rm_free_xtables(m);
+    cJSON_Delete(m->legacy);
+    m->legacy = NULL;
 }
 
 void mp__rm_free_xtables(mp_rmodel *m)

@@ -16,10 +16,6 @@
 #define MP_RM_MAX_LIST 32
 #define MP_RM_MAX_CACHES 8
 #define MP_RM_MAX_WARN 32
-#define MP_RM_MAX_HERD 16
-#define MP_RM_MAX_LTET 32
-#define MP_RM_MAX_REG 1024
-#define MP_RM_MAX_CPF 8
 
 typedef struct mp_rcache {
     int level;                    /* 1, 2, 3, ... */
@@ -33,49 +29,6 @@ typedef struct mp_rcounter {
     int cpu_wide;                 /* 1: an uncore event counting all work on its CPUs */
     char reason[256];
 } mp_rcounter;
-
-/* experiments.register.cells[] (docs/experiments.md) */
-typedef struct mp_rreg {
-    char backend[32], fd_kind[32];
-    long long nfds;
-    int status;                   /* MP_RC_* */
-    char reason[256];
-    mp_rsum total;                /* total_ns: p10 p50 p90 min max n (ok cells) */
-    double ns_per_fd;             /* NaN when absent */
-    mp_rmetric cpf[MP_RM_MAX_CPF];   /* counters_per_fd: name, value in s.p50 */
-    size_t ncpf;
-} mp_rreg;
-
-/* experiments.herd.arrangements[]: each per-event value a summary
- * (p50 p90 mean min max n). */
-typedef struct mp_rherd {
-    char name[48];
-    int status;                   /* MP_CELL_OK or MP_CELL_ERROR (with reason) */
-    char reason[256];
-    double waiters, rounds, rounds_lost, rounds_miscounted;   /* NaN when absent */
-    mp_rsum woken, returned, wasted, first_ns, csw;
-    int has_events;               /* the summaries are there (rounds > 0) */
-} mp_rherd;
-
-/* experiments.ltet.cells[] */
-typedef struct mp_rltet {
-    int edge;                     /* 0 level, 1 edge */
-    long long chunk;
-    int status;
-    char reason[256];
-    double syscalls, ns_p50, ns_p90, ns_per_syscall, n;   /* NaN when absent */
-} mp_rltet;
-
-typedef struct mp_rexps {
-    int has_register, has_herd, has_ltet;   /* the object was there and usable */
-    mp_rreg *reg;
-    size_t nreg;
-    mp_rherd herd[MP_RM_MAX_HERD];
-    size_t nherd;
-    mp_rltet ltet[MP_RM_MAX_LTET];
-    size_t nltet;
-    double event_bytes;           /* ltet; NaN when absent */
-} mp_rexps;
 
 /* A column of an experiment's own table (experiments.X.table.columns[],
  * experiments/table.h); its strings point into the model's JSON tree. */
@@ -93,11 +46,24 @@ typedef struct mp_rxfig {
     int logx, logy;
 } mp_rxfig;
 
+/* A fit or a comparison of such a table (results/exp_table.h), its columns
+ * as indexes; -1 for one not asked for. */
+typedef struct mp_rxfit {
+    int y, x, series, split;
+    const char *label;
+} mp_rxfit;
+
+typedef struct mp_rxcmp {
+    int y, by, at, split;
+} mp_rxcmp;
+
 #define MP_RM_MAX_XCOLS 64
 #define MP_RM_MAX_XFIGS 4
+#define MP_RM_MAX_XFITS 4
+#define MP_RM_MAX_XCMPS 4
 
-/* experiments.X.table of an experiment without a section of its own, drawn
- * by generic code (report/load_xtable.c, report/sec_xtable.c). */
+/* experiments.X.table, drawn by generic code (report/load_xtable.c,
+ * report/sec_xtable.c). */
 typedef struct mp_rxtable {
     const char *name;             /* X: letters, digits, _ . + - */
     const char *title, *method;   /* title NULL: no usable table */
@@ -109,6 +75,10 @@ typedef struct mp_rxtable {
     size_t nrows;
     mp_rxfig figs[MP_RM_MAX_XFIGS];
     size_t nfigs;
+    mp_rxfit fits[MP_RM_MAX_XFITS];
+    size_t nfits;
+    mp_rxcmp cmps[MP_RM_MAX_XCMPS];
+    size_t ncmps;
 } mp_rxtable;
 
 typedef struct mp_rmodel {
@@ -137,9 +107,9 @@ typedef struct mp_rmodel {
     size_t nkcells;
     mp_rcell *all;                /* every entry of results[], its fields read unchecked */
     size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
-    mp_rexps exp;                 /* "experiments" (report/load_exp.c) */
-    mp_rxtable *xtabs;            /* the other experiments, by their tables */
-    size_t nxtabs;
+    mp_rxtable *xtabs;            /* "experiments", each by its table */
+    size_t nxtabs;                /* (report/load_xtable.c) */
+    cJSON *legacy;                /* old files' experiments as tables (exp_legacy.c) */
     /* distinct values, in config order where config lists them */
     char backends[MP_RM_MAX_LIST][32];
     size_t nbackends;

@@ -1,9 +1,10 @@
-/* sec_xtable.c - one report.md section per experiment that has no section of
- * its own, drawn from its table alone (m->xtabs, checked by
- * report/load_xtable.c; experiments/table.h writes it): the title, the
- * method, the rows under their labels and units, and each figure the table
- * asks for (plots/table.gp: y against x, one line per series, one figure per
- * split value).  See report/md.h and report/fig.h. */
+/* sec_xtable.c - one report.md section per experiment, drawn from its table
+ * alone (m->xtabs, checked by report/load_xtable.c; results/exp_table.h
+ * writes it): the title, the method, the rows under their labels and units,
+ * the readings and fits it asks for (sec_xtable_read.c), and each figure it
+ * asks for (plots/table.gp: y against x, one line per series, or bars per
+ * row when x is a column of names; one figure per split value).  See
+ * report/md.h and report/fig.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,71 +16,11 @@
 #include "report/md.h"
 #include "report/format.h"
 
-#define MAXV 32       /* series and split values drawn per figure */
 #define MAX_NAME 150  /* a figure's name (mp_rfig.name, its files' names) */
-
-static const cJSON *val(const cJSON *row, int col)
-{
-    return col >= 0 ? cJSON_GetArrayItem(row, col) : NULL;
-}
-
-static const char *text(const cJSON *row, int col)
-{
-    const cJSON *v = val(row, col);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int row_ok(const mp_rxtable *t, const cJSON *row)
-{
-    const char *s = text(row, t->status_col);
-    return !s || !strcmp(s, "ok");
-}
 
 static int shown(const mp_rxcol *c)
 {
     return c->kind == MP_RX_KEY || c->kind == MP_RX_VALUE;
-}
-
-/* A value as a name for files and legends: a string that is a safe name, a
- * number as %g; NULL otherwise. */
-static const char *name_of(char *buf, size_t len, const cJSON *v)
-{
-    if (cJSON_IsString(v))
-        return mp__rm_safe_name(v->valuestring) && strlen(v->valuestring) < len
-                   ? strcpy(buf, v->valuestring) : NULL;
-    if (cJSON_IsNumber(v)) {
-        snprintf(buf, len, "%g", v->valuedouble);
-        return buf;
-    }
-    return NULL;
-}
-
-/* The distinct names of column col over the ok rows, in first-seen order;
- * one "" when col is -1. */
-static size_t names(const mp_rxtable *t, int col, char out[][MP_RM_NAME])
-{
-    if (col < 0) {
-        out[0][0] = 0;
-        return 1;
-    }
-    size_t n = 0;
-    char b[MP_RM_NAME];
-    for (size_t r = 0; r < t->nrows; r++) {
-        if (!row_ok(t, t->rows[r]) || !name_of(b, sizeof b, val(t->rows[r], col)))
-            continue;
-        size_t j = 0;
-        while (j < n && strcmp(out[j], b))
-            j++;
-        if (j == n && n < MAXV)
-            strcpy(out[n++], b);
-    }
-    return n;
-}
-
-static int matches(const cJSON *row, int col, const char *name)
-{
-    char b[MP_RM_NAME];
-    return col < 0 || ((name_of(b, sizeof b, val(row, col)) && !strcmp(b, name)));
 }
 
 /* EXPERIMENT_FIGURE[_SPLIT]: 0, or -1 when it is too long. */
@@ -119,16 +60,16 @@ static void table(FILE *f, const mp_rxtable *t)
     fputc('\n', f);
     for (size_t r = 0; r < t->nrows; r++) {
         const cJSON *row = t->rows[r];
-        int ok = row_ok(t, row), said = 0;
+        int ok = mp__rx_row_ok(t, row), said = 0;
         fputc('|', f);
         for (size_t c = 0; c < t->ncols; c++) {
             if (!shown(&t->cols[c]))
                 continue;
             if (ok || t->cols[c].kind == MP_RX_KEY)
-                cell(f, val(row, (int)c));
+                cell(f, mp__rx_val(row, (int)c));
             else if (!said++) {
-                const char *why = text(row, t->reason_col);
-                fprintf(f, " %s: %s |", text(row, t->status_col),
+                const char *why = mp__rx_text(row, t->reason_col);
+                fprintf(f, " %s: %s |", mp__rx_text(row, t->status_col),
                         why ? mp_md_cell(b, sizeof b, why) : "no reason given");
             } else
                 fputs(" |", f);
@@ -136,6 +77,25 @@ static void table(FILE *f, const mp_rxtable *t)
         fputc('\n', f);
     }
     fputc('\n', f);
+}
+
+/* The method as a paragraph: each `...` pair a code span, the rest quoted
+ * text (the file's text is never markup of its own). */
+static void method(FILE *f, const char *s)
+{
+    char part[2048], b[4096];
+    for (int code = 0; *s; code = !code) {
+        const char *end = strchr(s, '`');
+        if (code && !end) {
+            fputs(mp_md_cell(b, sizeof b, s - 1), f);   /* an unpaired backtick: text */
+            break;
+        }
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        snprintf(part, sizeof part, "%.*s", (int)(n < sizeof part ? n : sizeof part - 1), s);
+        fputs(code ? mp_quote_md_code(b, sizeof b, part, 0) : mp_md_cell(b, sizeof b, part), f);
+        s += n + (end != NULL);
+    }
+    fputs("\n\n", f);
 }
 
 static void section(FILE *f, const mp_rxtable *t, const mp_rfigs *figs)
@@ -152,15 +112,17 @@ static void section(FILE *f, const mp_rxtable *t, const mp_rfigs *figs)
     }
     fprintf(f, "## Experiment: %s (%s)\n\n", mp_md_cell(b, sizeof b, t->title), t->name);
     if (t->method)
-        fprintf(f, "%s\n\n", mp_md_cell(b, sizeof b, t->method));
+        method(f, t->method);
     if (!t->nrows) {
         fprintf(f, "No usable rows in `experiments.%s.table`.\n\n", t->name);
         return;
     }
     table(f, t);
+    mp__rx_readings(f, t);
+    mp__rx_fits(f, t);
     for (size_t i = 0; i < t->nfigs; i++) {
-        char split[MAXV][MP_RM_NAME], name[3 * MP_RM_NAME];
-        size_t ns = names(t, t->figs[i].split, split);
+        char split[MP_RX_MAXV][MP_RM_NAME], name[3 * MP_RM_NAME];
+        size_t ns = mp__rx_names(t, t->figs[i].split, split);
         for (size_t s = 0; s < ns; s++) {
             if (!fig_name(name, sizeof name, t, &t->figs[i], split[s]))
                 mp_rmd_figure(f, figs, name);
@@ -176,25 +138,41 @@ static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 
 /* ---- figures ------------------------------------------------------------- */
 
+/* 1 when figure g's x is a key column of names (no row holds a number
+ * there): bars, one group per row. */
+static int bars(const mp_rxtable *t, const mp_rxfig *g)
+{
+    if (t->cols[g->x].kind != MP_RX_KEY)
+        return 0;
+    for (size_t r = 0; r < t->nrows; r++)
+        if (cJSON_IsNumber(mp__rx_val(t->rows[r], g->x)))
+            return 0;
+    return 1;
+}
+
 /* The ok rows of one line (split and series values) with x and every y
- * above 0 on a log axis, sorted by x: their count, at most max. */
+ * above 0 on a log axis, sorted by x (bars: x a name, in table order):
+ * their count, at most max. */
 static size_t line_rows(const mp_rxtable *t, const mp_rxfig *g, const char *split,
                         const char *series, const cJSON **out, size_t max)
 {
     size_t n = 0;
+    int cat = bars(t, g);
+    char b[MP_RM_NAME];
     for (size_t r = 0; r < t->nrows && n < max; r++) {
-        const cJSON *row = t->rows[r], *x = val(row, g->x);
-        int ok = row_ok(t, row) && matches(row, g->split, split) &&
-                 matches(row, g->series, series) && cJSON_IsNumber(x) &&
-                 (!g->logx || x->valuedouble > 0);
+        const cJSON *row = t->rows[r], *x = mp__rx_val(row, g->x);
+        int ok = mp__rx_row_ok(t, row) && mp__rx_matches(row, g->split, split) &&
+                 mp__rx_matches(row, g->series, series) &&
+                 (cat ? cJSON_IsString(x) && mp__rx_name_of(b, sizeof b, x)
+                      : cJSON_IsNumber(x) && (!g->logx || x->valuedouble > 0));
         for (size_t j = 0; ok && j < g->ny; j++) {
-            const cJSON *y = val(row, g->y[j]);
+            const cJSON *y = mp__rx_val(row, g->y[j]);
             ok = cJSON_IsNumber(y) && (!g->logy || y->valuedouble > 0);
         }
         if (!ok)
             continue;
         size_t k = n++;
-        while (k > 0 && val(out[k - 1], g->x)->valuedouble > x->valuedouble) {
+        while (!cat && k > 0 && mp__rx_val(out[k - 1], g->x)->valuedouble > x->valuedouble) {
             out[k] = out[k - 1];
             k--;
         }
@@ -216,9 +194,13 @@ static int write_dat(const mp_rmodel *m, const mp_rxtable *t, const mp_rxfig *g,
         fprintf(a.f, " %s", t->cols[g->y[j]].key);
     fputc('\n', a.f);
     for (size_t i = 0; i < n; i++) {
-        fprintf(a.f, "%.10g", val(rows[i], g->x)->valuedouble);
+        const cJSON *x = mp__rx_val(rows[i], g->x);
+        if (cJSON_IsString(x))
+            fprintf(a.f, "%s", x->valuestring);   /* a safe name (line_rows) */
+        else
+            fprintf(a.f, "%.10g", x->valuedouble);
         for (size_t j = 0; j < g->ny; j++)
-            mp__rfig_num(a.f, val(rows[i], g->y[j])->valuedouble);
+            mp__rfig_num(a.f, mp__rx_val(rows[i], g->y[j])->valuedouble);
         fputc('\n', a.f);
     }
     return mp_afile_commit(&a, err);
@@ -249,10 +231,10 @@ static void append(char *buf, size_t len, const char *word)
 static int one_figure(const mp_rmodel *m, const mp_rxtable *t, const mp_rxfig *g,
                       const char *split, mp_dir *dir, mp_rfigs *o, mp_err *err)
 {
-    char series[MAXV][MP_RM_NAME], name[3 * MP_RM_NAME], file[4 * MP_RM_NAME];
-    char files[MAXV * 4 * MP_RM_NAME] = "", titles[MAXV * MP_RM_NAME] = "", ys[512] = "";
+    char series[MP_RX_MAXV][MP_RM_NAME], name[3 * MP_RM_NAME], file[4 * MP_RM_NAME];
+    char files[MP_RX_MAXV * 4 * MP_RM_NAME] = "", titles[MP_RX_MAXV * MP_RM_NAME] = "", ys[512] = "";
     const cJSON *rows[256];
-    size_t nser = names(t, g->series, series), pts = 0;
+    size_t nser = mp__rx_names(t, g->series, series), pts = 0;
     if (fig_name(name, sizeof name, t, g, split))
         return 0;   /* a name too long for a file: no figure */
     for (size_t s = 0; s < nser; s++) {
@@ -277,18 +259,23 @@ static int one_figure(const mp_rmodel *m, const mp_rxtable *t, const mp_rxfig *g
     for (size_t j = 0; j < g->ny; j++)
         append(ys, sizeof ys, t->cols[g->y[j]].key);
     int nv = snprintf(vars, sizeof vars, "files = %s\ntitles = %s\nxcol = %s\nycols = %s\n"
-                      "xlabel = %s\nylabel = %s\nlogx = %d\nlogy = %d\nttl = %s\n",
+                      "xlabel = %s\nylabel = %s\nlogx = %d\nlogy = %d\nbars = %d\n"
+                      "ttl = %s\n",
                       MP_QGP(files), MP_QGP(titles), MP_QGP(t->cols[g->x].key), MP_QGP(ys),
-                      MP_QGP(t->cols[g->x].label), MP_QGP(t->cols[g->y[0]].label), g->logx,
-                      g->logy, MP_QGP(ttl));
+                      MP_QGP(t->cols[g->x].label), MP_QGP(g->ny > 1 && *t->cols[g->y[0]].unit ? t->cols[g->y[0]].unit : t->cols[g->y[0]].label), g->logx,
+                      g->logy, bars(t, g), MP_QGP(ttl));
     if (nv < 0 || (size_t)nv >= sizeof vars)
         return 0;   /* too many or too long names for one figure's variables: none */
     mp_rfig *f = mp__rfig_add(o, MP_FIG_TABLE, name, err);
     if (!f)
         return -ENOMEM;
     mp_rc_host_cpu(m, cpu, sizeof cpu);
+    char ylabels[512] = "";
+    for (size_t j = 0, l = 0; j < g->ny && l < sizeof ylabels; j++)
+        l += (size_t)snprintf(ylabels + l, sizeof ylabels - l, "%s%s",
+                              !j ? "" : j + 1 < g->ny ? ", " : " and ", t->cols[g->y[j]].label);
     snprintf(f->caption, sizeof f->caption, "%s, %s: %s against %s%s%s%s", t->title, cpu,
-             t->cols[g->y[0]].label, t->cols[g->x].label, g->logx || g->logy ? " (" : "",
+             ylabels, t->cols[g->x].label, g->logx || g->logy ? " (" : "",
              g->logx && g->logy ? "log-log" : g->logx ? "log x" : g->logy ? "log y" : "",
              g->logx || g->logy ? ")" : "");
     return mp__rfig_wrapper(dir, f, "table.gp", vars, err);
@@ -299,8 +286,8 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     for (size_t i = 0; i < m->nxtabs; i++)
         for (size_t k = 0; k < m->xtabs[i].nfigs; k++) {
             const mp_rxtable *t = &m->xtabs[i];
-            char split[MAXV][MP_RM_NAME];
-            size_t ns = names(t, t->figs[k].split, split);
+            char split[MP_RX_MAXV][MP_RM_NAME];
+            size_t ns = mp__rx_names(t, t->figs[k].split, split);
             for (size_t s = 0; s < ns; s++) {
                 int rc = one_figure(m, t, &t->figs[k], split[s], dir, o, err);
                 if (rc)
@@ -310,4 +297,4 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     return 0;
 }
 
-const mp_rsection mp_rsec_xtables = {"experiment tables", 0, 1, figures, markdown, NULL};
+const mp_rsection mp_rsec_xtables = {"experiment tables", 0, 1, figures, markdown, mp__rx_json};
