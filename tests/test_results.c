@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "results/cell.h"
+#include "results/context.h"
 #include "results/schema.h"
 #include "results/summary.h"
 
@@ -126,6 +127,82 @@ static void cell_keys_by_status_and_mode(void **state)
     cJSON_Delete(o);
 }
 
+static mp_rcontext a_context(void)
+{
+    static const char *seen[] = {"CPU implementer 0x00"};
+    mp_rcontext c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.host, "h1");
+    c.has_uname = 1;
+    strcpy(c.arch, "aarch64");
+    strcpy(c.kernel, "6.1.0");
+    strcpy(c.kernel_version, "#1 SMP");
+    strcpy(c.cpu_model, "Arm implementer 0x00 part 0x000");
+    c.nr_cpus = 2;
+    c.emulated = 1;
+    c.emulation_seen[0] = seen[0];
+    c.nemulation_seen = 1;
+    strcpy(c.governor, "unavailable");
+    strcpy(c.clocksource, "arch_sys_counter");
+    c.perf_event_paranoid = -1;
+    c.kptr_restrict = NAN;
+    c.has_rlimit = 1;
+    c.rlimit_nofile = (mp_rlimit_pair){1024, 4096};
+    c.nr_open = 1048576;
+    c.git_describe = "v1";
+    c.compiler = "gcc";
+    c.build_type = "Release";
+    c.command = "muxprof run";
+    return c;
+}
+
+/* The writer's keys in the table's order, the fields another writer adds
+ * left out until set, "unavailable" for a file that could not be read;
+ * read back, every field as written. */
+static void context_through_its_table(void **state)
+{
+    (void)state;
+    char keys[1024];
+    mp_rcontext c = a_context();
+    cJSON *o = mp_rcontext_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "host,arch,kernel,kernel_version,cpu_model,nr_cpus,hypervisor,"
+                              "emulated,emulation_seen,governor,clocksource,perf_event_paranoid,"
+                              "kptr_restrict,rlimit_nofile,nr_open,git_describe,compiler,"
+                              "build_type,command");
+    assert_int_equal(cJSON_GetObjectItem(o, "perf_event_paranoid")->valuedouble, -1);
+    assert_string_equal(cJSON_GetObjectItem(o, "kptr_restrict")->valuestring, "unavailable");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "hypervisor")));
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "rlimit_nofile"),
+                                         "hard")->valuedouble, 4096);
+
+    mp_rcontext back;
+    mp_rcontext_read(o, &back);
+    assert_string_equal(back.arch, "aarch64");
+    assert_true(back.emulated && !back.hypervisor && back.has_uname && back.has_rlimit);
+    assert_int_equal(back.nemulation_seen, 1);
+    assert_string_equal(back.emulation_seen[0], "CPU implementer 0x00");
+    assert_true(back.perf_event_paranoid == -1 && isnan(back.kptr_restrict));
+    assert_int_equal(back.rlimit_nofile.soft, 1024);
+    assert_string_equal(back.command, "muxprof run");
+    assert_null(back.anonymized);
+    assert_int_equal(back.simulated, 0);
+    cJSON *again = mp_rcontext_json(&back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+    cJSON_Delete(o);
+
+    c.has_uname = c.has_rlimit = 0;   /* uname() or getrlimit() failed */
+    c.simulated = 1;
+    c.label = "simulated (n1)";
+    o = mp_rcontext_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "host,cpu_model,nr_cpus,hypervisor,emulated,emulation_seen,"
+                              "governor,clocksource,perf_event_paranoid,kptr_restrict,nr_open,"
+                              "git_describe,compiler,build_type,command,simulated,label");
+    cJSON_Delete(o);
+}
+
 /* docs/results-schema.md's text, NULL when unreadable. */
 static char *read_doc(void)
 {
@@ -229,6 +306,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_nulls_when_empty),
         cmocka_unit_test(cell_keys_by_status_and_mode),
+        cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(doc_names_every_field),
         cmocka_unit_test(tool_names_this_binary),
     };

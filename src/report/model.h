@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include "report/numeric.h"
 #include "results/cell.h"
+#include "results/context.h"
 #include "common/mp_err.h"
 
 #define MP_RM_MAX_LIST 32
@@ -117,6 +118,7 @@ typedef struct mp_rmodel {
                                    * anonymized */
     int anonymized;               /* context.anonymized: outputs name no path */
     cJSON *root;
+    mp_rcontext context;          /* "context", unchecked (its strings point into root) */
     char arch[32];
     mp_abi abi;
     int simulated;                /* context.simulated: cache counts of a model, no times */
