@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "results/cell.h"
+#include "results/config.h"
 #include "results/context.h"
 #include "results/schema.h"
 #include "results/summary.h"
@@ -203,6 +204,52 @@ static void context_through_its_table(void **state)
     cJSON_Delete(o);
 }
 
+/* config's keys in the table's order, its lists as arrays; read back, the
+ * same object again; a list value of another kind is skipped. */
+static void config_through_its_table(void **state)
+{
+    (void)state;
+    char keys[1024];
+    mp_rconfig c;
+    memset(&c, 0, sizeof c);
+    c.backends[c.nbackends++] = "poll";
+    c.backends[c.nbackends++] = "epoll";
+    c.fds[c.nfds++] = 10;
+    c.fds[c.nfds++] = 1000;
+    c.active[c.nactive++] = 1;
+    c.modes[c.nmodes++] = "ready";
+    c.fd_kinds[c.nfd_kinds++] = "pipe";
+    c.fd_kind = "pipe";
+    c.fd_table[c.nfd_table++] = "private";
+    c.samples = 400, c.repeats = 5, c.warmup = 50;
+    c.ready_pos = "last", c.repeat_order = "passes", c.events = "cache", c.placement = "auto";
+    c.quick = 1;
+    c.experiments[c.nexperiments++] = "calls";
+    c.waiters = 4;
+    cJSON *o = mp_rconfig_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "backends,fds,active,modes,fd_kinds,fd_kind,fd_table,samples,"
+                              "repeats,warmup,ready_pos,repeat_order,events,placement,quick,"
+                              "experiments,waiters,profile,anonymize");
+    assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "fds"), 1)->valuedouble, 1000);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "quick")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "anonymize")));
+    mp_rconfig back;
+    mp_rconfig_read(o, &back);
+    assert_int_equal(back.nbackends, 2);
+    assert_string_equal(back.backends[1], "epoll");
+    assert_int_equal(back.repeats, 5);
+    cJSON *again = mp_rconfig_json(&back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+
+    cJSON_InsertItemInArray(cJSON_GetObjectItem(o, "backends"), 0, cJSON_CreateNumber(3));
+    mp_rconfig_read(o, &back);
+    assert_int_equal(back.nbackends, 2);
+    assert_string_equal(back.backends[0], "poll");
+    cJSON_Delete(o);
+}
+
 /* docs/results-schema.md's text, NULL when unreadable. */
 static char *read_doc(void)
 {
@@ -307,6 +354,7 @@ int main(void)
         cmocka_unit_test(summary_nulls_when_empty),
         cmocka_unit_test(cell_keys_by_status_and_mode),
         cmocka_unit_test(context_through_its_table),
+        cmocka_unit_test(config_through_its_table),
         cmocka_unit_test(doc_names_every_field),
         cmocka_unit_test(tool_names_this_binary),
     };

@@ -76,6 +76,7 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     if (ctx && !cJSON_IsObject(ctx))
         return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
     mp_rcontext_read(ctx, &m->context);
+    mp_rconfig_read(cJSON_GetObjectItemCaseSensitive(m->root, "config"), &m->config);
     /* an anonymized document never says where it lies */
     m->anonymized = m->context.anonymized != NULL;
     snprintf(m->shown, sizeof m->shown, "%s", m->anonymized ? "results.json" : path);

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include "report/numeric.h"
 #include "results/cell.h"
+#include "results/config.h"
 #include "results/context.h"
 #include "common/mp_err.h"
 
@@ -119,6 +120,7 @@ typedef struct mp_rmodel {
     int anonymized;               /* context.anonymized: outputs name no path */
     cJSON *root;
     mp_rcontext context;          /* "context", unchecked (its strings point into root) */
+    mp_rconfig config;            /* "config", unchecked (its strings point into root) */
     char arch[32];
     mp_abi abi;
     int simulated;                /* context.simulated: cache counts of a model, no times */
