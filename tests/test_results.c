@@ -13,6 +13,7 @@
 #include "results/cell.h"
 #include "results/config.h"
 #include "results/context.h"
+#include "results/counters.h"
 #include "results/schema.h"
 #include "results/summary.h"
 
@@ -250,6 +251,65 @@ static void config_through_its_table(void **state)
     cJSON_Delete(o);
 }
 
+/* counters: a plan of "none" has no budget or software part; an event's
+ * encoding only when it was encoded, pass and group only when opened, the
+ * reason only when not; read back, the same object again. */
+static void counters_through_their_tables(void **state)
+{
+    (void)state;
+    char keys[1024];
+    mp_rcounter_event ev[2] = {
+        {.name = "cycles", .event = "cycles", .origin = "generic", .encoded = 1, .pmu = "cpu",
+         .encoding = "cycles", .type = 0, .config = 0x3c, .exclude_hv = 1,
+         .scope = "user+kernel", .opened = 1, .pass = 1, .group = 0, .access = ""},
+        {.name = "L3-misses", .event = "-", .origin = "preset", .cpu_wide = 1,
+         .cpu_scope = "the L3", .opened = 0, .reason = "not on this model"},
+    };
+    mp_rcounters c = {.spec = "none", .preset = "none", .scope = "none", .scope_note = "",
+                      .passes = 0};
+    cJSON *o = mp_rcounters_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "spec,preset,scope,scope_note,passes,events");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "events")), 0);
+    cJSON_Delete(o);
+
+    c = (mp_rcounters){.spec = "cache", .preset = "cache", .scope = "user", .scope_note = "n",
+                       .passes = 2, .planned = 1, .preset_file = "generic",
+                       .preset_source = "s", .libpfm4_pmu = "none",
+                       .budget = {4, 0, 1, "b"}, .software_added = {"task-clock"},
+                       .nsoftware_added = 1, .software_why = "w", .events = ev, .nevents = 2};
+    o = mp_rcounters_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "spec,preset,scope,scope_note,passes,preset_file,preset_source,"
+                              "libpfm4_pmu,budget,software_added,software_why,events");
+    keys_of(cJSON_GetObjectItem(o, "budget"), keys, sizeof keys);
+    assert_string_equal(keys, "general,fixed,nmi_watchdog,note");
+    const cJSON *events = cJSON_GetObjectItem(o, "events");
+    keys_of(cJSON_GetArrayItem(events, 0), keys, sizeof keys);
+    assert_string_equal(keys, "name,event,origin,pmu,encoding,type,config,exclude_user,"
+                              "exclude_kernel,exclude_hv,scope,status,pass,group");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(events, 0), "config")->valuestring,
+                        "0x3c");
+    keys_of(cJSON_GetArrayItem(events, 1), keys, sizeof keys);
+    assert_string_equal(keys, "name,event,origin,cpu_wide,cpu_scope,status,reason");
+
+    mp_rcounters back;
+    mp_rcounters_read(o, &back);
+    mp_rcounter_event bev[2];
+    for (int i = 0; i < 2; i++)
+        mp_rcounter_event_read(cJSON_GetArrayItem(events, i), &bev[i]);
+    assert_true(back.planned);
+    assert_int_equal(back.budget.general, 4);
+    assert_true(bev[0].encoded && bev[0].opened == 1 && bev[0].config == 0x3c);
+    assert_true(!bev[1].encoded && bev[1].opened == 0 && bev[1].cpu_wide);
+    back.events = bev;
+    back.nevents = 2;
+    cJSON *again = mp_rcounters_json(&back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+    cJSON_Delete(o);
+}
+
 /* docs/results-schema.md's text, NULL when unreadable. */
 static char *read_doc(void)
 {
@@ -355,6 +415,7 @@ int main(void)
         cmocka_unit_test(cell_keys_by_status_and_mode),
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_through_its_table),
+        cmocka_unit_test(counters_through_their_tables),
         cmocka_unit_test(doc_names_every_field),
         cmocka_unit_test(tool_names_this_binary),
     };

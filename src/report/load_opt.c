@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/internal.h"
+#include "results/counters.h"
 
 int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field)
 {
@@ -119,6 +120,12 @@ static void str_field(const cJSON *o, const char *key, char *dst, size_t len)
         snprintf(dst, len, "%s", j->valuestring);
 }
 
+/* s into dst, "" when NULL. */
+static void put(char *dst, size_t len, const char *s)
+{
+    snprintf(dst, len, "%s", s ? s : "");
+}
+
 void mp__rm_load_counters(mp_rmodel *m)
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
@@ -129,12 +136,15 @@ void mp__rm_load_counters(mp_rmodel *m)
         return;
     }
     m->has_counters = 1;
-    str_field(c, "preset", m->counters_preset, sizeof m->counters_preset);
-    str_field(c, "scope", m->counters_scope, sizeof m->counters_scope);
-    str_field(c, "note", m->counters_note, sizeof m->counters_note);
+    mp_rcounters rc;
+    mp_rcounters_read(c, &rc);
+    put(m->counters_preset, sizeof m->counters_preset, rc.preset);
+    put(m->counters_scope, sizeof m->counters_scope, rc.scope);
+    m->counters_preset_file = rc.preset_file;
+    put(m->counters_note, sizeof m->counters_note, rc.note);
     if (!m->counters_note[0])
-        str_field(c, "scope_note", m->counters_note, sizeof m->counters_note);
-    if (!m->counters_note[0])
+        put(m->counters_note, sizeof m->counters_note, rc.scope_note);
+    if (!m->counters_note[0])   /* the first files' name for it */
         str_field(c, "reason", m->counters_note, sizeof m->counters_note);
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(c, "events");
     if (!ev)
@@ -147,22 +157,31 @@ void mp__rm_load_counters(mp_rmodel *m)
     m->counters = calloc(n > 0 ? (size_t)n : 1, sizeof *m->counters);
     if (!m->counters)
         return;
+    mp_rcounter_event *x = calloc(n > 0 ? (size_t)n : 1, sizeof *x);
+    if (!x)
+        return;
     const cJSON *e;
     size_t i = 0;
-    cJSON_ArrayForEach(e, ev) {
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
-        const cJSON *av = cJSON_GetObjectItemCaseSensitive(e, "available");
-        i++;
-        if (!cJSON_IsString(nm)) {
-            mp__rm_warn(m, "counters.events[%zu] ignored: no \"name\" string", i - 1);
+    cJSON_ArrayForEach(e, ev)
+        mp_rcounter_event_read(e, &x[i++]);
+    for (i = 0; i < (size_t)n; i++) {
+        if (!x[i].name) {
+            mp__rm_warn(m, "counters.events[%zu] ignored: no \"name\" string", i);
             continue;
         }
+        e = cJSON_GetArrayItem(ev, (int)i);
         mp_rcounter *d = &m->counters[m->ncounters++];
-        snprintf(d->name, sizeof d->name, "%s", nm->valuestring);
-        d->opened = cJSON_IsString(st) ? !strcmp(st->valuestring, "opened")
-                  : cJSON_IsBool(av) ? cJSON_IsTrue(av) : 0;
-        str_field(e, "reason", d->reason, sizeof d->reason);
-        d->cpu_wide = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "cpu_wide"));
+        snprintf(d->name, sizeof d->name, "%s", x[i].name);
+        /* the first files said "available": true or false instead of a status */
+        const cJSON *av = cJSON_GetObjectItemCaseSensitive(e, "available");
+        d->opened = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "status"))
+                        ? x[i].opened == 1 : cJSON_IsBool(av) ? cJSON_IsTrue(av) : 0;
+        put(d->reason, sizeof d->reason, x[i].reason);
+        d->cpu_wide = x[i].cpu_wide;
+        d->encoding = x[i].encoding;
+        for (size_t k = 0; k < (size_t)n && !d->cpu_scope; k++)   /* the first of its name */
+            if (x[k].name && !strcmp(x[k].name, x[i].name))
+                d->cpu_scope = x[k].cpu_scope;
     }
+    free(x);
 }

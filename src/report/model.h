@@ -13,6 +13,7 @@
 #include "results/cell.h"
 #include "results/config.h"
 #include "results/context.h"
+#include "results/counters.h"
 #include "common/mp_err.h"
 
 #define MP_RM_MAX_LIST 32
@@ -34,6 +35,8 @@ typedef struct mp_rcounter {
     int opened;                   /* 1 opened, 0 unavailable */
     int cpu_wide;                 /* 1: an uncore event counting all work on its CPUs */
     char reason[256];
+    const char *encoding;         /* its encoding, or NULL (points into the model's JSON) */
+    const char *cpu_scope;        /* cpu_scope of the first event of its name, or NULL */
 } mp_rcounter;
 
 /* experiments.register.cells[] (docs/experiments.md) */
@@ -132,6 +135,7 @@ typedef struct mp_rmodel {
     mp_rcounter *counters;        /* from the "counters" object */
     size_t ncounters;
     char counters_preset[64], counters_scope[32], counters_note[256];
+    const char *counters_preset_file;   /* or NULL (points into root) */
     int has_counters;
     mp_rcell *cells;              /* cells with active == 1 only: every per-call table, */
     size_t ncells;                /* fit, figure and claim reads these */

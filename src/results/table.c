@@ -48,8 +48,12 @@ static cJSON *value_json(const mp_rtfield *f, const char *rec)
         snprintf(hex, sizeof hex, "0x%llx", x);
         return cJSON_CreateString(hex);
     }
-    case MP_RT_CHOICE:
-        return cJSON_CreateString(f->names[*(const int *)at]);
+    case MP_RT_CHOICE: {
+        int v = *(const int *)at, n = 0;
+        while (f->names[n])
+            n++;
+        return v >= 0 && v < n ? cJSON_CreateString(f->names[v]) : NULL;
+    }
     case MP_RT_TEXT_LIST:
     case MP_RT_COUNT_LIST: {
         size_t n = *(const size_t *)(rec + f->count_off);

@@ -9,6 +9,7 @@
 #include "run/context.h"
 #include "run/results.h"
 #include "results/config.h"
+#include "results/counters.h"
 #include "results/schema.h"
 
 _Static_assert(MP_MAX_COUNTS <= MP_RCFG_MAX_LIST && MP_MAX_BACKENDS <= MP_RCFG_MAX_LIST &&
@@ -51,6 +52,47 @@ static cJSON *config_json(const mp_run_config *c)
     mp_rconfig rec;
     config_record(c, &rec);
     return mp_rconfig_json(&rec);
+}
+
+cJSON *mp_counters_json(const mp_pmu_plan *plan)
+{
+    mp_pmu_plan_info info;
+    mp_rcounters c;
+    mp_pmu_plan_describe(plan, &info);
+    memset(&c, 0, sizeof c);
+    c.spec = info.spec;
+    c.preset = info.preset;
+    c.scope = info.scope;
+    c.scope_note = info.scope_note;
+    c.passes = info.passes;
+    c.planned = info.planned;
+    c.preset_file = info.preset_file;
+    c.preset_source = info.preset_source;
+    c.libpfm4_pmu = info.libpfm4_pmu;
+    c.budget = (mp_rbudget){info.budget_general, info.budget_fixed, info.nmi_watchdog,
+                            info.budget_note};
+    for (unsigned i = 0; i < info.nsoftware_added && i < MP_RCNT_MAX_SOFTWARE; i++)
+        c.software_added[c.nsoftware_added++] = info.software_added[i];
+    c.software_why = info.software_why;
+    mp_rcounter_event *ev = calloc(info.nevents ? info.nevents : 1, sizeof *ev);
+    if (!ev)
+        return NULL;
+    for (unsigned i = 0; i < info.nevents; i++) {
+        mp_pmu_event_info e;
+        mp_pmu_plan_event(plan, i, &e);
+        ev[i] = (mp_rcounter_event){
+            .name = e.name, .event = e.event, .origin = e.origin, .encoded = e.encoded,
+            .pmu = e.pmu, .encoding = e.encoding, .type = e.type, .config = e.config,
+            .config1 = e.config1, .exclude_user = e.exclude_user,
+            .exclude_kernel = e.exclude_kernel, .exclude_hv = e.exclude_hv, .scope = e.scope,
+            .cpu_wide = e.cpu_wide, .cpu_scope = e.cpu_scope, .opened = e.opened,
+            .pass = e.pass, .group = e.group, .access = e.access, .reason = e.reason};
+    }
+    c.events = ev;
+    c.nevents = info.nevents;
+    cJSON *o = mp_rcounters_json(&c);
+    free(ev);
+    return o;
 }
 
 /* The cell as results.json holds it (results/cell.h). */
