@@ -15,6 +15,7 @@
 #include "results/context.h"
 #include "results/counters.h"
 #include "results/schema.h"
+#include "results_rows.h"
 #include "results/summary.h"
 
 #define SCHEMA_DOC MP_TEST_FIXTURES "/../../docs/results-schema.md"
@@ -397,6 +398,64 @@ static void doc_names_every_field(void **state)
     assert_non_null(strstr(doc, want));
 }
 
+/* Table t's lines in the doc (under "### `NAME`") against its fields, in
+ * order and both ways, then those of its objects' tables; the number of
+ * differences, each said on stderr with the line the doc should have. */
+static int doc_matches_table(const char *doc, const mp_rtable *t)
+{
+    char heading[128], want[1024];
+    int bad = 0;
+    snprintf(heading, sizeof heading, "\n### `%s`\n", t->name);
+    const char *p = strstr(doc, heading);
+    if (!p) {
+        fprintf(stderr, "docs/results-schema.md has no heading ### `%s`\n", t->name);
+        return 1;
+    }
+    p += strlen(heading);
+    while (*p == '\n')   /* the blank line before the table */
+        p++;
+    const char *end = strstr(p, "\n\n");
+    end = end ? end : p + strlen(p);
+    size_t i = 0;
+    for (const char *l = p; l && l < end; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        size_t n = strcspn(l, "\n");
+        if (strncmp(l, "| `", 3))
+            continue;
+        if (i < t->nfields)
+            rt_row(&t->fields[i], want, sizeof want);
+        if (i >= t->nfields || strlen(want) != n || strncmp(l, want, n)) {
+            fprintf(stderr, "%s: the doc has\n  %.*s\nwhere the table has\n  %s\n", t->name,
+                    (int)n, l, i < t->nfields ? want : "(no more fields)");
+            bad++;
+        }
+        i++;
+    }
+    for (; i < t->nfields; i++) {
+        rt_row(&t->fields[i], want, sizeof want);
+        fprintf(stderr, "%s: the doc lacks\n  %s\n", t->name, want);
+        bad++;
+    }
+    for (size_t k = 0; k < t->nfields; k++)
+        if (t->fields[k].sub)
+            bad += doc_matches_table(doc, t->fields[k].sub);
+    return bad;
+}
+
+/* docs/results-schema.md lists every field of context, config and counters
+ * (and of their objects) as their tables do. */
+static void doc_names_every_table_field(void **state)
+{
+    (void)state;
+    const char *doc = read_doc();
+    assert_non_null(doc);
+    const mp_rtable *tables[] = {&mp_rcontext_table, &mp_rconfig_table, &mp_rcounters_table};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        bad += doc_matches_table(doc, tables[i]);
+    if (bad)
+        fail_msg("docs/results-schema.md differs from the tables in %d lines (above)", bad);
+}
+
 static void tool_names_this_binary(void **state)
 {
     (void)state;
@@ -417,6 +476,7 @@ int main(void)
         cmocka_unit_test(config_through_its_table),
         cmocka_unit_test(counters_through_their_tables),
         cmocka_unit_test(doc_names_every_field),
+        cmocka_unit_test(doc_names_every_table_field),
         cmocka_unit_test(tool_names_this_binary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
