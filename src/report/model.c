@@ -141,8 +141,14 @@ size_t mp_rm_range(const mp_rmodel *m, const char *mode, const char *kind,
 
 void mp_rm_free(mp_rmodel *m)
 {
-    for (size_t i = 0; i < m->ncells; i++)
+    for (size_t i = 0; i < m->ncells; i++) {
         free(m->cells[i].counters);
+        if (m->profiles) {
+            free(m->profiles[i].phases);
+            free(m->profiles[i].functions);
+        }
+    }
+    free(m->profiles);
     free(m->cells);
     free(m->by_key);
     for (size_t i = 0; i < m->nkcells; i++)
@@ -153,6 +159,13 @@ void mp_rm_free(mp_rmodel *m)
     free(m->counters);
     cJSON_Delete(m->root);
     memset(m, 0, sizeof *m);
+}
+
+const mp_rprofile *mp_rm_profile(const mp_rmodel *m, const mp_rcell *c)
+{
+    if (!c->profile || !m->profiles || c < m->cells || c >= m->cells + m->ncells)
+        return NULL;
+    return &m->profiles[c - m->cells];
 }
 
 size_t mp_rm_series(const mp_rmodel *m, const char *mode, const char *kind,

@@ -39,6 +39,22 @@ typedef struct mp_rcounter {
     const char *cpu_scope;        /* cpu_scope of the first event of its name, or NULL */
 } mp_rcounter;
 
+/* A phase or function of a cell's profile (docs/profile.md): its name
+ * ("?" when not a string) and numbers, NaN when absent. */
+typedef struct mp_rprof_entry {
+    const char *name;
+    double share, ns_per_call, ns_per_fd;
+} mp_rprof_entry;
+
+/* A cell's "profile" as the report reads it, checked by the loader; its
+ * strings (NULL when absent) point into the model's JSON. */
+typedef struct mp_rprofile {
+    double samples, user_share, on_cpu_ns_per_call, wall_p50_ns, outside_calls;
+    const char *event, *symbols, *window;
+    mp_rprof_entry *phases, *functions;
+    size_t nphases, nfunctions;
+} mp_rprofile;
+
 /* experiments.register.cells[] (docs/experiments.md) */
 typedef struct mp_rreg {
     char backend[32], fd_kind[32];
@@ -141,6 +157,7 @@ typedef struct mp_rmodel {
     size_t ncells;                /* fit, figure and claim reads these */
     const mp_rcell **by_key;      /* cells in key order: mode, fd kind, backend, nfds, */
                                   /* then file order (the lookups below search it) */
+    mp_rprofile *profiles;        /* [ncells]: cells[i]'s profile, read when it has one */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
     mp_rcell *all;                /* every entry of results[], its fields read unchecked */
@@ -190,6 +207,9 @@ const mp_rcell *mp_rm_find_any(const mp_rmodel *m, const char *mode, const char 
                                const char *backend, long long nfds, int ok_only);
 const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kind,
                            const char *backend, long long nfds);
+
+/* The profile of c, a cell of m->cells, or NULL when it has none. */
+const mp_rprofile *mp_rm_profile(const mp_rmodel *m, const mp_rcell *c);
 
 /* The p50 of metric NAME in an ok cell ("wall_ns" included), NaN if none. */
 double mp_rm_p50(const mp_rcell *c, const char *name);
