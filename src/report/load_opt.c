@@ -93,6 +93,71 @@ int mp__rm_load_profiles(mp_rmodel *m)
     return 0;
 }
 
+/* The entries of a as numbers, NaN for one that is not; *ok 1 when a is
+ * an array (the entries of another container are read all the same). */
+static int read_numbers(const cJSON *a, double **out, size_t *n, int *ok)
+{
+    const cJSON *e;
+    *ok = cJSON_IsArray(a);
+    int size = cJSON_GetArraySize(a);
+    if (size <= 0)
+        return 0;
+    if (!(*out = calloc((size_t)size, sizeof **out)))
+        return -ENOMEM;
+    cJSON_ArrayForEach(e, a)
+        (*out)[(*n)++] = cJSON_IsNumber(e) ? e->valuedouble : NAN;
+    return 0;
+}
+
+int mp__rm_load_noise(mp_rmodel *m)
+{
+    mp_rnoise *x = &m->noise;
+    const cJSON *o = m->context.noise, *e;
+    static const char *const load[2] = {"loadavg_start", "loadavg_end"};
+    x->present = cJSON_IsObject(o);
+    if (!x->present)
+        return 0;
+    const cJSON *warn = cJSON_GetObjectItemCaseSensitive(o, "warnings");
+    const cJSON *mit = cJSON_GetObjectItemCaseSensitive(o, "mitigations");
+    int nw = cJSON_GetArraySize(warn), nm = cJSON_GetArraySize(mit);
+    x->warnings = calloc(nw > 0 ? (size_t)nw : 1, sizeof *x->warnings);
+    x->vuln = calloc(nm > 0 ? (size_t)nm : 1, sizeof *x->vuln);
+    x->vuln_state = calloc(nm > 0 ? (size_t)nm : 1, sizeof *x->vuln_state);
+    if (!x->warnings || !x->vuln || !x->vuln_state)
+        return -ENOMEM;
+    cJSON_ArrayForEach(e, warn)
+        if (cJSON_IsString(e))
+            x->warnings[x->nwarnings++] = e->valuestring;
+    for (int k = 0; k < 2; k++)
+        if (read_numbers(cJSON_GetObjectItemCaseSensitive(o, load[k]), &x->loadavg[k],
+                         &x->nloadavg[k], &x->loadavg_ok[k]) < 0)
+            return -ENOMEM;
+    x->steal_share = mp_json_num(o, "steal_share", NAN);
+    x->busy_share = mp_json_num(o, "busy_share", NAN);
+    x->cpu_mhz_source = mp_json_str(o, "cpu_mhz_source", "?");
+    if (read_numbers(cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz"), &x->cpu_mhz,
+                     &x->ncpu_mhz, &x->cpu_mhz_ok) < 0)
+        return -ENOMEM;
+    x->mitigations_ok = cJSON_IsObject(mit);
+    cJSON_ArrayForEach(e, mit)
+        if (cJSON_IsString(e)) {
+            x->vuln[x->nvuln] = e->string;
+            x->vuln_state[x->nvuln++] = e->valuestring;
+        }
+    return 0;
+}
+
+void mp__rm_free_noise(mp_rmodel *m)
+{
+    mp_rnoise *x = &m->noise;
+    free(x->warnings);
+    free(x->loadavg[0]);
+    free(x->loadavg[1]);
+    free(x->cpu_mhz);
+    free(x->vuln);
+    free(x->vuln_state);
+}
+
 void mp__rm_load_topology(mp_rmodel *m)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(m->root, "topology");

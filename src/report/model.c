@@ -156,6 +156,7 @@ void mp_rm_free(mp_rmodel *m)
     free(m->kcells);
     free(m->all);
     mp__rm_free_experiments(m);
+    mp__rm_free_noise(m);
     free(m->counters);
     cJSON_Delete(m->root);
     memset(m, 0, sizeof *m);

@@ -55,6 +55,26 @@ typedef struct mp_rprofile {
     size_t nphases, nfunctions;
 } mp_rprofile;
 
+/* context.noise as the report reads it (run/noise.c writes it): arrays
+ * keep every entry, NaN for one that is not a number; strings point into
+ * the model's JSON. */
+typedef struct mp_rnoise {
+    int present;                  /* context.noise is an object */
+    const char **warnings;        /* its string entries */
+    size_t nwarnings;
+    double *loadavg[2];           /* loadavg_start, loadavg_end */
+    size_t nloadavg[2];
+    int loadavg_ok[2];            /* an array */
+    double steal_share, busy_share;   /* NaN when absent */
+    const char *cpu_mhz_source;   /* "?" when absent */
+    double *cpu_mhz;
+    size_t ncpu_mhz;
+    int cpu_mhz_ok;               /* an array */
+    const char **vuln, **vuln_state;   /* mitigations: its string entries, name and state */
+    size_t nvuln;
+    int mitigations_ok;           /* an object */
+} mp_rnoise;
+
 /* experiments.register.cells[] (docs/experiments.md) */
 typedef struct mp_rreg {
     char backend[32], fd_kind[32];
@@ -140,6 +160,7 @@ typedef struct mp_rmodel {
     cJSON *root;
     mp_rcontext context;          /* "context", unchecked (its strings point into root) */
     mp_rconfig config;            /* "config", unchecked (its strings point into root) */
+    mp_rnoise noise;              /* context.noise */
     char arch[32];
     mp_abi abi;
     int simulated;                /* context.simulated: cache counts of a model, no times */
