@@ -103,7 +103,7 @@ extern const mp__embedded mp__phases_file[];
  * but "none" counts. */
 int mp__add_event(mp_pmu_plan *pl, const char *name, const char *spec,
                   const char *unavailable, mp_err *err);
-#define MP__SOFTWARE_GROUP_N 4
+#define MP__SOFTWARE_GROUP_N MP_PMU_SOFTWARE_N
 extern const char *const mp__software_group[MP__SOFTWARE_GROUP_N];
 
 /* plan_preset.c: a preset defined by the data files (not "software" or

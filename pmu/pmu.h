@@ -20,7 +20,6 @@
 #define MP_PMU_H
 
 #include <stdint.h>
-#include <cjson/cJSON.h>
 #include "common/mp_err.h"
 
 #define MP_PMU_MAX_COUNTERS 16
@@ -40,7 +39,7 @@ typedef struct mp_pmu_snap {
 /* Resolve a preset name (cache, tlb, minimal, none, ...) or a comma list
  * of event names.  Bad syntax or an unknown preset: MP_EUSAGE.  Events the
  * host cannot count are not an error: they are recorded as unavailable,
- * with the reason, in mp_pmu_plan_json(). */
+ * with the reason, in mp_pmu_plan_event(). */
 int mp_pmu_plan_new(mp_pmu_plan **out, const char *spec, mp_err *err);
 void mp_pmu_plan_free(mp_pmu_plan *plan);
 
@@ -50,9 +49,45 @@ unsigned mp_pmu_plan_passes(const mp_pmu_plan *plan);
 /* "user+kernel", "user" or "none": what the opened counters include. */
 const char *mp_pmu_plan_scope(const mp_pmu_plan *plan);
 
-/* The "counters" object of results.json: preset, scope, every event with
- * its encoding, pass, status ("opened"/"unavailable") and reason. */
-cJSON *mp_pmu_plan_json(const mp_pmu_plan *plan);
+#define MP_PMU_SOFTWARE_N 4   /* the software group every plan but "none" counts */
+
+/* What a plan knows, as results.json's "counters" records it
+ * (results/counters.h); strings point into the plan. */
+typedef struct mp_pmu_plan_info {
+    const char *spec, *preset, *scope, *scope_note;
+    unsigned passes;
+    int planned;                  /* 0: preset "none" (nothing below is set) */
+    const char *preset_file, *preset_source;   /* the preset data file and its source */
+    const char *libpfm4_pmu;      /* "none" when libpfm4 found no core PMU */
+    unsigned budget_general, budget_fixed;
+    int nmi_watchdog;
+    const char *budget_note;
+    const char *software_added[MP_PMU_SOFTWARE_N];   /* added, not named by --events */
+    unsigned nsoftware_added;
+    const char *software_why;     /* why the software group is always counted */
+    unsigned nevents;             /* 0 when not planned */
+} mp_pmu_plan_info;
+
+/* One event of a plan: where it is measured, or why not. */
+typedef struct mp_pmu_event_info {
+    const char *name, *event, *origin;
+    int encoded;                  /* resolved to an encoding: pmu ... scope hold */
+    const char *pmu, *encoding;
+    unsigned type;
+    unsigned long long config, config1;
+    int exclude_user, exclude_kernel, exclude_hv;
+    const char *scope;
+    int cpu_wide;                 /* an uncore event counting all work on its CPUs */
+    const char *cpu_scope;
+    int opened;
+    int pass, group;              /* opened */
+    const char *access;           /* opened: how its pass read it ("" until then) */
+    const char *reason;           /* not opened: why */
+} mp_pmu_event_info;
+
+void mp_pmu_plan_describe(const mp_pmu_plan *plan, mp_pmu_plan_info *info);
+/* Event i < info.nevents. */
+void mp_pmu_plan_event(const mp_pmu_plan *plan, unsigned i, mp_pmu_event_info *ev);
 
 /* Open one pass's counters for the calling thread (pid 0, any CPU); a pass
  * of CPU-wide events (uncore, e.g. amd_l3) opens instead with pid -1 on the

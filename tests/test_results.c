@@ -11,7 +11,11 @@
 #include <string.h>
 
 #include "results/cell.h"
+#include "results/config.h"
+#include "results/context.h"
+#include "results/counters.h"
 #include "results/schema.h"
+#include "results_rows.h"
 #include "results/summary.h"
 
 #define SCHEMA_DOC MP_TEST_FIXTURES "/../../docs/results-schema.md"
@@ -126,6 +130,187 @@ static void cell_keys_by_status_and_mode(void **state)
     cJSON_Delete(o);
 }
 
+static mp_rcontext a_context(void)
+{
+    static const char *seen[] = {"CPU implementer 0x00"};
+    mp_rcontext c;
+    memset(&c, 0, sizeof c);
+    strcpy(c.host, "h1");
+    c.has_uname = 1;
+    strcpy(c.arch, "aarch64");
+    strcpy(c.kernel, "6.1.0");
+    strcpy(c.kernel_version, "#1 SMP");
+    strcpy(c.cpu_model, "Arm implementer 0x00 part 0x000");
+    c.nr_cpus = 2;
+    c.emulated = 1;
+    c.emulation_seen[0] = seen[0];
+    c.nemulation_seen = 1;
+    strcpy(c.governor, "unavailable");
+    strcpy(c.clocksource, "arch_sys_counter");
+    c.perf_event_paranoid = -1;
+    c.kptr_restrict = NAN;
+    c.has_rlimit = 1;
+    c.rlimit_nofile = (mp_rlimit_pair){1024, 4096};
+    c.nr_open = 1048576;
+    c.git_describe = "v1";
+    c.compiler = "gcc";
+    c.build_type = "Release";
+    c.command = "muxprof run";
+    return c;
+}
+
+/* The writer's keys in the table's order, the fields another writer adds
+ * left out until set, "unavailable" for a file that could not be read;
+ * read back, every field as written. */
+static void context_through_its_table(void **state)
+{
+    (void)state;
+    char keys[1024];
+    mp_rcontext c = a_context();
+    cJSON *o = mp_rcontext_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "host,arch,kernel,kernel_version,cpu_model,nr_cpus,hypervisor,"
+                              "emulated,emulation_seen,governor,clocksource,perf_event_paranoid,"
+                              "kptr_restrict,rlimit_nofile,nr_open,git_describe,compiler,"
+                              "build_type,command");
+    assert_int_equal(cJSON_GetObjectItem(o, "perf_event_paranoid")->valuedouble, -1);
+    assert_string_equal(cJSON_GetObjectItem(o, "kptr_restrict")->valuestring, "unavailable");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "hypervisor")));
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(o, "rlimit_nofile"),
+                                         "hard")->valuedouble, 4096);
+
+    mp_rcontext back;
+    mp_rcontext_read(o, &back);
+    assert_string_equal(back.arch, "aarch64");
+    assert_true(back.emulated && !back.hypervisor && back.has_uname && back.has_rlimit);
+    assert_int_equal(back.nemulation_seen, 1);
+    assert_string_equal(back.emulation_seen[0], "CPU implementer 0x00");
+    assert_true(back.perf_event_paranoid == -1 && isnan(back.kptr_restrict));
+    assert_int_equal(back.rlimit_nofile.soft, 1024);
+    assert_string_equal(back.command, "muxprof run");
+    assert_null(back.anonymized);
+    assert_int_equal(back.simulated, 0);
+    cJSON *again = mp_rcontext_json(&back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+    cJSON_Delete(o);
+
+    c.has_uname = c.has_rlimit = 0;   /* uname() or getrlimit() failed */
+    c.simulated = 1;
+    c.label = "simulated (n1)";
+    o = mp_rcontext_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "host,cpu_model,nr_cpus,hypervisor,emulated,emulation_seen,"
+                              "governor,clocksource,perf_event_paranoid,kptr_restrict,nr_open,"
+                              "git_describe,compiler,build_type,command,simulated,label");
+    cJSON_Delete(o);
+}
+
+/* config's keys in the table's order, its lists as arrays; read back, the
+ * same object again; a list value of another kind is skipped. */
+static void config_through_its_table(void **state)
+{
+    (void)state;
+    char keys[1024];
+    mp_rconfig c;
+    memset(&c, 0, sizeof c);
+    c.backends[c.nbackends++] = "poll";
+    c.backends[c.nbackends++] = "epoll";
+    c.fds[c.nfds++] = 10;
+    c.fds[c.nfds++] = 1000;
+    c.active[c.nactive++] = 1;
+    c.modes[c.nmodes++] = "ready";
+    c.fd_kinds[c.nfd_kinds++] = "pipe";
+    c.fd_kind = "pipe";
+    c.fd_table[c.nfd_table++] = "private";
+    c.samples = 400, c.repeats = 5, c.warmup = 50;
+    c.ready_pos = "last", c.repeat_order = "passes", c.events = "cache", c.placement = "auto";
+    c.quick = 1;
+    c.experiments[c.nexperiments++] = "calls";
+    c.waiters = 4;
+    cJSON *o = mp_rconfig_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "backends,fds,active,modes,fd_kinds,fd_kind,fd_table,samples,"
+                              "repeats,warmup,ready_pos,repeat_order,events,placement,quick,"
+                              "experiments,waiters,profile,anonymize");
+    assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "fds"), 1)->valuedouble, 1000);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "quick")));
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "anonymize")));
+    mp_rconfig back;
+    mp_rconfig_read(o, &back);
+    assert_int_equal(back.nbackends, 2);
+    assert_string_equal(back.backends[1], "epoll");
+    assert_int_equal(back.repeats, 5);
+    cJSON *again = mp_rconfig_json(&back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+
+    cJSON_InsertItemInArray(cJSON_GetObjectItem(o, "backends"), 0, cJSON_CreateNumber(3));
+    mp_rconfig_read(o, &back);
+    assert_int_equal(back.nbackends, 2);
+    assert_string_equal(back.backends[0], "poll");
+    cJSON_Delete(o);
+}
+
+/* counters: a plan of "none" has no budget or software part; an event's
+ * encoding only when it was encoded, pass and group only when opened, the
+ * reason only when not; read back, the same object again. */
+static void counters_through_their_tables(void **state)
+{
+    (void)state;
+    char keys[1024];
+    mp_rcounter_event ev[2] = {
+        {.name = "cycles", .event = "cycles", .origin = "generic", .encoded = 1, .pmu = "cpu",
+         .encoding = "cycles", .type = 0, .config = 0x3c, .exclude_hv = 1,
+         .scope = "user+kernel", .opened = 1, .pass = 1, .group = 0, .access = ""},
+        {.name = "L3-misses", .event = "-", .origin = "preset", .cpu_wide = 1,
+         .cpu_scope = "the L3", .opened = 0, .reason = "not on this model"},
+    };
+    mp_rcounters c = {.spec = "none", .preset = "none", .scope = "none", .scope_note = "",
+                      .passes = 0};
+    cJSON *o = mp_rcounters_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "spec,preset,scope,scope_note,passes,events");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "events")), 0);
+    cJSON_Delete(o);
+
+    c = (mp_rcounters){.spec = "cache", .preset = "cache", .scope = "user", .scope_note = "n",
+                       .passes = 2, .planned = 1, .preset_file = "generic",
+                       .preset_source = "s", .libpfm4_pmu = "none",
+                       .budget = {4, 0, 1, "b"}, .software_added = {"task-clock"},
+                       .nsoftware_added = 1, .software_why = "w", .events = ev, .nevents = 2};
+    o = mp_rcounters_json(&c);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "spec,preset,scope,scope_note,passes,preset_file,preset_source,"
+                              "libpfm4_pmu,budget,software_added,software_why,events");
+    keys_of(cJSON_GetObjectItem(o, "budget"), keys, sizeof keys);
+    assert_string_equal(keys, "general,fixed,nmi_watchdog,note");
+    const cJSON *events = cJSON_GetObjectItem(o, "events");
+    keys_of(cJSON_GetArrayItem(events, 0), keys, sizeof keys);
+    assert_string_equal(keys, "name,event,origin,pmu,encoding,type,config,exclude_user,"
+                              "exclude_kernel,exclude_hv,scope,status,pass,group");
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(events, 0), "config")->valuestring,
+                        "0x3c");
+    keys_of(cJSON_GetArrayItem(events, 1), keys, sizeof keys);
+    assert_string_equal(keys, "name,event,origin,cpu_wide,cpu_scope,status,reason");
+
+    mp_rcounters back;
+    mp_rcounters_read(o, &back);
+    mp_rcounter_event bev[2];
+    for (int i = 0; i < 2; i++)
+        mp_rcounter_event_read(cJSON_GetArrayItem(events, i), &bev[i]);
+    assert_true(back.planned);
+    assert_int_equal(back.budget.general, 4);
+    assert_true(bev[0].encoded && bev[0].opened == 1 && bev[0].config == 0x3c);
+    assert_true(!bev[1].encoded && bev[1].opened == 0 && bev[1].cpu_wide);
+    back.events = bev;
+    back.nevents = 2;
+    cJSON *again = mp_rcounters_json(&back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+    cJSON_Delete(o);
+}
+
 /* docs/results-schema.md's text, NULL when unreadable. */
 static char *read_doc(void)
 {
@@ -213,6 +398,64 @@ static void doc_names_every_field(void **state)
     assert_non_null(strstr(doc, want));
 }
 
+/* Table t's lines in the doc (under "### `NAME`") against its fields, in
+ * order and both ways, then those of its objects' tables; the number of
+ * differences, each said on stderr with the line the doc should have. */
+static int doc_matches_table(const char *doc, const mp_rtable *t)
+{
+    char heading[128], want[1024];
+    int bad = 0;
+    snprintf(heading, sizeof heading, "\n### `%s`\n", t->name);
+    const char *p = strstr(doc, heading);
+    if (!p) {
+        fprintf(stderr, "docs/results-schema.md has no heading ### `%s`\n", t->name);
+        return 1;
+    }
+    p += strlen(heading);
+    while (*p == '\n')   /* the blank line before the table */
+        p++;
+    const char *end = strstr(p, "\n\n");
+    end = end ? end : p + strlen(p);
+    size_t i = 0;
+    for (const char *l = p; l && l < end; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        size_t n = strcspn(l, "\n");
+        if (strncmp(l, "| `", 3))
+            continue;
+        if (i < t->nfields)
+            rt_row(&t->fields[i], want, sizeof want);
+        if (i >= t->nfields || strlen(want) != n || strncmp(l, want, n)) {
+            fprintf(stderr, "%s: the doc has\n  %.*s\nwhere the table has\n  %s\n", t->name,
+                    (int)n, l, i < t->nfields ? want : "(no more fields)");
+            bad++;
+        }
+        i++;
+    }
+    for (; i < t->nfields; i++) {
+        rt_row(&t->fields[i], want, sizeof want);
+        fprintf(stderr, "%s: the doc lacks\n  %s\n", t->name, want);
+        bad++;
+    }
+    for (size_t k = 0; k < t->nfields; k++)
+        if (t->fields[k].sub)
+            bad += doc_matches_table(doc, t->fields[k].sub);
+    return bad;
+}
+
+/* docs/results-schema.md lists every field of context, config and counters
+ * (and of their objects) as their tables do. */
+static void doc_names_every_table_field(void **state)
+{
+    (void)state;
+    const char *doc = read_doc();
+    assert_non_null(doc);
+    const mp_rtable *tables[] = {&mp_rcontext_table, &mp_rconfig_table, &mp_rcounters_table};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        bad += doc_matches_table(doc, tables[i]);
+    if (bad)
+        fail_msg("docs/results-schema.md differs from the tables in %d lines (above)", bad);
+}
+
 static void tool_names_this_binary(void **state)
 {
     (void)state;
@@ -229,7 +472,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_nulls_when_empty),
         cmocka_unit_test(cell_keys_by_status_and_mode),
+        cmocka_unit_test(context_through_its_table),
+        cmocka_unit_test(config_through_its_table),
+        cmocka_unit_test(counters_through_their_tables),
         cmocka_unit_test(doc_names_every_field),
+        cmocka_unit_test(doc_names_every_table_field),
         cmocka_unit_test(tool_names_this_binary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pmu/pmu.h"
+#include "run/results.h"
 
 static int n_fix;
 static cJSON *json_checks;   /* --json: the checks go here instead of stdout */
@@ -251,7 +252,7 @@ static void check_open(void)
     }
     mp_pmu_plan_free(pl);
     if (mp_pmu_plan_new(&pl, "minimal", &err) == 0) {
-        cJSON *j = mp_pmu_plan_json(pl), *e;
+        cJSON *j = mp_counters_json(pl), *e;
         cJSON_ArrayForEach(e, cJSON_GetObjectItem(j, "events")) {
             const cJSON *n = cJSON_GetObjectItem(e, "name"), *st = cJSON_GetObjectItem(e, "status"),
                         *r = cJSON_GetObjectItem(e, "reason");

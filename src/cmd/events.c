@@ -13,6 +13,7 @@
 
 #include "common/json.h"
 #include "pmu/pmu.h"
+#include "run/results.h"
 
 static const char *str(const cJSON *o, const char *k)
 {
@@ -62,7 +63,7 @@ static cJSON *plan_json(const char *spec, int *code)
         *code = mp_exit_status(err.code);
         return NULL;
     }
-    cJSON *j = mp_pmu_plan_json(plan);
+    cJSON *j = mp_counters_json(plan);
     add_pass_status(j, plan);
     mp_pmu_plan_free(plan);
     return j;

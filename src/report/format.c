@@ -52,13 +52,17 @@ const char *mp_md_cell(char *buf, size_t len, const char *s)
     return mp_quote_md(buf, len, s);
 }
 
+const char *mp_fmt_outside(char *buf, size_t len, const char *window, double outside)
+{
+    if (window && !strcmp(window, "calls") && isfinite(outside))
+        return mp_fmt_num(buf, len, outside);
+    snprintf(buf, len, "%s", window ? "not separated (no sample times)"
+                                    : "not separated (older file)");
+    return buf;
+}
+
 const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile)
 {
-    const char *w = mp_json_str(profile, "window", NULL);
-    double out = mp_json_num(profile, "outside_calls", NAN);
-    if (w && !strcmp(w, "calls") && isfinite(out))
-        return mp_fmt_num(buf, len, out);
-    snprintf(buf, len, "%s", w ? "not separated (no sample times)"
-                               : "not separated (older file)");
-    return buf;
+    return mp_fmt_outside(buf, len, mp_json_str(profile, "window", NULL),
+                          mp_json_num(profile, "outside_calls", NAN));
 }

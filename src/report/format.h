@@ -18,6 +18,8 @@ const char *mp_fmt_num(char *buf, size_t len, double v);
 
 /* A cell's profile: the samples it left out as taken in the harness between
  * calls, or why there is no such count ("not separated ..."). Returns buf. */
+/* The same from a profile's window and outside_calls (NULL, NaN: absent). */
+const char *mp_fmt_outside(char *buf, size_t len, const char *window, double outside);
 const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile);
 
 /* Copy s into buf as Markdown text, for a table cell or a sentence: the

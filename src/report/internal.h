@@ -86,6 +86,11 @@ void mp__rm_warn(mp_rmodel *m, const char *fmt, ...) __attribute__((format(print
 int mp__rm_safe_name(const char *s);
 /* 1 when p follows the profile schema, else 0 after a warning naming field. */
 int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field);
+/* Each cell's profile into m->profiles (load_opt.c); -ENOMEM. */
+int mp__rm_load_profiles(mp_rmodel *m);
+/* context.noise into m->noise (load_opt.c); -ENOMEM.  Freed by mp__rm_free_noise. */
+int mp__rm_load_noise(mp_rmodel *m);
+void mp__rm_free_noise(mp_rmodel *m);
 void mp__rm_load_topology(mp_rmodel *m);
 void mp__rm_load_counters(mp_rmodel *m);
 /* "experiments": each experiment by its table into m->xtabs, what does not

@@ -73,20 +73,18 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
         return mp__rm_bad(err, m, "schema", "expected \"" MP_RESULTS_SCHEMA "\", found %s",
                    cJSON_IsString(schema) ? "another version" : mp__rm_type_name(schema));
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
-    const cJSON *arch = cJSON_GetObjectItemCaseSensitive(ctx, "arch");
     if (ctx && !cJSON_IsObject(ctx))
         return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
+    mp_rcontext_read(ctx, &m->context);
+    mp_rconfig_read(cJSON_GetObjectItemCaseSensitive(m->root, "config"), &m->config);
     /* an anonymized document never says where it lies */
-    m->anonymized = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ctx, "anonymized"));
+    m->anonymized = m->context.anonymized != NULL;
     snprintf(m->shown, sizeof m->shown, "%s", m->anonymized ? "results.json" : path);
-    snprintf(m->arch, sizeof m->arch, "%s",
-             cJSON_IsString(arch) ? arch->valuestring : "unknown");
+    snprintf(m->arch, sizeof m->arch, "%.31s", m->context.has_uname ? m->context.arch : "unknown");
     m->abi = mp_abi_from_arch(m->arch);
-    const cJSON *sim = cJSON_GetObjectItemCaseSensitive(ctx, "simulated");
-    const cJSON *label = cJSON_GetObjectItemCaseSensitive(ctx, "label");
-    m->simulated = cJSON_IsTrue(sim);
+    m->simulated = m->context.simulated;
     snprintf(m->sim_label, sizeof m->sim_label, "%.90s",
-             m->simulated && cJSON_IsString(label) ? label->valuestring : "simulated");
+             m->simulated && m->context.label ? m->context.label : "simulated");
 
     const cJSON *res = cJSON_GetObjectItemCaseSensitive(m->root, "results");
     if (!cJSON_IsArray(res))
@@ -132,6 +130,8 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
             free(x->counters);
         memset(x, 0, sizeof *x);
     }
+    if (mp__rm_load_profiles(m) < 0 || mp__rm_load_noise(m) < 0)
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     mp__rm_load_topology(m);
     mp__rm_load_counters(m);
     if (mp__rm_index(m) < 0)

@@ -4,12 +4,15 @@
  * with a warning in the model, never fatal.  See report/model.h. */
 #include "report/model.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "report/internal.h"
+#include "results/counters.h"
 
 int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field)
 {
@@ -41,6 +44,118 @@ int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field)
 drop:
     mp__rm_warn(m, "%s ignored: it does not follow the profile schema", field);
     return 0;
+}
+
+/* A profile's phases[] or functions[] (checked: mp__rm_check_profile);
+ * NULL and 0 when it has none. */
+static int read_entries(const cJSON *a, const char *name_key, mp_rprof_entry **out, size_t *n)
+{
+    const cJSON *e;
+    int size = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    *out = NULL;
+    *n = 0;
+    if (size <= 0)
+        return 0;
+    if (!(*out = calloc((size_t)size, sizeof **out)))
+        return -ENOMEM;
+    cJSON_ArrayForEach(e, a)
+        (*out)[(*n)++] = (mp_rprof_entry){mp_json_str(e, name_key, "?"),
+                                          mp_json_num(e, "share", NAN),
+                                          mp_json_num(e, "ns_per_call", NAN),
+                                          mp_json_num(e, "ns_per_fd", NAN)};
+    return 0;
+}
+
+int mp__rm_load_profiles(mp_rmodel *m)
+{
+    m->profiles = calloc(m->ncells ? m->ncells : 1, sizeof *m->profiles);
+    if (!m->profiles)
+        return -ENOMEM;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const cJSON *p = m->cells[i].profile;
+        mp_rprofile *x = &m->profiles[i];
+        if (!p)
+            continue;
+        x->samples = mp_json_num(p, "samples", NAN);
+        x->user_share = mp_json_num(p, "user_share", NAN);
+        x->on_cpu_ns_per_call = mp_json_num(p, "on_cpu_ns_per_call", NAN);
+        x->wall_p50_ns = mp_json_num(p, "wall_p50_ns", NAN);
+        x->outside_calls = mp_json_num(p, "outside_calls", NAN);
+        x->event = mp_json_str(p, "event", NULL);
+        x->symbols = mp_json_str(p, "symbols", NULL);
+        x->window = mp_json_str(p, "window", NULL);
+        if (read_entries(cJSON_GetObjectItemCaseSensitive(p, "phases"), "phase", &x->phases,
+                         &x->nphases) < 0 ||
+            read_entries(cJSON_GetObjectItemCaseSensitive(p, "functions"), "name",
+                         &x->functions, &x->nfunctions) < 0)
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+/* The entries of a as numbers, NaN for one that is not; *ok 1 when a is
+ * an array (the entries of another container are read all the same). */
+static int read_numbers(const cJSON *a, double **out, size_t *n, int *ok)
+{
+    const cJSON *e;
+    *ok = cJSON_IsArray(a);
+    int size = cJSON_GetArraySize(a);
+    if (size <= 0)
+        return 0;
+    if (!(*out = calloc((size_t)size, sizeof **out)))
+        return -ENOMEM;
+    cJSON_ArrayForEach(e, a)
+        (*out)[(*n)++] = cJSON_IsNumber(e) ? e->valuedouble : NAN;
+    return 0;
+}
+
+int mp__rm_load_noise(mp_rmodel *m)
+{
+    mp_rnoise *x = &m->noise;
+    const cJSON *o = m->context.noise, *e;
+    static const char *const load[2] = {"loadavg_start", "loadavg_end"};
+    x->present = cJSON_IsObject(o);
+    if (!x->present)
+        return 0;
+    const cJSON *warn = cJSON_GetObjectItemCaseSensitive(o, "warnings");
+    const cJSON *mit = cJSON_GetObjectItemCaseSensitive(o, "mitigations");
+    int nw = cJSON_GetArraySize(warn), nm = cJSON_GetArraySize(mit);
+    x->warnings = calloc(nw > 0 ? (size_t)nw : 1, sizeof *x->warnings);
+    x->vuln = calloc(nm > 0 ? (size_t)nm : 1, sizeof *x->vuln);
+    x->vuln_state = calloc(nm > 0 ? (size_t)nm : 1, sizeof *x->vuln_state);
+    if (!x->warnings || !x->vuln || !x->vuln_state)
+        return -ENOMEM;
+    cJSON_ArrayForEach(e, warn)
+        if (cJSON_IsString(e))
+            x->warnings[x->nwarnings++] = e->valuestring;
+    for (int k = 0; k < 2; k++)
+        if (read_numbers(cJSON_GetObjectItemCaseSensitive(o, load[k]), &x->loadavg[k],
+                         &x->nloadavg[k], &x->loadavg_ok[k]) < 0)
+            return -ENOMEM;
+    x->steal_share = mp_json_num(o, "steal_share", NAN);
+    x->busy_share = mp_json_num(o, "busy_share", NAN);
+    x->cpu_mhz_source = mp_json_str(o, "cpu_mhz_source", "?");
+    if (read_numbers(cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz"), &x->cpu_mhz,
+                     &x->ncpu_mhz, &x->cpu_mhz_ok) < 0)
+        return -ENOMEM;
+    x->mitigations_ok = cJSON_IsObject(mit);
+    cJSON_ArrayForEach(e, mit)
+        if (cJSON_IsString(e)) {
+            x->vuln[x->nvuln] = e->string;
+            x->vuln_state[x->nvuln++] = e->valuestring;
+        }
+    return 0;
+}
+
+void mp__rm_free_noise(mp_rmodel *m)
+{
+    mp_rnoise *x = &m->noise;
+    free(x->warnings);
+    free(x->loadavg[0]);
+    free(x->loadavg[1]);
+    free(x->cpu_mhz);
+    free(x->vuln);
+    free(x->vuln_state);
 }
 
 void mp__rm_load_topology(mp_rmodel *m)
@@ -119,6 +234,12 @@ static void str_field(const cJSON *o, const char *key, char *dst, size_t len)
         snprintf(dst, len, "%s", j->valuestring);
 }
 
+/* s into dst, "" when NULL. */
+static void put(char *dst, size_t len, const char *s)
+{
+    snprintf(dst, len, "%s", s ? s : "");
+}
+
 void mp__rm_load_counters(mp_rmodel *m)
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
@@ -129,12 +250,15 @@ void mp__rm_load_counters(mp_rmodel *m)
         return;
     }
     m->has_counters = 1;
-    str_field(c, "preset", m->counters_preset, sizeof m->counters_preset);
-    str_field(c, "scope", m->counters_scope, sizeof m->counters_scope);
-    str_field(c, "note", m->counters_note, sizeof m->counters_note);
+    mp_rcounters rc;
+    mp_rcounters_read(c, &rc);
+    put(m->counters_preset, sizeof m->counters_preset, rc.preset);
+    put(m->counters_scope, sizeof m->counters_scope, rc.scope);
+    m->counters_preset_file = rc.preset_file;
+    put(m->counters_note, sizeof m->counters_note, rc.note);
     if (!m->counters_note[0])
-        str_field(c, "scope_note", m->counters_note, sizeof m->counters_note);
-    if (!m->counters_note[0])
+        put(m->counters_note, sizeof m->counters_note, rc.scope_note);
+    if (!m->counters_note[0])   /* the first files' name for it */
         str_field(c, "reason", m->counters_note, sizeof m->counters_note);
     const cJSON *ev = cJSON_GetObjectItemCaseSensitive(c, "events");
     if (!ev)
@@ -147,22 +271,31 @@ void mp__rm_load_counters(mp_rmodel *m)
     m->counters = calloc(n > 0 ? (size_t)n : 1, sizeof *m->counters);
     if (!m->counters)
         return;
+    mp_rcounter_event *x = calloc(n > 0 ? (size_t)n : 1, sizeof *x);
+    if (!x)
+        return;
     const cJSON *e;
     size_t i = 0;
-    cJSON_ArrayForEach(e, ev) {
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-        const cJSON *st = cJSON_GetObjectItemCaseSensitive(e, "status");
-        const cJSON *av = cJSON_GetObjectItemCaseSensitive(e, "available");
-        i++;
-        if (!cJSON_IsString(nm)) {
-            mp__rm_warn(m, "counters.events[%zu] ignored: no \"name\" string", i - 1);
+    cJSON_ArrayForEach(e, ev)
+        mp_rcounter_event_read(e, &x[i++]);
+    for (i = 0; i < (size_t)n; i++) {
+        if (!x[i].name) {
+            mp__rm_warn(m, "counters.events[%zu] ignored: no \"name\" string", i);
             continue;
         }
+        e = cJSON_GetArrayItem(ev, (int)i);
         mp_rcounter *d = &m->counters[m->ncounters++];
-        snprintf(d->name, sizeof d->name, "%s", nm->valuestring);
-        d->opened = cJSON_IsString(st) ? !strcmp(st->valuestring, "opened")
-                  : cJSON_IsBool(av) ? cJSON_IsTrue(av) : 0;
-        str_field(e, "reason", d->reason, sizeof d->reason);
-        d->cpu_wide = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "cpu_wide"));
+        snprintf(d->name, sizeof d->name, "%s", x[i].name);
+        /* the first files said "available": true or false instead of a status */
+        const cJSON *av = cJSON_GetObjectItemCaseSensitive(e, "available");
+        d->opened = cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "status"))
+                        ? x[i].opened == 1 : cJSON_IsBool(av) ? cJSON_IsTrue(av) : 0;
+        put(d->reason, sizeof d->reason, x[i].reason);
+        d->cpu_wide = x[i].cpu_wide;
+        d->encoding = x[i].encoding;
+        for (size_t k = 0; k < (size_t)n && !d->cpu_scope; k++)   /* the first of its name */
+            if (x[k].name && !strcmp(x[k].name, x[i].name))
+                d->cpu_scope = x[k].cpu_scope;
     }
+    free(x);
 }

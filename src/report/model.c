@@ -74,15 +74,7 @@ static int key_cmp(const void *a, const void *b)
 
 int mp__rm_index(mp_rmodel *m)
 {
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
-    const cJSON *b = cJSON_GetObjectItemCaseSensitive(cfg, "backends");
-    const cJSON *md = cJSON_GetObjectItemCaseSensitive(cfg, "modes");
-    const cJSON *e;
-    size_t seen = 0;
-    if (!cJSON_IsArray(b))
-        b = NULL;
-    if (!cJSON_IsArray(md))
-        md = NULL;
+    const mp_rconfig *cfg = &m->config;
     m->by_key = malloc(sizeof *m->by_key * (m->ncells ? m->ncells : 1));
     if (!m->by_key)
         return -ENOMEM;
@@ -91,21 +83,18 @@ int mp__rm_index(mp_rmodel *m)
     qsort(m->by_key, m->ncells, sizeof *m->by_key, key_cmp);
     /* config order first, but only for values that have cells (a list
      * longer than the model keeps is not looked at further) */
-    cJSON_ArrayForEach(e, b)
-        if (cJSON_IsString(e) && seen++ < MP_RM_MAX_LIST)
-            for (size_t i = 0; i < m->ncells; i++)
-                if (!strcmp(m->cells[i].backend, e->valuestring)) {
-                    add_unique(m->backends, &m->nbackends, e->valuestring);
-                    break;
-                }
-    seen = 0;
-    cJSON_ArrayForEach(e, md)
-        if (cJSON_IsString(e) && seen++ < MP_RM_MAX_LIST)
-            for (size_t i = 0; i < m->ncells; i++)
-                if (!strcmp(m->cells[i].mode, e->valuestring)) {
-                    add_mode(m, e->valuestring);
-                    break;
-                }
+    for (size_t k = 0; k < cfg->nbackends && k < MP_RM_MAX_LIST; k++)
+        for (size_t i = 0; i < m->ncells; i++)
+            if (!strcmp(m->cells[i].backend, cfg->backends[k])) {
+                add_unique(m->backends, &m->nbackends, cfg->backends[k]);
+                break;
+            }
+    for (size_t k = 0; k < cfg->nmodes && k < MP_RM_MAX_LIST; k++)
+        for (size_t i = 0; i < m->ncells; i++)
+            if (!strcmp(m->cells[i].mode, cfg->modes[k])) {
+                add_mode(m, cfg->modes[k]);
+                break;
+            }
     for (size_t i = 0; i < m->ncells; i++) {
         add_unique(m->backends, &m->nbackends, m->cells[i].backend);
         add_mode(m, m->cells[i].mode);
@@ -152,8 +141,14 @@ size_t mp_rm_range(const mp_rmodel *m, const char *mode, const char *kind,
 
 void mp_rm_free(mp_rmodel *m)
 {
-    for (size_t i = 0; i < m->ncells; i++)
+    for (size_t i = 0; i < m->ncells; i++) {
         free(m->cells[i].counters);
+        if (m->profiles) {
+            free(m->profiles[i].phases);
+            free(m->profiles[i].functions);
+        }
+    }
+    free(m->profiles);
     free(m->cells);
     free(m->by_key);
     for (size_t i = 0; i < m->nkcells; i++)
@@ -161,9 +156,17 @@ void mp_rm_free(mp_rmodel *m)
     free(m->kcells);
     free(m->all);
     mp__rm_free_experiments(m);
+    mp__rm_free_noise(m);
     free(m->counters);
     cJSON_Delete(m->root);
     memset(m, 0, sizeof *m);
+}
+
+const mp_rprofile *mp_rm_profile(const mp_rmodel *m, const mp_rcell *c)
+{
+    if (!c->profile || !m->profiles || c < m->cells || c >= m->cells + m->ncells)
+        return NULL;
+    return &m->profiles[c - m->cells];
 }
 
 size_t mp_rm_series(const mp_rmodel *m, const char *mode, const char *kind,

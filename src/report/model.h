@@ -11,6 +11,9 @@
 #include <cjson/cJSON.h>
 #include "report/numeric.h"
 #include "results/cell.h"
+#include "results/config.h"
+#include "results/context.h"
+#include "results/counters.h"
 #include "common/mp_err.h"
 
 #define MP_RM_MAX_LIST 32
@@ -28,7 +31,45 @@ typedef struct mp_rcounter {
     int opened;                   /* 1 opened, 0 unavailable */
     int cpu_wide;                 /* 1: an uncore event counting all work on its CPUs */
     char reason[256];
+    const char *encoding;         /* its encoding, or NULL (points into the model's JSON) */
+    const char *cpu_scope;        /* cpu_scope of the first event of its name, or NULL */
 } mp_rcounter;
+
+/* A phase or function of a cell's profile (docs/profile.md): its name
+ * ("?" when not a string) and numbers, NaN when absent. */
+typedef struct mp_rprof_entry {
+    const char *name;
+    double share, ns_per_call, ns_per_fd;
+} mp_rprof_entry;
+
+/* A cell's "profile" as the report reads it, checked by the loader; its
+ * strings (NULL when absent) point into the model's JSON. */
+typedef struct mp_rprofile {
+    double samples, user_share, on_cpu_ns_per_call, wall_p50_ns, outside_calls;
+    const char *event, *symbols, *window;
+    mp_rprof_entry *phases, *functions;
+    size_t nphases, nfunctions;
+} mp_rprofile;
+
+/* context.noise as the report reads it (run/noise.c writes it): arrays
+ * keep every entry, NaN for one that is not a number; strings point into
+ * the model's JSON. */
+typedef struct mp_rnoise {
+    int present;                  /* context.noise is an object */
+    const char **warnings;        /* its string entries */
+    size_t nwarnings;
+    double *loadavg[2];           /* loadavg_start, loadavg_end */
+    size_t nloadavg[2];
+    int loadavg_ok[2];            /* an array */
+    double steal_share, busy_share;   /* NaN when absent */
+    const char *cpu_mhz_source;   /* "?" when absent */
+    double *cpu_mhz;
+    size_t ncpu_mhz;
+    int cpu_mhz_ok;               /* an array */
+    const char **vuln, **vuln_state;   /* mitigations: its string entries, name and state */
+    size_t nvuln;
+    int mitigations_ok;           /* an object */
+} mp_rnoise;
 
 /* A column of an experiment's own table (experiments.X.table.columns[],
  * experiments/table.h); its strings point into the model's JSON tree. */
@@ -87,6 +128,9 @@ typedef struct mp_rmodel {
                                    * anonymized */
     int anonymized;               /* context.anonymized: outputs name no path */
     cJSON *root;
+    mp_rcontext context;          /* "context", unchecked (its strings point into root) */
+    mp_rconfig config;            /* "config", unchecked (its strings point into root) */
+    mp_rnoise noise;              /* context.noise */
     char arch[32];
     mp_abi abi;
     int simulated;                /* context.simulated: cache counts of a model, no times */
@@ -98,11 +142,13 @@ typedef struct mp_rmodel {
     mp_rcounter *counters;        /* from the "counters" object */
     size_t ncounters;
     char counters_preset[64], counters_scope[32], counters_note[256];
+    const char *counters_preset_file;   /* or NULL (points into root) */
     int has_counters;
     mp_rcell *cells;              /* cells with active == 1 only: every per-call table, */
     size_t ncells;                /* fit, figure and claim reads these */
     const mp_rcell **by_key;      /* cells in key order: mode, fd kind, backend, nfds, */
                                   /* then file order (the lookups below search it) */
+    mp_rprofile *profiles;        /* [ncells]: cells[i]'s profile, read when it has one */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
     mp_rcell *all;                /* every entry of results[], its fields read unchecked */
@@ -152,6 +198,9 @@ const mp_rcell *mp_rm_find_any(const mp_rmodel *m, const char *mode, const char 
                                const char *backend, long long nfds, int ok_only);
 const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kind,
                            const char *backend, long long nfds);
+
+/* The profile of c, a cell of m->cells, or NULL when it has none. */
+const mp_rprofile *mp_rm_profile(const mp_rmodel *m, const mp_rcell *c);
 
 /* The p50 of metric NAME in an ok cell ("wall_ns" included), NaN if none. */
 double mp_rm_p50(const mp_rcell *c, const char *name);

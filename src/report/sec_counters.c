@@ -10,23 +10,10 @@
 #include "common/quote.h"
 #include "report/format.h"
 
-/* counters.events[].cpu_scope of the event named name, or NULL. */
 /* An event name as a Markdown code span. */
 static const char *code(char *buf, size_t len, const char *s)
 {
     return mp_quote_md_code(buf, len, s, 0);
-}
-
-static const char *cpu_scope(const cJSON *cn, const char *name)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cn, "events")) {
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(e, "cpu_scope");
-        if (cJSON_IsString(nm) && !strcmp(nm->valuestring, name) && cJSON_IsString(sc))
-            return sc->valuestring;
-    }
-    return NULL;
 }
 
 static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
@@ -58,21 +45,18 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         if (m->counters[i].opened)
             fprintf(f, "%s %s", k++ ? "," : "", code(a, sizeof a, m->counters[i].name));
     fprintf(f, "%s\n\n", opened ? "." : " none.");
-    const cJSON *cn = cJSON_GetObjectItemCaseSensitive(m->root, "counters");
-    const cJSON *e, *pf = cJSON_GetObjectItemCaseSensitive(cn, "preset_file");
-    if (cJSON_IsString(pf) && !strcmp(pf->valuestring, "armv8_common")) {
+    const char *pf = m->counters_preset_file;
+    if (pf && !strcmp(pf, "armv8_common")) {
         fprintf(f, "These are the **architected ARMv8 common events** (by number, through the "
                    "CPU's sysfs PMU), not a model-specific table: no preset matches this Arm "
                    "core. Each was checked against the PMU's common-event bitmap (PMCEID):");
         const char *sep = " ";
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(cn, "events")) {
-            const cJSON *enc = cJSON_GetObjectItemCaseSensitive(e, "encoding");
-            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-            if (cJSON_IsString(enc) && cJSON_IsString(nm) &&
-                strstr(enc->valuestring, "architected ARMv8")) {
+        for (size_t i = 0; i < m->ncounters; i++) {
+            const char *enc = m->counters[i].encoding;
+            if (enc && strstr(enc, "architected ARMv8")) {
                 char c[300];
-                fprintf(f, "%s%s = %s", sep, code(c, sizeof c, nm->valuestring),
-                        mp_md_cell(a, sizeof a, enc->valuestring));
+                fprintf(f, "%s%s = %s", sep, code(c, sizeof c, m->counters[i].name),
+                        mp_md_cell(a, sizeof a, enc));
                 sep = "; ";
             }
         }
@@ -81,7 +65,7 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     size_t wide = 0;
     for (size_t i = 0; i < m->ncounters; i++)
         if (m->counters[i].opened && m->counters[i].cpu_wide) {
-            const char *scope = cpu_scope(cn, m->counters[i].name);
+            const char *scope = m->counters[i].cpu_scope;
             fprintf(f, "%s%s", wide++ ? ", " : "CPU-wide (uncore) events: ",
                     code(a, sizeof a, m->counters[i].name));
             if (scope) fprintf(f, " (%s)", mp_md_cell(a, sizeof a, scope));

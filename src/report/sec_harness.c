@@ -45,56 +45,47 @@ static long long active_of(const mp_rcell *c)
 
 static void noise(FILE *f, const mp_rmodel *m)
 {
-    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
-    const cJSON *o = cJSON_GetObjectItemCaseSensitive(ctx, "noise");
+    const mp_rnoise *o = &m->noise;
     char a[32], b[300];
-    if (!cJSON_IsObject(o)) {
+    if (!o->present) {
         fprintf(f, "This run recorded no noise context (load, steal, frequency, mitigations): "
                    "it predates them.\n\n");
         return;
     }
-    const cJSON *w, *warn = cJSON_GetObjectItemCaseSensitive(o, "warnings");
-    cJSON_ArrayForEach(w, warn)
-        if (cJSON_IsString(w))
-            fprintf(f, "> **Noisy run:** %s.\n\n", mp_md_cell(b, sizeof b, w->valuestring));
+    for (size_t i = 0; i < o->nwarnings; i++)
+        fprintf(f, "> **Noisy run:** %s.\n\n", mp_md_cell(b, sizeof b, o->warnings[i]));
     fprintf(f, "| noise | value |\n|---|---|\n");
-    const char *keys[] = {"loadavg_start", "loadavg_end"};
     for (int k = 0; k < 2; k++) {
-        const cJSON *l = cJSON_GetObjectItemCaseSensitive(o, keys[k]), *e;
         fprintf(f, "| load average (1, 5, 15 min) at %s |", k ? "end" : "start");
-        if (!cJSON_IsArray(l))
+        if (!o->loadavg_ok[k])
             fprintf(f, " not readable");
-        cJSON_ArrayForEach(e, l)
-            fprintf(f, " %.2f", cJSON_IsNumber(e) ? e->valuedouble : NAN);
+        for (size_t i = 0; i < o->nloadavg[k]; i++)
+            fprintf(f, " %.2f", o->loadavg[k][i]);
         fprintf(f, " |\n");
     }
-    double steal = mp_json_num(o, "steal_share", NAN), busy = mp_json_num(o, "busy_share", NAN);
+    double steal = o->steal_share, busy = o->busy_share;
     fprintf(f, "| CPU time stolen by the hypervisor, over the run | %s |\n",
             isnan(steal) ? "not readable" : (snprintf(a, sizeof a, "%.2f%%", steal * 100), a));
     fprintf(f, "| CPUs busy (all work, not only muxprof) | %s |\n",
             isnan(busy) ? "not readable" : (snprintf(b, sizeof b, "%.0f%%", busy * 100), b));
-    const cJSON *mhz = cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz"), *e;
-    fprintf(f, "| CPU MHz (%s) |", MP_QMD(mp_json_str(o, "cpu_mhz_source", "?")));
-    if (!cJSON_IsArray(mhz))
+    fprintf(f, "| CPU MHz (%s) |", MP_QMD(o->cpu_mhz_source));
+    if (!o->cpu_mhz_ok)
         fprintf(f, " not readable");
-    cJSON_ArrayForEach(e, mhz)
-        fprintf(f, " %.0f", cJSON_IsNumber(e) ? e->valuedouble : NAN);
+    for (size_t i = 0; i < o->ncpu_mhz; i++)
+        fprintf(f, " %.0f", o->cpu_mhz[i]);
     fprintf(f, " |\n");
-    const cJSON *mit = cJSON_GetObjectItemCaseSensitive(o, "mitigations");
     int unaffected = 0;
-    cJSON_ArrayForEach(e, mit) {
-        if (!cJSON_IsString(e))
-            continue;
-        if (!strcmp(e->valuestring, "Not affected"))
+    for (size_t i = 0; i < o->nvuln; i++) {
+        if (!strcmp(o->vuln_state[i], "Not affected"))
             unaffected++;
         else
-            fprintf(f, "| vulnerability %s | %s |\n", MP_QMD(e->string),
-                    mp_md_cell(b, sizeof b, e->valuestring));
+            fprintf(f, "| vulnerability %s | %s |\n", MP_QMD(o->vuln[i]),
+                    mp_md_cell(b, sizeof b, o->vuln_state[i]));
     }
     if (unaffected)
         fprintf(f, "| vulnerabilities the CPU is not affected by | %d (results.json lists "
                    "them) |\n", unaffected);
-    if (!cJSON_IsObject(mit))
+    if (!o->mitigations_ok)
         fprintf(f, "| mitigations | not readable |\n");
     fputc('\n', f);
 }

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "common/json.h"
 #include "report/series.h"
 #include "report/fig.h"
 #include "common/file.h"
@@ -36,11 +35,11 @@ static size_t phase_names(const mp_rmodel *m, const char *mode, const char *kind
     size_t nph = 0;
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
-        if (!c->profile || strcmp(c->mode, mode) || (kind && strcmp(c->fd_kind, kind)))
+        const mp_rprofile *pr = mp_rm_profile(m, c);
+        if (!pr || strcmp(c->mode, mode) || (kind && strcmp(c->fd_kind, kind)))
             continue;
-        const cJSON *e;
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) {
-            const char *p = mp_json_str(e, "phase", "?");
+        for (size_t e = 0; e < pr->nphases; e++) {
+            const char *p = pr->phases[e].name;
             size_t k = 0;
             while (k < nph && strcmp(names[k], p))
                 k++;
@@ -51,27 +50,27 @@ static size_t phase_names(const mp_rmodel *m, const char *mode, const char *kind
     return nph;
 }
 
-/* The entry of phase NAME in a cell's profile, or NULL. */
-static const cJSON *phase_of(const mp_rcell *c, const char *name)
+/* The entry of phase NAME in a profile, or NULL. */
+static const mp_rprof_entry *phase_of(const mp_rprofile *p, const char *name)
 {
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases"))
-        if (!strcmp(mp_json_str(e, "phase", "?"), name))
-            return e;
+    for (size_t e = 0; e < p->nphases; e++)
+        if (!strcmp(p->phases[e].name, name))
+            return &p->phases[e];
     return NULL;
 }
 
 /* ns per call per watched descriptor of a phase: the file's ns_per_fd,
  * else its ns_per_call / N, else share x wall p50 / N. */
-static double phase_ns_per_fd(const mp_rcell *c, const cJSON *e)
+static double phase_ns_per_fd(const mp_rcell *c, const mp_rprofile *p,
+                              const mp_rprof_entry *e)
 {
-    double v = mp_json_num(e, "ns_per_fd", NAN);
+    double v = e->ns_per_fd;
     if (isfinite(v) || c->nfds <= 0)
         return v;
-    v = mp_json_num(e, "ns_per_call", NAN);
+    v = e->ns_per_call;
     if (!isfinite(v)) {
-        double w = mp_json_num(c->profile, "wall_p50_ns", NAN);
-        v = mp_json_num(e, "share", NAN) * (isfinite(w) ? w : c->wall.p50);
+        double w = p->wall_p50_ns;
+        v = e->share * (isfinite(w) ? w : c->wall.p50);
     }
     return v / (double)c->nfds;
 }
@@ -108,19 +107,20 @@ static int grows_with_n(const mp_rmodel *m, const char *mode, const char *kind,
     return c.y[0] > 0 && c.y[c.n - 1] >= 2 * c.y[0];
 }
 
-static int has_phases(const mp_rcell *c)
+static int has_phases(const mp_rprofile *p)
 {
-    return cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c->profile, "phases")) > 0;
+    return p->nphases > 0;
 }
 
 /* Mean on-CPU time per call while sampled (the calls' own samples x the
  * period) over the timed mean: how much slower the profiled calls ran
  * than the timed ones (cpu-clock only, and only where the samples were
  * those of the calls: otherwise the harness is in the numerator). */
-static const char *sampled_vs_timed(char *b, size_t n, const mp_rcell *c)
+static const char *sampled_vs_timed(char *b, size_t n, const mp_rcell *c,
+                                    const mp_rprofile *p)
 {
-    double on = mp_json_num(c->profile, "on_cpu_ns_per_call", NAN);
-    const char *w = mp_json_str(c->profile, "window", NULL);
+    double on = p->on_cpu_ns_per_call;
+    const char *w = p->window;
     if (!(w && !strcmp(w, "calls") && isfinite(on) && isfinite(c->wall.mean) &&
           c->wall.mean > 0))
         return snprintf(b, n, "n/a"), b;
@@ -149,25 +149,25 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
     fputc('\n', f);
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
-        if (!c->profile || strcmp(c->mode, mode))
+        const mp_rprofile *p = mp_rm_profile(m, c);
+        if (!p || strcmp(c->mode, mode))
             continue;
-        double s = mp_json_num(c->profile, "samples", NAN);
-        pct(b, sizeof b, mp_json_num(c->profile, "user_share", NAN));
+        double s = p->samples;
+        pct(b, sizeof b, p->user_share);
         char out[48], slow[48];
-        mp_fmt_outside_calls(out, sizeof out, c->profile);
+        mp_fmt_outside(out, sizeof out, p->window, p->outside_calls);
         fprintf(f, "| %s | %s | %s | %s | ", c->backend, MP_NUM(c->nfds),
                 isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a", out);
         if (ready)
-            fprintf(f, "%s | ", sampled_vs_timed(slow, sizeof slow, c));
-        fprintf(f, "%s | ", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "event", "?")));
-        fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "?")),
+            fprintf(f, "%s | ", sampled_vs_timed(slow, sizeof slow, c, p));
+        fprintf(f, "%s | ", mp_md_cell(cell, sizeof cell, p->event ? p->event : "?"));
+        fprintf(f, "%s | %s |", mp_md_cell(cell, sizeof cell, p->symbols ? p->symbols : "?"),
                 b);
         for (size_t k = 0; k < nph; k++) {
             double share = NAN;
-            const cJSON *e;
-            cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c->profile, "phases"))
-                if (!strcmp(mp_json_str(e, "phase", "?"), names[k]))
-                    share = mp_json_num(e, "share", NAN);
+            for (size_t e = 0; e < p->nphases; e++)   /* the last of that name */
+                if (!strcmp(p->phases[e].name, names[k]))
+                    share = p->phases[e].share;
             pct(b, sizeof b, share);
             fprintf(f, " %s |", b);
         }
@@ -178,18 +178,17 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
         fprintf(f, "%s\n\n", PILEUP_NOTE);
 }
 
-static void top_functions(FILE *f, const mp_rcell *c)
+static void top_functions(FILE *f, const mp_rcell *c, const mp_rprofile *p)
 {
-    const cJSON *fn = cJSON_GetObjectItemCaseSensitive(c->profile, "functions");
-    const cJSON *pick[TOP];
+    const mp_rprof_entry *pick[TOP];
     size_t n = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, fn) {   /* keep the TOP largest shares, in order */
-        double s = mp_json_num(e, "share", NAN);
-        if (n == TOP && !(s > mp_json_num(pick[TOP - 1], "share", NAN)))
+    for (size_t k = 0; k < p->nfunctions; k++) {   /* keep the TOP largest shares, in order */
+        const mp_rprof_entry *e = &p->functions[k];
+        double s = e->share;
+        if (n == TOP && !(s > pick[TOP - 1]->share))
             continue;
         size_t j = n < TOP ? n++ : TOP - 1;
-        while (j > 0 && mp_json_num(pick[j - 1], "share", NAN) < s) {
+        while (j > 0 && pick[j - 1]->share < s) {
             pick[j] = pick[j - 1];
             j--;
         }
@@ -199,7 +198,7 @@ static void top_functions(FILE *f, const mp_rcell *c)
     if (!n) {
         fprintf(f, "No function attribution for %s at N=%s: %s.\n\n", c->backend,
                 MP_NUM(c->nfds),
-                mp_md_cell(cell, sizeof cell, mp_json_str(c->profile, "symbols", "no symbols")));
+                mp_md_cell(cell, sizeof cell, p->symbols ? p->symbols : "no symbols"));
         return;
     }
     /* Wakeup mode: the samples are of the waiter's on-CPU time, while the
@@ -216,15 +215,14 @@ static void top_functions(FILE *f, const mp_rcell *c)
                    "(share × p50) |\n|---|---:|---:|\n", c->backend, MP_NUM(c->nfds));
     int marked = 0;
     for (size_t i = 0; i < n; i++) {
-        const char *name = mp_json_str(pick[i], "name", "?");
+        const char *name = pick[i]->name;
         int pile = irq_pileup(name);
         marked |= pile;
-        pct(a, sizeof a, mp_json_num(pick[i], "share", NAN));
+        pct(a, sizeof a, pick[i]->share);
         fprintf(f, "| %s%s | %s |", mp_quote_md_code(cell, sizeof cell, name, 1),
                 pile ? " †" : "", a);
         if (!wake)
-            fprintf(f, " %s |", mp_fmt_num(b, sizeof b, mp_json_num(pick[i], "ns_per_call",
-                                                                    NAN)));
+            fprintf(f, " %s |", mp_fmt_num(b, sizeof b, pick[i]->ns_per_call));
         fputc('\n', f);
     }
     fputc('\n', f);
@@ -277,18 +275,19 @@ static int prof_data(const mp_rmodel *m, mp_dir *dir, const char *mode, const ch
     size_t n = mp_rm_series(m, mode, kind, backend, cells, MP_RC_MAXPTS);
     for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
         const mp_rcell *c = cells[i];
-        if (!c->profile || c->status != MP_CELL_OK || !has_phases(c))
+        const mp_rprofile *p = mp_rm_profile(m, c);
+        if (!p || c->status != MP_CELL_OK || !has_phases(p))
             continue;
-        double u = mp_json_num(c->profile, "user_share", NAN);
+        double u = p->user_share;
         fprintf(f, "%lld %lld", c->nfds, c->nfds);
         mp__rfig_num(f, isfinite(u) ? u * 100 : 0);
         for (size_t k = 0; k < nph; k++) {
-            const cJSON *e = phase_of(c, names[k]);
-            mp__rfig_num(f, e ? mp_json_num(e, "share", NAN) * 100 : 0);
+            const mp_rprof_entry *e = phase_of(p, names[k]);
+            mp__rfig_num(f, e ? e->share * 100 : 0);
         }
         for (size_t k = 0; k < nph; k++) {
-            const cJSON *e = phase_of(c, names[k]);
-            double v = e ? phase_ns_per_fd(c, e) : NAN;
+            const mp_rprof_entry *e = phase_of(p, names[k]);
+            double v = e ? phase_ns_per_fd(c, p, e) : NAN;
             mp__rfig_num(f, v > 0 ? v : NAN);
             if (v > 0 && k < 32)
                 *fdcols |= 1u << k;
@@ -436,7 +435,7 @@ static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                     best = x;
             }
             if (best)
-                top_functions(f, best);
+                top_functions(f, best, mp_rm_profile(m, best));
         }
     }
 }

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,22 +75,17 @@ static void cpu_model(char *buf, size_t len, int *hypervisor)
         snprintf(buf, len, "Arm implementer %s part %s", impl, part);
 }
 
-static void add_file(cJSON *o, const char *key, const char *path, const char *missing)
+static void read_text(char *dst, size_t len, const char *path, const char *missing)
 {
-    char buf[256];
-    if (mp_read_line(path, buf, sizeof buf) == 0)
-        cJSON_AddStringToObject(o, key, buf);
-    else
-        cJSON_AddStringToObject(o, key, missing);
+    if (mp_read_line(path, dst, len) != 0)
+        snprintf(dst, len, "%s", missing);
 }
 
-static void add_long_file(cJSON *o, const char *key, const char *path)
+/* The number on the file's first line, or NaN when it cannot be read. */
+static double read_number(const char *path)
 {
     char buf[64];
-    if (mp_read_line(path, buf, sizeof buf) == 0)
-        cJSON_AddNumberToObject(o, key, (double)atoll(buf));
-    else
-        cJSON_AddStringToObject(o, key, "unavailable");
+    return mp_read_line(path, buf, sizeof buf) == 0 ? (double)atoll(buf) : NAN;
 }
 
 /* 1 when the file's first len bytes contain s (device-tree strings are
@@ -108,13 +104,18 @@ static int file_has(const char *path, const char *s)
     return 0;
 }
 
-/* Full-system or user-mode emulation: counts from an emulated PMU are the
- * emulator's (cycles are virtual time) and timings mean nothing.  Adds
- * "emulated" and "emulation_seen" (what gave it away, or what was only
- * noted) to o. */
-static void add_emulation(cJSON *o)
+static void seen(mp_rcontext *c, const char *what)
 {
-    cJSON *seen = cJSON_CreateArray();
+    if (c->nemulation_seen < MP_RCTX_MAX_SEEN)
+        c->emulation_seen[c->nemulation_seen++] = what;
+}
+
+/* Full-system or user-mode emulation: counts from an emulated PMU are the
+ * emulator's (cycles are virtual time) and timings mean nothing.  Sets
+ * "emulated" and "emulation_seen" (what gave it away, or what was only
+ * noted). */
+static void read_emulation(mp_rcontext *c)
+{
     int emulated = 0, x86_cpuinfo = 0, implementer0 = 0;
     FILE *ci = fopen("/proc/cpuinfo", "r");
     if (ci) {
@@ -130,68 +131,65 @@ static void add_emulation(cJSON *o)
 #if defined(__aarch64__)
     if (x86_cpuinfo) {
         emulated = 1;
-        cJSON_AddItemToArray(seen, cJSON_CreateString(
-            "an aarch64 program reading an x86 /proc/cpuinfo (qemu-user)"));
+        seen(c, "an aarch64 program reading an x86 /proc/cpuinfo (qemu-user)");
     }
 #else
     (void)x86_cpuinfo;
 #endif
     if (implementer0) {
         emulated = 1;
-        cJSON_AddItemToArray(seen, cJSON_CreateString(
-            "CPU implementer 0x00 in /proc/cpuinfo (no Arm licensee: qemu's -cpu max)"));
+        seen(c, "CPU implementer 0x00 in /proc/cpuinfo (no Arm licensee: qemu's -cpu max)");
     }
     if (file_has("/sys/firmware/devicetree/base/compatible", "linux,dummy-virt") ||
         file_has("/proc/device-tree/compatible", "linux,dummy-virt")) {
         emulated = 1;
-        cJSON_AddItemToArray(seen, cJSON_CreateString(
-            "device tree compatible \"linux,dummy-virt\" (qemu's virt machine; a KVM "
-            "guest of that machine shows it too)"));
+        seen(c, "device tree compatible \"linux,dummy-virt\" (qemu's virt machine; a KVM "
+                "guest of that machine shows it too)");
     }
     if (file_has("/sys/class/dmi/id/sys_vendor", "QEMU"))
-        cJSON_AddItemToArray(seen, cJSON_CreateString(
-            "DMI sys_vendor QEMU (noted only: KVM guests show it as well)"));
-    cJSON_AddBoolToObject(o, "emulated", emulated);
-    cJSON_AddItemToObject(o, "emulation_seen", seen);
+        seen(c, "DMI sys_vendor QEMU (noted only: KVM guests show it as well)");
+    c->emulated = emulated;
+}
+
+void mp_context_read(mp_rcontext *c, const char *command)
+{
+    struct utsname u;
+    memset(c, 0, sizeof *c);
+    mp_context_hostname(c->host, sizeof c->host);
+    if (uname(&u) == 0) {
+        c->has_uname = 1;
+        snprintf(c->arch, sizeof c->arch, "%s", u.machine);
+        snprintf(c->kernel, sizeof c->kernel, "%s", u.release);
+        snprintf(c->kernel_version, sizeof c->kernel_version, "%s", u.version);
+    }
+    cpu_model(c->cpu_model, sizeof c->cpu_model, &c->hypervisor);
+    c->nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    read_emulation(c);
+    read_text(c->governor, sizeof c->governor,
+              "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+              "unavailable (no cpufreq in /sys: usual in a VM)");
+    read_text(c->clocksource, sizeof c->clocksource,
+              "/sys/devices/system/clocksource/clocksource0/current_clocksource", "unavailable");
+    c->perf_event_paranoid = read_number("/proc/sys/kernel/perf_event_paranoid");
+    c->kptr_restrict = read_number("/proc/sys/kernel/kptr_restrict");
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+        c->has_rlimit = 1;
+        c->rlimit_nofile.soft = (long long)rl.rlim_cur;
+        c->rlimit_nofile.hard = (long long)rl.rlim_max;
+    }
+    c->nr_open = read_number("/proc/sys/fs/nr_open");
+    c->git_describe = mp_version_git();
+    c->compiler = "gcc-compatible " __VERSION__;
+    c->build_type = MUXPROF_BUILD_TYPE;
+    c->command = command;
 }
 
 cJSON *mp_context_json(const char *command)
 {
-    cJSON *o = cJSON_CreateObject();
-    char buf[512];
-    struct utsname u;
-    int hyp;
-
-    mp_context_hostname(buf, sizeof buf);
-    cJSON_AddStringToObject(o, "host", buf);
-    if (uname(&u) == 0) {
-        cJSON_AddStringToObject(o, "arch", u.machine);
-        cJSON_AddStringToObject(o, "kernel", u.release);
-        cJSON_AddStringToObject(o, "kernel_version", u.version);
-    }
-    cpu_model(buf, sizeof buf, &hyp);
-    cJSON_AddStringToObject(o, "cpu_model", buf);
-    cJSON_AddNumberToObject(o, "nr_cpus", (double)sysconf(_SC_NPROCESSORS_ONLN));
-    cJSON_AddBoolToObject(o, "hypervisor", hyp);
-    add_emulation(o);
-    add_file(o, "governor", "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
-             "unavailable (no cpufreq in /sys: usual in a VM)");
-    add_file(o, "clocksource", "/sys/devices/system/clocksource/clocksource0/current_clocksource",
-             "unavailable");
-    add_long_file(o, "perf_event_paranoid", "/proc/sys/kernel/perf_event_paranoid");
-    add_long_file(o, "kptr_restrict", "/proc/sys/kernel/kptr_restrict");
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-        cJSON *r = cJSON_AddObjectToObject(o, "rlimit_nofile");
-        cJSON_AddNumberToObject(r, "soft", (double)rl.rlim_cur);
-        cJSON_AddNumberToObject(r, "hard", (double)rl.rlim_max);
-    }
-    add_long_file(o, "nr_open", "/proc/sys/fs/nr_open");
-    cJSON_AddStringToObject(o, "git_describe", mp_version_git());
-    cJSON_AddStringToObject(o, "compiler", "gcc-compatible " __VERSION__);
-    cJSON_AddStringToObject(o, "build_type", MUXPROF_BUILD_TYPE);
-    cJSON_AddStringToObject(o, "command", command);
-    return o;
+    mp_rcontext c;
+    mp_context_read(&c, command);
+    return mp_rcontext_json(&c);
 }
 
 const char *mp_clock_label_for(const char *cs, char *buf, size_t len)

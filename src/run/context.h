@@ -5,7 +5,11 @@
 #define MP_CONTEXT_H
 
 #include <cjson/cJSON.h>
+#include "results/context.h"
 
+/* This host's context into c (its strings are static or c's own). */
+void mp_context_read(mp_rcontext *c, const char *command);
+/* The same as results.json's "context" object. */
 cJSON *mp_context_json(const char *command);
 
 /* Short host name for run directory names ([A-Za-z0-9._-] only). */

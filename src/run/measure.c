@@ -289,7 +289,7 @@ static void prepare(run_state *s)
         mp_summarize(eb, EMPTY_BRACKETS, &r->empty_bracket);
         free(eb);
     }
-    r->counters = mp_pmu_plan_json(s->plan);
+    r->counters = mp_counters_json(s->plan);
     s->env.base_fds = open_fd_count();
 
     mp_sample_watch_stops();

@@ -8,44 +8,90 @@
 #include "common/file.h"
 #include "run/context.h"
 #include "run/results.h"
+#include "results/config.h"
+#include "results/counters.h"
 #include "results/schema.h"
+
+_Static_assert(MP_MAX_COUNTS <= MP_RCFG_MAX_LIST && MP_MAX_BACKENDS <= MP_RCFG_MAX_LIST &&
+               MP_MAX_EXPERIMENTS <= MP_RCFG_MAX_LIST, "config's lists hold every option value");
+
+/* The run's settings as results.json's config holds them. */
+static void config_record(const mp_run_config *c, mp_rconfig *rec)
+{
+    memset(rec, 0, sizeof *rec);
+    for (int i = 0; i < c->nbackends; i++)
+        rec->backends[rec->nbackends++] = c->backends[i]->name;
+    for (int i = 0; i < c->ncounts; i++)
+        rec->fds[rec->nfds++] = c->fds[i];
+    for (int i = 0; i < c->nactives; i++)
+        rec->active[rec->nactive++] = c->actives[i];
+    for (int i = 0; i < c->nmodes; i++)
+        rec->modes[rec->nmodes++] = mp_mode_name(c->modes[i]);
+    for (int i = 0; i < c->nkinds; i++)
+        rec->fd_kinds[rec->nfd_kinds++] = mp_fd_kind_name(c->kinds[i]);
+    rec->fd_kind = mp_fd_kind_name(c->kinds[0]);
+    for (int i = 0; i < c->nfd_tables; i++)
+        rec->fd_table[rec->nfd_table++] = mp_fd_table_name(c->fd_tables[i]);
+    rec->samples = c->samples;
+    rec->repeats = c->repeats;
+    rec->warmup = c->warmup;
+    rec->ready_pos = mp_ready_pos_name(c->ready_pos);
+    rec->repeat_order = mp_repeat_order_name(c->repeat_order);
+    rec->events = c->events;
+    rec->placement = c->placement;
+    rec->quick = c->quick;
+    for (int i = 0; i < c->nexperiments; i++)
+        rec->experiments[rec->nexperiments++] = c->experiment_names[i];
+    rec->waiters = c->waiters;
+    rec->profile = c->profile;
+    rec->anonymize = c->anonymize;
+}
 
 static cJSON *config_json(const mp_run_config *c)
 {
-    cJSON *o = cJSON_CreateObject(), *a;
-    a = cJSON_AddArrayToObject(o, "backends");
-    for (int i = 0; i < c->nbackends; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(c->backends[i]->name));
-    a = cJSON_AddArrayToObject(o, "fds");
-    for (int i = 0; i < c->ncounts; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->fds[i]));
-    a = cJSON_AddArrayToObject(o, "active");
-    for (int i = 0; i < c->nactives; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(c->actives[i]));
-    a = cJSON_AddArrayToObject(o, "modes");
-    for (int i = 0; i < c->nmodes; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(mp_mode_name(c->modes[i])));
-    a = cJSON_AddArrayToObject(o, "fd_kinds");
-    for (int i = 0; i < c->nkinds; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(mp_fd_kind_name(c->kinds[i])));
-    cJSON_AddStringToObject(o, "fd_kind", mp_fd_kind_name(c->kinds[0]));
-    a = cJSON_AddArrayToObject(o, "fd_table");
-    for (int i = 0; i < c->nfd_tables; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(mp_fd_table_name(c->fd_tables[i])));
-    cJSON_AddNumberToObject(o, "samples", c->samples);
-    cJSON_AddNumberToObject(o, "repeats", c->repeats);
-    cJSON_AddNumberToObject(o, "warmup", c->warmup);
-    cJSON_AddStringToObject(o, "ready_pos", mp_ready_pos_name(c->ready_pos));
-    cJSON_AddStringToObject(o, "repeat_order", mp_repeat_order_name(c->repeat_order));
-    cJSON_AddStringToObject(o, "events", c->events);
-    cJSON_AddStringToObject(o, "placement", c->placement);
-    cJSON_AddBoolToObject(o, "quick", c->quick);
-    a = cJSON_AddArrayToObject(o, "experiments");
-    for (int i = 0; i < c->nexperiments; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateString(c->experiment_names[i]));
-    cJSON_AddNumberToObject(o, "waiters", c->waiters);
-    cJSON_AddBoolToObject(o, "profile", c->profile);
-    cJSON_AddBoolToObject(o, "anonymize", c->anonymize);
+    mp_rconfig rec;
+    config_record(c, &rec);
+    return mp_rconfig_json(&rec);
+}
+
+cJSON *mp_counters_json(const mp_pmu_plan *plan)
+{
+    mp_pmu_plan_info info;
+    mp_rcounters c;
+    mp_pmu_plan_describe(plan, &info);
+    memset(&c, 0, sizeof c);
+    c.spec = info.spec;
+    c.preset = info.preset;
+    c.scope = info.scope;
+    c.scope_note = info.scope_note;
+    c.passes = info.passes;
+    c.planned = info.planned;
+    c.preset_file = info.preset_file;
+    c.preset_source = info.preset_source;
+    c.libpfm4_pmu = info.libpfm4_pmu;
+    c.budget = (mp_rbudget){info.budget_general, info.budget_fixed, info.nmi_watchdog,
+                            info.budget_note};
+    for (unsigned i = 0; i < info.nsoftware_added && i < MP_RCNT_MAX_SOFTWARE; i++)
+        c.software_added[c.nsoftware_added++] = info.software_added[i];
+    c.software_why = info.software_why;
+    mp_rcounter_event *ev = calloc(info.nevents ? info.nevents : 1, sizeof *ev);
+    if (!ev)
+        return NULL;
+    for (unsigned i = 0; i < info.nevents; i++) {
+        mp_pmu_event_info e;
+        mp_pmu_plan_event(plan, i, &e);
+        ev[i] = (mp_rcounter_event){
+            .name = e.name, .event = e.event, .origin = e.origin, .encoded = e.encoded,
+            .pmu = e.pmu, .encoding = e.encoding, .type = e.type, .config = e.config,
+            .config1 = e.config1, .exclude_user = e.exclude_user,
+            .exclude_kernel = e.exclude_kernel, .exclude_hv = e.exclude_hv, .scope = e.scope,
+            .cpu_wide = e.cpu_wide, .cpu_scope = e.cpu_scope, .opened = e.opened,
+            .pass = e.pass, .group = e.group, .access = e.access, .reason = e.reason};
+    }
+    c.events = ev;
+    c.nevents = info.nevents;
+    cJSON *o = mp_rcounters_json(&c);
+    free(ev);
     return o;
 }
 

@@ -11,6 +11,7 @@
 #include "run/config.h"
 #include "common/file.h"
 #include "common/stats.h"
+#include "pmu/pmu.h"
 #include "results/cell.h"
 #include "results/summary.h"
 
@@ -121,6 +122,9 @@ size_t mp_print_cell_reasons(const mp_results *r, const char *head, FILE *f);
 /* The cells with samples that spanned a stop of the process, after head,
  * one line each; returns the number of such samples. */
 size_t mp_print_stopped(const mp_results *r, const char *head, FILE *f);
+/* The plan as results.json's "counters" object (results/counters.h); NULL
+ * when out of memory. */
+cJSON *mp_counters_json(const mp_pmu_plan *plan);
 /* Counters measured, and those not with the reason (from the "counters" JSON). */
 void mp_print_counters(const cJSON *counters, FILE *f);
 

@@ -1,0 +1,164 @@
+/* table.c - an object of results.json through the table of its fields; see
+ * results/table.h. */
+#include "results/table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int holds(const mp_rtfield *f, const char *rec)
+{
+    if (!f->when)
+        return 1;
+    int flag = *(const int *)(rec + f->when - 1);
+    return f->unless ? !flag : flag != 0;
+}
+
+static cJSON *value_json(const mp_rtfield *f, const char *rec)
+{
+    const char *at = rec + f->off;
+    char hex[32];
+    switch (f->type) {
+    case MP_RT_TEXT:
+        return f->absent == MP_RT_OMIT_EMPTY && !*at ? NULL : cJSON_CreateString(at);
+    case MP_RT_STR: {
+        const char *s = *(const char *const *)at;
+        return f->absent == MP_RT_OMIT_EMPTY && (!s || !*s) ? NULL
+                                                           : cJSON_CreateString(s ? s : "");
+    }
+    case MP_RT_COUNT: {
+        long long n = *(const long long *)at;
+        return f->absent == MP_RT_OMIT_ZERO && !n ? NULL : cJSON_CreateNumber((double)n);
+    }
+    case MP_RT_NUMBER: {
+        double x = *(const double *)at;
+        if (f->absent == MP_RT_UNAVAILABLE_NAN && isnan(x))
+            return cJSON_CreateString("unavailable");
+        return cJSON_CreateNumber(x);
+    }
+    case MP_RT_BOOL: {
+        int b = *(const int *)at;
+        return f->absent == MP_RT_OMIT_ZERO && !b ? NULL : cJSON_CreateBool(b);
+    }
+    case MP_RT_HEX: {
+        unsigned long long x = *(const unsigned long long *)at;
+        if (f->absent == MP_RT_OMIT_ZERO && !x)
+            return NULL;
+        snprintf(hex, sizeof hex, "0x%llx", x);
+        return cJSON_CreateString(hex);
+    }
+    case MP_RT_CHOICE: {
+        int v = *(const int *)at, n = 0;
+        while (f->names[n])
+            n++;
+        return v >= 0 && v < n ? cJSON_CreateString(f->names[v]) : NULL;
+    }
+    case MP_RT_TEXT_LIST:
+    case MP_RT_COUNT_LIST: {
+        size_t n = *(const size_t *)(rec + f->count_off);
+        cJSON *a = cJSON_CreateArray();
+        for (size_t i = 0; a && i < n && i < f->len; i++)
+            cJSON_AddItemToArray(a, f->type == MP_RT_TEXT_LIST
+                                        ? cJSON_CreateString(((const char *const *)at)[i])
+                                        : cJSON_CreateNumber((double)((const long long *)at)[i]));
+        return a;
+    }
+    case MP_RT_OBJECT:
+        return mp_rtable_json(f->sub, at);
+    case MP_RT_OBJECT_LIST: {
+        size_t n = *(const size_t *)(rec + f->count_off);
+        const char *el = *(const char *const *)at;
+        cJSON *a = cJSON_CreateArray();
+        for (size_t i = 0; a && i < n; i++)
+            cJSON_AddItemToArray(a, mp_rtable_json(f->sub, el + i * f->len));
+        return a;
+    }
+    case MP_RT_JSON: {
+        const cJSON *j = *(const cJSON *const *)at;
+        return j ? cJSON_Duplicate(j, 1) : NULL;
+    }
+    }
+    return NULL;
+}
+
+cJSON *mp_rtable_json(const mp_rtable *t, const void *rec)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; o && i < t->nfields; i++) {
+        const mp_rtfield *f = &t->fields[i];
+        if (!holds(f, rec))
+            continue;
+        cJSON *v = value_json(f, rec);
+        if (v)
+            cJSON_AddItemToObject(o, f->key, v);
+    }
+    return o;
+}
+
+static void read_list(const mp_rtfield *f, const cJSON *j, char *at, size_t *n)
+{
+    const cJSON *e;
+    *n = 0;
+    if (!cJSON_IsArray(j))
+        return;
+    cJSON_ArrayForEach(e, j) {
+        if (*n == f->len)
+            break;
+        if (f->type == MP_RT_TEXT_LIST && cJSON_IsString(e))
+            ((const char **)at)[(*n)++] = e->valuestring;
+        else if (f->type == MP_RT_COUNT_LIST && cJSON_IsNumber(e) &&
+                 isfinite(e->valuedouble) && fabs(e->valuedouble) < 1e18)
+            ((long long *)at)[(*n)++] = (long long)e->valuedouble;
+    }
+}
+
+void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec)
+{
+    for (size_t i = 0; i < t->nfields; i++) {
+        const mp_rtfield *f = &t->fields[i];
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, f->key);
+        char *at = (char *)rec + f->off;
+        switch (f->type) {
+        case MP_RT_TEXT:
+            snprintf(at, f->len, "%s", cJSON_IsString(j) ? j->valuestring : "");
+            break;
+        case MP_RT_STR:
+            *(const char **)at = cJSON_IsString(j) ? j->valuestring : NULL;
+            break;
+        case MP_RT_COUNT:
+            *(long long *)at = cJSON_IsNumber(j) && isfinite(j->valuedouble) &&
+                                       fabs(j->valuedouble) < 1e18
+                                   ? (long long)j->valuedouble : -1;
+            break;
+        case MP_RT_NUMBER:
+            *(double *)at = cJSON_IsNumber(j) ? j->valuedouble : NAN;
+            break;
+        case MP_RT_BOOL:
+            *(int *)at = cJSON_IsTrue(j);
+            break;
+        case MP_RT_HEX:
+            *(unsigned long long *)at =
+                cJSON_IsString(j) ? strtoull(j->valuestring, NULL, 16) : 0;
+            break;
+        case MP_RT_CHOICE:
+            *(int *)at = -1;
+            for (int k = 0; cJSON_IsString(j) && f->names[k]; k++)
+                if (!strcmp(j->valuestring, f->names[k]))
+                    *(int *)at = k;
+            break;
+        case MP_RT_TEXT_LIST:
+        case MP_RT_COUNT_LIST:
+            read_list(f, j, at, (size_t *)((char *)rec + f->count_off));
+            break;
+        case MP_RT_OBJECT:
+            mp_rtable_read(f->sub, cJSON_IsObject(j) ? j : NULL, at);
+            break;
+        case MP_RT_OBJECT_LIST:
+            break;
+        case MP_RT_JSON:
+            *(const cJSON **)at = j;
+            break;
+        }
+    }
+}

@@ -1,0 +1,75 @@
+/* table.h - an object of results.json as a table of its fields: each row
+ * a key, the kind of value, where the value lies in the C model, when it
+ * is left out, a unit and one line of doc.  The writer and the reader of
+ * the object go through the same rows, and the schema's test holds
+ * docs/results-schema.md to them.  A <cell> has its own table
+ * (results/cell.h); context, config and counters use this one. */
+#ifndef MP_RESULTS_TABLE_H
+#define MP_RESULTS_TABLE_H
+
+#include <stddef.h>
+#include <cjson/cJSON.h>
+
+/* The kinds of value of a field, and the C type it has in the model. */
+typedef enum {
+    MP_RT_TEXT,         /* char[len] */
+    MP_RT_STR,          /* const char * (NULL reads as "") */
+    MP_RT_COUNT,        /* long long */
+    MP_RT_NUMBER,       /* double */
+    MP_RT_BOOL,         /* int, 0 or 1 */
+    MP_RT_HEX,          /* unsigned long long, written as the string "0x..." */
+    MP_RT_CHOICE,       /* int, written as names[value] */
+    MP_RT_TEXT_LIST,    /* const char *[len], its length a size_t at count_off */
+    MP_RT_COUNT_LIST,   /* long long[len], its length a size_t at count_off */
+    MP_RT_OBJECT,       /* a struct at off, written through the row's sub table */
+    MP_RT_OBJECT_LIST,  /* const T * at off, of size len, count at count_off, through sub */
+    MP_RT_JSON,         /* const cJSON * at off: an object another writer made */
+} mp_rt_type;
+
+/* When a field is left out or written as something else than its value. */
+typedef enum {
+    MP_RT_ALWAYS,
+    MP_RT_OMIT_EMPTY,       /* TEXT or STR "", JSON NULL: left out */
+    MP_RT_OMIT_ZERO,        /* COUNT, BOOL or HEX 0: left out */
+    MP_RT_UNAVAILABLE_NAN,  /* NUMBER NaN: the string "unavailable" (the file was unreadable) */
+} mp_rt_absent;
+
+struct mp_rtable;
+
+/* One field of an object, in the order results.json writes them. */
+typedef struct mp_rtfield {
+    const char *key;
+    mp_rt_type type;
+    mp_rt_absent absent;
+    size_t off;                 /* the value in the model */
+    size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST: element size */
+    size_t count_off;           /* lists: the size_t holding their length */
+    size_t when;                /* 0: always there; else 1 + the offset of an int that must
+                                   be non-zero (MP_RT_WHEN) or zero (MP_RT_UNLESS) for it to be */
+    int unless;
+    const char *const *names;   /* CHOICE: the value's names */
+    const struct mp_rtable *sub;   /* OBJECT, OBJECT_LIST */
+    const char *unit;           /* "ns", "fds", ... or "" */
+    const char *doc;            /* one line */
+} mp_rtfield;
+
+typedef struct mp_rtable {
+    const char *name;           /* the object's path in results.json ("context",
+                                   "counters.events[]") */
+    const mp_rtfield *fields;
+    size_t nfields;
+} mp_rtable;
+
+#define MP_RT_WHEN(type, member) (1 + offsetof(type, member))
+
+/* The object of rec (a model of table t), field by field. */
+cJSON *mp_rtable_json(const mp_rtable *t, const void *rec);
+
+/* The scalar fields and lists of object o into rec, unchecked: a field absent
+ * or of another kind reads as "" (TEXT), NULL (STR, JSON), -1 (COUNT, CHOICE),
+ * NaN (NUMBER), 0 (BOOL, HEX), an empty list; STR, TEXT_LIST and JSON point
+ * into o.  OBJECT reads its sub table into its struct; OBJECT_LIST is left
+ * to the caller (its elements read with the row's sub table). */
+void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec);
+
+#endif
