@@ -126,6 +126,34 @@ static void cell_keys_by_status_and_mode(void **state)
     cJSON_Delete(o);
 }
 
+/* wake_delay_ns: written for wakeup cells only, read back as written; a
+ * wakeup cell without it (an older file) reads as 0, a ready cell as -1. */
+static void wake_delay_round_trip(void **state)
+{
+    (void)state;
+    mp_rcell c = error_cell(), back;
+    strcpy(c.mode, "wakeup");
+    c.wake_delay_ns = 3000000;
+    cJSON *o = mp_rcell_json(&c);
+    const cJSON *d = cJSON_GetObjectItem(o, "wake_delay_ns");
+    assert_true(cJSON_IsNumber(d));
+    assert_true(d->valuedouble == 3000000);
+    memset(&back, 0, sizeof back);
+    mp_rcell_read(o, &back);
+    assert_int_equal(back.wake_delay_ns, 3000000);
+    cJSON_DeleteItemFromObject(o, "wake_delay_ns");
+    mp_rcell_read(o, &back);
+    assert_int_equal(back.wake_delay_ns, 0);
+    cJSON_Delete(o);
+    strcpy(c.mode, "ready");
+    c.wake_delay_ns = -1;
+    o = mp_rcell_json(&c);
+    assert_null(cJSON_GetObjectItem(o, "wake_delay_ns"));
+    mp_rcell_read(o, &back);
+    assert_int_equal(back.wake_delay_ns, -1);
+    cJSON_Delete(o);
+}
+
 /* docs/results-schema.md's text, NULL when unreadable. */
 static char *read_doc(void)
 {
@@ -229,6 +257,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_nulls_when_empty),
         cmocka_unit_test(cell_keys_by_status_and_mode),
+        cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),
         cmocka_unit_test(tool_names_this_binary),
     };

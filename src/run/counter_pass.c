@@ -53,7 +53,8 @@ int mp__counter_passes(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep
         blk = (mp_block){.counters = d};
         rc = c->mode == MP_MODE_READY
                  ? mp_sample_ready(c->backend, st, set, warmup, n, pass, &blk, err)
-                 : mp_sample_wakeup(c->backend, st, set, env->poker, warmup, n, pass, &blk, err);
+                 : mp_sample_wakeup(c->backend, st, set, env->poker, MP_CELL_DELAY(c),
+                                    warmup, n, pass, &blk, err);
         if (rc < 0)
             goto done;
         for (unsigned k = 0; k < nc; k++) {

@@ -6,7 +6,9 @@
  *   EOF                                        exit
  * Inside a block, per sample (see sample.c for the waiter's side):
  *   spin until armed > done; poll the waiter's /proc stat until its state is
- *   'S' (or give up after a limit that grows with N); t0 = now; write;
+ *   'S' (or give up after a limit that grows with N); t_asleep = now; wait
+ *   the block's delay (sleeping for the bulk of a long one, spinning the
+ *   rest, so that the write is never early and seldom late); t0 = now; write;
  *   done = armed; then watch for the waiter's return and interrupt it
  *   (SIGUSR1 to its thread) if it does not return within the watchdog limit.
  * The other direction, a poker that dies or never pokes, is caught by the
@@ -40,6 +42,7 @@
 #define REPLY_WAIT_MS 10000               /* bound on every wait for the poker's answer */
 #define STOP_REPLY_WAIT_MS 1000           /* the same while the run is being interrupted */
 #define REPLY_SLICE_MS 100                /* liveness checked this often while waiting */
+#define DELAY_SPIN_NS 200000ull           /* a delay's last 200 us are spun, not slept */
 
 #ifndef sigev_notify_thread_id   /* glibc before 2.35 names the field only this way */
 #define sigev_notify_thread_id _sigev_un._tid
@@ -49,6 +52,7 @@ typedef struct mp_begin_msg {
     int tid;            /* the waiter thread, in the parent */
     int eventfd;        /* write 8 bytes (eventfd) instead of one */
     int nfds;           /* watched fds: scales the limits */
+    uint64_t delay_ns;  /* from seeing the waiter asleep to the write */
 } mp_begin_msg;
 
 static void on_watchdog(int sig)
@@ -60,6 +64,24 @@ static void on_watchdog(int sig)
 static uint64_t stall_limit_ns(int nfds)
 {
     return WATCHDOG_BASE_NS + WATCHDOG_PER_FD_NS * (uint64_t)(nfds > 0 ? nfds : 0);
+}
+
+/* Until mp_now_ns() >= deadline, or quit: a long wait sleeps on an
+ * absolute CLOCK_MONOTONIC deadline (the clock mp_now_ns reads) up to its
+ * last DELAY_SPIN_NS, which is spun. */
+static void wait_until(const mp_poke_page *pg, uint64_t deadline)
+{
+    uint64_t now = mp_now_ns();
+    if (deadline > now + DELAY_SPIN_NS) {
+        uint64_t wake = deadline - DELAY_SPIN_NS;
+        struct timespec ts = {.tv_sec = (time_t)(wake / 1000000000ull),
+                              .tv_nsec = (long)(wake % 1000000000ull)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+               !atomic_load(&pg->quit))
+            ;
+    }
+    while (mp_now_ns() < deadline && !atomic_load(&pg->quit))
+        ;
 }
 
 static int poke(int fd, int is_eventfd)
@@ -91,6 +113,10 @@ static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, i
         while (sfd >= 0 && mp_task_state(sfd) != 'S' && !atomic_load(&pg->quit) &&
                mp_now_ns() - start < sleep_wait)
             ;
+        uint64_t asleep = mp_now_ns();
+        atomic_store_explicit(&pg->t_asleep, asleep, memory_order_release);
+        if (m->delay_ns)
+            wait_until(pg, asleep + m->delay_ns);
         uint64_t t0 = mp_now_ns();
         atomic_store_explicit(&pg->t0, t0, memory_order_release);
         if (poke(fd, m->eventfd) < 0)
@@ -125,6 +151,7 @@ static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
     if (getppid() != parent)
         _exit(0);
     prctl(PR_SET_NAME, "muxprof-poker");   /* ps and tests tell it from the helper */
+    prctl(PR_SET_TIMERSLACK, 1UL);   /* a delay's sleep ends when asked, not 50 us later */
     if (pu >= 0 && bind) {
         mp_err e;
         mp_err_clear(&e);
@@ -317,9 +344,10 @@ void mp_poker_stop(mp_poker *p)
     free(p);
 }
 
-int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, mp_err *err)
+int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, uint64_t delay_ns, mp_err *err)
 {
-    mp_begin_msg m = {.tid = tid, .eventfd = set->kind == MP_FD_EVENTFD, .nfds = set->n};
+    mp_begin_msg m = {.tid = tid, .eventfd = set->kind == MP_FD_EVENTFD, .nfds = set->n,
+                      .delay_ns = delay_ns};
     char cmd[1 + sizeof m];
     int fd = set->poke_fds[set->active_off];
     if (!poker_alive(p))

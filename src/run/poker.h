@@ -35,6 +35,8 @@ typedef struct mp_poke_page {
     _Atomic uint64_t done;       /* sample number poked */
     _Atomic uint64_t returned;   /* sample number the waiter returned from */
     _Atomic uint64_t t0;         /* poker's CLOCK_MONOTONIC just before the write */
+    _Atomic uint64_t t_asleep;   /* the same when it saw the waiter asleep (before t0 by
+                                  * the block's delay, at least) */
     _Atomic int busy;            /* a wakeup block is running */
     _Atomic int quit;
     _Atomic int stuck;           /* the watchdog interrupted the waiter */
@@ -71,9 +73,10 @@ int mp_poker_bind_result(const mp_poker *p, mp_err *err);
 
 /* Start a block: the poker will write the set's first active poke end
  * whenever `armed` moves past `done` and thread `tid` of this process
- * sleeps; thread tid gets the liveness tick until mp_poker_end.  A poker
- * that is gone fails at once (-EPIPE, with the reason). */
-int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, mp_err *err);
+ * sleeps, delay_ns (0..MP_WAKE_DELAY_MAX_NS) after it first saw it asleep;
+ * thread tid gets the liveness tick until mp_poker_end.  A poker that is
+ * gone fails at once (-EPIPE, with the reason). */
+int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, uint64_t delay_ns, mp_err *err);
 /* While the waiter waits for sample `seq`: 0 if the poker lives and has
  * poked seq, or has not yet been waited for longer than its limit (5 s
  * plus 10 us per watched fd, counted from the first call for seq);
