@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "common/mp_err.h"
+#include "pmu/pmu.h"
 #include "run/fdset.h"
 
 /* Shared between the measuring process and the poker (one page). */
@@ -44,6 +45,14 @@ typedef struct mp_poke_page {
     _Atomic int bind_done;       /* the poker has tried to bind */
     int bind_rc;                 /* written before bind_done */
     char bind_msg[MP_ERR_MAX];
+    /* The poker's own counters in a counter pass (mp_poker.count_pass):
+     * written at the block's start, then per sample before `done`. */
+    int count_n;                 /* counters it opened (0: none) */
+    int count_rc;                /* 0, or why it could not open them (-errno) ... */
+    char count_msg[MP_ERR_MAX];  /* ... with the reason */
+    double count_bracket[MP_PMU_MAX_COUNTERS];   /* its empty read bracket, median */
+    int count_ok;                /* this sample's deltas are whole (else dropped) */
+    int64_t count_delta[MP_PMU_MAX_COUNTERS];    /* around this sample's write */
 } mp_poke_page;
 
 /* The period of the waiter's liveness tick during a wakeup block. */
@@ -59,13 +68,19 @@ typedef struct mp_poker {
     int ticking;
     uint64_t check_seq;          /* the sample mp_poker_check first saw unpoked ... */
     uint64_t check_since;        /* ... and when (mp_now_ns) */
+    /* Set by the caller before a block: the pass of the event plan the
+     * poker opens on itself and reads around each write (-1: none). */
+    int count_pass;
+    const mp_pmu_plan *plan;
     char death[160];
 } mp_poker;
 
 /* Fork the poker, bound (in the child) with bind(pu, ctx) unless pu < 0.
- * Returns once the child has tried to bind (see mp_poker_bind_result). */
+ * plan (may be NULL) is the run's event plan, whose passes the poker can
+ * count on its own side (count_pass).  Returns once the child has tried to
+ * bind (see mp_poker_bind_result). */
 int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err *err),
-                   void *bind_ctx, mp_err *err);
+                   void *bind_ctx, const mp_pmu_plan *plan, mp_err *err);
 /* Stop and reap the poker; NULL is fine. */
 void mp_poker_stop(mp_poker *p);
 /* Whether the poker's binding worked (0) or -errno; message in err. */

@@ -290,7 +290,12 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             continue;
         }
         if (pass) {
-            counter_sample(pass, ra, rb, &sa, &sb, out);
+            size_t at = out->kept;
+            int pn = poker->pg->count_n;
+            if (counter_sample(pass, ra, rb, &sa, &sb, out) && out->poker_counters)
+                for (int k = 0; k < pn; k++)
+                    out->poker_counters[at * (size_t)pn + (size_t)k] =
+                        poker->pg->count_ok ? poker->pg->count_delta[k] : INT64_MIN;
         } else {
             uint64_t t0 = atomic_load_explicit(&poker->pg->t0, memory_order_acquire);
             if (t1 <= t0) {   /* returned before the poke: not a wakeup */

@@ -58,6 +58,11 @@ typedef struct mp_block {
                            * switched out involuntarily (another task took its CPU) */
     int64_t *counters;
     size_t dropped;       /* counter samples refused (multiplexed) */
+    /* wakeup, counted, when not NULL: the poker's own deltas around its
+     * write for each kept sample (row-major, poker->pg->count_n per row;
+     * INT64_MIN where its read failed), when the poker counts this block
+     * (mp_poker.count_pass). */
+    int64_t *poker_counters;
 } mp_block;
 
 /* Warm-up lasts at least this long as well as at least `warmup` calls: a
