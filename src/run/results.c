@@ -15,7 +15,8 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
     r->interrupted_cell = -1;
     r->ncells = (cfg->experiments & MP_EXP_CALLS)
                     ? (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nactives *
-                          (size_t)mp_run_nslots(cfg) * (size_t)cfg->nfd_tables * (size_t)cfg->nbackends
+                          (size_t)mp_run_nslots(cfg) * (size_t)cfg->nfd_tables *
+                          (size_t)cfg->nbackends
                     : 0;
     r->cells = calloc(r->ncells ? r->ncells : 1, sizeof *r->cells);
     if (!r->cells)

@@ -386,7 +386,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, int 
     mp_fd_kind kind = cfg->kinds[k];
     int N = cfg->fds[ni], nb = cfg->nbackends, rc = 0;
     mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0, 0)];
-    size_t ng = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) * (size_t)cfg->nfd_tables * (size_t)nb;
+    size_t ng = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) *
+                (size_t)cfg->nfd_tables * (size_t)nb;
     int kmax = 1;   /* largest K that fits in N */
     for (int a = 0; a < cfg->nactives; a++)
         if (cfg->actives[a] <= N && cfg->actives[a] > kmax)
