@@ -3,6 +3,8 @@ mp_add_test(test_cli LIBS mp_cmd SOURCES test_cli.c LABELS run)
 # The option tables: their parser and --help, and every verb's table against
 # its --help, the manual page and the completion.
 mp_add_test(test_opts LIBS mp_cmd SOURCES test_opts.c LABELS cmd)
+# `muxprof events`: each software counter a plan adds named once, opened or not.
+mp_add_test(test_events_out LIBS mp_cmd SOURCES test_events_out.c LABELS cmd)
 # muxprof loop end to end: answers, K more calls for K more (strace), usage errors.
 mp_add_test(test_loop LIBS mp_backends SOURCES test_loop.c LABELS run integration)
 if(CMAKE_CROSSCOMPILING_EMULATOR)

@@ -19,3 +19,5 @@ mp_add_test(test_quote LIBS mp_common SOURCES test_quote.c LABELS "common;harden
 mp_add_test(test_json_strict LIBS mp_common SOURCES test_json_strict.c LABELS "common;hardening")
 # Reading a file muxprof did not write: regular files only, never blocking, size limits.
 mp_add_test(test_input LIBS mp_common SOURCES test_input.c LABELS hardening)
+# bench/overhead.h: bench_sweep's overhead check from the repeats (median ratio, interval).
+mp_add_test(test_bench_overhead LIBS mp_common SOURCES test_bench_overhead.c LABELS common)

@@ -1,5 +1,8 @@
 # Tests of src/run/: the descriptor helper, whole runs through the binary.
 mp_add_test(test_peer LIBS mp_run SOURCES test_peer.c LABELS run)
+# The poker's wake delay: each write no earlier than the delay after the waiter slept.
+mp_add_test(test_poker LIBS mp_run SOURCES test_poker.c LABELS run TIMEOUT 60
+  NATIVE_ONLY "/proc task states of an emulated process are qemu's")
 mp_add_test(test_progress LIBS mp_cmd SOURCES test_progress.c LABELS run)
 # mp_run_measure and the steps it is given: called where a run needs them,
 # their results in the outcome; a journal left in the directory refused.

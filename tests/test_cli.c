@@ -109,10 +109,52 @@ static const struct {
     {__LINE__, "--active 0", "--active: 0 is out of range"},
     {__LINE__, "--active 2,2", "--active: '2' is given twice"},
     {__LINE__, "--active 2,02", "--active: 2 is given twice"},
+    {__LINE__, "--wake-delay 30", "'30' is not a duration; expected a number and a unit"},
+    {__LINE__, "--wake-delay 1min", "'1min' is not a duration"},
+    {__LINE__, "--wake-delay -1ms", "'-1ms' is not a duration"},
+    {__LINE__, "--wake-delay 0.5ns", "'0.5ns' is not a duration"},
+    {__LINE__, "--wake-delay us", "'us' is not a duration"},
+    {__LINE__, "--wake-delay 2s", "'2s' is longer than 100 ms"},
+    {__LINE__, "--wake-delay 1ms,1000us", "--wake-delay: 1 ms is given twice"},
+    {__LINE__, "--wake-delay 0,,1ms", "empty item"},
+    {__LINE__, "--mode ready --wake-delay 1ms", "--wake-delay applies to wakeup cells"},
     {__LINE__, "--frobnicate", "unknown option '--frobnicate'"},
     {__LINE__, "--samples", "--samples needs a value"},
     {__LINE__, "stray", "unexpected argument 'stray'"},
 };
+
+/* --wake-delay: durations with units, sorted, one wakeup slot each; ready
+ * has one slot and no delay; none given is one delay of 0. */
+static void test_wake_delays(void **state)
+{
+    (void)state;
+    mp_run_config c;
+    mp_err e;
+    long long d;
+    assert_int_equal(parse(&c, &e, ""), 0);
+    assert_int_equal(c.nwake_delays, 1);
+    assert_int_equal(c.wake_delays_ns[0], 0);
+    assert_int_equal(mp_run_nslots(&c), 2);
+    assert_int_equal(parse(&c, &e, "--wake-delay 3ms,0,1.5us,300us"), 0);
+    assert_int_equal(c.nwake_delays, 4);
+    assert_int_equal(c.wake_delays_ns[0], 0);
+    assert_int_equal(c.wake_delays_ns[1], 1500);
+    assert_int_equal(c.wake_delays_ns[2], 300000);
+    assert_int_equal(c.wake_delays_ns[3], 3000000);
+    assert_int_equal(mp_run_nslots(&c), 5);
+    assert_int_equal(mp_run_slot(&c, 0, &d), MP_MODE_READY);
+    assert_int_equal(d, -1);
+    assert_int_equal(mp_run_slot(&c, 1, &d), MP_MODE_WAKEUP);
+    assert_int_equal(d, 0);
+    assert_int_equal(mp_run_slot(&c, 4, &d), MP_MODE_WAKEUP);
+    assert_int_equal(d, 3000000);
+    assert_int_equal(parse(&c, &e, "--mode wakeup --wake-delay 100ms"), 0);
+    assert_int_equal(mp_run_nslots(&c), 1);
+    assert_int_equal(mp_run_slot(&c, 0, &d), MP_MODE_WAKEUP);
+    assert_int_equal(d, 100000000);
+    assert_int_equal(parse(&c, &e, "--mode ready --wake-delay 0"), 0);
+    assert_int_equal(mp_run_nslots(&c), 1);
+}
 
 static void test_bad_inputs(void **state)
 {
@@ -183,6 +225,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_lists_and_quick),
+        cmocka_unit_test(test_wake_delays),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_binary_usage_errors),
     };

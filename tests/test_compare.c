@@ -546,6 +546,54 @@ static void shared_n_api(void **st)
     mp_cmp_host_free(&h[1]);
 }
 
+/* hostA with every wakeup cell's wake_delay_ns set to delay, in tmpdir/NAME. */
+static void hostA_delayed(const char *name, const char *delay, char *dir, size_t len)
+{
+    cJSON *doc = mp_fx_doc(FIX, "hostA/results.json");
+    assert_non_null(doc);
+    const cJSON *c;
+    int i = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(doc, "results")) {
+        char path[64];
+        snprintf(path, sizeof path, "results[%d].wake_delay_ns", i++);
+        if (!strcmp(cJSON_GetObjectItem(c, "mode")->valuestring, "wakeup"))
+            assert_int_equal(mp_fx_set_json(doc, path, delay), 0);
+    }
+    snprintf(dir, len, "%s/%s", tmpdir, name);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    assert_int_equal(mp_fx_write_doc(path, doc), 0);
+}
+
+/* Wakeup cells match only cells of the same wake delay (an older file's
+ * read as 0); ready cells match whatever the delay. */
+static void wake_delay_matched(void **st)
+{
+    (void)st;
+    char d0[PATH_MAX], d1[PATH_MAX];
+    hostA_delayed("delay0", "0", d0, sizeof d0);
+    hostA_delayed("delay1ms", "1000000", d1, sizeof d1);
+    const char *in[][2] = {{FIX "/hostA", d0}, {FIX "/hostA", d1}};
+    for (int k = 0; k < 2; k++) {
+        mp_cmp_host h[2];
+        mp_err err;
+        assert_int_equal(mp_cmp_host_open(&h[0], in[k][0], &err), 0);
+        assert_int_equal(mp_cmp_host_open(&h[1], in[k][1], &err), 0);
+        mp_cmp c = {h, 2};
+        assert_int_equal(mp_cmp_prepare(&c, &err), 0);
+        assert_int_equal(h[1].wake_apart, k);
+        assert_non_null(mp_cmp_cell(&h[0], "wakeup", "pipe", "poll", 100));
+        if (k)
+            assert_null(mp_cmp_cell(&h[1], "wakeup", "pipe", "poll", 100));
+        else
+            assert_non_null(mp_cmp_cell(&h[1], "wakeup", "pipe", "poll", 100));
+        assert_non_null(mp_cmp_cell(&h[1], "ready", "pipe", "poll", 100));
+        mp_cmp_host_free(&h[0]);
+        mp_cmp_host_free(&h[1]);
+    }
+}
+
 /* ---- reference datasets, against their articles ---------------------- */
 
 typedef struct want { const char *backend, *kind, *mode; long long nfds; double p50; } want;
@@ -823,6 +871,7 @@ int main(void)
         cmocka_unit_test(lacking_marked),
         cmocka_unit_test(simulated_geometries),
         cmocka_unit_test(shared_n_api),
+        cmocka_unit_test(wake_delay_matched),
         cmocka_unit_test(ref_epyc_9354p),
         cmocka_unit_test(ref_aarch64_gcc13_pipe),
         cmocka_unit_test(ref_python_selectors_tcp),

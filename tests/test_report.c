@@ -836,6 +836,43 @@ static void empty_interrupted(void **st)
 
 /* The edits the variations are made with do what they say, and refuse a
  * path that leads nowhere (so a variation cannot silently be the base). */
+/* Wakeup cells of a second wake delay (BASE's epoll N=10 and 100 copied
+ * with wake_delay_ns 1 ms and other medians): the per-call sections keep
+ * BASE's cells (their files had no delay: read as 0), and the sleep-depth
+ * section sets both delays side by side, with a figure per backend. */
+static void wake_delays_shown(void **st)
+{
+    (void)st;
+    char dir[64];
+    run_dir_with(dir, sizeof dir, BASE);
+    cJSON *doc = load_doc(dir);
+    cJSON *res = cJSON_GetObjectItem(doc, "results");
+    const double p50[] = {51234, 61234};
+    for (int i = 0; i < 2; i++) {
+        cJSON *c = cJSON_Duplicate(cJSON_GetArrayItem(res, 30 + i), 1);
+        assert_string_equal(cJSON_GetObjectItem(c, "backend")->valuestring, "epoll");
+        assert_string_equal(cJSON_GetObjectItem(c, "mode")->valuestring, "wakeup");
+        assert_int_equal(mp_fx_set_json(c, "wake_delay_ns", "1000000"), 0);
+        char v[32];
+        snprintf(v, sizeof v, "%.0f", p50[i]);
+        assert_int_equal(mp_fx_set_json(c, "metrics.wall_ns.p50", v), 0);
+        cJSON_AddItemToArray(res, c);
+    }
+    save_doc(dir, doc);
+    char *md = build_report(dir, 1);
+    HAS(md, "## Results: wakeup mode, asleep 0, pipe fds\n");
+    HAS(md, "## Wakeup by sleep depth: pipe fds\n");
+    HAS(md, "| N | select, asleep 0 | poll, asleep 0 | epoll, asleep 0 | epoll, asleep 1 ms |");
+    HAS(md, "| 10 | 310 | 2,600 | 2,500 | 51,234 |\n");   /* no select or poll at 1 ms */
+    HAS(md, "| 100 | 2,560 | 8,000 | 2,500 | 61,234 |\n");
+    HAS(md, "The other sections use the cells of a delay of 0.");
+    HAS(md, "](figures/wake_pipe_epoll.png)");
+    NOT(md, "51,234 / ");   /* not in the per-call tables */
+    NOT(md, "61,234 / ");
+    free(md);
+    rm_rf(dir);
+}
+
 static void fixture_edits(void **st)
 {
     (void)st;
@@ -1053,6 +1090,7 @@ int main(void)
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(profile_outside_calls),
         cmocka_unit_test(experiments_only),
+        cmocka_unit_test(wake_delays_shown),
         cmocka_unit_test(fixture_edits),
         cmocka_unit_test(odd_experiments),
         cmocka_unit_test(degraded_arm64),

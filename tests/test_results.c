@@ -230,8 +230,8 @@ static void config_through_its_table(void **state)
     c.waiters = 4;
     cJSON *o = mp_rconfig_json(&c);
     keys_of(o, keys, sizeof keys);
-    assert_string_equal(keys, "backends,fds,active,modes,fd_kinds,fd_kind,fd_table,samples,"
-                              "repeats,warmup,ready_pos,repeat_order,events,placement,quick,"
+    assert_string_equal(keys, "backends,fds,active,modes,wake_delays_ns,fd_kinds,fd_kind,"
+                              "fd_table,samples,repeats,warmup,ready_pos,repeat_order,events,placement,quick,"
                               "experiments,waiters,profile,anonymize");
     assert_int_equal(cJSON_GetArrayItem(cJSON_GetObjectItem(o, "fds"), 1)->valuedouble, 1000);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "quick")));
@@ -308,6 +308,34 @@ static void counters_through_their_tables(void **state)
     cJSON *again = mp_rcounters_json(&back);
     assert_true(cJSON_Compare(o, again, 1));
     cJSON_Delete(again);
+    cJSON_Delete(o);
+}
+
+/* wake_delay_ns: written for wakeup cells only, read back as written; a
+ * wakeup cell without it (an older file) reads as 0, a ready cell as -1. */
+static void wake_delay_round_trip(void **state)
+{
+    (void)state;
+    mp_rcell c = error_cell(), back;
+    strcpy(c.mode, "wakeup");
+    c.wake_delay_ns = 3000000;
+    cJSON *o = mp_rcell_json(&c);
+    const cJSON *d = cJSON_GetObjectItem(o, "wake_delay_ns");
+    assert_true(cJSON_IsNumber(d));
+    assert_true(d->valuedouble == 3000000);
+    memset(&back, 0, sizeof back);
+    mp_rcell_read(o, &back);
+    assert_int_equal(back.wake_delay_ns, 3000000);
+    cJSON_DeleteItemFromObject(o, "wake_delay_ns");
+    mp_rcell_read(o, &back);
+    assert_int_equal(back.wake_delay_ns, 0);
+    cJSON_Delete(o);
+    strcpy(c.mode, "ready");
+    c.wake_delay_ns = -1;
+    o = mp_rcell_json(&c);
+    assert_null(cJSON_GetObjectItem(o, "wake_delay_ns"));
+    mp_rcell_read(o, &back);
+    assert_int_equal(back.wake_delay_ns, -1);
     cJSON_Delete(o);
 }
 
@@ -475,6 +503,8 @@ int main(void)
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_through_its_table),
         cmocka_unit_test(counters_through_their_tables),
+
+        cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),
         cmocka_unit_test(doc_names_every_table_field),
         cmocka_unit_test(tool_names_this_binary),

@@ -52,6 +52,34 @@ static void add_pass_status(cJSON *j, const mp_pmu_plan *plan)
     if (pinned) sched_setaffinity(0, sizeof was, &was);
 }
 
+/* Whether the plan JSON's events[] has `name` with status "opened". */
+static int opened(const cJSON *plan, const char *name)
+{
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(plan, "events"))
+        if (!strcmp(str(e, "name"), name))
+            return !strcmp(str(e, "status"), "opened");
+    return 0;
+}
+
+void mp__events_adds(FILE *f, const cJSON *plan)
+{
+    const cJSON *add = cJSON_GetObjectItemCaseSensitive(plan, "software_added"), *a;
+    for (int want = 1; want >= 0; want--) {
+        int n = 0;
+        cJSON_ArrayForEach(a, add) {
+            if (!cJSON_IsString(a) || opened(plan, a->valuestring) != want)
+                continue;
+            fprintf(f, "%s %s", n++ ? "," : want ? "  adds:" : "  would add (not available, "
+                    "why below):", a->valuestring);
+        }
+        if (n && want)
+            fprintf(f, " -- %s", str(plan, "software_why"));
+        if (n)
+            fputc('\n', f);
+    }
+}
+
 /* The plan of spec as JSON (with pass_status), or NULL with a message. */
 static cJSON *plan_json(const char *spec, int *code)
 {
@@ -85,15 +113,7 @@ static int show(const char *spec)
         const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "budget");
         if (b) printf("  budget: %s\n", str(b, "note"));
     }
-    {
-        const cJSON *add = cJSON_GetObjectItemCaseSensitive(j, "software_added"), *a;
-        if (cJSON_GetArraySize(add)) {
-            printf("  adds:");
-            cJSON_ArrayForEach(a, add) printf("%s %s", a == add->child ? "" : ",",
-                                              a->valuestring);
-            printf(" -- %s\n", str(j, "software_why"));
-        }
-    }
+    mp__events_adds(stdout, j);
     const cJSON *ps = cJSON_GetObjectItemCaseSensitive(j, "pass_status"), *p;
     printf("  passes per cell: %d\n", cJSON_GetArraySize(ps));
     cJSON_ArrayForEach(p, ps) {

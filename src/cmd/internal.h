@@ -2,6 +2,9 @@
 #ifndef MP_CMD_INTERNAL_H
 #define MP_CMD_INTERNAL_H
 
+#include <stdio.h>
+#include <cjson/cJSON.h>
+
 #include "common/file.h"
 #include "common/mp_err.h"
 
@@ -18,5 +21,10 @@ int mp__cli_parse_count(const char *opt, const char *s, long lo, long hi, long *
  * another user's, writable by others), is MP_EUSAGE with a message that says
  * what to do (cmd/cmd.c). */
 int mp__cmd_out_dir(mp_dir *d, const char *path, int force, mp_err *err);
+
+/* The line of `muxprof events` on the software counters every plan adds,
+ * from the plan's JSON: those that opened under "adds:", any that did not
+ * under "would add", each counter named once (cmd/events.c). */
+void mp__events_adds(FILE *f, const cJSON *plan);
 
 #endif

@@ -202,7 +202,7 @@ int mp_cmd_run(int argc, char **argv)
         return 2;
     }
     double run_samples = (double)cfg.samples * cfg.repeats * cfg.nkinds * cfg.ncounts *
-                         cfg.nactives * cfg.nmodes * cfg.nfd_tables * cfg.nbackends;
+                         cfg.nactives * mp_run_nslots(&cfg) * cfg.nfd_tables * cfg.nbackends;
     if (run_samples > MAX_SAMPLES_PER_RUN) {
         fprintf(stderr, "muxprof run: %.0f samples in all (samples x repeats x cells) would be "
                 "kept in memory; at most %.0f are: lower --samples or --repeats, or split the "

@@ -10,6 +10,7 @@
 
 #include "cmd/internal.h"
 #include "cmd/opt.h"
+#include "common/duration.h"
 #include "common/names.h"
 #include "experiments/experiment.h"
 #include "run/config.h"
@@ -151,6 +152,41 @@ static int set_modes(void *cfg, const char *opt, char *v, mp_err *err)
     return 0;
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Durations with units, 0..MP_WAKE_DELAY_MAX_NS, sorted, no duplicates. */
+static int set_wake_delays(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    mp_run_config *c = cfg;
+    mp_echo e;
+    char *it[MP_MAX_WAKE_DELAYS], max[32];
+    int n = split_list(opt, v, it, MP_MAX_WAKE_DELAYS, err);
+    if (n < 0)
+        return n;
+    mp_duration_fmt(max, sizeof max, MP_WAKE_DELAY_MAX_NS);
+    for (int i = 0; i < n; i++) {
+        int rc = mp_duration_parse(it[i], MP_WAKE_DELAY_MAX_NS, &c->wake_delays_ns[i]);
+        if (rc == -ERANGE)
+            return mp_errf(err, MP_EUSAGE, "%s: '%s' is longer than %s, the longest delay "
+                           "a wakeup sample may take", opt, mp_echo_arg(&e, it[i]), max);
+        if (rc < 0)
+            return mp_errf(err, MP_EUSAGE, "%s: '%s' is not a duration; expected a number "
+                           "and a unit (%s), e.g. 0,30us,1ms, up to %s", opt,
+                           mp_echo_arg(&e, it[i]), mp_duration_units(), max);
+    }
+    qsort(c->wake_delays_ns, (size_t)n, sizeof c->wake_delays_ns[0], cmp_ll);
+    for (int i = 1; i < n; i++)
+        if (c->wake_delays_ns[i] == c->wake_delays_ns[i - 1])
+            return mp_errf(err, MP_EUSAGE, "%s: %s is given twice", opt,
+                           mp_duration_fmt(max, sizeof max, c->wake_delays_ns[i]));
+    c->nwake_delays = n;
+    return 0;
+}
+
 static int set_kinds(void *cfg, const char *opt, char *v, mp_err *err)
 {
     mp_run_config *c = cfg;
@@ -281,6 +317,11 @@ static const mp_opt opts[] = {
     MP_OPT_FN("mode", "LIST", set_modes,
               "ready (fd already readable, timeout 0: the scan cost), wakeup (waiter asleep, a "
               "poker process writes one byte)", .values = mp_mode_names, .def = "ready,wakeup"),
+    MP_OPT_FN("wake-delay", "LIST", set_wake_delays,
+              "wakeup: how long the waiter has slept (seen asleep in /proc) before the poker "
+              "writes, each delay a cell of its own: 0 the cheapest wakeup, longer ones let "
+              "the idle CPU sink deeper (docs/methodology.md); durations with a unit (ns, "
+              "us, ms, s), e.g. 0,30us,1ms", .def = "0"),
     MP_OPT_FN("fd-kind", "LIST", set_kinds, "one or more of %s", .values = mp_fd_kind_names,
               .def = "pipe"),
     MP_OPT_FN("samples", "N", set_samples, "timed calls per repeat per cell", .def = "100",
@@ -352,5 +393,13 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
                         i ? " " : "muxprof ", argv[i]);
     mp_opt_parsed p;
     int rc = mp_opt_parse(&mp_cli_run, argc, argv, c, &p, err);
-    return rc < 0 ? rc : p.help;
+    if (rc < 0 || p.help)
+        return rc < 0 ? rc : p.help;
+    int wakeup = 0;
+    for (int i = 0; i < c->nmodes; i++)
+        wakeup |= c->modes[i] == MP_MODE_WAKEUP;
+    if (!wakeup && (c->nwake_delays > 1 || c->wake_delays_ns[0] != 0))
+        return mp_errf(err, MP_EUSAGE, "--wake-delay applies to wakeup cells, and --mode "
+                       "asks for none: add wakeup to --mode or leave --wake-delay out");
+    return 0;
 }

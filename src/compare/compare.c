@@ -166,7 +166,7 @@ const mp_rcell *mp_cmp_cell(const mp_cmp_host *h, const char *mode, const char *
                             const char *backend, long long nfds)
 {
     const char *k = mp_cmp_kind(h, kind);
-    if (!k)
+    if (!k || (h->wake_apart && !strcmp(mode, "wakeup")))
         return NULL;
     const mp_rcell *c = mp_rm_find(&h->m, mode, k, backend, nfds);   /* an ok one first */
     return c ? c : mp_rm_find_any(&h->m, mode, k, backend, nfds, 0);
@@ -370,6 +370,15 @@ int mp_cmp_prepare(mp_cmp *c, mp_err *err)
         for (int k = 2; label_taken(c, j, tmp) && k < 1000; k++)
             snprintf(tmp, sizeof tmp, "%.120s, %.50s #%d", c->h[j].label, name, k);
         snprintf(c->h[j].label, sizeof c->h[j].label, "%s", tmp);
+    }
+    /* Wakeup cells match only cells whose waiter slept as long before the
+     * poke: the first input with wakeup cells sets the delay. */
+    long long delay = -1;
+    for (size_t i = 0; i < c->n; i++) {
+        c->h[i].wake_apart = delay >= 0 && c->h[i].m.wake_delay_ns >= 0 &&
+                             c->h[i].m.wake_delay_ns != delay;
+        if (delay < 0)
+            delay = c->h[i].m.wake_delay_ns;
     }
     mp_cmp_group g[64];
     size_t ng = mp_cmp_groups(c, g, 64);

@@ -41,6 +41,8 @@ typedef struct mp_cmp_host {
     int user_only;             /* counters scope is user space only */
     char scope[32];            /* counters.scope, "" when unknown */
     char cycles[MP_RM_NAME];   /* the metric that counts core cycles, "" if none */
+    int wake_apart;            /* its wakeup cells slept another wake delay than the first
+                                * input's with wakeup cells: they match none (mp_cmp_prepare) */
 } mp_cmp_host;
 
 typedef struct mp_cmp {
@@ -72,7 +74,8 @@ int mp_cmp_prepare(mp_cmp *c, mp_err *err);
  * "unknown" for a host that does not know its fd kind; NULL if neither. */
 const char *mp_cmp_kind(const mp_cmp_host *h, const char *kind);
 
-/* The cell of host h for a key (any status), or NULL. */
+/* The cell of host h for a key (any status), or NULL; NULL for every
+ * wakeup key of a host whose wake delay differs (wake_apart). */
 const mp_rcell *mp_cmp_cell(const mp_cmp_host *h, const char *mode, const char *kind,
                             const char *backend, long long nfds);
 

@@ -9,6 +9,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/duration.h"
 #include "common/quote.h"
 #include "report/model.h"
 #include "report/format.h"
@@ -95,6 +96,14 @@ void mp__cmp_hosts(FILE *f, const mp_cmp *c)
             fputs("**simulated: counts of a cache model, no times** ", f);
         else if (h->emulated)
             fputs("**emulated CPU: timings mean nothing** ", f);
+        char d[32];
+        if (h->wake_apart)
+            fprintf(f, "**wakeup cells not compared**: its waiter slept %s before the poke, "
+                    "not the first input's; ", mp_duration_fmt(d, sizeof d, h->m.wake_delay_ns));
+        else if (h->m.wake_delay_ns > 0 || h->m.ndcells)
+            fprintf(f, "wakeup compared at a wake delay of %s%s; ",
+                    mp_duration_fmt(d, sizeof d, h->m.wake_delay_ns),
+                    h->m.ndcells ? " (its other delays are in its own report)" : "");
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(h->m.root, "status");
         if (cJSON_IsString(st) && !strcmp(st->valuestring, "errors"))
             fputs("**run with errors**: cells that ended in error are missing", f);

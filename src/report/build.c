@@ -19,7 +19,7 @@
 
 static const mp_rsection *const sections[] = {
     &mp_rsec_context,  &mp_rsec_method,      &mp_rsec_sim,         &mp_rsec_harness,
-    &mp_rsec_results,
+    &mp_rsec_results,  &mp_rsec_wake,
     &mp_rsec_kofn,     &mp_rsec_cache,       &mp_rsec_correlation, &mp_rsec_claims,
     &mp_rsec_profile,  &mp_rsec_xtables,     &mp_rsec_figures,
     &mp_rsec_counters,

@@ -12,7 +12,7 @@
 /* Figure kinds: the per-call figures (sec_figures.c), then those embedded in
  * their own sections. */
 enum { MP_FIG_COST, MP_FIG_RATIO, MP_FIG_COUNTER, MP_FIG_LINES, MP_FIG_KOFN,
-       MP_FIG_PROF, MP_FIG_PROF_FD, MP_FIG_TABLE };
+       MP_FIG_PROF, MP_FIG_PROF_FD, MP_FIG_TABLE, MP_FIG_WAKE };
 
 typedef struct mp_rfig {
     int kind;                 /* MP_FIG_* */

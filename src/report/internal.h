@@ -36,7 +36,7 @@ typedef struct mp_rsection {
 
 extern const mp_rsection mp_rsec_context, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
     mp_rsec_sim, mp_rsec_cache, mp_rsec_correlation, mp_rsec_claims, mp_rsec_profile,
-    mp_rsec_xtables, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness;
+    mp_rsec_xtables, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness, mp_rsec_wake;
 
 /* 1 when the run holds experiments but no per-call cells (no `calls`). */
 int mp__r_experiments_only(const mp_rmodel *m);

@@ -95,13 +95,21 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
                    MP_RM_MAX_CELLS);
     m->cells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->cells);
     m->kcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->kcells);
+    m->dcells = calloc(n > 0 ? (size_t)n : 1, sizeof *m->dcells);
     m->all = calloc(n > 0 ? (size_t)n : 1, sizeof *m->all);
-    if (!m->cells || !m->kcells || !m->all)
+    if (!m->cells || !m->kcells || !m->dcells || !m->all)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     const cJSON *c;
     size_t idx = 0;
     cJSON_ArrayForEach(c, res)
         mp_rcell_read(c, &m->all[m->nall++]);
+    /* A run with several --wake-delay values: the analyses use the wakeup
+     * cells of the shortest; the others go to the sleep-depth section. */
+    m->wake_delay_ns = -1;
+    for (size_t i = 0; i < m->nall; i++)
+        if (!strcmp(m->all[i].mode, "wakeup") && m->all[i].wake_delay_ns >= 0 &&
+            (m->wake_delay_ns < 0 || m->all[i].wake_delay_ns < m->wake_delay_ns))
+            m->wake_delay_ns = m->all[i].wake_delay_ns;
     /* A run with both --fd-table values: the analyses use the private
      * cells; the shared ones are compared in the harness section. */
     int has_private = 0;
@@ -119,6 +127,12 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
         if ((rc = mp__rm_load_cell(m, c, idx++, x, err))) {
             m->ncells++;   /* so mp_rm_free releases its counters */
             return rc;
+        }
+        if (x->active == 1 && !strcmp(x->mode, "wakeup") &&
+            x->wake_delay_ns != m->wake_delay_ns) {
+            m->dcells[m->ndcells++] = *x;
+            memset(x, 0, sizeof *x);
+            continue;
         }
         if (x->active == 1) {
             m->ncells++;

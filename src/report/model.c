@@ -154,6 +154,9 @@ void mp_rm_free(mp_rmodel *m)
     for (size_t i = 0; i < m->nkcells; i++)
         free(m->kcells[i].counters);
     free(m->kcells);
+    for (size_t i = 0; i < m->ndcells; i++)
+        free(m->dcells[i].counters);
+    free(m->dcells);
     free(m->all);
     mp__rm_free_experiments(m);
     mp__rm_free_noise(m);

@@ -151,6 +151,10 @@ typedef struct mp_rmodel {
     mp_rprofile *profiles;        /* [ncells]: cells[i]'s profile, read when it has one */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
+    long long wake_delay_ns;      /* the wake delay of the wakeup cells in cells[] (the
+                                   * run's shortest); -1: no wakeup cell */
+    mp_rcell *dcells;             /* wakeup cells of the run's other wake delays (the */
+    size_t ndcells;               /* "sleep depth" section; compare leaves them out) */
     mp_rcell *all;                /* every entry of results[], its fields read unchecked */
     size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
     mp_rxtable *xtabs;            /* "experiments", each by its table */

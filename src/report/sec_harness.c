@@ -219,7 +219,10 @@ static void table_dropped(FILE *f, const mp_rmodel *m)
     fprintf(f, "Counter samples kept and dropped (a sample is dropped when a read failed or its "
                "group did not run for the whole call; a cell where every sample was dropped "
                "has no value, never a 0). In wakeup cells the counters cover the waiter's "
-               "bracket `waiter_ns` (arm to return), not the poke-to-return `wall_ns`.\n\n"
+               "bracket `waiter_ns` (arm to return), not the poke-to-return `wall_ns`, and "
+               "the waiter only: the waker's kernel work (the write, the poll or epoll "
+               "callbacks, the wakeup itself) runs in the poker process, whose own counts of "
+               "the same pass around its write are the `poker:` rows.\n\n"
                "| counter | scope | cells counted | cells with nothing counted | samples "
                "dropped |\n|---|---|---:|---:|---:|\n");
     for (size_t i = 0; i < nr; i++)

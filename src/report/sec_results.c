@@ -9,6 +9,7 @@
 
 #include "report/series.h"
 #include "report/md.h"
+#include "common/duration.h"
 #include "common/stats.h"
 #include "common/quote.h"
 #include "report/format.h"
@@ -349,7 +350,11 @@ static void results(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             size_t n = nfds_list(m, m->modes[i], m->kinds[k], ns);
             if (!n)
                 continue;
-            fprintf(f, "## Results: %s mode, %s fds\n\n", m->modes[i], m->kinds[k]);
+            char d[32] = "";
+            if (!strcmp(m->modes[i], "wakeup") && (m->ndcells || m->wake_delay_ns > 0))
+                snprintf(d, sizeof d, ", asleep %s", mp_duration_fmt((char[24]){0}, 24,
+                                                                     m->wake_delay_ns));
+            fprintf(f, "## Results: %s mode%s, %s fds\n\n", m->modes[i], d, m->kinds[k]);
             table_times(f, m, m->modes[i], m->kinds[k], ns, n);
             table_repeats(f, m, m->modes[i], m->kinds[k], ns, n);
             table_slopes(f, m, m->modes[i], m->kinds[k]);

@@ -152,6 +152,9 @@ const mp_rfield mp_rcell_fields[] = {
     TEXT(mode, MP_RF_ALWAYS, "ready or wakeup"),
     COUNT(nfds, MP_RF_ALWAYS, 0, "fds", "descriptors watched"),
     COUNT(active, MP_RF_ALWAYS, 0, "fds", "descriptors ready at once (--active)"),
+    COUNT(wake_delay_ns, MP_RF_ALWAYS, MP_RF_WAKEUP_CELLS, "ns",
+          "wakeup: how long the waiter had slept before the poke (--wake-delay); absent in "
+          "ready cells, and in older files, whose wakeup cells read as 0"),
     {"status", MP_RF_STATUS, MP_RF_ALWAYS, 0, offsetof(mp_rcell, status), 0, NULL, "",
      "ok, unsupported or error"},
     TEXT(reason, MP_RF_NULL_EMPTY, "why a cell is not ok; null when it is"),
@@ -208,6 +211,8 @@ static int holds(const mp_rfield *f, const mp_rcell *c)
     if ((f->cells & MP_RF_OK_CELLS) && c->status != MP_CELL_OK)
         return 0;
     if ((f->cells & MP_RF_READY_CELLS) && strcmp(c->mode, "ready"))
+        return 0;
+    if ((f->cells & MP_RF_WAKEUP_CELLS) && strcmp(c->mode, "wakeup"))
         return 0;
     return f->absent != MP_RF_WITH_FDS || c->fd_lo >= 0;
 }
@@ -285,6 +290,10 @@ void mp_rcell_read(const cJSON *o, mp_rcell *c)
             break;
         }
     }
+    /* A wakeup cell of a file from before --wake-delay was poked as soon as
+     * the waiter slept: delay 0. */
+    if (!strcmp(c->mode, "wakeup") && c->wake_delay_ns < 0)
+        c->wake_delay_ns = 0;
     const cJSON *p50 = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "metrics"),
                                          "wall_ns"), "p50");

@@ -46,6 +46,8 @@ typedef struct mp_rcell {
     char backend[32], syscall[32], fd_kind[32], mode[16];
     long long nfds;
     long long active;             /* K ready at once; 1 when the file has no "active" */
+    long long wake_delay_ns;      /* wakeup: the poker's delay; read as 0 from files without
+                                   * it (their poker wrote at once); ready: -1 */
     int status;                   /* mp_cell_status (MP_RC_*) */
     char reason[MP_CELL_REASON];  /* empty when none */
     long long fd_lo, fd_hi, ready_fd;   /* -1 when absent */
@@ -104,7 +106,7 @@ typedef enum {
 } mp_rfield_absent;
 
 /* Which cells hold a field (bits; 0: every cell). */
-enum { MP_RF_OK_CELLS = 1, MP_RF_READY_CELLS = 2 };
+enum { MP_RF_OK_CELLS = 1, MP_RF_READY_CELLS = 2, MP_RF_WAKEUP_CELLS = 4 };
 
 /* One field of a <cell>, in the order results.json writes them. */
 typedef struct mp_rfield {

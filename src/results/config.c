@@ -15,6 +15,8 @@ static const mp_rtfield fields[] = {
     LIST(fds, MP_RT_COUNT_LIST, "fds", "--fds: the N measured, ascending"),
     LIST(active, MP_RT_COUNT_LIST, "fds", "--active: K ready at once, ascending"),
     LIST(modes, MP_RT_TEXT_LIST, "", "--modes: ready, wakeup"),
+    LIST(wake_delays_ns, MP_RT_COUNT_LIST, "ns",
+         "--wake-delay: how long the waiter sleeps before the poke, ascending"),
     LIST(fd_kinds, MP_RT_TEXT_LIST, "", "--fd-kind"),
     ROW(fd_kind, MP_RT_STR, "", "the first of fd_kinds"),
     LIST(fd_table, MP_RT_TEXT_LIST, "", "--fd-table: private, shared"),

@@ -20,6 +20,8 @@ typedef struct mp_rconfig {
     size_t nactive;
     const char *modes[MP_RCFG_MAX_LIST];
     size_t nmodes;
+    long long wake_delays_ns[MP_RCFG_MAX_LIST];
+    size_t nwake_delays_ns;
     const char *fd_kinds[MP_RCFG_MAX_LIST];
     size_t nfd_kinds;
     const char *fd_kind;          /* the first of fd_kinds */

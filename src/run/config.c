@@ -18,6 +18,34 @@ static int find(const char *const *names, int n, const char *s)
     return -1;
 }
 
+static int ndelays(const mp_run_config *c)
+{
+    return c->nwake_delays > 0 ? c->nwake_delays : 1;
+}
+
+int mp_run_nslots(const mp_run_config *c)
+{
+    int n = 0;
+    for (int i = 0; i < c->nmodes; i++)
+        n += c->modes[i] == MP_MODE_WAKEUP ? ndelays(c) : 1;
+    return n;
+}
+
+mp_mode mp_run_slot(const mp_run_config *c, int i, long long *delay_ns)
+{
+    for (int m = 0; m < c->nmodes; m++) {
+        int k = c->modes[m] == MP_MODE_WAKEUP ? ndelays(c) : 1;
+        if (i < k) {
+            *delay_ns = c->modes[m] == MP_MODE_READY ? -1
+                        : c->nwake_delays > 0 ? c->wake_delays_ns[i] : 0;
+            return c->modes[m];
+        }
+        i -= k;
+    }
+    *delay_ns = -1;
+    return MP_MODE_READY;
+}
+
 const char *mp_mode_name(mp_mode m)
 {
     return m == MP_MODE_READY ? mode_names[0] : mode_names[1];

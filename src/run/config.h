@@ -20,6 +20,10 @@
 #define MP_SAMPLES_MAX 10000000
 #define MP_REPEATS_MAX 64   /* the report reads as many repeat medians per cell */
 #define MP_WARMUP_MAX 10000000
+/* --wake-delay: at most this many delays, none longer than MP_WAKE_DELAY_MAX_NS
+ * (a sample then still ends well inside the waiter's 1 s liveness tick). */
+#define MP_MAX_WAKE_DELAYS 8
+#define MP_WAKE_DELAY_MAX_NS 100000000LL
 
 typedef enum { MP_MODE_READY, MP_MODE_WAKEUP } mp_mode;
 typedef enum { MP_POS_FIRST, MP_POS_MIDDLE, MP_POS_LAST } mp_ready_pos;
@@ -47,6 +51,11 @@ typedef struct mp_run_config {
     int nactives;
     mp_mode modes[2];
     int nmodes;
+    /* --wake-delay, ascending: how long the poker lets the waiter sleep
+     * (seen asleep in /proc) before it writes.  Each delay is a wakeup cell
+     * of its own; none given reads as one delay of 0. */
+    long long wake_delays_ns[MP_MAX_WAKE_DELAYS];
+    int nwake_delays;
     mp_fd_kind kinds[MP_MAX_KINDS];
     int nkinds;
     int samples, repeats, warmup;
@@ -67,6 +76,12 @@ typedef struct mp_run_config {
     int anonymize;                 /* --anonymize: no host, user names or paths in the outputs */
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
+
+/* The mode slots of a run, the sweep's mode dimension: each mode in
+ * order, wakeup once per wake delay.  Slot i's mode, and its delay in
+ * *delay_ns (-1 for ready: it has none). */
+int mp_run_nslots(const mp_run_config *c);
+mp_mode mp_run_slot(const mp_run_config *c, int i, long long *delay_ns);
 
 const char *mp_mode_name(mp_mode m);
 /* MP_EUSAGE when s names no mode. */

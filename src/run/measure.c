@@ -257,7 +257,8 @@ static int place(run_state *s, mp_topo *topo, mp_err *err)
     sched_getaffinity(0, sizeof s->all_cpus, &s->all_cpus);
     s->bctx.topo = topo;
     if (needs_wakeup(s->cfg)) {
-        int rc = mp_poker_start(&s->poker, pair->poker_pu, bind_cb, &s->bctx, err);
+        int rc = mp_poker_start(&s->poker, pair->poker_pu, bind_cb, &s->bctx, s->plan,
+                                err);
         if (rc < 0)
             return rc;
         s->env.poker = s->poker;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/clock.h"
+#include "common/duration.h"
 #include "common/file.h"
 #include "run/context.h"
 #include "run/results.h"
@@ -27,6 +28,8 @@ static void config_record(const mp_run_config *c, mp_rconfig *rec)
         rec->active[rec->nactive++] = c->actives[i];
     for (int i = 0; i < c->nmodes; i++)
         rec->modes[rec->nmodes++] = mp_mode_name(c->modes[i]);
+    for (int i = 0; i < (c->nwake_delays ? c->nwake_delays : 1); i++)
+        rec->wake_delays_ns[rec->nwake_delays_ns++] = c->nwake_delays ? c->wake_delays_ns[i] : 0;
     for (int i = 0; i < c->nkinds; i++)
         rec->fd_kinds[rec->nfd_kinds++] = mp_fd_kind_name(c->kinds[i]);
     rec->fd_kind = mp_fd_kind_name(c->kinds[0]);
@@ -105,6 +108,7 @@ static void cell_record(const mp_cell *c, int repeats, mp_rcell *rec)
     snprintf(rec->mode, sizeof rec->mode, "%s", mp_mode_name(c->mode));
     rec->nfds = c->nfds;
     rec->active = c->active;
+    rec->wake_delay_ns = c->wake_delay_ns;
     rec->status = c->status;
     snprintf(rec->reason, sizeof rec->reason, "%s", c->reason);
     rec->fd_lo = c->fd_lo;
@@ -221,8 +225,12 @@ cJSON *mp_results_tail_json(const mp_results *r)
     if (r->interrupted && r->interrupted_cell >= 0 && (size_t)r->interrupted_cell < r->ncells) {
         const mp_cell *c = &r->cells[r->interrupted_cell];
         char buf[160];
-        snprintf(buf, sizeof buf, "%s %s %s N=%d", c->backend->name, mp_fd_kind_name(c->kind),
-                 mp_mode_name(c->mode), c->nfds);
+        char d[32] = "";
+        if (c->wake_delay_ns > 0)
+            snprintf(d, sizeof d, " asleep %s", mp_duration_fmt((char[24]){0}, 24,
+                                                                c->wake_delay_ns));
+        snprintf(buf, sizeof buf, "%s %s %s N=%d%s", c->backend->name,
+                 mp_fd_kind_name(c->kind), mp_mode_name(c->mode), c->nfds, d);
         cJSON_AddStringToObject(t, "interrupted_cell", buf);
     } else if (r->interrupted && r->interrupted_what[0]) {
         cJSON_AddStringToObject(t, "interrupted_cell", r->interrupted_what);

@@ -4,15 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/duration.h"
 #include "common/json.h"
 #include "run/results.h"
 
-static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, int n, int a,
-                           const char *b)
+static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, long long delay,
+                           int n, int a, const char *b)
 {
     for (size_t i = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
-        if (c->kind == k && c->mode == m && c->nfds == n && c->active == a &&
+        if (c->kind == k && c->mode == m && c->wake_delay_ns == delay && c->nfds == n &&
+            c->active == a &&
             c->fd_table == r->cfg->fd_tables[0] && !strcmp(c->backend->name, b))
             return c;
     }
@@ -83,18 +85,21 @@ void mp_print_tables(const mp_results *r, FILE *f)
     const mp_run_config *cfg = r->cfg;
     for (int k = 0; k < cfg->nkinds; k++)
         for (int ai = 0; ai < cfg->nactives; ai++)
-        for (int m = 0; m < cfg->nmodes; m++) {
-            mp_mode mode = cfg->modes[m];
+        for (int m = 0; m < mp_run_nslots(cfg); m++) {
+            long long delay;
+            mp_mode mode = mp_run_slot(cfg, m, &delay);
             int a = cfg->actives[ai];
             if (mode == MP_MODE_WAKEUP && a > 1)
                 continue;   /* wakeup pokes one fd */
-            char what[64];
+            char what[96], d[32];
             if (a > 1)
                 snprintf(what, sizeof what, "timeout 0, %d fds readable", a);
+            if (mode == MP_MODE_WAKEUP)
+                snprintf(what, sizeof what, "poker write -> waiter return, waiter asleep %s "
+                         "before the write", mp_duration_fmt(d, sizeof d, delay));
             fprintf(f, "\n%s mode, %s, median per call [p10-p90] (%s)\n", mp_mode_name(mode),
                     mp_fd_kind_name(cfg->kinds[k]),
-                    mode == MP_MODE_WAKEUP ? "poker write -> waiter return"
-                    : a > 1 ? what : "timeout 0, one fd readable");
+                    mode == MP_MODE_WAKEUP || a > 1 ? what : "timeout 0, one fd readable");
             fprintf(f, "%8s", "N");
             for (int b = 0; b < cfg->nbackends; b++)
                 fprintf(f, " %*s", COLW, cfg->backends[b]->name);
@@ -102,7 +107,7 @@ void mp_print_tables(const mp_results *r, FILE *f)
             for (int n = 0; n < cfg->ncounts; n++) {
                 fprintf(f, "%8d", cfg->fds[n]);
                 for (int b = 0; b < cfg->nbackends; b++) {
-                    const mp_cell *c = find(r, cfg->kinds[k], mode, cfg->fds[n], a,
+                    const mp_cell *c = find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a,
                                             cfg->backends[b]->name);
                     const mp_summary *s = wall(c);
                     char t[64];
@@ -115,8 +120,8 @@ void mp_print_tables(const mp_results *r, FILE *f)
                                                                                    : "-")
                                                    : "-");
                 }
-                double pp = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], a, "poll"));
-                double pe = p50(find(r, cfg->kinds[k], mode, cfg->fds[n], a, "epoll"));
+                double pp = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, "poll"));
+                double pe = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, "epoll"));
                 char rt[32];
                 if (pp > 0 && pe > 0)
                     fprintf(f, " %11s\n", sig3(rt, sizeof rt, pp / pe));

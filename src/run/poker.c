@@ -6,7 +6,9 @@
  *   EOF                                        exit
  * Inside a block, per sample (see sample.c for the waiter's side):
  *   spin until armed > done; poll the waiter's /proc stat until its state is
- *   'S' (or give up after a limit that grows with N); t0 = now; write;
+ *   'S' (or give up after a limit that grows with N); t_asleep = now; wait
+ *   the block's delay (sleeping for the bulk of a long one, spinning the
+ *   rest, so that the write is never early and seldom late); t0 = now; write;
  *   done = armed; then watch for the waiter's return and interrupt it
  *   (SIGUSR1 to its thread) if it does not return within the watchdog limit.
  * The other direction, a poker that dies or never pokes, is caught by the
@@ -14,6 +16,7 @@
  */
 #include "run/poker.h"
 
+#include <math.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -29,6 +32,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/stats.h"
 #include "run/fdpass.h"
 #include "run/spin.h"
 #include "run/procfs.h"
@@ -40,6 +44,7 @@
 #define REPLY_WAIT_MS 10000               /* bound on every wait for the poker's answer */
 #define STOP_REPLY_WAIT_MS 1000           /* the same while the run is being interrupted */
 #define REPLY_SLICE_MS 100                /* liveness checked this often while waiting */
+#define DELAY_SPIN_NS 200000ull           /* a delay's last 200 us are spun, not slept */
 
 #ifndef sigev_notify_thread_id   /* glibc before 2.35 names the field only this way */
 #define sigev_notify_thread_id _sigev_un._tid
@@ -49,6 +54,8 @@ typedef struct mp_begin_msg {
     int tid;            /* the waiter thread, in the parent */
     int eventfd;        /* write 8 bytes (eventfd) instead of one */
     int nfds;           /* watched fds: scales the limits */
+    uint64_t delay_ns;  /* from seeing the waiter asleep to the write */
+    int count_pass;     /* the plan's pass to count around each write, -1: none */
 } mp_begin_msg;
 
 static void on_watchdog(int sig)
@@ -62,6 +69,24 @@ static uint64_t stall_limit_ns(int nfds)
     return WATCHDOG_BASE_NS + WATCHDOG_PER_FD_NS * (uint64_t)(nfds > 0 ? nfds : 0);
 }
 
+/* Until mp_now_ns() >= deadline, or quit: a long wait sleeps on an
+ * absolute CLOCK_MONOTONIC deadline (the clock mp_now_ns reads) up to its
+ * last DELAY_SPIN_NS, which is spun. */
+static void wait_until(const mp_poke_page *pg, uint64_t deadline)
+{
+    uint64_t now = mp_now_ns();
+    if (deadline > now + DELAY_SPIN_NS) {
+        uint64_t wake = deadline - DELAY_SPIN_NS;
+        struct timespec ts = {.tv_sec = (time_t)(wake / 1000000000ull),
+                              .tv_nsec = (long)(wake % 1000000000ull)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR &&
+               !atomic_load(&pg->quit))
+            ;
+    }
+    while (mp_now_ns() < deadline && !atomic_load(&pg->quit))
+        ;
+}
+
 static int poke(int fd, int is_eventfd)
 {
     uint64_t one = 1;
@@ -70,9 +95,49 @@ static int poke(int fd, int is_eventfd)
     return r > 0 ? 0 : -1;
 }
 
-/* One block in the child: poke whenever armed moves past done. */
-static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, int fd)
+#define COUNT_BRACKETS 200   /* empty read brackets calibrating the poker's counters */
+
+/* Open pass `pass` of the plan on the poker itself and calibrate its empty
+ * read bracket; the outcome goes to the page (count_n, count_rc). */
+static mp_pmu_pass *count_open(mp_poke_page *pg, const mp_pmu_plan *plan, int pass)
 {
+    mp_pmu_pass *pp = NULL;
+    mp_err e;
+    mp_err_clear(&e);
+    pg->count_n = 0;
+    pg->count_rc = 0;
+    pg->count_msg[0] = 0;
+    if (pass < 0 || !plan)
+        return NULL;
+    pg->count_rc = mp_pmu_pass_open(&pp, plan, (unsigned)pass, &e);
+    if (pg->count_rc < 0) {
+        snprintf(pg->count_msg, sizeof pg->count_msg, "%s", e.msg);
+        return NULL;
+    }
+    unsigned nc = mp_pmu_pass_count(pp);
+    static int64_t d[COUNT_BRACKETS][MP_PMU_MAX_COUNTERS];
+    double x[COUNT_BRACKETS];
+    size_t kept = 0;
+    for (int i = 0; i < COUNT_BRACKETS; i++) {
+        mp_pmu_snap a, b;
+        int ra = mp_pmu_pass_read(pp, &a), rb = mp_pmu_pass_read(pp, &b);
+        if (ra == 0 && rb == 0 && mp_pmu_pass_delta(pp, &a, &b, d[kept]) == 0)
+            kept++;
+    }
+    for (unsigned k = 0; k < nc; k++) {
+        for (size_t i = 0; i < kept; i++)
+            x[i] = (double)d[i][k];
+        pg->count_bracket[k] = kept ? mp_median(x, kept) : NAN;
+    }
+    pg->count_n = (int)nc;
+    return pp;
+}
+
+/* One block in the child: poke whenever armed moves past done. */
+static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, int fd,
+                        const mp_pmu_plan *plan)
+{
+    mp_pmu_pass *pp = count_open(pg, plan, m->count_pass);
     int sfd = mp_task_open_in((int)parent, m->tid, "stat");
     uint64_t sleep_wait = SLEEP_WAIT_BASE_NS + SLEEP_WAIT_PER_FD_NS * (uint64_t)m->nfds;
     uint64_t watchdog = stall_limit_ns(m->nfds);
@@ -91,10 +156,21 @@ static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, i
         while (sfd >= 0 && mp_task_state(sfd) != 'S' && !atomic_load(&pg->quit) &&
                mp_now_ns() - start < sleep_wait)
             ;
+        uint64_t asleep = mp_now_ns();
+        atomic_store_explicit(&pg->t_asleep, asleep, memory_order_release);
+        if (m->delay_ns)
+            wait_until(pg, asleep + m->delay_ns);
+        mp_pmu_snap ca, cb;
+        int ra = pp ? mp_pmu_pass_read(pp, &ca) : 0;
         uint64_t t0 = mp_now_ns();
         atomic_store_explicit(&pg->t0, t0, memory_order_release);
         if (poke(fd, m->eventfd) < 0)
             atomic_store(&pg->write_errno, errno);
+        if (pp) {   /* the write: pipe_write, the poll or epoll callbacks, the wakeup */
+            int rb = mp_pmu_pass_read(pp, &cb);
+            pg->count_ok = ra == 0 && rb == 0 &&
+                           mp_pmu_pass_delta(pp, &ca, &cb, pg->count_delta) == 0;
+        }
         atomic_store_explicit(&pg->done, want, memory_order_release);
         seen = want;
         unsigned wspins = 0;
@@ -112,10 +188,12 @@ static void child_block(mp_poke_page *pg, pid_t parent, const mp_begin_msg *m, i
     }
     if (sfd >= 0)
         close(sfd);
+    mp_pmu_pass_close(pp);
 }
 
 static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
-                       int (*bind)(int pu, void *ctx, mp_err *err), void *bind_ctx)
+                       int (*bind)(int pu, void *ctx, mp_err *err), void *bind_ctx,
+                       const mp_pmu_plan *plan)
 {
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
@@ -125,6 +203,7 @@ static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
     if (getppid() != parent)
         _exit(0);
     prctl(PR_SET_NAME, "muxprof-poker");   /* ps and tests tell it from the helper */
+    prctl(PR_SET_TIMERSLACK, 1UL);   /* a delay's sleep ends when asked, not 50 us later */
     if (pu >= 0 && bind) {
         mp_err e;
         mp_err_clear(&e);
@@ -142,7 +221,7 @@ static void child_main(mp_poke_page *pg, int sock, pid_t parent, int pu,
         if (cmd[0] == 'B' && r == (ssize_t)sizeof cmd && fd >= 0) {
             mp_begin_msg m;
             memcpy(&m, cmd + 1, sizeof m);
-            child_block(pg, parent, &m, fd);
+            child_block(pg, parent, &m, fd, plan);
         }
         if (fd >= 0)
             close(fd);
@@ -230,7 +309,7 @@ static void tick_stop(mp_poker *p)
 }
 
 int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err *err),
-                   void *bind_ctx, mp_err *err)
+                   void *bind_ctx, const mp_pmu_plan *plan, mp_err *err)
 {
     mp_poker *p = calloc(1, sizeof *p);
     int sv[2] = {-1, -1};
@@ -238,6 +317,8 @@ int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err
         return mp_errf(err, -ENOMEM, "out of memory for the poker");
     p->pu = pu;
     p->sock = -1;
+    p->count_pass = -1;
+    p->plan = plan;
     p->pg = mmap(NULL, sizeof *p->pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p->pg == MAP_FAILED) {
         int e = errno;
@@ -268,7 +349,7 @@ int mp_poker_start(mp_poker **out, int pu, int (*bind)(int pu, void *ctx, mp_err
     }
     if (pid == 0) {
         close(sv[0]);
-        child_main(p->pg, sv[1], parent, pu, bind, bind_ctx);
+        child_main(p->pg, sv[1], parent, pu, bind, bind_ctx, plan);
     }
     close(sv[1]);
     p->pid = pid;
@@ -317,9 +398,10 @@ void mp_poker_stop(mp_poker *p)
     free(p);
 }
 
-int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, mp_err *err)
+int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, uint64_t delay_ns, mp_err *err)
 {
-    mp_begin_msg m = {.tid = tid, .eventfd = set->kind == MP_FD_EVENTFD, .nfds = set->n};
+    mp_begin_msg m = {.tid = tid, .eventfd = set->kind == MP_FD_EVENTFD, .nfds = set->n,
+                      .delay_ns = delay_ns, .count_pass = p->plan ? p->count_pass : -1};
     char cmd[1 + sizeof m];
     int fd = set->poke_fds[set->active_off];
     if (!poker_alive(p))

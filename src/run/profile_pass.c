@@ -108,8 +108,8 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
         if (wu) {
             rc = c->mode == MP_MODE_READY
                      ? mp_sample_ready(c->backend, st, set, wu, 0, NULL, &blk, err)
-                     : mp_sample_wakeup(c->backend, st, set, env->poker, wu, 0, NULL, &blk,
-                                        err);
+                     : mp_sample_wakeup(c->backend, st, set, env->poker, MP_CELL_DELAY(c),
+                                        wu, 0, NULL, &blk, err);
             if (rc < 0)
                 break;
         }
@@ -117,7 +117,8 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
         mp_profile_enable(p);
         rc = c->mode == MP_MODE_READY
                  ? mp_sample_ready(c->backend, st, set, 0, chunk, NULL, &blk, err)
-                 : mp_sample_wakeup(c->backend, st, set, env->poker, 0, chunk, NULL, &blk, err);
+                 : mp_sample_wakeup(c->backend, st, set, env->poker, MP_CELL_DELAY(c), 0,
+                                    chunk, NULL, &blk, err);
         mp_profile_disable(p);
         mp_profile_drain_calls(p, span, blk.kept);
         if (rc < 0)

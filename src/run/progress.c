@@ -251,10 +251,8 @@ void mp_progress_cb(size_t cell, size_t ncells, const char *label, void *ctx)
 static void cell_line(const mp_progress *p, size_t i)
 {
     const mp_cell *c = &p->r->cells[i];
-    char what[96];
-    snprintf(what, sizeof what, "%s %s N=%d%s%.0d %s", c->backend->name,
-             mp_fd_kind_name(c->kind), c->nfds, c->active > 1 ? " K=" : "",
-             c->active > 1 ? c->active : 0, mp_mode_name(c->mode));
+    char what[128];
+    mp_cell_name(c, what, sizeof what);
     const mp_metric *m = c->status == MP_CELL_OK ? mp_cell_metric(c, "wall_ns") : NULL;
     char t[64];
     if (m)

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/duration.h"
+
 int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
 {
     memset(r, 0, sizeof *r);
@@ -13,7 +15,8 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
     r->interrupted_cell = -1;
     r->ncells = (cfg->experiments & MP_EXP_CALLS)
                     ? (size_t)cfg->nkinds * (size_t)cfg->ncounts * (size_t)cfg->nactives *
-                          (size_t)cfg->nmodes * (size_t)cfg->nfd_tables * (size_t)cfg->nbackends
+                          (size_t)mp_run_nslots(cfg) * (size_t)cfg->nfd_tables *
+                          (size_t)cfg->nbackends
                     : 0;
     r->cells = calloc(r->ncells ? r->ncells : 1, sizeof *r->cells);
     if (!r->cells)
@@ -22,14 +25,14 @@ int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err)
     for (int k = 0; r->ncells && k < cfg->nkinds; k++)
         for (int n = 0; n < cfg->ncounts; n++)
             for (int a = 0; a < cfg->nactives; a++)
-                for (int m = 0; m < cfg->nmodes; m++)
+                for (int m = 0; m < mp_run_nslots(cfg); m++)
                     for (int t = 0; t < cfg->nfd_tables; t++)
                     for (int b = 0; b < cfg->nbackends; b++) {
                         mp_cell *c = &r->cells[i++];
                         c->fd_table = cfg->fd_tables[t];
                         c->backend = cfg->backends[b];
                         c->kind = cfg->kinds[k];
-                        c->mode = cfg->modes[m];
+                        c->mode = mp_run_slot(cfg, m, &c->wake_delay_ns);
                         c->nfds = cfg->fds[n];
                         c->active = cfg->actives[a];
                         c->fd_lo = c->fd_hi = c->ready_fd = -1;
@@ -61,6 +64,17 @@ void mp_results_free(mp_results *r)
     cJSON_Delete(r->counters);
     cJSON_Delete(r->experiments);
     memset(r, 0, sizeof *r);
+}
+
+const char *mp_cell_name(const mp_cell *c, char *buf, size_t len)
+{
+    char d[32] = "";
+    if (c->wake_delay_ns > 0)
+        snprintf(d, sizeof d, " asleep %s", mp_duration_fmt((char[24]){0}, 24, c->wake_delay_ns));
+    snprintf(buf, len, "%s %s N=%d%s%.0d %s%s", c->backend->name, mp_fd_kind_name(c->kind),
+             c->nfds, c->active > 1 ? " K=" : "", c->active > 1 ? c->active : 0,
+             mp_mode_name(c->mode), d);
+    return buf;
 }
 
 mp_metric *mp_cell_add_metric(mp_cell *c, const char *name)

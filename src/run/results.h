@@ -19,6 +19,7 @@ typedef struct mp_cell {
     const mp_backend_ops *backend;
     mp_fd_kind kind;
     mp_mode mode;
+    long long wake_delay_ns;  /* wakeup: how long the waiter slept before the poke; ready: -1 */
     int nfds;
     int active;               /* ready fds at once (1 unless --active) */
     mp_cell_status status;
@@ -50,6 +51,9 @@ typedef struct mp_cell {
     cJSON *profile;           /* owned: the "profile" object of --profile, or NULL */
 } mp_cell;
 
+/* A wakeup cell's delay as the poker takes it (0 for a ready cell). */
+#define MP_CELL_DELAY(c) ((uint64_t)((c)->wake_delay_ns > 0 ? (c)->wake_delay_ns : 0))
+
 typedef struct mp_results {
     const mp_run_config *cfg;
     char started_utc[32], finished_utc[32];
@@ -65,9 +69,14 @@ typedef struct mp_results {
     size_t ncells;
 } mp_results;
 
-/* Cells in sweep order: kind, N, active, mode, fd table, backend. */
+/* Cells in sweep order: kind, N, active, mode slot (mode, wake delay), fd
+ * table, backend. */
 int mp_results_init(mp_results *r, const mp_run_config *cfg, mp_err *err);
 void mp_results_free(mp_results *r);
+
+/* "poll pipe N=100 K=4 ready", "epoll pipe N=10 wakeup asleep 1 ms": how
+ * progress and messages name a cell.  Returns buf. */
+const char *mp_cell_name(const mp_cell *c, char *buf, size_t len);
 
 /* Append a metric to a cell (copies name); returns it, NULL when out of memory. */
 mp_metric *mp_cell_add_metric(mp_cell *c, const char *name);

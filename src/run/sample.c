@@ -4,8 +4,8 @@
  * Wakeup handshake, per sample (seq increments each time):
  *   waiter: rusage(nvcsw0); armed = seq; wait(-1)
  *   poker:  (another process, poker.c) spin until armed == seq; poll the
- *           waiter's /proc stat until its state is 'S' (sleeping);
- *           t0 = now; write one byte
+ *           waiter's /proc stat until its state is 'S' (sleeping); wait
+ *           the block's delay; t0 = now; write one byte
  *   waiter: t1 = now; rusage(nvcsw1); sample = t1 - t0 if nvcsw1 > nvcsw0
  * The state check makes the poke wait for the sleep; the context-switch
  * check after the fact catches a waiter that was woken before it actually
@@ -164,7 +164,8 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
                         int *got, mp_err *err);
 
 int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_poker *poker,
-                     int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err)
+                     uint64_t delay_ns, int warmup, size_t n, mp_pmu_pass *pass,
+                     mp_block *out, mp_err *err)
 {
     int got[2];
     if (set->active != 1)
@@ -177,7 +178,7 @@ int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_
     mp_fdset_drain(set);
     for (int i = 0; i < 1000 && b->wait(st, 0) > 0; i++)
         b->collect(st, got, 2);
-    int rc = mp_poker_begin(poker, set, (int)syscall(SYS_gettid), err);
+    int rc = mp_poker_begin(poker, set, (int)syscall(SYS_gettid), delay_ns, err);
     if (rc < 0)
         return rc;
     rc = wakeup_block(b, st, set, poker, warmup, n, pass, out, got, err);
@@ -289,7 +290,12 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             continue;
         }
         if (pass) {
-            counter_sample(pass, ra, rb, &sa, &sb, out);
+            size_t at = out->kept;
+            int pn = poker->pg->count_n;
+            if (counter_sample(pass, ra, rb, &sa, &sb, out) && out->poker_counters)
+                for (int k = 0; k < pn; k++)
+                    out->poker_counters[at * (size_t)pn + (size_t)k] =
+                        poker->pg->count_ok ? poker->pg->count_delta[k] : INT64_MIN;
         } else {
             uint64_t t0 = atomic_load_explicit(&poker->pg->t0, memory_order_acquire);
             if (t1 <= t0) {   /* returned before the poke: not a wakeup */
@@ -298,6 +304,10 @@ static int wakeup_block(const mp_backend_ops *b, void *st, const mp_fdset *set,
             }
             if (out->waiter_ns)
                 out->waiter_ns[out->kept] = (double)(t1 - ta);
+            if (out->asleep_ns)
+                out->asleep_ns[out->kept] =
+                    (double)(t0 - atomic_load_explicit(&poker->pg->t_asleep,
+                                                       memory_order_acquire));
             if (out->span) {
                 out->span[2 * out->kept] = ta;
                 out->span[2 * out->kept + 1] = t1;

@@ -4,8 +4,9 @@
  *  - ready mode: timeout 0 while the set's `active` ready fds stay
  *    readable; the sample is the time between two clock reads around the call;
  *  - wakeup mode: the waiter (calling thread) blocks with no timeout; the
- *    poker process (poker.h) waits until the waiter sleeps, reads the clock, writes
- *    one byte; the sample is poker's clock read to waiter's return.  A
+ *    poker process (poker.h) waits until the waiter sleeps, then the
+ *    block's delay, reads the clock, writes one byte; the sample is the
+ *    poker's clock read to the waiter's return.  A
  *    sample in which the waiter never went to sleep (no voluntary context
  *    switch during the call) is discarded and counted.
  * Every call's answer is checked: exactly the active ready fds (wakeup: one).
@@ -45,6 +46,10 @@ typedef struct mp_block {
      * wakeup, the waiter's bracket (as waiter_ns).  The profile pass keeps
      * only the samples that fall inside them. */
     uint64_t *span;
+    /* wakeup, when not NULL: [n] how long before its write the poker had
+     * seen the waiter asleep (t0 - t_asleep of mp_poke_page): at least the
+     * delay asked for. */
+    double *asleep_ns;
     size_t kept;          /* samples written */
     size_t discarded;     /* wakeup: waiter was not asleep */
     size_t stopped;       /* timed: kept samples during which the process was stopped
@@ -53,6 +58,11 @@ typedef struct mp_block {
                            * switched out involuntarily (another task took its CPU) */
     int64_t *counters;
     size_t dropped;       /* counter samples refused (multiplexed) */
+    /* wakeup, counted, when not NULL: the poker's own deltas around its
+     * write for each kept sample (row-major, poker->pg->count_n per row;
+     * INT64_MIN where its read failed), when the poker counts this block
+     * (mp_poker.count_pass). */
+    int64_t *poker_counters;
 } mp_block;
 
 /* Warm-up lasts at least this long as well as at least `warmup` calls: a
@@ -65,8 +75,10 @@ typedef struct mp_block {
  * passes are separate from timing passes so reads never inflate times). */
 int mp_sample_ready(const mp_backend_ops *b, void *st, const mp_fdset *set, int warmup,
                     size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err);
+/* Wakeup: the poker writes delay_ns after it sees the waiter asleep. */
 int mp_sample_wakeup(const mp_backend_ops *b, void *st, const mp_fdset *set, mp_poker *poker,
-                     int warmup, size_t n, mp_pmu_pass *pass, mp_block *out, mp_err *err);
+                     uint64_t delay_ns, int warmup, size_t n, mp_pmu_pass *pass,
+                     mp_block *out, mp_err *err);
 
 /* Check one ready-mode call that returned n: exactly the set's active
  * fds, collected into got (room for set->active + 1).  0 or -EPROTO. */

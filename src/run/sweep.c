@@ -82,10 +82,9 @@ void mp__sweep_progress(const mp_sweep_env *env, size_t cell, size_t ncells, con
 {
     if (!env->progress)
         return;
-    char label[160];
-    snprintf(label, sizeof label, "%s %s N=%d%s%.0d %s, %s %d/%d", c->backend->name,
-             mp_fd_kind_name(c->kind), c->nfds, c->active > 1 ? " K=" : "",
-             c->active > 1 ? c->active : 0, mp_mode_name(c->mode), what, i, n);
+    char label[192], name[128];
+    snprintf(label, sizeof label, "%s, %s %d/%d", mp_cell_name(c, name, sizeof name), what, i,
+             n);
     env->progress(cell, ncells, label, env->progress_ctx);
 }
 
@@ -256,8 +255,8 @@ static int time_repeat(mp_results *r, mp_cell *cells, const mp_fdset *set,
         int brc = mode == MP_MODE_READY
                       ? mp_sample_ready(c->backend, st, set, cfg->warmup, per, NULL,
                                         &blk, &cerr)
-                      : mp_sample_wakeup(c->backend, st, set, env->poker, cfg->warmup,
-                                         per, NULL, &blk, &cerr);
+                      : mp_sample_wakeup(c->backend, st, set, env->poker, MP_CELL_DELAY(c),
+                                         cfg->warmup, per, NULL, &blk, &cerr);
         if (brc == 0 && mode == MP_MODE_READY &&
             mp_sample_bare_loop(c->backend, st, BARE_LOOP, &c->bare_loop[rep],
                                 &c->bare_loop_mean[rep], &cerr) < 0)
@@ -375,7 +374,7 @@ static size_t cell_index(const mp_run_config *cfg, int k, int n, int a, int m, i
 {
     size_t i = (size_t)k * (size_t)cfg->ncounts + (size_t)n;
     i = i * (size_t)cfg->nactives + (size_t)a;
-    i = i * (size_t)cfg->nmodes + (size_t)m;
+    i = i * (size_t)mp_run_nslots(cfg) + (size_t)m;
     i = i * (size_t)cfg->nfd_tables + (size_t)t;
     return i * (size_t)cfg->nbackends + (size_t)b;
 }
@@ -387,7 +386,8 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, int 
     mp_fd_kind kind = cfg->kinds[k];
     int N = cfg->fds[ni], nb = cfg->nbackends, rc = 0;
     mp_cell *group = &r->cells[cell_index(cfg, k, ni, 0, 0, 0, 0)];
-    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)cfg->nfd_tables * (size_t)nb;
+    size_t ng = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) *
+                (size_t)cfg->nfd_tables * (size_t)nb;
     int kmax = 1;   /* largest K that fits in N */
     for (int a = 0; a < cfg->nactives; a++)
         if (cfg->actives[a] <= N && cfg->actives[a] > kmax)
@@ -462,7 +462,7 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, int 
             continue;
         /* The K active fds sit where --ready-pos says within the ready range. */
         mp_fdset_activate(&set, K, mp_ready_first(cfg->ready_pos, kmax, K));
-        for (int m = 0; m < cfg->nmodes && rc == 0; m++)
+        for (int m = 0; m < mp_run_nslots(cfg) && rc == 0; m++)
             for (int t = 0; t < cfg->nfd_tables && rc == 0; t++) {
                 size_t first = cell_index(cfg, k, ni, a, m, t, 0);
                 for (int b = 0; b < nb; b++)
@@ -488,7 +488,7 @@ static int group_done(mp_results *r, const mp_sweep_env *env, int k, int n, mp_e
 {
     const mp_run_config *cfg = r->cfg;
     size_t g0 = cell_index(cfg, k, n, 0, 0, 0, 0);
-    size_t ng = (size_t)cfg->nactives * (size_t)cfg->nmodes * (size_t)cfg->nfd_tables *
+    size_t ng = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) * (size_t)cfg->nfd_tables *
                 (size_t)cfg->nbackends;
     int jrc = env->journal ? mp_journal_cells(env->journal, r, g0, ng) : 0;
     if (jrc < 0)
@@ -566,7 +566,7 @@ int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
         rc = sweep_pass(r, env, rep, rep + 1, &done, err);
     if (rc < 0) {
         /* the groups the last pass made final come first in index order */
-        size_t per_group = (size_t)cfg->nactives * (size_t)cfg->nmodes *
+        size_t per_group = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) *
                            (size_t)cfg->nfd_tables * (size_t)cfg->nbackends;
         size_t first = rep == cfg->repeats ? (size_t)done * per_group : 0;
         mp_err kerr;
