@@ -29,6 +29,7 @@
 #include "cmd/cmd.h"
 #include "compare/compare.h"
 #include "report/reference.h"
+#include "report/report.h"
 
 #include "fixture_edit.h"
 
@@ -135,8 +136,8 @@ static void two_hosts_shared_and_listed(void **st)
     }
     HAS(md, "| 1000 | 2,900 | 20,150 |");
     HAS(md, "| 1000 | 7.25 | 134 |");                         /* poll / epoll */
-    HAS(md, "| poll, ns | 2.5 ns/fd (N 100..1000, 2 pts");
-    HAS(md, "| poll, cycles | 7.5 cycles/fd (N 100..1000, 2 pts");
+    HAS(md, "| poll, ns | 2.5 ns/fd (N 10..1000, 3 pts");
+    HAS(md, "| poll, cycles | 7.5 cycles/fd (N 10..1000, 3 pts");
     HAS(md, "40 cycles/fd");                                   /* arm_n1::CPU_CYCLES */
     /* counters side by side, marked where the other host lacks them */
     HAS(md, "| cycles | 8,500 | **not counted here** (different PMU");
@@ -373,6 +374,81 @@ static void same_host_before_after(void **st)
     }
     assert_true(seen);
     cJSON_Delete(doc);
+}
+
+/* The text after "| first | " of the first row so named after heading, up
+ * to the next " |" (the slope and its interval). */
+static void cell_after(const char *md, const char *heading, const char *first, char *out,
+                       size_t len)
+{
+    const char *h = strstr(md, heading);
+    if (!h)
+        fail_msg("no \"%s\" in:\n%s", heading, md);
+    const char *r = strstr(h, first);
+    if (!r)
+        fail_msg("no row \"%s\" under \"%s\"", first, heading);
+    r += strlen(first);
+    const char *e = strstr(r, " |");
+    assert_non_null(e);
+    snprintf(out, len, "%.*s", (int)(e - r), r);
+}
+
+/* compare's slope of a series is the one its own report fits (the same
+ * function): the synthetic report fixture, whose wakeup poll bends (an
+ * ordinary least-squares line through its medians says about 180 ns per fd,
+ * the report's fit on relative error 70.7), with repeat medians for the
+ * report's interval, compared with a copy of itself. */
+static void slopes_as_report(void **st)
+{
+    (void)st;
+    char a[300], b[300], out[300], path[PATH_MAX], md[200000], rep[200000];
+    snprintf(a, sizeof a, "%s/slopeA", tmpdir);
+    snprintf(b, sizeof b, "%s/slopeB", tmpdir);
+    snprintf(out, sizeof out, "%s/slopes", tmpdir);
+    for (int k = 0; k < 2; k++) {
+        const char *dir = k ? b : a;
+        mkdir(dir, 0700);
+        cJSON *doc = mp_fx_doc(MP_TEST_FIXTURES "/report", "synthetic/results.json"), *c;
+        assert_non_null(doc);
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(doc, "results")) {
+            cJSON *status = cJSON_GetObjectItem(c, "status");
+            if (!cJSON_IsString(status) || strcmp(status->valuestring, "ok"))
+                continue;
+            double p50 = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(c,
+                "metrics"), "wall_ns"), "p50")->valuedouble, rm[9];
+            for (int i = 0; i < 9; i++)
+                rm[i] = p50 * (1 + 0.01 * ((i * 4) % 9 - 4));
+            cJSON_AddItemToObject(c, "repeat_medians_ns", cJSON_CreateDoubleArray(rm, 9));
+            cJSON_AddStringToObject(c, "repeat_medians_of", "wall_ns");
+        }
+        snprintf(path, sizeof path, "%s/results.json", dir);
+        assert_int_equal(mp_fx_write_doc(path, doc), 0);
+    }
+    mp_err err;
+    mp_err_clear(&err);
+    if (mp_report_build(a, 0, &err))
+        fail_msg("report: %s", err.msg);
+    snprintf(path, sizeof path, "%s/report.md", a);
+    slurp(path, rep, sizeof rep);
+    int rc = compare(a, b, "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    static const char *const mode[] = {"ready", "wakeup"};
+    for (int i = 0; i < 2; i++) {
+        char h1[64], h2[64], r[128], c[256];
+        snprintf(h1, sizeof h1, "## Results: %s mode, pipe fds", mode[i]);
+        snprintf(h2, sizeof h2, "## %s mode, pipe descriptors", mode[i]);
+        const char *sec = strstr(rep, h1);
+        assert_non_null(sec);
+        cell_after(sec, "| backend | ns per fd (fit)", "| poll | ", r, sizeof r);
+        cell_after(md, h2, "| poll, ns | ", c, sizeof c);
+        if (strncmp(c, r, strlen(r)) || strncmp(c + strlen(r), " ns/fd (N 10..10000, 6 pts", 26))
+            fail_msg("%s: report's fit \"%s\", compare's \"%s\"", mode[i], r, c);
+        if (!strchr(r, '['))
+            fail_msg("%s: the report's fit has no interval: %s", mode[i], r);
+    }
+    HAS(md, "| poll, ns | 70.7 [");
 }
 
 /* A time in samples.csv that is not a finite number (nan, inf): the
@@ -830,6 +906,7 @@ int main(void)
         cmocka_unit_test(mismatched_inputs),
         cmocka_unit_test(approximate_and_interrupted),
         cmocka_unit_test(reference_from_any_directory),
+        cmocka_unit_test(slopes_as_report),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

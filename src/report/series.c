@@ -97,16 +97,6 @@ int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
     return 1;
 }
 
-mp_fit mp_rc_slope(const mp_rmodel *m, const char *mode, const char *kind,
-                   const char *backend, const char *metric, size_t *npts)
-{
-    double n[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
-    size_t k = mp_rc_points(m, mode, kind, backend, metric, n, y, MP_RC_MAXPTS);
-    if (npts)
-        *npts = k;
-    return mp_fit_linear(n, y, k);
-}
-
 int mp_rc_has_backend(const mp_rmodel *m, const char *name)
 {
     for (size_t i = 0; i < m->nbackends; i++)

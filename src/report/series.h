@@ -52,13 +52,10 @@ typedef struct mp_rlinefit {
 int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
                   const char *backend, const char *metric, mp_rlinefit *out);
 
-/* The series' fit of metric against N (ns per fd for wall_ns). */
-mp_fit mp_rc_slope(const mp_rmodel *m, const char *mode, const char *kind,
-                   const char *backend, const char *metric, size_t *npts);
-
-/* The cost of one series against N, three ways: the marginal cost of each
+/* The cost of one series against N, two ways: the marginal cost of each
  * interval between neighbouring N (measured medians, no model), and a line
- * fitted on relative error so every N counts alike (a model). */
+ * fitted on relative error so every N counts alike (a model).  This is the
+ * one per-fd fit: the report and compare both print it. */
 #define MP_RC_SPREAD 2.0      /* warn when interval costs differ more than this */
 #define MP_RC_FLAT 0.10       /* "flat": the median changes less than 10% over the sweep */
 typedef struct mp_rcost {
