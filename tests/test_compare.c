@@ -289,7 +289,7 @@ static const char *row_under(const char *md, const char *heading, const char *ro
 static void same_host_before_after(void **st)
 {
     (void)st;
-    char before[300], after[300], out[300], md[200000];
+    char before[300], after[300], out[300], md[200000], path[PATH_MAX];
     snprintf(before, sizeof before, "%s/runs/before", tmpdir);
     snprintf(after, sizeof after, "%s/runs/after", tmpdir);
     snprintf(out, sizeof out, "%s/ba", tmpdir);
@@ -326,6 +326,42 @@ static void same_host_before_after(void **st)
     assert_true(k > 40 && k <= 100);
     if (strncmp(u, LONG_REASON, k) || !strchr(" ,;:", LONG_REASON[k]))
         fail_msg("reason cut mid-word: '%.*s' of '%s'", (int)k, u, LONG_REASON);
+
+    /* the delta table on stdout too, one line per cell */
+    HAS(out_text, "change against host 1 (median; 95% interval of the ratio and permutation "
+                  "test on the repeat medians):\n");
+    r = strstr(out_text, "\nready   pipe       poll                10     2   +20.0% 1.2");
+    if (!r || strncmp(strstr(r, "p < 0.001"), "p < 0.001 slower\n", 17))
+        fail_msg("no stdout line for poll N = 10:\n%s", out_text);
+    HASNT(out_text, "warning: host");
+
+    /* the second input with 3 repeat medians per cell and a load warning of
+     * its own: both carried into the comparison, the first on stdout too */
+    char few[300];
+    snprintf(few, sizeof few, "%s/runs/few", tmpdir);
+    write_run(few, 1);
+    cJSON *fd = mp_fx_doc(few, "results.json"), *x;
+    assert_non_null(fd);
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(fd, "results")) {
+        double rm[3] = {100, 101, 102};
+        if (cJSON_GetObjectItem(x, "repeat_medians_ns"))
+            cJSON_ReplaceItemInObject(x, "repeat_medians_ns", cJSON_CreateDoubleArray(rm, 3));
+    }
+    assert_int_equal(mp_fx_set_json(fd, "context.noise", "{\"warnings\": [\"the 1-minute "
+                                    "load average reached 3.5 on 2 CPUs\"]}"), 0);
+    snprintf(path, sizeof path, "%s/results.json", few);
+    assert_int_equal(mp_fx_write_doc(path, fd), 0);
+    rc = compare(before, few, "--out", out, "--force", "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    HAS(out_text, "warning: host 2: ");
+    HAS(out_text, " cells have fewer than 4 repeat medians (fewest 3), the least the "
+                  "permutation test needs");
+    HASNT(out_text, "warning: host 1:");
+    read_md(out, md, sizeof md);
+    HAS(md, "- warning (AMD EPYC 7763 64-Core Processor (x86_64), few): ");
+    HAS(md, "- warning (AMD EPYC 7763 64-Core Processor (x86_64), few, from its report): "
+            "noisy run: the 1-minute load average reached 3.5 on 2 CPUs\n");
 
     /* one number per cell: not testable, and why */
     rc = compare(before, "epyc-9354p", "--out", out, "--force", "--no-plots", NULL);
