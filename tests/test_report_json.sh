@@ -77,6 +77,20 @@ check(md, f"  - wakeup mode: **{c['verdict']}**: measured at N=10,000: {c['ratio
 assert p["interval"] == "repeats" and c["seed_ratio"] == 240.75
 x = next(x for x in series(d, "wakeup", "poll")["ratio_to_epoll"] if x["nfds"] == 10000)
 assert abs(x["lo"] - c["lo"]) < 1e-9 and abs(x["hi"] - c["hi"]) < 1e-9
+# interval costs and the fit carry the intervals report.md prints beside them
+pc = series(d, "ready", "poll")["interval_costs"][0]
+assert pc["verdict"] == "grows" and pc["lo"] <= pc["ns_per_fd"] <= pc["hi"], pc
+check(md, f"- poll: {pc['from_nfds']:,}→{pc['to_nfds']:,}: {pc['ns_per_fd']:.1f} "
+      f"[{pc['lo']:.1f}, {pc['hi']:.1f}]", "an interval cost with its interval")
+ec = series(d, "wakeup", "epoll")["interval_costs"]
+assert any(c["verdict"] == "within noise" and c["lo"] <= 0 <= c["hi"] for c in ec), ec
+f = series(d, "ready", "poll")["fit"]
+assert f["interval"] == "bootstrap over repeats" and f["ns_per_fd_lo"] < f["ns_per_fd_hi"]
+check(md, f"| poll | {f['ns_per_fd']:.1f} [{f['ns_per_fd_lo']:.1f}, {f['ns_per_fd_hi']:.1f}] |",
+      "the fit with its interval")
+w = claim(d, "poll is O(N)", "wakeup")
+assert w["verdict"] == "not resolved" and w["interval"] == "repeats", w
+check(md, f"  - wakeup mode: **not resolved** ({w['why']})", "the unresolved O(N) claim and why")
 l = claim(d, "poll is O(N)", "ready")
 check(md, f"every interval adds {l['poll_ns_per_fd_min']:.1f} to {l['poll_ns_per_fd_max']:.1f} "
       f"ns per fd", "poll's interval costs in the O(N) claim")
