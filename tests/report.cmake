@@ -1,6 +1,7 @@
 # Tests of reports, analysis and figures.  Label: report.
 mp_add_test(test_numeric LIBS mp_report SOURCES test_numeric.c LABELS report)
 mp_add_test(test_report LIBS mp_report SOURCES test_report.c LABELS report)
+mp_add_test(test_verdicts LIBS mp_report SOURCES test_verdicts.c LABELS report)
 mp_add_test(test_report_xtable LIBS mp_cmd SOURCES test_report_xtable.c LABELS report)
 mp_add_test(test_report_figures LIBS mp_report SOURCES test_report_figures.c
   LABELS report TIMEOUT 300

@@ -29,6 +29,7 @@
 #include "cmd/cmd.h"
 #include "compare/compare.h"
 #include "report/reference.h"
+#include "report/report.h"
 
 #include "fixture_edit.h"
 
@@ -135,8 +136,8 @@ static void two_hosts_shared_and_listed(void **st)
     }
     HAS(md, "| 1000 | 2,900 | 20,150 |");
     HAS(md, "| 1000 | 7.25 | 134 |");                         /* poll / epoll */
-    HAS(md, "| poll, ns | 2.5 ns/fd (N 100..1000, 2 pts");
-    HAS(md, "| poll, cycles | 7.5 cycles/fd (N 100..1000, 2 pts");
+    HAS(md, "| poll, ns | 2.5 ns/fd (N 10..1000, 3 pts");
+    HAS(md, "| poll, cycles | 7.5 cycles/fd (N 10..1000, 3 pts");
     HAS(md, "40 cycles/fd");                                   /* arm_n1::CPU_CYCLES */
     /* counters side by side, marked where the other host lacks them */
     HAS(md, "| cycles | 8,500 | **not counted here** (different PMU");
@@ -288,7 +289,7 @@ static const char *row_under(const char *md, const char *heading, const char *ro
 static void same_host_before_after(void **st)
 {
     (void)st;
-    char before[300], after[300], out[300], md[200000];
+    char before[300], after[300], out[300], md[200000], path[PATH_MAX];
     snprintf(before, sizeof before, "%s/runs/before", tmpdir);
     snprintf(after, sizeof after, "%s/runs/after", tmpdir);
     snprintf(out, sizeof out, "%s/ba", tmpdir);
@@ -325,6 +326,42 @@ static void same_host_before_after(void **st)
     assert_true(k > 40 && k <= 100);
     if (strncmp(u, LONG_REASON, k) || !strchr(" ,;:", LONG_REASON[k]))
         fail_msg("reason cut mid-word: '%.*s' of '%s'", (int)k, u, LONG_REASON);
+
+    /* the delta table on stdout too, one line per cell */
+    HAS(out_text, "change against host 1 (median; 95% interval of the ratio and permutation "
+                  "test on the repeat medians):\n");
+    r = strstr(out_text, "\nready   pipe       poll                10     2   +20.0% 1.2");
+    if (!r || strncmp(strstr(r, "p < 0.001"), "p < 0.001 slower\n", 17))
+        fail_msg("no stdout line for poll N = 10:\n%s", out_text);
+    HASNT(out_text, "warning: host");
+
+    /* the second input with 3 repeat medians per cell and a load warning of
+     * its own: both carried into the comparison, the first on stdout too */
+    char few[300];
+    snprintf(few, sizeof few, "%s/runs/few", tmpdir);
+    write_run(few, 1);
+    cJSON *fd = mp_fx_doc(few, "results.json"), *x;
+    assert_non_null(fd);
+    cJSON_ArrayForEach(x, cJSON_GetObjectItem(fd, "results")) {
+        double rm[3] = {100, 101, 102};
+        if (cJSON_GetObjectItem(x, "repeat_medians_ns"))
+            cJSON_ReplaceItemInObject(x, "repeat_medians_ns", cJSON_CreateDoubleArray(rm, 3));
+    }
+    assert_int_equal(mp_fx_set_json(fd, "context.noise", "{\"warnings\": [\"the 1-minute "
+                                    "load average reached 3.5 on 2 CPUs\"]}"), 0);
+    snprintf(path, sizeof path, "%s/results.json", few);
+    assert_int_equal(mp_fx_write_doc(path, fd), 0);
+    rc = compare(before, few, "--out", out, "--force", "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    HAS(out_text, "warning: host 2: ");
+    HAS(out_text, " cells have fewer than 4 repeat medians (fewest 3), the least the "
+                  "permutation test needs");
+    HASNT(out_text, "warning: host 1:");
+    read_md(out, md, sizeof md);
+    HAS(md, "- warning (AMD EPYC 7763 64-Core Processor (x86_64), few): ");
+    HAS(md, "- warning (AMD EPYC 7763 64-Core Processor (x86_64), few, from its report): "
+            "noisy run: the 1-minute load average reached 3.5 on 2 CPUs\n");
 
     /* one number per cell: not testable, and why */
     rc = compare(before, "epyc-9354p", "--out", out, "--force", "--no-plots", NULL);
@@ -373,6 +410,81 @@ static void same_host_before_after(void **st)
     }
     assert_true(seen);
     cJSON_Delete(doc);
+}
+
+/* The text after "| first | " of the first row so named after heading, up
+ * to the next " |" (the slope and its interval). */
+static void cell_after(const char *md, const char *heading, const char *first, char *out,
+                       size_t len)
+{
+    const char *h = strstr(md, heading);
+    if (!h)
+        fail_msg("no \"%s\" in:\n%s", heading, md);
+    const char *r = strstr(h, first);
+    if (!r)
+        fail_msg("no row \"%s\" under \"%s\"", first, heading);
+    r += strlen(first);
+    const char *e = strstr(r, " |");
+    assert_non_null(e);
+    snprintf(out, len, "%.*s", (int)(e - r), r);
+}
+
+/* compare's slope of a series is the one its own report fits (the same
+ * function): the synthetic report fixture, whose wakeup poll bends (an
+ * ordinary least-squares line through its medians says about 180 ns per fd,
+ * the report's fit on relative error 70.7), with repeat medians for the
+ * report's interval, compared with a copy of itself. */
+static void slopes_as_report(void **st)
+{
+    (void)st;
+    char a[300], b[300], out[300], path[PATH_MAX], md[200000], rep[200000];
+    snprintf(a, sizeof a, "%s/slopeA", tmpdir);
+    snprintf(b, sizeof b, "%s/slopeB", tmpdir);
+    snprintf(out, sizeof out, "%s/slopes", tmpdir);
+    for (int k = 0; k < 2; k++) {
+        const char *dir = k ? b : a;
+        mkdir(dir, 0700);
+        cJSON *doc = mp_fx_doc(MP_TEST_FIXTURES "/report", "synthetic/results.json"), *c;
+        assert_non_null(doc);
+        cJSON_ArrayForEach(c, cJSON_GetObjectItem(doc, "results")) {
+            cJSON *status = cJSON_GetObjectItem(c, "status");
+            if (!cJSON_IsString(status) || strcmp(status->valuestring, "ok"))
+                continue;
+            double p50 = cJSON_GetObjectItem(cJSON_GetObjectItem(cJSON_GetObjectItem(c,
+                "metrics"), "wall_ns"), "p50")->valuedouble, rm[9];
+            for (int i = 0; i < 9; i++)
+                rm[i] = p50 * (1 + 0.01 * ((i * 4) % 9 - 4));
+            cJSON_AddItemToObject(c, "repeat_medians_ns", cJSON_CreateDoubleArray(rm, 9));
+            cJSON_AddStringToObject(c, "repeat_medians_of", "wall_ns");
+        }
+        snprintf(path, sizeof path, "%s/results.json", dir);
+        assert_int_equal(mp_fx_write_doc(path, doc), 0);
+    }
+    mp_err err;
+    mp_err_clear(&err);
+    if (mp_report_build(a, 0, &err))
+        fail_msg("report: %s", err.msg);
+    snprintf(path, sizeof path, "%s/report.md", a);
+    slurp(path, rep, sizeof rep);
+    int rc = compare(a, b, "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    static const char *const mode[] = {"ready", "wakeup"};
+    for (int i = 0; i < 2; i++) {
+        char h1[64], h2[64], r[128], c[256];
+        snprintf(h1, sizeof h1, "## Results: %s mode, pipe fds", mode[i]);
+        snprintf(h2, sizeof h2, "## %s mode, pipe descriptors", mode[i]);
+        const char *sec = strstr(rep, h1);
+        assert_non_null(sec);
+        cell_after(sec, "| backend | ns per fd (fit)", "| poll | ", r, sizeof r);
+        cell_after(md, h2, "| poll, ns | ", c, sizeof c);
+        if (strncmp(c, r, strlen(r)) || strncmp(c + strlen(r), " ns/fd (N 10..10000, 6 pts", 26))
+            fail_msg("%s: report's fit \"%s\", compare's \"%s\"", mode[i], r, c);
+        if (!strchr(r, '['))
+            fail_msg("%s: the report's fit has no interval: %s", mode[i], r);
+    }
+    HAS(md, "| poll, ns | 70.7 [");
 }
 
 /* A time in samples.csv that is not a finite number (nan, inf): the
@@ -881,6 +993,7 @@ int main(void)
         cmocka_unit_test(mismatched_inputs),
         cmocka_unit_test(approximate_and_interrupted),
         cmocka_unit_test(reference_from_any_directory),
+        cmocka_unit_test(slopes_as_report),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

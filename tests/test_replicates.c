@@ -1,7 +1,8 @@
 /* test_replicates.c - statistics over repeats: the order-statistic interval
- * of the median, the permutation test, the Hodges-Lehmann ratio interval,
- * and, on synthetic runs whose per-call samples are autocorrelated and whose
- * repeat medians drift, how often each interval holds the truth. */
+ * of the median, the permutation test, the Hodges-Lehmann ratio and shift
+ * intervals, and, on synthetic runs whose per-call samples are
+ * autocorrelated and whose repeat medians drift, how often each interval
+ * holds the truth. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,17 +142,22 @@ static void test_ratio_interval(void **state)
 enum { R = 9, S = 100, RUNS = 300 };
 #define TRUTH 1000.0
 
-static void synthetic_run(rng *r, double *calls, double *rep_medians)
+static void synthetic_run_at(rng *r, double truth, double *calls, double *rep_medians)
 {
     double tmp[S];
     for (int k = 0; k < R; k++) {
-        double level = TRUTH * (1 + 0.02 * normal(r)), e = 0;
+        double level = truth * (1 + 0.02 * normal(r)), e = 0;
         for (int i = 0; i < S; i++) {
             e = 0.6 * e + sqrt(1 - 0.36) * 0.05 * normal(r);
             calls[k * S + i] = tmp[i] = level * (1 + e);
         }
         rep_medians[k] = mp_median(tmp, S);
     }
+}
+
+static void synthetic_run(rng *r, double *calls, double *rep_medians)
+{
+    synthetic_run_at(r, TRUTH, calls, rep_medians);
 }
 
 /* The bootstrap over calls (the interval muxprof gave before it took the
@@ -179,6 +185,52 @@ static void test_coverage_synthetic(void **state)
                   100 * old_cov, 100 * new_cov);
     assert_true(old_cov < 0.60);
     assert_true(new_cov >= 0.90);
+}
+
+/* The shift interval (a per-interval cost's): exact on constant samples,
+ * around the shift otherwise, and on synthetic cells whose medians differ by
+ * 3% (a cost of 30 ns over the interval) it covers that difference at
+ * least 90% of the time, while on cells that differ by nothing it
+ * includes 0 (within noise) at least 90% of the time. */
+static void test_shift_interval(void **state)
+{
+    (void)state;
+    double est, lo, hi, cov;
+    double x[] = {100, 100, 100, 100, 100}, y[] = {130, 130, 130, 130, 130};
+    assert_int_equal(mp_shift_ci_hl(x, 5, y, 5, 0.95, &est, &lo, &hi, &cov), 0);
+    assert_float_equal(est, 30, 1e-12);
+    assert_float_equal(lo, 30, 1e-12);
+    assert_float_equal(hi, 30, 1e-12);
+    assert_float_equal(cov, 1 - 8.0 / 252, 1e-12);
+    double u[] = {-5, 3, 0, 2, -1, 4, 1, -2, -3}, v[9];
+    for (int i = 0; i < 9; i++)
+        v[i] = u[(i + 2) % 9] - 10;   /* a shift of -10, values of either sign */
+    assert_int_equal(mp_shift_ci_hl(u, 9, v, 9, 0.95, &est, &lo, &hi, &cov), 0);
+    assert_float_equal(est, -10, 1e-12);
+    assert_true(lo < -10 && -10 < hi && lo >= -19 && hi <= -1);
+    assert_int_equal(mp_shift_ci_hl(x, 0, y, 5, 0.95, &est, &lo, &hi, &cov), -EINVAL);
+    double bad[] = {1, NAN};
+    assert_int_equal(mp_shift_ci_hl(bad, 2, y, 5, 0.95, &est, &lo, &hi, &cov), -EINVAL);
+
+    static double calls[R * S];
+    double a[R], b[R];
+    rng r = {4242};
+    int cover = 0, noise = 0;
+    alarm(60);
+    for (int run = 0; run < RUNS; run++) {
+        synthetic_run_at(&r, TRUTH, calls, a);
+        synthetic_run_at(&r, TRUTH + 30, calls, b);
+        assert_int_equal(mp_shift_ci_hl(a, R, b, R, 0.95, &est, &lo, &hi, &cov), 0);
+        cover += lo <= 30 && 30 <= hi;
+        synthetic_run_at(&r, TRUTH, calls, b);
+        assert_int_equal(mp_shift_ci_hl(a, R, b, R, 0.95, &est, &lo, &hi, &cov), 0);
+        noise += lo <= 0 && 0 <= hi;
+    }
+    alarm(0);
+    print_message("shift interval: covers a shift of 30 in %.1f%%, holds 0 between identical "
+                  "cells in %.1f%%\n", 100.0 * cover / RUNS, 100.0 * noise / RUNS);
+    assert_true(cover >= RUNS * 90 / 100);
+    assert_true(noise >= RUNS * 90 / 100);
 }
 
 /* Identical synthetic runs compared: the permutation test on repeat medians
@@ -213,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_order_interval),
         cmocka_unit_test(test_permutation),
         cmocka_unit_test(test_ratio_interval),
+        cmocka_unit_test(test_shift_interval),
         cmocka_unit_test(test_coverage_synthetic),
         cmocka_unit_test(test_aa_synthetic),
     };

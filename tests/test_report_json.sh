@@ -46,7 +46,10 @@ check(md, f"| poll | {f['ns_per_fd']:.1f} | {f['intercept_ns']:,.0f} | {f['weigh
       f"{f['points']} | {f['warnings']} |", "the wakeup fit of poll")
 costs = "; ".join(f"{c['from_nfds']:,}→{c['to_nfds']:,}: {c['ns_per_fd']:.0f}"
                   for c in series(d, "wakeup", "poll")["interval_costs"])
-check(md, f"- poll: {costs}\n", "the wakeup interval costs of poll")
+check(md, f"- poll (interval not available: a cell has fewer than 2 repeat medians): {costs}\n",
+      "the wakeup interval costs of poll")
+assert all(c["lo"] is None and c["verdict"] == "interval not available"
+           for c in series(d, "wakeup", "poll")["interval_costs"])
 r = [x["ratio"] for x in series(d, "ready", "poll")["ratio_to_epoll"]]
 check(md, f"| poll | {r[0]:.3f}× | {r[1]:.2f}× | {r[2]:.1f}× | {r[3]:.0f}× |", "ready ratios")
 e = series(d, "ready", "epoll")["fit"]
@@ -69,11 +72,25 @@ d, md = load("profile")
 c = claim(d, "poll/epoll ratio", "wakeup")
 p, ep = c["poll"], c["epoll"]
 check(md, f"  - wakeup mode: **{c['verdict']}**: measured at N=10,000: {c['ratio']:.1f}× "
-      f"({c['lo']:.1f}–{c['hi']:.1f}× from the intervals), poll {p['p50']:,.0f} ns "
+      f"(95% interval {c['lo']:.1f}–{c['hi']:.1f}× from the repeat medians), poll {p['p50']:,.0f} ns "
       f"[{p['lo']:,.0f}–{p['hi']:,.0f}]", "the wakeup ratio claim with its intervals")
 assert p["interval"] == "repeats" and c["seed_ratio"] == 240.75
 x = next(x for x in series(d, "wakeup", "poll")["ratio_to_epoll"] if x["nfds"] == 10000)
 assert abs(x["lo"] - c["lo"]) < 1e-9 and abs(x["hi"] - c["hi"]) < 1e-9
+# interval costs and the fit carry the intervals report.md prints beside them
+pc = series(d, "ready", "poll")["interval_costs"][0]
+assert pc["verdict"] == "grows" and pc["lo"] <= pc["ns_per_fd"] <= pc["hi"], pc
+check(md, f"- poll: {pc['from_nfds']:,}→{pc['to_nfds']:,}: {pc['ns_per_fd']:.1f} "
+      f"[{pc['lo']:.1f}, {pc['hi']:.1f}]", "an interval cost with its interval")
+ec = series(d, "wakeup", "epoll")["interval_costs"]
+assert any(c["verdict"] == "within noise" and c["lo"] <= 0 <= c["hi"] for c in ec), ec
+f = series(d, "ready", "poll")["fit"]
+assert f["interval"] == "bootstrap over repeats" and f["ns_per_fd_lo"] < f["ns_per_fd_hi"]
+check(md, f"| poll | {f['ns_per_fd']:.1f} [{f['ns_per_fd_lo']:.1f}, {f['ns_per_fd_hi']:.1f}] |",
+      "the fit with its interval")
+w = claim(d, "poll is O(N)", "wakeup")
+assert w["verdict"] == "not resolved" and w["interval"] == "repeats", w
+check(md, f"  - wakeup mode: **not resolved** ({w['why']})", "the unresolved O(N) claim and why")
 l = claim(d, "poll is O(N)", "ready")
 check(md, f"every interval adds {l['poll_ns_per_fd_min']:.1f} to {l['poll_ns_per_fd_max']:.1f} "
       f"ns per fd", "poll's interval costs in the O(N) claim")
@@ -81,7 +98,8 @@ check(md, f"every interval adds {l['poll_ns_per_fd_min']:.1f} to {l['poll_ns_per
 d, md = load("profB")
 k = series(d, "wakeup", "poll")["knees"]
 assert len(k) == 1, k
-check(md, f"| poll | {k[0]['from_nfds']:,} | {k[0]['to_nfds']:,} | {k[0]['loglog_slope']:.2f} |",
+check(md, f"| poll | {k[0]['from_nfds']:,} | {k[0]['to_nfds']:,} | {k[0]['loglog_slope']:.2f} "
+      "(interval not available) |",
       "the knee of poll in wakeup mode")
 sys.exit(bad)
 PY

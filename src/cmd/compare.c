@@ -241,6 +241,8 @@ int mp_cmd_compare(int argc, char **argv)
             for (size_t i = 0; i < c.n; i++)
                 fprintf(f, "host %zu: %s%s  <- %s\n", i + 1, c.h[i].label,
                         c.h[i].reference ? " (published reference)" : "", c.h[i].m.path);
+            if (!json)
+                mp_cmp_print_changes(stdout, &c);
             fprintf(f, "wrote %s/report.md; %zu figure%s drawn in %s/figures/%s%s\n", out,
                     drawn, drawn == 1 ? "" : "s", out, note[0] ? "; " : "", note);
             if (json) {

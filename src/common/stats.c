@@ -252,23 +252,19 @@ static int mw_null_cdf(size_t m, size_t n, double *cdf)
     return 0;
 }
 
-int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
-                   double *est, double *lo, double *hi, double *achieved)
+/* The Hodges-Lehmann interval over the np = nx * ny pairwise values d[]
+ * (sorted here): their order statistics cut at the Mann-Whitney critical
+ * value for level; *est their median. */
+static int hl_interval(double *d, size_t nx, size_t ny, double level, double *est,
+                       double *lo, double *hi, double *achieved)
 {
-    if (nx == 0 || ny == 0 || nx > MP_HL_MAX || ny > MP_HL_MAX || !all_finite(x, nx, 1) ||
-        !all_finite(y, ny, 1) || !(level > 0 && level < 1))
-        return -EINVAL;
     size_t np = nx * ny;
     int exact = np <= MP_HL_EXACT;
-    double *d = malloc(np * sizeof *d), *cdf = exact ? malloc((np + 1) * sizeof *cdf) : NULL;
-    if (!d || (exact && (!cdf || mw_null_cdf(nx, ny, cdf) < 0))) {
-        free(d);
+    double *cdf = exact ? malloc((np + 1) * sizeof *cdf) : NULL;
+    if (exact && (!cdf || mw_null_cdf(nx, ny, cdf) < 0)) {
         free(cdf);
         return -ENOMEM;
     }
-    for (size_t i = 0; i < nx; i++)
-        for (size_t j = 0; j < ny; j++)
-            d[i * ny + j] = log(y[j] / x[i]);
     qsort(d, np, sizeof *d, cmp_double);
     /* The interval [d(c), d(np + 1 - c)] covers with 1 - 2 P(U <= c - 1). */
     size_t c = 1;
@@ -283,10 +279,53 @@ int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, doubl
         c = k < 1 ? 1 : (size_t)k;
         *achieved = 1 - erfc((mu - (double)c + 0.5) / sd / sqrt(2.0));
     }
-    *est = exp(mp_quantile_sorted(d, np, 0.5));
-    *lo = exp(d[c - 1]);
-    *hi = exp(d[np - c]);
-    free(d);
+    *est = mp_quantile_sorted(d, np, 0.5);
+    *lo = d[c - 1];
+    *hi = d[np - c];
     free(cdf);
     return 0;
+}
+
+int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
+                   double *est, double *lo, double *hi, double *achieved)
+{
+    if (nx == 0 || ny == 0 || nx > MP_HL_MAX || ny > MP_HL_MAX || !all_finite(x, nx, 1) ||
+        !all_finite(y, ny, 1) || !(level > 0 && level < 1))
+        return -EINVAL;
+    double *d = malloc(nx * ny * sizeof *d);
+    if (!d)
+        return -ENOMEM;
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++)
+            d[i * ny + j] = log(y[j] / x[i]);
+    int rc = hl_interval(d, nx, ny, level, est, lo, hi, achieved);
+    free(d);
+    if (rc < 0)
+        return rc;
+    *est = exp(*est);
+    *lo = exp(*lo);
+    *hi = exp(*hi);
+    return 0;
+}
+
+int mp_shift_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
+                   double *est, double *lo, double *hi, double *achieved)
+{
+    if (nx == 0 || ny == 0 || nx > MP_HL_MAX || ny > MP_HL_MAX || !all_finite(x, nx, 0) ||
+        !all_finite(y, ny, 0) || !(level > 0 && level < 1))
+        return -EINVAL;
+    double *d = malloc(nx * ny * sizeof *d);
+    if (!d)
+        return -ENOMEM;
+    for (size_t i = 0; i < nx; i++)
+        for (size_t j = 0; j < ny; j++)
+            d[i * ny + j] = y[j] - x[i];
+    int rc = hl_interval(d, nx, ny, level, est, lo, hi, achieved);
+    free(d);
+    return rc;
+}
+
+unsigned long long mp_splitmix64(unsigned long long *state)
+{
+    return splitmix64(state);
 }

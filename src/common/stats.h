@@ -69,4 +69,16 @@ int mp_perm_test(const double *x, size_t nx, const double *y, size_t ny,
 int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
                    double *est, double *lo, double *hi, double *achieved);
 
+/* The same interval for the shift y - x of two location parameters: the
+ * order statistics of the pairwise differences yj - xi (values finite, of
+ * any sign); *est their median.  Distribution-free for a shift between two
+ * samples of independent values (here: repeat medians of two cells).
+ * Returns as mp_ratio_ci_hl. */
+int mp_shift_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
+                   double *est, double *lo, double *hi, double *achieved);
+
+/* The next value of a splitmix64 stream (Steele, Lea and Flood 2014):
+ * deterministic draws for resampling, the same from the same seed. */
+unsigned long long mp_splitmix64(unsigned long long *state);
+
 #endif

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,36 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     out->why[0] = 0;
 }
 
+const char *mp__cmp_repeat_warning(const mp_cmp_host *h, char *buf, size_t len)
+{
+    size_t fewest = SIZE_MAX, ok = 0, below = 0, untestable = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < h->m.ncells && !h->reference; i++) {
+        const mp_rcell *x = &h->m.cells[i];
+        if (x->status != MP_CELL_OK)
+            continue;
+        ok++;
+        below += x->nrep < MP_CMP_ADVISED_REPEATS;
+        untestable += x->nrep < MP_CMP_MIN_REPEATS;
+        if (x->nrep < fewest)
+            fewest = x->nrep;
+    }
+    if (!ok || fewest >= MP_CMP_ADVISED_REPEATS)
+        return buf;
+    if (fewest < MP_CMP_MIN_REPEATS)
+        snprintf(buf, len, "%zu of %zu cells have fewer than %d repeat medians (fewest %zu), "
+                 "the least the permutation test needs (%d against %d: smallest p 2/70 < %.2g): "
+                 "their changes are not testable; run with --repeats %d or more", untestable, ok,
+                 MP_CMP_MIN_REPEATS, fewest, MP_CMP_MIN_REPEATS, MP_CMP_MIN_REPEATS,
+                 MP_CMP_ALPHA, MP_CMP_ADVISED_REPEATS);
+    else
+        snprintf(buf, len, "%zu of %zu cells have fewer than %d repeat medians (fewest %zu): "
+                 "the test can run but finds only large changes (little power); run with "
+                 "--repeats %d or more", below, ok, MP_CMP_ADVISED_REPEATS, fewest,
+                 MP_CMP_ADVISED_REPEATS);
+    return buf;
+}
+
 static const char *p_text(char *buf, size_t len, double p)
 {
     if (p < 0.001)
@@ -152,6 +183,50 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
     }
     if (nwhy)
         fputc('\n', f);
+}
+
+void mp_cmp_print_changes(FILE *f, const mp_cmp *c)
+{
+    mp_cmp_group g[64];
+    size_t ng = mp_cmp_groups(c, g, 64), lines = 0;
+    if (c->n < 2)
+        return;
+    for (size_t i = 0; i < c->n; i++) {
+        char w[400];
+        if (mp__cmp_repeat_warning(&c->h[i], w, sizeof w)[0])
+            fprintf(f, "warning: host %zu: %s\n", i + 1, w);
+    }
+    for (size_t gi = 0; gi < ng && gi < 64; gi++) {
+        char be[32][32];
+        size_t nb = mp_cmp_backends(c, &g[gi], be, 32);
+        for (size_t b = 0; b < nb && b < 32; b++) {
+            long long sh[MP_CMP_MAXPTS];
+            size_t ns = mp_cmp_shared_n(c, &g[gi], be[b], sh, MP_CMP_MAXPTS);
+            for (size_t k = 0; k < ns && k < MP_CMP_MAXPTS; k++)
+                for (size_t i = 1; i < c->n; i++) {
+                    mp_cmp_change ch;
+                    char p[32], r[48];
+                    mp_cmp_change_of(c, i, &g[gi], be[b], sh[k], &ch);
+                    if (!isfinite(ch.pct))
+                        continue;
+                    if (!lines++)
+                        fprintf(f, "change against host 1 (median; 95%% interval of the ratio "
+                                   "and permutation test on the repeat medians):\n"
+                                   "%-7s %-10s %-13s %8s %5s %8s %-17s %-9s %s\n", "mode",
+                                "fd kind", "backend", "N", "host", "change", "ratio [95%]",
+                                "p", "verdict");
+                    if (isfinite(ch.p))
+                        snprintf(r, sizeof r, "%.3f [%.3f-%.3f]", ch.ratio, ch.ratio_lo,
+                                 ch.ratio_hi);
+                    else
+                        snprintf(r, sizeof r, "-");
+                    fprintf(f, "%-7s %-10.10s %-13.13s %8lld %5zu %+7.1f%% %-17s %-9s %s\n",
+                            g[gi].mode, g[gi].kind, be[b], sh[k], i + 1, ch.pct, r,
+                            isfinite(ch.p) ? p_text(p, sizeof p, ch.p) : "-",
+                            mp_cmp_verdict_name(ch.verdict));
+                }
+        }
+    }
 }
 
 const char *mp__cmp_reason(char *buf, size_t len, const char *reason, size_t max)

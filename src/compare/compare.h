@@ -133,6 +133,12 @@ typedef struct mp_cmp_change {
 void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const char *backend,
                       long long nfds, mp_cmp_change *out);
 
+/* For the terminal: each input's repeat warning, then one line per shared
+ * cell and input after the first with the change, the ratio and its 95%
+ * interval, p and the verdict of mp_cmp_change_of (the tables of
+ * report.md, as plain columns). */
+void mp_cmp_print_changes(FILE *f, const mp_cmp *c);
+
 /* The comparison as one JSON document for --json (docs/json-output.md). */
 cJSON *mp_cmp_json(const mp_cmp *c);
 

@@ -12,6 +12,7 @@
 #include "common/duration.h"
 #include "common/quote.h"
 #include "report/model.h"
+#include "report/report.h"
 #include "report/format.h"
 
 /* keys that only one input measured */
@@ -62,6 +63,20 @@ void mp__cmp_not_compared(FILE *f, const mp_cmp *c)
         }
     }
     fprintf(f, "%s\n", any ? "" : "Nothing: every measured cell has a counterpart.\n");
+}
+
+/* One of an input's own report warnings (report/report.h) as a line of
+ * the hosts part: the text from the file in it is Markdown-safe already
+ * (the report quotes it for its own report.md), the rest is muxprof's. */
+typedef struct md_warn_ctx {
+    FILE *f;
+    const char *label;
+} md_warn_ctx;
+
+static void md_warn(void *ctx, const char *line)
+{
+    const md_warn_ctx *o = ctx;
+    fprintf(o->f, "- warning (%s, from its report): %s\n\n", MP_QMD(o->label), line);
 }
 
 void mp__cmp_hosts(FILE *f, const mp_cmp *c)
@@ -141,5 +156,10 @@ void mp__cmp_hosts(FILE *f, const mp_cmp *c)
             fputc('\n', f);
         for (size_t k = 0; k < c->h[i].m.nwarn; k++)
             fprintf(f, "- warning (%s): %s\n\n", MP_QMD(c->h[i].label), c->h[i].m.warn[k]);
+        char w[400];
+        if (mp__cmp_repeat_warning(&c->h[i], w, sizeof w)[0])
+            fprintf(f, "- warning (%s): %s\n\n", MP_QMD(c->h[i].label), w);
+        md_warn_ctx ctx = {f, c->h[i].label};
+        mp_report_warnings(&c->h[i].m, md_warn, &ctx);
     }
 }

@@ -17,6 +17,11 @@ void mp__cmp_head(FILE *f, const mp_cmp *c, const char *first, const int *col);
 /* change.c: "change against the first input" for one backend's shared N. */
 void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
                           const char *backend, const long long *n, size_t nn);
+/* The warning for an input whose cells have fewer repeat medians than the
+ * test needs (MP_CMP_MIN_REPEATS: not testable) or than it needs for power
+ * (MP_CMP_ADVISED_REPEATS), into buf; "" when none (a reference has no
+ * repeats and says so in its own column).  Returns buf. */
+const char *mp__cmp_repeat_warning(const mp_cmp_host *h, char *buf, size_t len);
 /* A reason for a table cell: Markdown-safe, at most max characters, cut at
  * a word boundary with "..." when longer. */
 const char *mp__cmp_reason(char *buf, size_t len, const char *reason, size_t max);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/numeric.h"
+#include "report/series.h"
 #include "report/fig.h"
 #include "report/plot.h"
 #include "common/file.h"
@@ -183,34 +184,33 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
     return 0;
 }
 
+/* The slope of one input's series as its own report fits it (report/
+ * series.h, mp_rc_cost: least squares on relative error over every N the
+ * input measured), with the report's interval where it has one. */
 static void slope_text(char *buf, size_t len, const mp_cmp_host *h, const mp_cmp_group *g,
-                       const char *b, const char *metric, const long long *shared,
-                       size_t ns, const char *unit)
+                       const char *b, const char *metric, const char *unit)
 {
-    double x[MP_CMP_MAXPTS], y[MP_CMP_MAXPTS];
-    size_t n = 0;
-    for (size_t i = 0; i < ns; i++) {
-        const mp_rcell *c = mp_cmp_cell(h, g->mode, g->kind, b, shared[i]);
-        double v = mp_rm_p50(c, metric);
-        if (isfinite(v) && n < MP_CMP_MAXPTS) {
-            x[n] = (double)shared[i];
-            y[n++] = v;
-        }
+    mp_rcost rc;
+    char s[32], r[32], lo[32], hi[32], ci[80] = "";
+    const char *kind = mp_cmp_kind(h, g->kind);
+    if (!kind || !mp_rc_cost(&h->m, g->mode, kind, b, metric, &rc) || !rc.fit.ok) {
+        snprintf(buf, len, "fewer than 2 points");
+        return;
     }
-    mp_fit f = mp_fit_linear(x, y, n);
-    char s[32], r[32];
-    if (!f.ok)
-        snprintf(buf, len, "fewer than 2 shared points");
-    else
-        snprintf(buf, len, "%s %s/fd (N %.0f..%.0f, %zu pts, R² %s)", num(s, sizeof s, f.slope),
-                 unit, x[0], x[n - 1], n, num(r, sizeof r, f.r2));
+    if (isfinite(rc.slope_ci[0]) && isfinite(rc.slope_ci[1]))
+        snprintf(ci, sizeof ci, " [%s, %s]", num(lo, sizeof lo, rc.slope_ci[0]),
+                 num(hi, sizeof hi, rc.slope_ci[1]));
+    snprintf(buf, len, "%s%s %s/fd (N %.0f..%.0f, %zu pts, weighted R² %s)",
+             num(s, sizeof s, rc.fit.slope), ci, unit, rc.nfds[0], rc.nfds[rc.n - 1], rc.n,
+             isfinite(rc.fit.r2) ? num(r, sizeof r, rc.fit.r2) : "n/a");
 }
 
 static void slopes(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
 {
     const mp_cmp *c = w->c;
-    fprintf(w->f, "### Per-descriptor slope (least squares of the median over the shared "
-                  "N)\n\n");
+    fprintf(w->f, "### Per-descriptor slope (each input's fit as its own report makes it: "
+                  "least squares on relative error over every N it measured, with the 95%% "
+                  "interval of a bootstrap over its repeats where it has them)\n\n");
     table_head(w, g, "backend");
     for (size_t b = 0; b < nb; b++) {
         long long sh[MP_CMP_MAXPTS];
@@ -230,9 +230,9 @@ static void slopes(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
                     continue;
                 char t[160];
                 if (!cyc)
-                    slope_text(t, sizeof t, h, g, be[b], "wall_ns", sh, ns, "ns");
+                    slope_text(t, sizeof t, h, g, be[b], "wall_ns", "ns");
                 else if (h->cycles[0])
-                    slope_text(t, sizeof t, h, g, be[b], h->cycles, sh, ns, "cycles");
+                    slope_text(t, sizeof t, h, g, be[b], h->cycles, "cycles");
                 else
                     snprintf(t, sizeof t, "%s", h->reference ? "not published"
                              : h->has_counters ? "cycles not counted (other event set)"

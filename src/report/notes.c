@@ -36,8 +36,9 @@ static const char *dur(char *buf, size_t len, double ns)
 /* One warning line; a control character of the text (it may come from
  * anyone's results.json) is printed as '?', so it cannot drive the
  * terminal. */
-static void warn(notes_out *o, const char *text)
+static void warn(void *ctx, const char *text)
 {
+    notes_out *o = ctx;
     if (!o->warned++)
         fputs("\nwarnings:\n", o->f);
     fputs(o->colour ? "  \033[33mwarning:\033[0m " : "  warning: ", o->f);
@@ -46,13 +47,19 @@ static void warn(notes_out *o, const char *text)
     fputc('\n', o->f);
 }
 
+/* Where warnings go: a function and its context. */
+typedef struct warn_to {
+    mp_report_warn_fn fn;
+    void *ctx;
+} warn_to;
+
 static const char *cell_name(char *buf, size_t len, const mp_rcell *c)
 {
     snprintf(buf, len, "%s %s N=%s %s", c->backend, c->fd_kind, MP_NUM(c->nfds), c->mode);
     return buf;
 }
 
-static void noise_warnings(notes_out *o, const mp_rmodel *m)
+static void noise_warnings(const warn_to *o, const mp_rmodel *m)
 {
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
     const cJSON *noise = cJSON_GetObjectItemCaseSensitive(ctx, "noise");
@@ -61,13 +68,13 @@ static void noise_warnings(notes_out *o, const mp_rmodel *m)
     cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(noise, "warnings"))
         if (cJSON_IsString(w)) {
             snprintf(line, sizeof line, "noisy run: %s", mp_md_cell(b, sizeof b, w->valuestring));
-            warn(o, line);
+            o->fn(o->ctx, line);
         }
 }
 
 /* One warning line listing the cells pick() selects, each described by
  * what(); at most a few named, the rest counted. */
-static void cell_warning(notes_out *o, const mp_rmodel *m, const char *head,
+static void cell_warning(const warn_to *o, const mp_rmodel *m, const char *head,
                          int (*pick)(const mp_rcell *),
                          const char *(*what)(char *, size_t, const mp_rcell *))
 {
@@ -93,7 +100,7 @@ static void cell_warning(notes_out *o, const mp_rmodel *m, const char *head,
         fprintf(s, " and %zu more", more);
     fclose(s);
     if (shown)
-        warn(o, line);
+        o->fn(o->ctx, line);
     free(line);
 }
 
@@ -189,9 +196,9 @@ static void growth_finding(FILE *f, const mp_rmodel *m, const char *mode, const 
     }
 }
 
-int mp_report_notes(const mp_rmodel *m, FILE *f)
+void mp_report_warnings(const mp_rmodel *m, mp_report_warn_fn fn, void *ctx)
 {
-    notes_out o = {.f = f, .colour = isatty(fileno(f)) && !getenv("NO_COLOR")};
+    warn_to o = {fn, ctx};
     noise_warnings(&o, m);
     char head[128];
     snprintf(head, sizeof head, "noisy cells (repeat medians more than %.0f%% apart; quote "
@@ -200,6 +207,12 @@ int mp_report_notes(const mp_rmodel *m, FILE *f)
     snprintf(head, sizeof head, "long tails (p90 over %.0fx the median; median [p10-p90]):",
              LONG_TAIL);
     cell_warning(&o, m, head, long_tail, tail);
+}
+
+int mp_report_notes(const mp_rmodel *m, FILE *f)
+{
+    notes_out o = {.f = f, .colour = isatty(fileno(f)) && !getenv("NO_COLOR")};
+    mp_report_warnings(m, warn, &o);
     if (m->simulated || !m->ncells)
         return ferror(f) ? -1 : 0;
     int said = 0;

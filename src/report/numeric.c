@@ -136,7 +136,8 @@ size_t mp_find_knees(const double *x, const double *y, size_t n,
         if (!(s > threshold))
             continue;
         if (found < max && out)
-            out[found] = (mp_knee){ .i = i, .x0 = x[i], .x1 = x[i + 1], .slope = s };
+            out[found] = (mp_knee){ .i = i, .x0 = x[i], .x1 = x[i + 1], .slope = s,
+                                     .lo = NAN, .hi = NAN };
         found++;
     }
     return found;

@@ -54,6 +54,7 @@ typedef struct mp_knee {
     size_t i;          /* index of the left point */
     double x0, x1;     /* the interval */
     double slope;      /* its log-log slope */
+    double lo, hi;     /* its 95% interval (NaN: none; mp_find_knees gives none) */
 } mp_knee;
 
 /* Find knees in points sorted by x (threshold > 1 means "clearly above

@@ -44,4 +44,11 @@ cJSON *mp_report_json(const mp_rmodel *m);
  * each cost grows with N).  Nothing for a run that has none of them. */
 int mp_report_notes(const mp_rmodel *m, FILE *f);
 
+/* The warnings of those notes alone, each one line of text handed to
+ * fn(ctx, line): the run's noise warnings (load, steal, ...), its noisy
+ * cells and cells with a long tail; nothing for a run without them.
+ * compare carries each input's into its report. */
+typedef void (*mp_report_warn_fn)(void *ctx, const char *line);
+void mp_report_warnings(const mp_rmodel *m, mp_report_warn_fn fn, void *ctx);
+
 #endif

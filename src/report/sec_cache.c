@@ -245,6 +245,16 @@ static void knee_misses(FILE *f, const mp_rmodel *m, const char *mode, const cha
                    "not evidence");
 }
 
+/* " [lo, hi]" of a knee's log-log slope, or " (interval not available)". */
+static const char *knee_ci(const mp_knee *k, char *buf, size_t len)
+{
+    if (isfinite(k->lo) && isfinite(k->hi))
+        snprintf(buf, len, " [%.2f, %.2f]", k->lo, k->hi);
+    else
+        snprintf(buf, len, " (interval not available)");
+    return buf;
+}
+
 void mp__r_knees(const mp_rmodel *m, const char *mode, const char *kind, const char *backend,
                  const char *metric, mp_rknees *out)
 {
@@ -258,7 +268,25 @@ void mp__r_knees(const mp_rmodel *m, const char *mode, const char *kind, const c
             y[i] = NAN;
             out->dropped++;
         }
-    out->nk = mp_find_knees(x, y, out->npts, MP_KNEE_SLOPE, out->kn, MP_RKNEES_MAX);
+    out->nk = out->nnr = 0;
+    for (size_t i = 0; i + 1 < out->npts; i++) {
+        mp_knee k = {.i = i, .x0 = x[i], .x1 = x[i + 1], .lo = NAN, .hi = NAN,
+                     .slope = mp_loglog_slope(x[i], y[i], x[i + 1], y[i + 1])};
+        if (!isfinite(k.slope))
+            continue;
+        if (!strcmp(metric, "wall_ns"))
+            mp_rc_loglog_ci(mp_rm_find(m, mode, kind, backend, (long long)k.x0), k.x0,
+                            mp_rm_find(m, mode, kind, backend, (long long)k.x1), k.x1, &k.lo,
+                            &k.hi);
+        int side = mp_rc_side(k.lo, k.hi, MP_KNEE_SLOPE);
+        if (side == MP_RC_ABOVE || (side == MP_RC_NO_CI && k.slope > MP_KNEE_SLOPE)) {
+            if (out->nk < MP_RKNEES_MAX)
+                out->kn[out->nk] = k;
+            out->nk++;
+        } else if (side == MP_RC_STRADDLES && out->nnr < MP_RKNEES_MAX) {
+            out->nr[out->nnr++] = k;
+        }
+    }
 }
 
 void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
@@ -269,11 +297,15 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     double per_fd = MP_POLLFD_BYTES + kb;
     char a[32], b[32], c[32];
     fprintf(f, "Knees: intervals between neighbouring N where the log-log slope of the "
-               "median exceeds %.1f (cost growing faster than N). Each lists every "
+               "median exceeds %.1f (cost growing faster than N); where the cells have "
+               "repeat medians, only those whose 95%% interval [lo, hi] of that slope (ln of "
+               "the Hodges-Lehmann interval of the ratio of the two cells' repeat medians, "
+               "over ln(N₂/N₁)) lies wholly above it. Each lists every "
                "footprint that fills a cache level within a factor of 2 of the interval: "
                "that is a coincidence, not a cause; the miss counters of the same interval, "
                "where measured, are the evidence.\n\n", MP_KNEE_SLOPE);
     int any = 0;
+    size_t unresolved = 0;
     char noise[1024] = "";
     double floor = 0;
     for (size_t be = 0; be < m->nbackends; be++) {
@@ -281,6 +313,7 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
         mp__r_knees(m, mode, kind, m->backends[be], metric, &k);
         const mp_knee *kn = k.kn;
         floor = k.floor;
+        unresolved += k.nnr;
         if (k.dropped) {
             size_t len = strlen(noise);
             snprintf(noise + len, sizeof noise - len, "%s%s %zu of %zu", len ? ", " : "",
@@ -292,9 +325,9 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
                 fprintf(f, "| backend | from N | to N | log-log slope | cache crossings "
                            "nearby | miss counters, same interval |\n"
                            "|---|---:|---:|---:|---|---|\n");
-            fprintf(f, "| %s | %s | %s | %.2f |", m->backends[be],
+            fprintf(f, "| %s | %s | %s | %.2f%s |", m->backends[be],
                     mp_fmt_num(a, sizeof a, kn[i].x0), mp_fmt_num(b, sizeof b, kn[i].x1),
-                    kn[i].slope);
+                    kn[i].slope, knee_ci(&kn[i], c, sizeof c));
             knee_crossings(f, m, &kn[i], per_fd);
             fprintf(f, " |");
             knee_misses(f, m, mode, kind, m->backends[be], &kn[i]);
@@ -303,8 +336,20 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     }
     if (!any)
         fprintf(f, "No knee: no backend's cost grows faster than N between neighbouring "
-                   "points.\n");
+                   "points%s.\n", unresolved ? " by more than the interval allows" : "");
     fputc('\n', f);
+    for (size_t be = 0, said = 0; be < m->nbackends && unresolved; be++) {
+        mp_rknees k;
+        mp__r_knees(m, mode, kind, m->backends[be], metric, &k);
+        for (size_t i = 0; i < k.nnr; i++)
+            fprintf(f, "%s %s %s→%s (log-log slope %.2f%s)", said++ ? ";" : "Not resolved "
+                    "(the 95% interval of the log-log slope contains the knee threshold, so "
+                    "neither a knee nor its absence is shown):", m->backends[be],
+                    mp_fmt_num(a, sizeof a, k.nr[i].x0), mp_fmt_num(b, sizeof b, k.nr[i].x1),
+                    k.nr[i].slope, knee_ci(&k.nr[i], c, sizeof c));
+        if (be + 1 == m->nbackends)
+            fprintf(f, ".\n\n");
+    }
     if (noise[0])
         fprintf(f, "Points left out of the knee search as noise, at or below %s per call (the "
                    "magnitude of the most negative count of this metric in any series, which "

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/series.h"
+#include "report/verdict.h"
 #include "report/reference.h"
 #include "common/quote.h"
 #include "report/format.h"
@@ -45,46 +46,6 @@ static const char *p50_ci(const mp_rcell *c, char *buf, size_t len)
     return buf;
 }
 
-/* "poll is O(N), epoll is flat" checked in one mode: what the report says
- * and what `report --json` prints are both read from this. */
-typedef struct linear_claim {
-    mp_rcost pc, ec;             /* poll's and epoll's medians against N */
-    double loglog;               /* poll's log-log slope, first to last N */
-    double lo, hi, spread;       /* epoll's lowest and highest median, hi / lo */
-    int grows, lin, flat;
-    const mp_rcell *p1, *e1;     /* poll's and epoll's cells at their largest N */
-} linear_claim;
-
-/* 1 when poll and epoll each have two N or more in mode, else 0. */
-static int linear_check(const mp_rmodel *m, const char *mode, const char *kind,
-                        linear_claim *o)
-{
-    if (!mp_rc_cost(m, mode, kind, "poll", "wall_ns", &o->pc) ||
-        !mp_rc_cost(m, mode, kind, "epoll", "wall_ns", &o->ec))
-        return 0;
-    const mp_rcost *pc = &o->pc, *ec = &o->ec;
-    size_t np = pc->n, ne = ec->n;
-    o->loglog = mp_loglog_slope(pc->nfds[0], pc->y[0], pc->nfds[np - 1], pc->y[np - 1]);
-    o->lo = o->hi = ec->y[0];
-    for (size_t k = 1; k < ne; k++) {
-        o->lo = fmin(o->lo, ec->y[k]);
-        o->hi = fmax(o->hi, ec->y[k]);
-    }
-    o->spread = o->lo > 0 ? o->hi / o->lo : INFINITY;
-    o->grows = pc->marg_lo > 0 && (pc->nfds[np - 1] / pc->nfds[0] < 100 || o->loglog >= 0.5);
-    /* O(N) is one cost per fd: interval costs within MP_RC_SPREAD of each other */
-    o->lin = o->grows && pc->marg_hi <= MP_RC_SPREAD * pc->marg_lo;
-    o->flat = o->spread <= 2.0;
-    o->p1 = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[np - 1]);
-    o->e1 = mp_rm_find(m, mode, kind, "epoll", (long long)ec->nfds[ne - 1]);
-    return 1;
-}
-
-static const char *linear_verdict(const linear_claim *o)
-{
-    return o->lin && o->flat ? "holds" : o->lin || o->flat ? "holds in part" : "does not hold";
-}
-
 static void claim_linear(FILE *f, const mp_rmodel *m, const char *kind)
 {
     char g[96], h[96];
@@ -93,57 +54,41 @@ static void claim_linear(FILE *f, const mp_rmodel *m, const char *kind)
         fprintf(f, "  - not measured in this run: results.json has no cells\n");
     for (size_t i = 0; i < m->nmodes; i++) {
         const char *mode = m->modes[i];
-        linear_claim o;
-        if (!linear_check(m, mode, kind, &o)) {
+        mp_rlinear o;
+        if (!mp_rv_linear(m, mode, kind, &o)) {
             fprintf(f, "  - %s mode: not measured in this run (needs poll and epoll at two N "
                        "or more)\n", mode);
             continue;
         }
         const mp_rcost *pc = &o.pc, *ec = &o.ec;
         size_t np = pc->n, ne = ec->n;
-        char why[160] = "";
-        if (o.grows && !o.lin)
+        char why[800] = "";
+        if (o.why[0])
+            snprintf(why, sizeof why, " (%s)", o.why);
+        else if (o.on == MP_RV_NO && o.grows && !o.lin)
             snprintf(why, sizeof why, " (poll grows with N but not linearly: its interval "
                      "costs differ %s×)", MP_NUM(pc->marg_hi / pc->marg_lo));
         fprintf(f, "  - %s mode: **%s**%s, checked against this run's medians at N = %s to %s. "
                    "poll: every interval adds %s to %s ns per fd (%s), log-log slope %.2f first "
                    "to last, %s at N=%s; epoll: median from %s to %s ns (max/min %.2f), %s at "
-                   "N=%s.\n", mode, linear_verdict(&o), why,
+                   "N=%s.\n", mode, mp_rv_linear_verdict(&o), why,
                 MP_NUM(pc->nfds[0]), MP_NUM(pc->nfds[np - 1]), MP_NUM(pc->marg_lo),
                 MP_NUM(pc->marg_hi),
                 pc->marg_lo > 0 ? "all positive, so it grows with N" : "not all positive",
                 o.loglog, p50_ci(o.p1, g, sizeof g), MP_NUM(pc->nfds[np - 1]), MP_NUM(o.lo),
                 MP_NUM(o.hi), o.spread, p50_ci(o.e1, h, sizeof h), MP_NUM(ec->nfds[ne - 1]));
+        if (!o.has_ci)
+            fprintf(f, "    No interval: a cell has fewer than 2 repeat medians, so this verdict "
+                       "rests on the medians alone.\n");
+        else
+            fprintf(f, "    Decided on 95%% intervals from the repeat medians: poll O(N): %s "
+                       "(needs every interval cost's interval above 0, the log-log slope's "
+                       "above 0.5 over 100× or more, and all within %.0f× of each other); epoll "
+                       "flat: %s (max/min of its medians %s to %s by the cells' intervals, "
+                       "bound 2).\n",
+                    mp_rv_name(o.on), MP_RC_SPREAD, mp_rv_name(o.flat_v),
+                    MP_NUM(o.spread_lo), MP_NUM(o.spread_hi));
     }
-}
-
-/* The poll/epoll ratio at 10,000 fds against the seed's figure for the
- * mode (seed NaN: none). */
-typedef struct ratio_claim {
-    const mp_rcell *pc, *ec;
-    double r, lo, hi;            /* lo, hi: from the two medians' intervals (NaN: none) */
-    double seed, factor;         /* the seed's ratio; how far apart, >= 1 */
-} ratio_claim;
-
-/* 1 when the run has poll and epoll at N=10,000 in mode, else 0. */
-static int ratio_check(const mp_rmodel *m, const char *mode, const char *kind, ratio_claim *o)
-{
-    o->seed = !strcmp(mode, "wakeup") ? 240.75 : !strcmp(mode, "ready") ? 1540 : NAN;
-    o->pc = mp_rm_find(m, mode, kind, "poll", 10000);
-    o->ec = mp_rm_find(m, mode, kind, "epoll", 10000);
-    if (!o->pc || !o->ec)
-        return 0;
-    o->r = mp_rc_ratio(m, mode, kind, "poll", 10000);
-    mp_rc_ratio_range(m, mode, kind, "poll", 10000, &o->lo, &o->hi);
-    o->factor = o->r > o->seed ? o->r / o->seed : o->seed / o->r;
-    return 1;
-}
-
-static const char *ratio_verdict(const ratio_claim *o)
-{
-    return !isfinite(o->seed) ? "no seed figure for this mode"
-         : o->factor <= 2 ? "holds (within a factor of 2)"
-         : o->factor <= 10 ? "same order of magnitude" : "does not hold on this host";
 }
 
 static void claim_ratio(FILE *f, const mp_rmodel *m, const char *kind)
@@ -155,26 +100,32 @@ static void claim_ratio(FILE *f, const mp_rmodel *m, const char *kind)
         fprintf(f, "  - not measured in this run: results.json has no cells\n");
     for (size_t i = 0; i < m->nmodes; i++) {
         const char *mode = m->modes[i];
-        ratio_claim o;
+        mp_rratio o;
         char a[32], b[32], c[32], g[96], h[96];
-        if (!ratio_check(m, mode, kind, &o)) {
+        if (!mp_rv_ratio(m, mode, kind, &o)) {
             fprintf(f, "  - %s mode: **not measured in this run**: it has no poll and epoll "
                        "cells at N=10,000, and a ratio at another N is not comparable.\n", mode);
             continue;
         }
         char range[96] = "";
         if (isfinite(o.lo) && isfinite(o.hi))
-            snprintf(range, sizeof range, " (%s–%s× from the intervals)",
+            snprintf(range, sizeof range, " (95%% interval %s–%s× from the repeat medians)",
                      mp_fmt_num(b, sizeof b, o.lo), mp_fmt_num(c, sizeof c, o.hi));
         if (!isfinite(o.seed)) {
             fprintf(f, "  - %s mode: measured %s×%s at N=10,000 (no seed figure for this "
                        "mode)\n", mode, mp_fmt_num(a, sizeof a, o.r), range);
             continue;
         }
-        fprintf(f, "  - %s mode: **%s**: measured at N=10,000: %s×%s, poll %s, epoll %s; "
-                   "the seed's %s× is a factor of %.3g apart.\n", mode, ratio_verdict(&o),
-                mp_fmt_num(a, sizeof a, o.r), range, p50_ci(o.pc, g, sizeof g),
-                p50_ci(o.ec, h, sizeof h), mp_fmt_num(b, sizeof b, o.seed), o.factor);
+        char why[400] = "";
+        if (o.why[0])
+            snprintf(why, sizeof why, " (%s)", o.why);
+        fprintf(f, "  - %s mode: **%s**%s: measured at N=10,000: %s×%s, poll %s, epoll %s; "
+                   "the seed's %s× is a factor of %.3g apart.%s\n", mode,
+                mp_rv_ratio_verdict(&o), why, mp_fmt_num(a, sizeof a, o.r), range,
+                p50_ci(o.pc, g, sizeof g), p50_ci(o.ec, h, sizeof h),
+                mp_fmt_num(b, sizeof b, o.seed), o.factor,
+                o.has_ci ? "" : " No interval (a cell has fewer than 2 repeat medians): "
+                "decided on the medians alone.");
     }
 }
 
@@ -452,12 +403,20 @@ static cJSON *claim_new(cJSON *arr, const char *name, const char *seeds, const c
 static void linear_json(cJSON *arr, const mp_rmodel *m, const char *mode, const char *kind)
 {
     cJSON *o = claim_new(arr, "poll is O(N), epoll is flat", "000, 002", mode);
-    linear_claim c;
-    if (!linear_check(m, mode, kind, &c)) {
+    mp_rlinear c;
+    if (!mp_rv_linear(m, mode, kind, &c)) {
         cJSON_AddStringToObject(o, "verdict", "not measured");
         return;
     }
-    cJSON_AddStringToObject(o, "verdict", linear_verdict(&c));
+    cJSON_AddStringToObject(o, "verdict", mp_rv_linear_verdict(&c));
+    cJSON_AddStringToObject(o, "why", c.why);
+    cJSON_AddStringToObject(o, "interval", c.has_ci ? "repeats" : "not available");
+    cJSON_AddStringToObject(o, "poll_linear_verdict", mp_rv_name(c.on));
+    cJSON_AddStringToObject(o, "epoll_flat_verdict", mp_rv_name(c.flat_v));
+    mp__rj_num(o, "poll_loglog_slope_lo", c.loglog_lo);
+    mp__rj_num(o, "poll_loglog_slope_hi", c.loglog_hi);
+    mp__rj_num(o, "epoll_max_over_min_lo", c.spread_lo);
+    mp__rj_num(o, "epoll_max_over_min_hi", c.spread_hi);
     cJSON_AddBoolToObject(o, "poll_grows", c.grows);
     cJSON_AddBoolToObject(o, "poll_linear", c.lin);
     cJSON_AddBoolToObject(o, "epoll_flat", c.flat);
@@ -476,12 +435,16 @@ static void linear_json(cJSON *arr, const mp_rmodel *m, const char *mode, const 
 static void ratio_json(cJSON *arr, const mp_rmodel *m, const char *mode, const char *kind)
 {
     cJSON *o = claim_new(arr, "poll/epoll ratio at 10,000 fds", "000, 002", mode);
-    ratio_claim c;
-    if (!ratio_check(m, mode, kind, &c)) {
+    mp_rratio c;
+    if (!mp_rv_ratio(m, mode, kind, &c)) {
         cJSON_AddStringToObject(o, "verdict", "not measured");
         return;
     }
-    cJSON_AddStringToObject(o, "verdict", ratio_verdict(&c));
+    cJSON_AddStringToObject(o, "verdict", mp_rv_ratio_verdict(&c));
+    cJSON_AddStringToObject(o, "why", c.why);
+    cJSON_AddStringToObject(o, "interval", c.has_ci ? "repeats" : "not available");
+    mp__rj_num(o, "factor_lo", c.flo);
+    mp__rj_num(o, "factor_hi", c.fhi);
     mp__rj_num(o, "ratio", c.r);
     mp__rj_num(o, "lo", c.lo);
     mp__rj_num(o, "hi", c.hi);

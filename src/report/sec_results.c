@@ -189,16 +189,22 @@ static void table_marginal(FILE *f, const mp_rmodel *m, const char *mode, const 
     int wake = !strcmp(mode, "wakeup");
     double per_fd = MP_POLLFD_BYTES + mp_kernel_bytes_per_fd(wake);
     fprintf(f, "Per-descriptor cost, measured: the marginal cost of each interval between "
-               "neighbouring N, (p50[N₂] − p50[N₁]) / (N₂ − N₁), in ns per added fd:\n\n");
+               "neighbouring N, (p50[N₂] − p50[N₁]) / (N₂ − N₁), in ns per added fd, with its "
+               "95%% interval [lo, hi] (Hodges-Lehmann, from the two cells' repeat medians); "
+               "an interval that includes 0 is *within noise*: no cost per fd resolved there."
+               "\n\n");
     for (size_t k = 0; k < m->nbackends; k++) {
         mp_rcost c;
         if (!mp_rc_cost(m, mode, kind, m->backends[k], "wall_ns", &c))
             continue;
-        fprintf(f, "- %s:", m->backends[k]);
-        for (size_t i = 0; i + 1 < c.n; i++)
-            fprintf(f, "%s %s→%s: %s", i ? ";" : "", mp_fmt_num(a, sizeof a, c.nfds[i]),
+        fprintf(f, "- %s%s:", m->backends[k], c.has_ci ? "" : " (interval not available: a "
+                "cell has fewer than 2 repeat medians)");
+        for (size_t i = 0; i + 1 < c.n; i++) {
+            char iv[96];
+            fprintf(f, "%s %s→%s: %s%s", i ? ";" : "", mp_fmt_num(a, sizeof a, c.nfds[i]),
                     mp_fmt_num(b, sizeof b, c.nfds[i + 1]),
-                    mp_fmt_num(c1, sizeof c1, c.marg[i]));
+                    mp_fmt_num(c1, sizeof c1, c.marg[i]), mp_rc_marg_text(&c, i, iv, sizeof iv));
+        }
         fprintf(f, "\n");
     }
     fputc('\n', f);
@@ -252,19 +258,31 @@ static void table_marginal(FILE *f, const mp_rmodel *m, const char *mode, const 
     fputc('\n', f);
 }
 
+/* " [lo, hi]" of a fitted slope, or "" when it has none (counters; cells
+ * without repeat medians). */
+static const char *slope_ci_text(const mp_rcost *c, char *buf, size_t len)
+{
+    char a[32], b[32];
+    buf[0] = 0;
+    if (isfinite(c->slope_ci[0]) && isfinite(c->slope_ci[1]))
+        snprintf(buf, len, " [%s, %s]", mp_fmt_num(a, sizeof a, c->slope_ci[0]),
+                 mp_fmt_num(b, sizeof b, c->slope_ci[1]));
+    return buf;
+}
+
 /* One row of a fitted cost, with its warnings beside the numbers. */
 static void fit_row(FILE *f, const char *first, const mp_rcost *c, const char *unit)
 {
-    char a[32], b[32], r2[32], w[512];
+    char a[32], b[32], r2[32], w[512], ci[96];
     if (c->constant) {
         fprintf(f, "| %s | constant: %s in every cell | – | no R² (constant) | %zu | no fit: "
                    "nothing varies with N |\n", first, mp_fmt_num(a, sizeof a, c->y[0]), c->n);
         return;
     }
     if (c->flat) {
-        fprintf(f, "| %s | %s | %s | %s | %zu | flat: the median changes %s%% from first to "
+        fprintf(f, "| %s | %s%s | %s | %s | %zu | flat: the median changes %s%% from first to "
                    "last N, so no per-fd cost is resolved |\n", first,
-                mp_fmt_num(a, sizeof a, c->fit.ok ? c->fit.slope : NAN),
+                mp_fmt_num(a, sizeof a, c->fit.ok ? c->fit.slope : NAN), slope_ci_text(c, ci, sizeof ci),
                 mp_fmt_num(b, sizeof b, c->fit.ok ? c->fit.intercept : NAN),
                 c->fit.ok && isfinite(c->fit.r2) ? (snprintf(r2, sizeof r2, "%.3f",
                                                              c->fit.r2), r2) : "n/a",
@@ -272,8 +290,8 @@ static void fit_row(FILE *f, const char *first, const mp_rcost *c, const char *u
         return;
     }
     mp_rc_fit_warnings(c, unit, w, sizeof w);
-    fprintf(f, "| %s | %s | %s | %s | %zu | %s |\n", first,
-            mp_fmt_num(a, sizeof a, c->fit.ok ? c->fit.slope : NAN),
+    fprintf(f, "| %s | %s%s | %s | %s | %zu | %s |\n", first,
+            mp_fmt_num(a, sizeof a, c->fit.ok ? c->fit.slope : NAN), slope_ci_text(c, ci, sizeof ci),
             mp_fmt_num(b, sizeof b, c->fit.ok ? c->fit.intercept : NAN),
             c->fit.ok && isfinite(c->fit.r2) ? (snprintf(r2, sizeof r2, "%.3f", c->fit.r2), r2)
                                              : "n/a",
@@ -285,10 +303,13 @@ static void table_slopes(FILE *f, const mp_rmodel *m, const char *mode, const ch
     table_marginal(f, m, mode, kind);
     fprintf(f, "Per-descriptor cost, fitted (a model, not a measurement): a line through the "
                "medians by least squares on relative error (each point weighted 1/p50², so "
-               "every N counts alike; an ordinary fit lets the largest N decide the slope). "
+               "every N counts alike; an ordinary fit lets the largest N decide the slope), "
+               "with its 95%% interval [lo, hi] where the cells have repeat medians: the "
+               "2.5th to 97.5th percentile of the slopes of %d fits, each through the medians "
+               "of the repeat medians resampled with replacement per cell. "
                "Warnings stand next to the number they qualify.\n\n"
-               "| backend | ns per fd (fit) | intercept (ns) | weighted R² | points | "
-               "warnings |\n|---|---:|---:|---:|---:|---|\n");
+               "| backend | ns per fd (fit) [interval] | intercept (ns) | weighted R² | points | "
+               "warnings |\n|---|---:|---:|---:|---:|---|\n", MP_RC_BOOT);
     for (size_t k = 0; k < m->nbackends; k++) {
         mp_rcost c;
         if (mp_rc_cost(m, mode, kind, m->backends[k], "wall_ns", &c))
@@ -377,6 +398,10 @@ static void series_fit(cJSON *o, const mp_rcost *c)
     cJSON_AddBoolToObject(j, "flat", c->flat);
     int fitted = c->fit.ok && !c->constant;
     mp__rj_num(j, "ns_per_fd", fitted ? c->fit.slope : NAN);
+    mp__rj_num(j, "ns_per_fd_lo", fitted ? c->slope_ci[0] : NAN);
+    mp__rj_num(j, "ns_per_fd_hi", fitted ? c->slope_ci[1] : NAN);
+    cJSON_AddStringToObject(j, "interval", isfinite(c->slope_ci[0]) ? "bootstrap over repeats"
+                            : "not available (fewer than 2 repeat medians in a cell)");
     mp__rj_num(j, "intercept_ns", fitted ? c->fit.intercept : NAN);
     mp__rj_num(j, "weighted_r2", fitted ? c->fit.r2 : NAN);
     mp_rc_fit_warnings(c, "ns", w, sizeof w);
@@ -391,6 +416,9 @@ static void series_costs(cJSON *o, const mp_rcost *c)
         cJSON_AddNumberToObject(e, "from_nfds", c->nfds[i]);
         cJSON_AddNumberToObject(e, "to_nfds", c->nfds[i + 1]);
         mp__rj_num(e, "ns_per_fd", c->marg[i]);
+        mp__rj_num(e, "lo", c->marg_ci[i][0]);
+        mp__rj_num(e, "hi", c->marg_ci[i][1]);
+        cJSON_AddStringToObject(e, "verdict", mp_rc_marg_verdict(c, i));
         cJSON_AddItemToArray(a, e);
     }
 }
@@ -420,13 +448,18 @@ static void series_knees(cJSON *o, const mp_rmodel *m, const char *mode, const c
 {
     mp_rknees k;
     mp__r_knees(m, mode, kind, backend, "wall_ns", &k);
-    cJSON *a = cJSON_AddArrayToObject(o, "knees");
-    for (size_t i = 0; i < k.nk && i < MP_RKNEES_MAX; i++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddNumberToObject(e, "from_nfds", k.kn[i].x0);
-        cJSON_AddNumberToObject(e, "to_nfds", k.kn[i].x1);
-        cJSON_AddNumberToObject(e, "loglog_slope", k.kn[i].slope);
-        cJSON_AddItemToArray(a, e);
+    for (int nr = 0; nr < 2; nr++) {
+        cJSON *a = cJSON_AddArrayToObject(o, nr ? "knees_not_resolved" : "knees");
+        const mp_knee *kn = nr ? k.nr : k.kn;
+        for (size_t i = 0; i < (nr ? k.nnr : k.nk) && i < MP_RKNEES_MAX; i++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddNumberToObject(e, "from_nfds", kn[i].x0);
+            cJSON_AddNumberToObject(e, "to_nfds", kn[i].x1);
+            cJSON_AddNumberToObject(e, "loglog_slope", kn[i].slope);
+            mp__rj_num(e, "lo", kn[i].lo);
+            mp__rj_num(e, "hi", kn[i].hi);
+            cJSON_AddItemToArray(a, e);
+        }
     }
 }
 

@@ -2,8 +2,10 @@
  * See report/series.h. */
 #include "report/series.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/stats.h"
@@ -60,8 +62,7 @@ int mp_rc_ratio_range(const mp_rmodel *m, const char *mode, const char *kind,
 {
     const mp_rcell *a = mp_rm_find(m, mode, kind, backend, nfds);
     const mp_rcell *b = mp_rm_find(m, mode, kind, "epoll", nfds);
-    *lo = a && b && b->ci_hi > 0 ? a->ci_lo / b->ci_hi : NAN;
-    *hi = a && b && b->ci_lo > 0 ? a->ci_hi / b->ci_lo : NAN;
+    mp_rc_ratio_ci(b, a, lo, hi);
     return isfinite(*lo) && isfinite(*hi);
 }
 
@@ -96,16 +97,6 @@ int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
     return 1;
 }
 
-mp_fit mp_rc_slope(const mp_rmodel *m, const char *mode, const char *kind,
-                   const char *backend, const char *metric, size_t *npts)
-{
-    double n[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
-    size_t k = mp_rc_points(m, mode, kind, backend, metric, n, y, MP_RC_MAXPTS);
-    if (npts)
-        *npts = k;
-    return mp_fit_linear(n, y, k);
-}
-
 int mp_rc_has_backend(const mp_rmodel *m, const char *name)
 {
     for (size_t i = 0; i < m->nbackends; i++)
@@ -128,12 +119,137 @@ int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
     return 1;
 }
 
+int mp_rc_side(double lo, double hi, double threshold)
+{
+    if (!isfinite(lo) || !isfinite(hi))
+        return MP_RC_NO_CI;
+    return lo > threshold ? MP_RC_ABOVE : hi < threshold ? MP_RC_BELOW : MP_RC_STRADDLES;
+}
+
+const char *mp_rc_marg_verdict(const mp_rcost *c, size_t i)
+{
+    switch (i + 1 < c->n ? mp_rc_side(c->marg_ci[i][0], c->marg_ci[i][1], 0) : MP_RC_NO_CI) {
+    case MP_RC_ABOVE: return "grows";
+    case MP_RC_BELOW: return "falls";
+    case MP_RC_STRADDLES: return "within noise";
+    default: return "interval not available";
+    }
+}
+
+const char *mp_rc_marg_text(const mp_rcost *c, size_t i, char *buf, size_t len)
+{
+    char a[32], b[32];
+    buf[0] = 0;
+    int side = i + 1 < c->n ? mp_rc_side(c->marg_ci[i][0], c->marg_ci[i][1], 0) : MP_RC_NO_CI;
+    if (side != MP_RC_NO_CI)
+        snprintf(buf, len, " [%s, %s]%s", mp_fmt_num(a, sizeof a, c->marg_ci[i][0]),
+                 mp_fmt_num(b, sizeof b, c->marg_ci[i][1]),
+                 side == MP_RC_STRADDLES ? ", within noise" : "");
+    return buf;
+}
+
+int mp_rc_has_reps(const mp_rcell *c)
+{
+    return c && c->status == MP_CELL_OK && c->nrep >= 2;
+}
+
+int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, size_t B,
+                     double *lo, double *hi)
+{
+    *lo = *hi = NAN;
+    if (n < 2 || n > MP_RC_MAXPTS || B < 2)
+        return -EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!mp_rc_has_reps(cells[i]))
+            return -EINVAL;
+    double *slopes = malloc(B * sizeof *slopes);
+    if (!slopes)
+        return -ENOMEM;
+    unsigned long long st = 0x736c6f7065ull;   /* "slope" */
+    size_t k = 0;
+    for (size_t b = 0; b < B; b++) {
+        double y[MP_RC_MAXPTS], v[MP_RM_MAX_REP];
+        for (size_t i = 0; i < n; i++) {
+            const mp_rcell *c = cells[i];
+            for (size_t j = 0; j < c->nrep; j++)
+                v[j] = c->rep[mp_splitmix64(&st) % c->nrep];
+            y[i] = mp_median(v, c->nrep);
+        }
+        mp_fit f = mp_fit_relative(x, y, n);
+        if (f.ok)
+            slopes[k++] = f.slope;
+    }
+    if (k >= 2) {
+        mp_median(slopes, k);   /* sorts */
+        *lo = mp_quantile_sorted(slopes, k, 0.025);
+        *hi = mp_quantile_sorted(slopes, k, 0.975);
+    }
+    free(slopes);
+    return k >= 2 ? 0 : -EINVAL;
+}
+
+int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double *lo,
+                    double *hi)
+{
+    double est, rlo, rhi, ach;
+    *lo = *hi = NAN;
+    if (!mp_rc_has_reps(a) || !mp_rc_has_reps(b) || !(x0 > 0) || !(x1 > x0))
+        return -EINVAL;
+    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &est, &rlo, &rhi, &ach);
+    if (rc < 0)
+        return rc;
+    *lo = log(rlo) / log(x1 / x0);
+    *hi = log(rhi) / log(x1 / x0);
+    return 0;
+}
+
+int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
+{
+    double est, ach;
+    *lo = *hi = NAN;
+    if (!mp_rc_has_reps(a) || !mp_rc_has_reps(b))
+        return -EINVAL;
+    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &est, lo, hi, &ach);
+    if (rc < 0)
+        *lo = *hi = NAN;
+    return rc;
+}
+
+/* The intervals of a wall_ns series' interval costs and slope, from its
+ * cells' repeat medians; NaN (has_ci 0) when a cell has too few. */
+static void cost_intervals(const mp_rmodel *m, const char *mode, const char *kind,
+                           const char *backend, const char *metric, mp_rcost *o)
+{
+    const mp_rcell *cells[MP_RC_MAXPTS];
+    o->slope_ci[0] = o->slope_ci[1] = NAN;
+    for (size_t i = 0; i < MP_RC_MAXPTS; i++)
+        o->marg_ci[i][0] = o->marg_ci[i][1] = NAN;
+    o->has_ci = strcmp(metric, "wall_ns") == 0;
+    for (size_t i = 0; i < o->n && o->has_ci; i++) {
+        cells[i] = mp_rm_find(m, mode, kind, backend, (long long)o->nfds[i]);
+        o->has_ci = mp_rc_has_reps(cells[i]);
+    }
+    if (!o->has_ci)
+        return;
+    for (size_t i = 0; i + 1 < o->n; i++) {
+        double est, lo, hi, ach, dn = o->nfds[i + 1] - o->nfds[i];
+        const mp_rcell *a = cells[i], *b = cells[i + 1];
+        if (dn > 0 && mp_shift_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &est, &lo, &hi,
+                                     &ach) == 0) {
+            o->marg_ci[i][0] = lo / dn;
+            o->marg_ci[i][1] = hi / dn;
+        }
+    }
+    mp_rc_boot_slope(o->nfds, cells, o->n, MP_RC_BOOT, &o->slope_ci[0], &o->slope_ci[1]);
+}
+
 int mp_rc_cost(const mp_rmodel *m, const char *mode, const char *kind, const char *backend,
                const char *metric, mp_rcost *out)
 {
     memset(out, 0, sizeof *out);
     out->n = mp_rc_points(m, mode, kind, backend, metric, out->nfds, out->y, MP_RC_MAXPTS);
     out->marg_lo = out->marg_hi = NAN;
+    out->slope_ci[0] = out->slope_ci[1] = NAN;
     out->fit = mp_fit_relative(out->nfds, out->y, out->n);
     if (out->n < 2)
         return 0;
@@ -146,6 +262,7 @@ int mp_rc_cost(const mp_rmodel *m, const char *mode, const char *kind, const cha
         if (!(out->marg[i] <= out->marg_hi))
             out->marg_hi = out->marg[i];
     }
+    cost_intervals(m, mode, kind, backend, metric, out);
     out->constant = mp_series_constant(out->y, out->n);
     double y0 = out->y[0], y1 = out->y[out->n - 1];
     out->flat = !out->constant && fabs(y0) > 0 &&

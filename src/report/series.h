@@ -32,10 +32,9 @@ long long mp_rc_maxfd(const mp_rcell *c);
 double mp_rc_ratio(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *backend, long long nfds);
 
-/* The range of that ratio from the two medians' intervals: backend's
- * lowest over epoll's highest to backend's highest over epoll's lowest.
- * 1 when both ends are finite, else 0 (a cell missing or without an
- * interval). */
+/* The 95% interval of that ratio: Hodges-Lehmann, from the two cells'
+ * repeat medians (mp_rc_ratio_ci).  1 when both ends are finite, else 0 (a
+ * cell missing or with fewer than 2 repeat medians). */
 int mp_rc_ratio_range(const mp_rmodel *m, const char *mode, const char *kind,
                       const char *backend, long long nfds, double *lo, double *hi);
 
@@ -53,13 +52,10 @@ typedef struct mp_rlinefit {
 int mp_rc_linefit(const mp_rmodel *m, const char *mode, const char *kind,
                   const char *backend, const char *metric, mp_rlinefit *out);
 
-/* The series' fit of metric against N (ns per fd for wall_ns). */
-mp_fit mp_rc_slope(const mp_rmodel *m, const char *mode, const char *kind,
-                   const char *backend, const char *metric, size_t *npts);
-
-/* The cost of one series against N, three ways: the marginal cost of each
+/* The cost of one series against N, two ways: the marginal cost of each
  * interval between neighbouring N (measured medians, no model), and a line
- * fitted on relative error so every N counts alike (a model). */
+ * fitted on relative error so every N counts alike (a model).  This is the
+ * one per-fd fit: the report and compare both print it. */
 #define MP_RC_SPREAD 2.0      /* warn when interval costs differ more than this */
 #define MP_RC_FLAT 0.10       /* "flat": the median changes less than 10% over the sweep */
 typedef struct mp_rcost {
@@ -70,11 +66,62 @@ typedef struct mp_rcost {
     int flat;                         /* median changes < MP_RC_FLAT first to last */
     mp_fit fit;                       /* mp_fit_relative over every point */
     double marg_lo, marg_hi;          /* smallest and largest marginal cost */
+    /* Intervals (wall_ns only, and only when every point's cell has at least
+     * 2 repeat medians: has_ci; else NaN).  marg_ci[i]: the 95%
+     * Hodges-Lehmann interval of the shift between the repeat medians of the
+     * cells at nfds[i] and nfds[i+1] (mp_shift_ci_hl), over their distance;
+     * slope_ci: the percentile interval of fit.slope over MP_RC_BOOT fits of
+     * resampled repeats (mp_rc_boot_slope). */
+    int has_ci;
+    double marg_ci[MP_RC_MAXPTS][2];
+    double slope_ci[2];
 } mp_rcost;
 
 /* 1 when the series has at least 2 points, else 0. */
 int mp_rc_cost(const mp_rmodel *m, const char *mode, const char *kind, const char *backend,
                const char *metric, mp_rcost *out);
+
+/* The verdict on interval cost i of c: "grows" (its interval lies above
+ * 0), "falls" (below), "within noise" (it includes 0), "interval not
+ * available" (no repeat medians). */
+const char *mp_rc_marg_verdict(const mp_rcost *c, size_t i);
+/* " [lo, hi]" of interval cost i, with ", within noise" when it includes 0;
+ * "" when it has no interval.  Returns buf. */
+const char *mp_rc_marg_text(const mp_rcost *c, size_t i, char *buf, size_t len);
+
+/* ---- verdicts on intervals ------------------------------------------------
+ * A verdict compares a statistic with a threshold through the statistic's
+ * interval: above or below only when the whole interval is; an interval
+ * that contains the threshold is not resolved. */
+enum { MP_RC_BELOW = -1, MP_RC_STRADDLES = 0, MP_RC_ABOVE = 1, MP_RC_NO_CI = 2 };
+/* Where [lo, hi] lies against threshold: MP_RC_NO_CI when either end is
+ * not finite. */
+int mp_rc_side(double lo, double hi, double threshold);
+
+/* 1 when c is an ok cell with at least 2 repeat medians (the least an
+ * interval over repeats is computed from). */
+int mp_rc_has_reps(const mp_rcell *c);
+
+/* The slope of mp_fit_relative through (x[i], median of a resample of
+ * cells[i]'s repeat medians), B times, resampling each cell's repeats with
+ * replacement from a splitmix64 stream at a fixed seed (the same file gives
+ * the same interval); [lo, hi] the 2.5th and 97.5th percentiles of the B
+ * slopes.  0, or -EINVAL when a cell has fewer than 2 repeat medians or
+ * n < 2, -ENOMEM. */
+#define MP_RC_BOOT 2000
+int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, size_t B,
+                     double *lo, double *hi);
+
+/* The 95% interval of the log-log slope between cells a (at x0) and b (at
+ * x1): ln of the Hodges-Lehmann interval of the ratio of their repeat
+ * medians over ln(x1 / x0).  0, or -EINVAL (too few repeats, a value not
+ * positive). */
+int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double *lo,
+                    double *hi);
+
+/* The 95% Hodges-Lehmann interval of p50(b) / p50(a) from the two cells'
+ * repeat medians (mp_ratio_ci_hl).  0, or -EINVAL (too few repeats). */
+int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi);
 
 /* The warnings that belong next to c's fit, "; "-separated, each starting
  * with "⚠": a negative intercept, R² below MP_RC_MIN_R2, interval costs

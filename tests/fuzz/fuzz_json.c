@@ -86,8 +86,8 @@ static void exercise(const mp_rmodel *m)
                     mp_rc_ratio(m, m->modes[i], m->kinds[k], m->backends[b], cells[c]->nfds);
                     mp_rm_find(m, m->modes[i], m->kinds[k], m->backends[b], cells[c]->nfds);
                 }
-                size_t npts;
-                mp_rc_slope(m, m->modes[i], m->kinds[k], m->backends[b], "wall_ns", &npts);
+                mp_rcost cost;
+                mp_rc_cost(m, m->modes[i], m->kinds[k], m->backends[b], "wall_ns", &cost);
                 mp_rlinefit lf;
                 for (size_t x = 0; x < m->nmetrics; x++)
                     mp_rc_linefit(m, m->modes[i], m->kinds[k], m->backends[b], m->metrics[x],
