@@ -9,7 +9,14 @@
 #
 #   scripts/muxsim.sh --out DIR [--geometry NAME|FILE] [--backends LIST] [--fds LIST]
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
-#                     [--mem MB] [--timeout S] [--with-contrib] [--force]
+#                     [--mem MB] [--timeout S] [--scope all|calls] [--with-contrib] [--force]
+#
+# --scope calls models only while a call's counting window is open (every
+# core's accesses then): boot, set-up and tear-down run without the model's
+# work, and the caches carry over from call to call, filled by the warm-up
+# calls.  The default, all, models the whole boot.  DIR/times.tsv has the
+# host's clock at each cell's marker, first call and last call, and the
+# callback counts: where the time went.
 #
 # --with-contrib loads QEMU's contrib cache plugin (libcache.so, as
 # scripts/cachesim.sh builds it) into the same boot with the geometry's L1d,
@@ -34,7 +41,7 @@ CS_CACHE=${CS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/cachesim}
 ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
-prefetch=none mem=512 timeout=1800 force=0 contrib=0
+prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all
 say() { printf 'muxsim: %s\n' "$*" >&2; }
 usage_error() { say "$*"; exit 2; }
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -44,14 +51,14 @@ while [ $# -gt 0 ]; do
         --help|-h) usage; exit 0 ;;
         --force) force=1; shift; continue ;;
         --with-contrib) contrib=1; shift; continue ;;
-        --out|--geometry|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout)
+        --out|--geometry|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout|--scope)
             [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
         *) usage_error "unknown option '$1' (--help)" ;;
     esac
     case $1 in
         --out) out=$2 ;; --geometry) geometry=$2 ;; --backends) backends=$2 ;; --fds) fds=$2 ;;
         --fd-kind) kind=$2 ;; --calls) calls=$2 ;; --warmup) warmup=$2 ;;
-        --prefetch) prefetch=$2 ;; --mem) mem=$2 ;; --timeout) timeout=$2 ;;
+        --prefetch) prefetch=$2 ;; --mem) mem=$2 ;; --timeout) timeout=$2 ;; --scope) scope=$2 ;;
     esac
     shift 2
 done
@@ -66,6 +73,9 @@ for n in ${fds//,/ }; do num --fds "$n" 1 1048576; done
 [[ $backends =~ ^[a-z0-9_-]+(,[a-z0-9_-]+)*$ ]] ||
     usage_error "--backends: '$backends' is not a list of names (poll,epoll)"
 case $prefetch in none|l1d|l2|l1d+l2) ;; *) usage_error "--prefetch: '$prefetch' is not none, l1d, l2 or l1d+l2" ;; esac
+case $scope in all|calls) ;; *) usage_error "--scope: '$scope' is not all or calls" ;; esac
+[ "$scope" = all ] || [ "$contrib" = 0 ] ||
+    usage_error "--with-contrib compares whole-boot totals: it needs --scope all"
 case $geometry in
     */*) gf=$geometry ;;
     *) gf=$ROOT/sim/geometries/$geometry.conf ;;
@@ -159,11 +169,11 @@ ag_root_job "$work/root" "$work/job.sh" && ag_pack "$work/root" "$work/initrd.gz
     start_failed "could not pack the initrd"
 
 ncells=$(wc -l < "$work/cells")
-say "one boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
+say "one boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, scope $scope, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
 t0=$(date +%s)
 AG_TIMEOUT=$timeout ag_boot "$work/initrd.gz" "$work/back" "$out/guest/console.log" \
     -cpu max,pauth-impdef=on -smp 2 -m "$mem" -icount shift=0,sleep=off \
-    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,warmup=$warmup,prefetch=$prefetch,cores=2" \
+    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,scope=$scope,warmup=$warmup,prefetch=$prefetch,cores=2" \
     "${qargs[@]}" -d plugin -D "$out/guest/plugin.log" \
     -- isolcpus=1 nokaslr cryptomgr.notests
 rc=$?
@@ -178,6 +188,7 @@ fd_kind=$kind
 calls=$calls
 warmup=$warmup
 prefetch=$prefetch
+scope=$scope
 guest_mem_mib=$mem
 kernel=$AG_KERNEL
 qemu=$(qemu-system-aarch64 --version | head -n 1)
