@@ -9,7 +9,15 @@
 #
 #   scripts/muxsim.sh --out DIR [--geometry NAME|FILE] [--backends LIST] [--fds LIST]
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
-#                     [--mem MB] [--timeout S] [--scope all|calls] [--with-contrib] [--force]
+#                     [--mem MB] [--timeout S] [--scope all|calls] [--with-contrib]
+#                     [--pmu-check] [--force]
+#
+# --pmu-check also runs `muxprof run` (ready mode, the instructions counter
+# read with mrs from the emulated PMU, --quick) over the same cells in the
+# same boot, with the plugin noting the model's instruction count at every
+# mrs of a PMU counter: scripts/muxsim/pmugap.py sets the PMU's instructions
+# per call, the model's between the same reads, and the model's between the
+# markers side by side (DIR/pmugap.md).
 #
 # --scope calls models only while a call's counting window is open (every
 # core's accesses then): boot, set-up and tear-down run without the model's
@@ -41,7 +49,7 @@ CS_CACHE=${CS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/muxprof/cachesim}
 ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
-prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all
+prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all pmucheck=0
 say() { printf 'muxsim: %s\n' "$*" >&2; }
 usage_error() { say "$*"; exit 2; }
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -51,6 +59,7 @@ while [ $# -gt 0 ]; do
         --help|-h) usage; exit 0 ;;
         --force) force=1; shift; continue ;;
         --with-contrib) contrib=1; shift; continue ;;
+        --pmu-check) pmucheck=1; shift; continue ;;
         --out|--geometry|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout|--scope)
             [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
         *) usage_error "unknown option '$1' (--help)" ;;
@@ -76,6 +85,8 @@ case $prefetch in none|l1d|l2|l1d+l2) ;; *) usage_error "--prefetch: '$prefetch'
 case $scope in all|calls) ;; *) usage_error "--scope: '$scope' is not all or calls" ;; esac
 [ "$scope" = all ] || [ "$contrib" = 0 ] ||
     usage_error "--with-contrib compares whole-boot totals: it needs --scope all"
+[ "$scope" = all ] || [ "$pmucheck" = 0 ] ||
+    usage_error "--pmu-check counts instructions between PMU reads outside the calls' windows: it needs --scope all"
 case $geometry in
     */*) gf=$geometry ;;
     *) gf=$ROOT/sim/geometries/$geometry.conf ;;
@@ -159,24 +170,61 @@ echo 4194304 > /proc/sys/fs/epoll/max_user_watches
 echo 4194304 > /proc/sys/fs/nr_open
 ulimit -Hn 4194304; ulimit -Sn 4194304
 grep -E 'MemTotal|PageTables' /proc/meminfo > /out/meminfo
+i=0
 while read -r b n; do
+    i=\$((i + 1))
+    echo "@@MUXSIM-CELL \$i \$b \$n@@"
     muxprof loop --backend \$b --fds \$n --calls $calls --fd-kind $kind --cpu 1 --quiet \
         > /out/loop-\$b-\$n.log 2>&1
     echo "\$b \$n \$?" >> /out/cells.txt
 done < /cells
 EOF
+if [ "$pmucheck" = 1 ]; then
+    cat >> "$work/job.sh" <<EOF
+echo "@@MUXSIM-RUN@@"
+echo 1 > /proc/sys/kernel/perf_user_access
+muxprof run --backends $backends --fds $fds --fd-kind $kind --mode ready --events minimal \\
+    --quick --no-plots --quiet --out /out/run > /out/run.log 2>&1
+echo "run \$?" > /out/run.status
+EOF
+fi
 ag_root_job "$work/root" "$work/job.sh" && ag_pack "$work/root" "$work/initrd.gz" ||
     start_failed "could not pack the initrd"
 
 ncells=$(wc -l < "$work/cells")
 say "one boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, scope $scope, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
 t0=$(date +%s)
+# Progress: the guest names each cell on its console as it starts it.  The
+# ETA weighs a cell by N + 1,000 (set-up and, for poll and select, the call
+# grow with N): a rough guide, not a measurement.
+progress() {
+    local seen=0 k b n w dw=0 total=0 t tc=0 line
+    while read -r b n; do total=$(( total + n + 1000 )); done < "$work/cells"
+    while sleep 5; do
+        k=$(grep -ac '^@@MUXSIM-CELL ' "$out/guest/console.log" 2>/dev/null) || k=0
+        [ "$k" -gt "$seen" ] || continue
+        t=$(( $(date +%s) - t0 ))
+        [ "$seen" = 0 ] && tc=$t
+        dw=0
+        while read -r b n; do w=$(( n + 1000 )); [ "$k" -le 1 ] && break; dw=$(( dw + w )); k=$(( k - 1 )); done < "$work/cells"
+        k=$(grep -ac '^@@MUXSIM-CELL ' "$out/guest/console.log")
+        line=$(grep -a '^@@MUXSIM-CELL ' "$out/guest/console.log" | tail -n 1 | tr -d '@\r')
+        if [ "$dw" -gt 0 ] && [ "$t" -gt "$tc" ]; then
+            say "cell $k/$ncells (${line#MUXSIM-CELL * }) at $t s; about $(( (t - tc) * (total - dw) / dw )) s to go (load $(cut -d' ' -f1 /proc/loadavg))"
+        else
+            say "cell $k/$ncells (${line#MUXSIM-CELL * }) at $t s, the boot done (load $(cut -d' ' -f1 /proc/loadavg))"
+        fi
+        seen=$k
+    done
+}
+progress & progress_pid=$!
 AG_TIMEOUT=$timeout ag_boot "$work/initrd.gz" "$work/back" "$out/guest/console.log" \
     -cpu max,pauth-impdef=on -smp 2 -m "$mem" -icount shift=0,sleep=off \
-    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,scope=$scope,warmup=$warmup,prefetch=$prefetch,cores=2" \
+    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,scope=$scope,$( [ "$pmucheck" = 1 ] && echo "pmureads=$out/pmureads.tsv," )warmup=$warmup,prefetch=$prefetch,cores=2" \
     "${qargs[@]}" -d plugin -D "$out/guest/plugin.log" \
     -- isolcpus=1 nokaslr cryptomgr.notests
 rc=$?
+kill "$progress_pid" 2>/dev/null; wait "$progress_pid" 2>/dev/null
 secs=$(( $(date +%s) - t0 ))
 [ -d "$work/back" ] && cp -r "$work/back/." "$out/guest/" 2>/dev/null
 [ -f "$out/guest/cells.txt" ] && mv "$out/guest/cells.txt" "$out/cells.txt"
@@ -204,6 +252,11 @@ python3 "$HERE/muxsim/assemble.py" "$out" || { say "could not assemble $out/resu
 HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 if [ -x "$HOST_BIN" ]; then
     "$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
+fi
+if [ "$pmucheck" = 1 ]; then
+    python3 "$HERE/muxsim/pmugap.py" "$out" > "$out/pmugap.md" ||
+        { say "could not compare with the PMU (log: $out/guest/run.log)"; exit 1; }
+    cat "$out/pmugap.md"
 fi
 if [ "$contrib" = 1 ]; then
     python3 "$HERE/muxsim/crosscheck.py" "$out" > "$out/crosscheck.md" ||
