@@ -5,7 +5,14 @@
 # scripts/cachesim/check.py: poll's L1d misses per call grow with N, epoll's
 # do not, and results.json and report.md say "simulated"; then the same cells
 # in one boot of muxprof's own model (scripts/muxsim.sh --with-contrib) and
-# scripts/muxsim/check.py (CI_MUXSIM_BUDGET seconds, default 600).
+# scripts/muxsim/check.py (CI_MUXSIM_BUDGET seconds, default 600); last, the
+# L3 and dTLB of muxprof's model: poll and epoll at 1,000, 4,000 and 16,000
+# eventfds under two geometries whose L3 is cut to a few MiB
+# (tests/fixtures/geometries/ci-*.conf), so that poll passes its L3 knee
+# within the sweep, one boot each with --scope calls, and
+# scripts/muxsim/check-llc.py: poll's LLC-load misses per fd grow past the
+# knee while epoll's stay flat, poll's dTLB misses per fd are there and
+# epoll's are not (CI_MUXSIM_LLC_BUDGET seconds, default 180).
 #   scripts/ci-cachesim.sh [OUTDIR]     (default build/ci-cachesim)
 # Installs what is missing (qemu-system-arm, qemu-user, libglib2.0-dev,
 # python3, cpio, hwloc); needs the host build (scripts/setup.sh) and builds
@@ -51,4 +58,17 @@ timeout --kill-after=10 "${CI_MUXSIM_BUDGET:-600}" scripts/muxsim.sh --out "$out
     --geometry neoverse-n1 --backends poll,epoll --fds 100,1000 --calls 40 --with-contrib ||
     { say "scripts/muxsim.sh failed"; exit 1; }
 python3 scripts/muxsim/check.py "$out-muxsim" || exit 1
+# The L3 (LLC) and dTLB of muxprof's model, two geometries.
+llc_start=$(date +%s) llc=()
+for g in ci-epyc-l3-2m ci-n1-slc-4m; do
+    left=$(( ${CI_MUXSIM_LLC_BUDGET:-180} - ($(date +%s) - llc_start) ))
+    [ "$left" -gt 10 ] || { say "the L3 check ran out of its ${CI_MUXSIM_LLC_BUDGET:-180} s"; exit 1; }
+    timeout --kill-after=10 "$left" scripts/muxsim.sh --out "$out-llc-$g" --force \
+        --geometry "tests/fixtures/geometries/$g.conf" --backends poll,epoll \
+        --fds 1000,4000,16000 --fd-kind eventfd --calls 8 --warmup 3 --scope calls ||
+        { say "scripts/muxsim.sh --geometry $g failed"; exit 1; }
+    llc+=("$out-llc-$g")
+done
+python3 scripts/muxsim/check-llc.py "${llc[@]}" || exit 1
+say "the L3 check took $(( $(date +%s) - llc_start )) s (load $(cut -d' ' -f1-3 /proc/loadavg))"
 say "passed in $(( $(date +%s) - start )) s"

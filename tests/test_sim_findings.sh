@@ -5,7 +5,9 @@
 # one boot): poll's L3 knee between the last N without LLC-load misses and
 # the first with them, epoll flat, seed 000's "L3 misses at 20,000
 # descriptors" does not hold; then the same file with poll's count at 20,000
-# and epoll's at 300,000 changed: holds, not resolved, not flat.
+# and epoll's at 300,000 changed: holds, not resolved, not flat.  CI's
+# scripts/muxsim/check-llc.py passes on the recorded run and fails when
+# epoll is not flat.
 set -u
 src=$1 bin=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
@@ -40,4 +42,9 @@ mkdir "$t/c" && cp "$fx" "$t/c/" && edit "$t/c/results.json" poll 20000 0 100 50
     edit "$t/c/results.json" epoll 300000 400 500 600 && report "$t/c"
 has "$t/c" "\": not resolved (simulated (epyc-9354p), eventfd fds)**"
 has "$t/c" "- epoll: **not flat**: at most 500 LLC-load misses per call at any N from 10,000 to 300,000 (the most at 300,000)"
+ck=$src/scripts/muxsim/check-llc.py
+python3 "$ck" "$t/a" > "$t/ck" 2>&1 || fail "check-llc.py on the recorded run: $(cat "$t/ck")"
+grep -q "poll's L3 knee between N = 50000 and 70000" "$t/ck" || fail "check-llc.py said: $(cat "$t/ck")"
+python3 "$ck" "$t/c" > "$t/ck" 2>&1 && fail "check-llc.py passed epoll not flat"
+grep -q "epoll's LLC-load misses per call are not flat" "$t/ck" || fail "check-llc.py said: $(cat "$t/ck")"
 echo ok
