@@ -14,10 +14,8 @@
 #
 # --pmu-check also runs `muxprof run` (ready mode, the instructions counter
 # read with mrs from the emulated PMU, --quick) over the same cells in the
-# same boot, with the plugin noting the model's instruction count at every
-# mrs of a PMU counter: scripts/muxsim/pmugap.py sets the PMU's instructions
-# per call, the model's between the same reads, and the model's between the
-# markers side by side (DIR/pmugap.md).
+# same boot: scripts/muxsim/pmugap.py sets the PMU's instructions per call
+# beside the model's between the markers (DIR/pmugap.md).
 #
 # --scope calls models only while a call's counting window is open (every
 # core's accesses then): boot, set-up and tear-down run without the model's
@@ -85,8 +83,6 @@ case $prefetch in none|l1d|l2|l1d+l2) ;; *) usage_error "--prefetch: '$prefetch'
 case $scope in all|calls) ;; *) usage_error "--scope: '$scope' is not all or calls" ;; esac
 [ "$scope" = all ] || [ "$contrib" = 0 ] ||
     usage_error "--with-contrib compares whole-boot totals: it needs --scope all"
-[ "$scope" = all ] || [ "$pmucheck" = 0 ] ||
-    usage_error "--pmu-check counts instructions between PMU reads outside the calls' windows: it needs --scope all"
 case $geometry in
     */*) gf=$geometry ;;
     *) gf=$ROOT/sim/geometries/$geometry.conf ;;
@@ -220,7 +216,7 @@ progress() {
 progress & progress_pid=$!
 AG_TIMEOUT=$timeout ag_boot "$work/initrd.gz" "$work/back" "$out/guest/console.log" \
     -cpu max,pauth-impdef=on -smp 2 -m "$mem" -icount shift=0,sleep=off \
-    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,scope=$scope,$( [ "$pmucheck" = 1 ] && echo "pmureads=$out/pmureads.tsv," )warmup=$warmup,prefetch=$prefetch,cores=2" \
+    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,scope=$scope,warmup=$warmup,prefetch=$prefetch,cores=2" \
     "${qargs[@]}" -d plugin -D "$out/guest/plugin.log" \
     -- isolcpus=1 nokaslr cryptomgr.notests
 rc=$?

@@ -5,7 +5,6 @@
  *
  *   -plugin libmuxsim.so,geometry=FILE,out=FILE[,samples=FILE][,totals=FILE][,warmup=N]
  *           [,prefetch=none|l1d|l2|l1d+l2][,cores=N][,scope=all|calls][,times=FILE]
- *           [,pmureads=FILE]
  *
  * out: per cell (each MP_SIM_MARK_CELL starts one on the core that ran it),
  * event and privilege (user, kernel, all), p10/p50/p90/mean/min/max over
@@ -19,11 +18,6 @@
  * the warm-up calls fill them.  times: the host's wall clock (seconds from
  * the plugin's start) at each cell's marker, its first begin and its last
  * end, and at exit, with the number of callbacks: where a run's time goes.
- * pmureads: every user-space read of a PMU counter (marker.h,
- * mp_sim_pmu_counter_read) with the model's user and kernel instruction
- * counts of that core at that moment (the mrs itself not yet counted), so
- * that the instructions between two reads of `muxprof run` can be set beside
- * what the emulated PMU said for the same bracket.
  * Caches see physical addresses of data (the softmmu's; the virtual address
  * under qemu-user, which has none) and the host address of instruction
  * bytes, as QEMU's contrib cache plugin does; the TLBs virtual pages.  An
@@ -69,14 +63,6 @@ typedef struct cell_time {
 } cell_time;
 static cell_time *ctimes;       /* cells_cap entries, beside cells */
 static unsigned long long n_fetch, n_mem, n_modelled;
-static char *pmureads_path;
-typedef struct pmu_read {
-    uint64_t user, kernel;
-    unsigned core, counter;
-} pmu_read;
-static pmu_read *preads;
-static size_t npreads, preads_cap;
-#define PMU_READS_MAX (1u << 22)
 
 static double now_s(void)
 {
@@ -153,23 +139,6 @@ static void on_marker(unsigned vcpu, void *u)
     pthread_mutex_unlock(&lock);
 }
 
-static void on_pmu_read(unsigned vcpu, void *u)
-{
-    unsigned core = vcpu % ncores;
-    pthread_mutex_lock(&lock);
-    if (npreads == preads_cap && preads_cap < PMU_READS_MAX) {
-        size_t cap = preads_cap ? 2 * preads_cap : 4096;
-        pmu_read *p = realloc(preads, cap * sizeof *p);
-        if (p)
-            preads = p, preads_cap = cap;
-    }
-    if (npreads < preads_cap)
-        preads[npreads++] = (pmu_read){mp_sim_counts(sim, core, 0)[MP_SIM_INSNS],
-                                       mp_sim_counts(sim, core, 1)[MP_SIM_INSNS], core,
-                                       (unsigned)(uintptr_t)u};
-    pthread_mutex_unlock(&lock);
-}
-
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
@@ -183,10 +152,6 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
                 if (word == MP_SIM_HINT(m))
                     qemu_plugin_register_vcpu_insn_exec_cb(qi, on_marker, QEMU_PLUGIN_CB_NO_REGS,
                                                            (void *)(uintptr_t)m);
-            int pc = pmureads_path ? mp_sim_pmu_counter_read(word) : -1;
-            if (pc >= 0)
-                qemu_plugin_register_vcpu_insn_exec_cb(qi, on_pmu_read, QEMU_PLUGIN_CB_NO_REGS,
-                                                       (void *)(uintptr_t)pc);
         }
         insn *i = malloc(sizeof *i);
         if (!i)
@@ -265,14 +230,6 @@ static void write_times(FILE *f)
     fprintf(f, "exit\t\t\t%.3f\t\t\n", now_s());
 }
 
-static void write_pmureads(FILE *f)
-{
-    fprintf(f, "core\tcounter\tuser\tkernel\n");
-    for (size_t i = 0; i < npreads; i++)
-        fprintf(f, "%u\t%u\t%" PRIu64 "\t%" PRIu64 "\n", preads[i].core, preads[i].counter,
-                preads[i].user, preads[i].kernel);
-}
-
 /* Written to PATH.tmp, renamed when whole: never half a file. */
 static void write_file(const char *path, void (*fn)(FILE *))
 {
@@ -303,8 +260,6 @@ static void on_exit_(qemu_plugin_id_t id, void *u)
         write_file(totals_path, write_totals);
     if (times_path)
         write_file(times_path, write_times);
-    if (pmureads_path)
-        write_file(pmureads_path, write_pmureads);
     pthread_mutex_unlock(&lock);
 }
 
@@ -339,13 +294,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             cores = strtol(v, NULL, 10);
         else if (!strncmp(a, "times=", 6))
             times_path = strdup(v);
-        else if (!strncmp(a, "pmureads=", 9))
-            pmureads_path = strdup(v);
         else if (!strncmp(a, "scope=", 6) && (!strcmp(v, "all") || !strcmp(v, "calls")))
             scope_calls = !strcmp(v, "calls");
         else {
             fprintf(stderr, "muxsim: unknown argument '%s' (geometry, out, samples, totals, "
-                    "warmup, prefetch, cores, scope=all|calls, times, pmureads)\n", a);
+                    "warmup, prefetch, cores, scope=all|calls, times)\n", a);
             return -1;
         }
     }

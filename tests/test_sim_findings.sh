@@ -7,7 +7,9 @@
 # descriptors" does not hold; then the same file with poll's count at 20,000
 # and epoll's at 300,000 changed: holds, not resolved, not flat.  CI's
 # scripts/muxsim/check-llc.py passes on the recorded run and fails when
-# epoll is not flat.
+# epoll is not flat.  scripts/muxsim/pmugap.py on a recorded --pmu-check boot
+# (tests/fixtures/muxsim-pmu) sets the PMU's instructions per call beside the
+# markers' (equal for epoll at N = 100), and refuses cells that differ.
 set -u
 src=$1 bin=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
@@ -47,4 +49,12 @@ python3 "$ck" "$t/a" > "$t/ck" 2>&1 || fail "check-llc.py on the recorded run: $
 grep -q "poll's L3 knee between N = 50000 and 70000" "$t/ck" || fail "check-llc.py said: $(cat "$t/ck")"
 python3 "$ck" "$t/c" > "$t/ck" 2>&1 && fail "check-llc.py passed epoll not flat"
 grep -q "epoll's LLC-load misses per call are not flat" "$t/ck" || fail "check-llc.py said: $(cat "$t/ck")"
+pg=$src/scripts/muxsim/pmugap.py
+python3 "$pg" "$src/tests/fixtures/muxsim-pmu" > "$t/pg" 2>&1 || fail "pmugap.py: $(cat "$t/pg")"
+grep -qF "| epoll | 100 | 1002 [1002, 1002] | 294 | 1002 | 50 | 952 | +0 | +0.00% |" "$t/pg" &&
+    grep -qF "| poll | 1000 | 130222 [130204, 130228] | 294 | 130224 | 74 | 130150 | -2 |" "$t/pg" ||
+    fail "pmugap.md: $(cat "$t/pg")"
+cp -r "$src/tests/fixtures/muxsim-pmu" "$t/pg2" && echo "select 10 0" >> "$t/pg2/cells.txt"
+python3 "$pg" "$t/pg2" > "$t/pg" 2>&1 && fail "pmugap.py paired 5 loops with 4 cells"
+grep -q "5 loops succeeded but the plugin saw 4 cells" "$t/pg" || fail "pmugap.py said: $(cat "$t/pg")"
 echo ok

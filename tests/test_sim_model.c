@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/marker.h"
 #include "sim/model.h"
 #include "sim/window.h"
 
@@ -356,21 +355,6 @@ static void test_geometry_errors(void **state)
     assert_int_equal(mp_sim_geometry_load("/nonexistent/x.conf", &g, &err), -ENOENT);
 }
 
-/* Instruction words as aarch64-linux-gnu-as assembles them. */
-static void test_pmu_reads(void **state)
-{
-    (void)state;
-    assert_int_equal(mp_sim_pmu_counter_read(0xd53b9d00), 31);   /* mrs x0, pmccntr_el0 */
-    assert_int_equal(mp_sim_pmu_counter_read(0xd53be803), 0);    /* mrs x3, pmevcntr0_el0 */
-    assert_int_equal(mp_sim_pmu_counter_read(0xd53be921), 9);    /* mrs x1, pmevcntr9_el0 */
-    assert_int_equal(mp_sim_pmu_counter_read(0xd53bebd1), 30);   /* mrs x17, pmevcntr30_el0 */
-    assert_int_equal(mp_sim_pmu_counter_read(0xd53be040), -1);   /* mrs x0, cntvct_el0 */
-    assert_int_equal(mp_sim_pmu_counter_read(0xd53b9d40), -1);   /* mrs x0, pmxevcntr_el0 */
-    assert_int_equal(mp_sim_pmu_counter_read(0xd53bec62), -1);   /* mrs x2, pmevtyper3_el0 */
-    assert_int_equal(mp_sim_pmu_counter_read(MP_SIM_HINT(113)), -1);
-    assert_int_equal(MP_SIM_HINT(113), 0xd5032e3f);                /* hint #0x71 */
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -384,7 +368,6 @@ int main(void)
         cmocka_unit_test(test_windows),
         cmocka_unit_test(test_geometry_files),
         cmocka_unit_test(test_geometry_errors),
-        cmocka_unit_test(test_pmu_reads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
