@@ -32,7 +32,9 @@
 # Writes DIR/muxsim.tsv (the plugin's summaries), DIR/samples.tsv (every
 # call), DIR/cells.txt (backend, N and the loop's exit status, in the order
 # they ran), DIR/table.md (the per-call table), DIR/results.json (the results
-# schema, scripts/muxsim/assemble.py) and report.md (`muxprof report`, with
+# schema, scripts/muxsim/assemble.py), DIR/functions.json and .md (the
+# kernel functions that hold each cell's misses, scripts/muxsim/functions.py,
+# named from the guest kernel's /proc/kallsyms, read once and cached) and report.md (`muxprof report`, with
 # the host build), and DIR/guest/ (console, the loop's messages).  Exit status: 0 done, 1 the build, the boot or a cell
 # failed, 2 usage error.
 set -uo pipefail
@@ -184,6 +186,10 @@ muxprof run --backends $backends --fds $fds --fd-kind $kind --mode ready --event
 echo "run \$?" > /out/run.status
 EOF
 fi
+# The guest kernel's text symbols (nokaslr: the same addresses every boot),
+# read by this boot when no earlier one left them in the cache.
+SYMS=$CS_CACHE/kallsyms-$(basename "$AG_KERNEL").txt
+[ -s "$SYMS" ] || echo "grep ' [tTwW] ' /proc/kallsyms > /out/kallsyms" >> "$work/job.sh"
 ag_root_job "$work/root" "$work/job.sh" && ag_pack "$work/root" "$work/initrd.gz" ||
     start_failed "could not pack the initrd"
 
@@ -216,7 +222,7 @@ progress() {
 progress & progress_pid=$!
 AG_TIMEOUT=$timeout ag_boot "$work/initrd.gz" "$work/back" "$out/guest/console.log" \
     -cpu max,pauth-impdef=on -smp 2 -m "$mem" -icount shift=0,sleep=off \
-    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,scope=$scope,warmup=$warmup,prefetch=$prefetch,cores=2" \
+    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,functions=$out/functions.tsv,scope=$scope,warmup=$warmup,prefetch=$prefetch,cores=2" \
     "${qargs[@]}" -d plugin -D "$out/guest/plugin.log" \
     -- isolcpus=1 nokaslr cryptomgr.notests
 rc=$?
@@ -244,6 +250,13 @@ EOF
 [ -s "$out/muxsim.tsv" ] && [ -s "$out/cells.txt" ] || { say "the plugin or the guest wrote no counts"; exit 1; }
 python3 "$HERE/muxsim/table.py" "$out" > "$out/table.md" || { say "could not make $out/table.md"; exit 1; }
 cat "$out/table.md"
+if [ ! -s "$SYMS" ] && [ -s "$out/guest/kallsyms" ]; then
+    mkdir -p "$CS_CACHE" && mv "$out/guest/kallsyms" "$SYMS.tmp" && mv "$SYMS.tmp" "$SYMS"
+fi
+if [ -s "$SYMS" ] && [ -f "$out/functions.tsv" ]; then
+    python3 "$HERE/muxsim/functions.py" "$out" "$SYMS" > "$out/functions.md" ||
+        say "could not name the kernel functions (functions.py)"
+fi
 python3 "$HERE/muxsim/assemble.py" "$out" || { say "could not assemble $out/results.json"; exit 1; }
 HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 if [ -x "$HOST_BIN" ]; then

@@ -10,6 +10,10 @@
 # epoll is not flat.  scripts/muxsim/pmugap.py on a recorded --pmu-check boot
 # (tests/fixtures/muxsim-pmu) sets the PMU's instructions per call beside the
 # markers' (equal for epoll at N = 100), and refuses cells that differ.
+# scripts/muxsim/functions.py names the functions of synthetic misses per
+# address (tests/fixtures/muxsim-fn: a symbol at or below each address, user
+# addresses as one row, per kept call), and the report shows a cell's
+# sim_functions with the LLC-load column of muxprof's model.
 set -u
 src=$1 bin=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
@@ -57,4 +61,26 @@ grep -qF "| epoll | 100 | 1002 [1002, 1002] | 294 | 1002 | 50 | 952 | +0 | +0.00
 cp -r "$src/tests/fixtures/muxsim-pmu" "$t/pg2" && echo "select 10 0" >> "$t/pg2/cells.txt"
 python3 "$pg" "$t/pg2" > "$t/pg" 2>&1 && fail "pmugap.py paired 5 loops with 4 cells"
 grep -q "5 loops succeeded but the plugin saw 4 cells" "$t/pg" || fail "pmugap.py said: $(cat "$t/pg")"
+mkdir "$t/fn" && cp "$src"/tests/fixtures/muxsim-fn/* "$t/fn/"
+python3 "$src/scripts/muxsim/functions.py" "$t/fn" "$t/fn/kallsyms" > "$t/fn.md" 2>&1 ||
+    fail "functions.py: $(cat "$t/fn.md")"
+grep -qF "| \`do_sys_poll\` | 25.0 | 0.25 | 2.5 | 0.2 |" "$t/fn.md" &&
+    grep -qF "| \`__fget_light\` | 4.0 | 0.04 | 0.0 | 0.0 |" "$t/fn.md" &&
+    grep -qF "| \`(user space)\` | 1.0 | 0.01 | 0.0 | 0.0 |" "$t/fn.md" &&
+    grep -qF "poll, N = 100 (10 kept calls; the rows hold 100.0% of the L1d misses)" "$t/fn.md" ||
+    fail "functions.md: $(cat "$t/fn.md")"
+python3 - "$t/fn/functions.json" "$fx" "$t/d/results.json" <<'PY' || fail "sim_functions into results.json"
+import json, os, sys
+fn = json.load(open(sys.argv[1]))["cells"][0]
+d = json.load(open(sys.argv[2]))
+for c in d["results"]:
+    if c["backend"] == "poll" and c["nfds"] == 100000:
+        c["sim_functions"] = {"functions": fn["functions"], "attributed_L1d_share": 1.0}
+os.makedirs(os.path.dirname(sys.argv[3]))
+json.dump(d, open(sys.argv[3], "w"))
+PY
+report "$t/d"
+has "$t/d" "| kernel function | L1d misses per call | per fd | L2 misses per call | LLC-load misses per call |"
+has "$t/d" "| \`do_sys_poll\` | 25 | 2.50e-04 | 2.5 | 0.2 |"
+has "$t/d" "the listed functions hold 100% of its L1d misses"
 echo ok

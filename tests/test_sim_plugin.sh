@@ -8,7 +8,9 @@
 # the windows only: the whole run's instructions (totals) are then the sum of
 # the windows' (samples), where scope=all counts the set-up too, and both
 # give the same instructions per call; times names the cell's first and last
-# call.
+# call; functions= (the model only in the windows, so the first call starts
+# cold) attributes every L1d miss of the kept calls to an
+# instruction (its rows sum to the windows' L1d misses).
 set -u
 plugin=$1 arm=$2 geo=$3
 ld=/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1
@@ -52,10 +54,17 @@ run "$t/d.tsv" 37 ",samples=$t/d.samples,totals=$t/d.tot,scope=all" 2>"$t/err" |
     fail "scope=all: totals $(tot "$t/d.tot") not far above the windows' $(wsum "$t/d.samples")"
 [ "$(row "$t/c.tsv" instructions user | cut -f8)" = "$(row "$t/d.tsv" instructions user | cut -f8)" ] ||
     fail "instructions per call differ between the scopes: $(row "$t/c.tsv" instructions user) / $(row "$t/d.tsv" instructions user)"
-awk -F'\t' '$1 == 0 { ok = $3 == 37 && $5 >= $4 && $6 > $5 } END { exit !ok }' "$t/c.times" ||
+awk -F'\t' '$1 == 0 { ok = $3 == 37 && $4 >= 0 && $5 >= $4 && $6 >= $5 } END { exit !ok }' "$t/c.times" ||
     fail "times: $(cat "$t/c.times")"
 grep -q '^# muxsim: .*scope calls; callbacks: [0-9]* instructions' "$t/c.times" ||
     fail "times header: $(head -1 "$t/c.times")"
+run "$t/f.tsv" 5 ",samples=$t/f.samples,functions=$t/f.fn,warmup=0,scope=calls" 2>"$t/err" ||
+    fail "functions=: $(cat "$t/err")"
+col=$(head -1 "$t/f.samples" | tr '\t' '\n' | grep -nx 'L1-dcache-misses:user' | cut -d: -f1)
+want=$(awk -F'\t' -v c="$col" 'NR > 1 { s += $c } END { print s }' "$t/f.samples")
+got=$(awk -F'\t' 'NR > 1 { s += $3 } END { print s + 0 }' "$t/f.fn")
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] ||
+    fail "functions: $got L1d misses attributed, the windows had $want"
 printf 'line=64\n' > "$t/bad.conf"
 timeout 60 qemu-aarch64 -plugin "$plugin,geometry=$t/bad.conf,out=$t/b.tsv" "$ld" \
     --library-path /usr/lib/aarch64-linux-gnu "$arm" loop --backend poll --fds 1 --calls 1 \

@@ -84,6 +84,15 @@ def main(out):
         cell["metrics"] = metrics
         cells.append(cell)
         i += 1
+    # the kernel functions of each cell (functions.py), when the run has them
+    fpath = os.path.join(out, "functions.json")
+    if os.path.exists(fpath):
+        fns = {(c["backend"], c["nfds"]): c for c in json.load(open(fpath))["cells"]}
+        for cell in cells:
+            f = fns.get((cell["backend"], cell["nfds"]))
+            if f and cell.get("status") == "ok":
+                cell["sim_functions"] = {"functions": f["functions"],
+                                         "attributed_L1d_share": f["attributed_L1d_share"]}
     label = "simulated (%s)" % name
     kernel = os.path.basename(env.get("kernel", "")).replace("vmlinuz-", "")
     caches = [{"level": 1, "type": "data", "size_bytes": lv["l1d"][0], "ways": lv["l1d"][1]},

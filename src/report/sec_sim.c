@@ -240,8 +240,11 @@ static void findings_llc(FILE *f, const mp_rmodel *m, const char *mode, const ch
 }
 
 /* The cell's "sim_functions": top rows by L1d misses per call. */
-static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, const cJSON *cell)
+static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, const cJSON *cell,
+                            int own)
 {
+    /* muxprof's model keeps LLC-load misses per instruction, QEMU's plugin L1i misses. */
+    const char *last = own ? "LLC-load-misses" : "L1i-misses";
     const cJSON *sf = cJSON_GetObjectItemCaseSensitive(cell, "sim_functions");
     const cJSON *fns = cJSON_GetObjectItemCaseSensitive(sf, "functions");
     const cJSON *share = cJSON_GetObjectItemCaseSensitive(sf, "attributed_L1d_share");
@@ -251,7 +254,8 @@ static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, cons
     fprintf(f, "**%s, N = %s** (%s", c->backend, mp_fmt_num(nm, sizeof nm, (double)c->nfds),
             MP_QMD(m->sim_label));
     if (cJSON_IsNumber(share))
-        fprintf(f, "; the listed instructions hold %.0f%% of the difference in L1d misses",
+        fprintf(f, own ? "; the listed functions hold %.0f%% of its L1d misses" :
+                         "; the listed instructions hold %.0f%% of the difference in L1d misses",
                 100 * share->valuedouble);
     /* The plugin's instruction lists sum every simulated core: what the other CPU's
      * difference did not cancel is in the table too. */
@@ -268,14 +272,15 @@ static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, cons
         fprintf(f, "; the other CPU's L1d misses changed by %s per call, which these rows "
                    "include: trust rows well above it", cnt(a, sizeof a, oc->valuedouble));
     fprintf(f, ")\n\n| kernel function | L1d misses per call | per fd | L2 misses per call | "
-               "L1i misses per call |\n|---|---:|---:|---:|---:|\n");
+               "%s per call |\n|---|---:|---:|---:|---:|\n",
+            own ? "LLC-load misses" : "L1i misses");
     const cJSON *e;
     int rows = 0;
     cJSON_ArrayForEach(e, fns) {
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
         const cJSON *d1 = cJSON_GetObjectItemCaseSensitive(e, "L1d-misses");
         const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(e, "L2-misses");
-        const cJSON *i1 = cJSON_GetObjectItemCaseSensitive(e, "L1i-misses");
+        const cJSON *i1 = cJSON_GetObjectItemCaseSensitive(e, last);
         if (!cJSON_IsString(name) || rows++ >= TOP_ROWS)
             continue;
         double v = cJSON_IsNumber(d1) ? d1->valuedouble : NAN;
@@ -338,13 +343,19 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         const cJSON *cell = m->cells[i].json;
         if (!cJSON_GetObjectItemCaseSensitive(cell, "sim_functions"))
             continue;
-        if (!any++)
+        if (!any++ && own)
+            fprintf(f, "## Where the simulated misses are: kernel functions (%s)\n\n"
+                "The model's misses per data-accessing instruction over each cell's kept "
+                "calls, divided by their number, summed per function (guest addresses from "
+                "nokaslr and the kernel's own /proc/kallsyms). Top %d per cell by L1d "
+                "misses.\n\n", MP_QMD(m->sim_label), TOP_ROWS);
+        else if (any == 1)
             fprintf(f, "## Where the simulated misses are: kernel functions (%s)\n\n"
                 "The plugin's most-missing instructions in both boots, matched by guest "
                 "address, their difference divided by K, summed per function (guest "
                 "addresses from nokaslr and the kernel's own symbol table). Top %d per cell "
                 "by L1d misses.\n\n", MP_QMD(m->sim_label), TOP_ROWS);
-        table_functions(f, m, &m->cells[i], cell);
+        table_functions(f, m, &m->cells[i], cell, own);
     }
 }
 
