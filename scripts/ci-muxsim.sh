@@ -5,12 +5,20 @@
 # (scripts/muxsim.sh --with-contrib), then scripts/muxsim/check.py: every
 # loop succeeded, poll's simulated L1d and dTLB misses per call grow with N
 # and epoll's stay flat, the two models' L1d and L2 totals agree, and
-# results.json and report.md say "simulated".
-#   scripts/ci-muxsim.sh [OUTDIR]     (default build/ci-muxsim)
+# results.json and report.md say "simulated"; then the L3 and dTLB of
+# muxprof's model: poll and epoll at 1,000, 4,000 and 16,000 eventfds under
+# two geometries whose L3 is cut to a few MiB (tests/fixtures/geometries/
+# ci-*.conf), so that poll passes its L3 knee within the sweep, one boot each
+# with --scope calls, and scripts/muxsim/check-llc.py: poll's LLC-load misses
+# per fd grow past the knee while epoll's stay flat, poll's dTLB misses per
+# fd are there and epoll's are not.
+#   scripts/ci-muxsim.sh [OUTDIR]     (default build/ci-muxsim; the L3 runs
+#                                      in OUTDIR-llc-GEOMETRY)
 # Installs what is missing (qemu-system-arm, qemu-user, libglib2.0-dev,
 # python3, cpio); needs the host build (scripts/setup.sh) and builds the arm64
 # muxprof when build-aarch64 lacks it.  CI_MUXSIM_BUDGET seconds bound the
-# boot and its import (default 600).
+# first boot and its import (default 600), CI_MUXSIM_LLC_BUDGET seconds the
+# two L3 boots together (default 180).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/ci-muxsim}
@@ -45,4 +53,18 @@ rc=$?
 [ "$rc" = 124 ] && { say "did not finish within $budget s"; exit 1; }
 [ "$rc" = 0 ] || { say "scripts/muxsim.sh failed ($rc)"; exit 1; }
 python3 scripts/muxsim/check.py "$out" || exit 1
+# The L3 (LLC) and dTLB of muxprof's model, two geometries.
+llc_budget=${CI_MUXSIM_LLC_BUDGET:-180}
+llc_start=$(date +%s) llc=()
+for g in ci-epyc-l3-2m ci-n1-slc-4m; do
+    left=$(( llc_budget - ($(date +%s) - llc_start) ))
+    [ "$left" -gt 10 ] || { say "the L3 check ran out of its $llc_budget s"; exit 1; }
+    timeout --kill-after=10 "$left" scripts/muxsim.sh --out "$out-llc-$g" --force \
+        --geometry "tests/fixtures/geometries/$g.conf" --backends poll,epoll \
+        --fds 1000,4000,16000 --fd-kind eventfd --calls 8 --warmup 3 --scope calls ||
+        { say "scripts/muxsim.sh --geometry $g failed"; exit 1; }
+    llc+=("$out-llc-$g")
+done
+python3 scripts/muxsim/check-llc.py "${llc[@]}" || exit 1
+say "the L3 check took $(( $(date +%s) - llc_start )) s (load $(cut -d' ' -f1-3 /proc/loadavg))"
 say "passed in $(( $(date +%s) - start )) s (load $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -9,7 +9,20 @@
 #
 #   scripts/muxsim.sh --out DIR [--geometry NAME|FILE] [--backends LIST] [--fds LIST]
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
-#                     [--mem MB] [--timeout S] [--with-contrib] [--force]
+#                     [--mem MB] [--timeout S] [--scope all|calls] [--with-contrib]
+#                     [--pmu-check] [--force]
+#
+# --pmu-check also runs `muxprof run` (ready mode, the instructions counter
+# read with mrs from the emulated PMU, --quick) over the same cells in the
+# same boot: scripts/muxsim/pmugap.py sets the PMU's instructions per call
+# beside the model's between the markers (DIR/pmugap.md).
+#
+# --scope calls models only while a call's counting window is open (every
+# core's accesses then): boot, set-up and tear-down run without the model's
+# work, and the caches carry over from call to call, filled by the warm-up
+# calls.  The default, all, models the whole boot.  DIR/times.tsv has the
+# host's clock at each cell's marker, first call and last call, and the
+# callback counts: where the time went.
 #
 # --with-contrib loads QEMU's contrib cache plugin (libcache.so, built once
 # by scripts/lib/qemu-source.sh) into the same boot with the geometry's L1d,
@@ -19,9 +32,13 @@
 # Writes DIR/muxsim.tsv (the plugin's summaries), DIR/samples.tsv (every
 # call), DIR/cells.txt (backend, N and the loop's exit status, in the order
 # they ran), DIR/plan.env (what was run), DIR/table.md (the per-call table),
-# DIR/results.json (`muxprof sim-import DIR`, with the host build) and
-# report.md (`muxprof report DIR`), and DIR/guest/ (console, the loop's
-# messages).  Exit status: 0 done, 1 the build, the boot or a cell
+# DIR/functions.json and .md (the kernel functions that hold each cell's
+# misses, scripts/muxsim/functions.py, named from the guest kernel's
+# /proc/kallsyms, read once and cached), DIR/results.json (`muxprof
+# sim-import DIR`, with the host build; it takes each cell's sim_functions
+# from functions.json) and report.md (`muxprof report DIR`), and DIR/guest/
+# (console, the loop's messages).  Exit status: 0 done, 1 the build, the
+# boot or a cell
 # failed, 2 usage error.
 set -uo pipefail
 # The whole script is one compound command: bash reads it before running it,
@@ -35,7 +52,7 @@ ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
 HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
-prefetch=none mem=512 timeout=1800 force=0 contrib=0
+prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all pmucheck=0
 say() { printf 'muxsim: %s\n' "$*" >&2; }
 usage_error() { say "$*"; exit 2; }
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -45,14 +62,15 @@ while [ $# -gt 0 ]; do
         --help|-h) usage; exit 0 ;;
         --force) force=1; shift; continue ;;
         --with-contrib) contrib=1; shift; continue ;;
-        --out|--geometry|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout)
+        --pmu-check) pmucheck=1; shift; continue ;;
+        --out|--geometry|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout|--scope)
             [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
         *) usage_error "unknown option '$1' (--help)" ;;
     esac
     case $1 in
         --out) out=$2 ;; --geometry) geometry=$2 ;; --backends) backends=$2 ;; --fds) fds=$2 ;;
         --fd-kind) kind=$2 ;; --calls) calls=$2 ;; --warmup) warmup=$2 ;;
-        --prefetch) prefetch=$2 ;; --mem) mem=$2 ;; --timeout) timeout=$2 ;;
+        --prefetch) prefetch=$2 ;; --mem) mem=$2 ;; --timeout) timeout=$2 ;; --scope) scope=$2 ;;
     esac
     shift 2
 done
@@ -67,11 +85,16 @@ for n in ${fds//,/ }; do num --fds "$n" 1 1048576; done
 [[ $backends =~ ^[a-z0-9_-]+(,[a-z0-9_-]+)*$ ]] ||
     usage_error "--backends: '$backends' is not a list of names (poll,epoll)"
 case $prefetch in none|l1d|l2|l1d+l2) ;; *) usage_error "--prefetch: '$prefetch' is not none, l1d, l2 or l1d+l2" ;; esac
+case $scope in all|calls) ;; *) usage_error "--scope: '$scope' is not all or calls" ;; esac
+[ "$scope" = all ] || [ "$contrib" = 0 ] ||
+    usage_error "--with-contrib compares whole-boot totals: it needs --scope all"
 case $geometry in
-    */*) gf=$geometry ;;
+    */*|*.conf) gf=$geometry ;;
     *) gf=$ROOT/sim/geometries/$geometry.conf ;;
 esac
 [ -f "$gf" ] || usage_error "--geometry: no $gf; expected a file or one of $(ls "$ROOT/sim/geometries" | sed 's/\.conf$//' | tr '\n' ' ')"
+# absolute: plan.env names it, and sim-import takes a relative geometry= from DIR
+gf=$(cd "$(dirname "$gf")" && pwd)/$(basename "$gf")
 if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
     usage_error "--out: $out exists and is not empty; choose another directory or add --force"
 fi
@@ -128,24 +151,65 @@ echo 4194304 > /proc/sys/fs/epoll/max_user_watches
 echo 4194304 > /proc/sys/fs/nr_open
 ulimit -Hn 4194304; ulimit -Sn 4194304
 grep -E 'MemTotal|PageTables' /proc/meminfo > /out/meminfo
+i=0
 while read -r b n; do
+    i=\$((i + 1))
+    echo "@@MUXSIM-CELL \$i \$b \$n@@"
     muxprof loop --backend \$b --fds \$n --calls $calls --fd-kind $kind --cpu 1 --quiet \
         > /out/loop-\$b-\$n.log 2>&1
     echo "\$b \$n \$?" >> /out/cells.txt
 done < /cells
 EOF
+if [ "$pmucheck" = 1 ]; then
+    cat >> "$work/job.sh" <<EOF
+echo "@@MUXSIM-RUN@@"
+echo 1 > /proc/sys/kernel/perf_user_access
+muxprof run --backends $backends --fds $fds --fd-kind $kind --mode ready --events minimal \\
+    --quick --no-plots --quiet --out /out/run > /out/run.log 2>&1
+echo "run \$?" > /out/run.status
+EOF
+fi
+# The guest kernel's text symbols (nokaslr: the same addresses every boot),
+# read by this boot when no earlier one left them in the cache.
+SYMS=$CS_CACHE/kallsyms-$(basename "$AG_KERNEL").txt
+[ -s "$SYMS" ] || echo "grep ' [tTwW] ' /proc/kallsyms > /out/kallsyms" >> "$work/job.sh"
 ag_root_job "$work/root" "$work/job.sh" && ag_pack "$work/root" "$work/initrd.gz" ||
     start_failed "could not pack the initrd"
 
 ncells=$(wc -l < "$work/cells")
-say "one boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
+say "one boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, scope $scope, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
 t0=$(date +%s)
+# Progress: the guest names each cell on its console as it starts it.  The
+# ETA weighs a cell by N + 1,000 (set-up and, for poll and select, the call
+# grow with N): a rough guide, not a measurement.
+progress() {
+    local seen=0 k b n w dw=0 total=0 t tc=0 line
+    while read -r b n; do total=$(( total + n + 1000 )); done < "$work/cells"
+    while sleep 5; do
+        k=$(grep -ac '^@@MUXSIM-CELL ' "$out/guest/console.log" 2>/dev/null) || k=0
+        [ "$k" -gt "$seen" ] || continue
+        t=$(( $(date +%s) - t0 ))
+        [ "$seen" = 0 ] && tc=$t
+        dw=0
+        while read -r b n; do w=$(( n + 1000 )); [ "$k" -le 1 ] && break; dw=$(( dw + w )); k=$(( k - 1 )); done < "$work/cells"
+        k=$(grep -ac '^@@MUXSIM-CELL ' "$out/guest/console.log")
+        line=$(grep -a '^@@MUXSIM-CELL ' "$out/guest/console.log" | tail -n 1 | tr -d '@\r')
+        if [ "$dw" -gt 0 ] && [ "$t" -gt "$tc" ]; then
+            say "cell $k/$ncells (${line#MUXSIM-CELL * }) at $t s; about $(( (t - tc) * (total - dw) / dw )) s to go (load $(cut -d' ' -f1 /proc/loadavg))"
+        else
+            say "cell $k/$ncells (${line#MUXSIM-CELL * }) at $t s, the boot done (load $(cut -d' ' -f1 /proc/loadavg))"
+        fi
+        seen=$k
+    done
+}
+progress & progress_pid=$!
 AG_TIMEOUT=$timeout ag_boot "$work/initrd.gz" "$work/back" "$out/guest/console.log" \
     -cpu max,pauth-impdef=on -smp 2 -m "$mem" -icount shift=0,sleep=off \
-    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,warmup=$warmup,prefetch=$prefetch,cores=2" \
+    -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,functions=$out/functions.tsv,scope=$scope,warmup=$warmup,prefetch=$prefetch,cores=2" \
     "${qargs[@]}" -d plugin -D "$out/guest/plugin.log" \
     -- isolcpus=1 nokaslr cryptomgr.notests
 rc=$?
+kill "$progress_pid" 2>/dev/null; wait "$progress_pid" 2>/dev/null
 secs=$(( $(date +%s) - t0 ))
 [ -d "$work/back" ] && cp -r "$work/back/." "$out/guest/" 2>/dev/null
 [ -f "$out/guest/cells.txt" ] && mv "$out/guest/cells.txt" "$out/cells.txt"
@@ -157,6 +221,7 @@ fd_kind=$kind
 calls=$calls
 warmup=$warmup
 prefetch=$prefetch
+scope=$scope
 guest_mem_mib=$mem
 kernel=$AG_KERNEL
 qemu=$(qemu-system-aarch64 --version | head -n 1)
@@ -168,16 +233,34 @@ EOF
 [ -s "$out/muxsim.tsv" ] && [ -s "$out/cells.txt" ] || { say "the plugin or the guest wrote no counts"; exit 1; }
 python3 "$HERE/muxsim/table.py" "$out" > "$out/table.md" || { say "could not make $out/table.md"; exit 1; }
 cat "$out/table.md"
+if [ ! -s "$SYMS" ] && [ -s "$out/guest/kallsyms" ]; then
+    mkdir -p "$CS_CACHE" && mv "$out/guest/kallsyms" "$SYMS.tmp" && mv "$SYMS.tmp" "$SYMS"
+fi
+# functions.json first: sim-import reads it into each cell's sim_functions.
+if [ -s "$SYMS" ] && [ -f "$out/functions.tsv" ]; then
+    python3 "$HERE/muxsim/functions.py" "$out" "$SYMS" > "$out/functions.md" ||
+        say "could not name the kernel functions (functions.py)"
+fi
 "$HOST_BIN" sim-import "$out" >/dev/null || { say "muxprof sim-import $out failed (above)"; exit 1; }
 "$HOST_BIN" report "$out" >/dev/null || say "muxprof report $out failed"
+if [ "$pmucheck" = 1 ]; then
+    python3 "$HERE/muxsim/pmugap.py" "$out" > "$out/pmugap.md" ||
+        { say "could not compare with the PMU (log: $out/guest/run.log)"; exit 1; }
+    cat "$out/pmugap.md"
+fi
 if [ "$contrib" = 1 ]; then
     python3 "$HERE/muxsim/crosscheck.py" "$out" > "$out/crosscheck.md" ||
         { say "could not compare with the contrib plugin"; exit 1; }
     cat "$out/crosscheck.md"
 fi
 say "done in $secs s of boot (load $(cut -d' ' -f1-3 /proc/loadavg)): $out"
-if grep -qv ' 0$' "$out/cells.txt"; then
-    say "a cell failed: $(grep -v ' 0$' "$out/cells.txt" | tr '\n' ';')"
+# Exit status 2 of the loop is a refusal of its arguments (select beyond
+# FD_SETSIZE): that cell is unsupported, not failed.
+if grep -q ' 2$' "$out/cells.txt"; then
+    say "refused by muxprof loop (unsupported): $(grep ' 2$' "$out/cells.txt" | cut -d' ' -f1,2 | tr '\n' ';')"
+fi
+if grep -qv ' [02]$' "$out/cells.txt"; then
+    say "a cell failed: $(grep -v ' [02]$' "$out/cells.txt" | tr '\n' ';')"
     exit 1
 fi
 exit 0

@@ -30,12 +30,22 @@ const char *const mp_sim_event_names[MP_SIM_NEVENTS] = {
 };
 
 /* One set-associative array of tags (a line or page number + 1; 0 is
- * empty) with LRU stamps. */
+ * empty) with LRU stamps.  last: the entry found or filled most recently,
+ * looked at first (consecutive instructions and accesses mostly fall in the
+ * same line and page, and a fully associative TLB is otherwise a scan of
+ * every way); a tag sits in one entry at most, so a match there is the
+ * answer the scan would give.  mask: sets - 1 when sets is a power of two
+ * (the set from a mask, not a division), else 0. */
 typedef struct array {
     uint64_t *tag, *stamp;
-    uint64_t sets, clock;
+    uint64_t sets, clock, mask, last;
     unsigned ways;
 } array;
+
+static uint64_t set_base(const array *a, uint64_t n)
+{
+    return (a->mask ? n & a->mask : n % a->sets) * a->ways;
+}
 
 typedef struct core {
     array l1i, l1d, l2, itlb, dtlb, l2tlb;
@@ -55,6 +65,8 @@ static int array_init(array *a, uint64_t entries, unsigned ways)
     a->ways = ways;
     a->sets = entries / ways;
     a->clock = 0;
+    a->last = 0;
+    a->mask = a->sets > 1 && !(a->sets & (a->sets - 1)) ? a->sets - 1 : 0;
     a->tag = calloc(entries, sizeof *a->tag);
     a->stamp = calloc(entries, sizeof *a->stamp);
     return a->tag && a->stamp ? 0 : -ENOMEM;
@@ -69,11 +81,17 @@ static void array_free(array *a)
 /* The way of n in its set, or -1; touch: make it the most recent. */
 static long array_find(array *a, uint64_t n, int touch)
 {
-    uint64_t base = (n % a->sets) * a->ways;
+    if (a->tag[a->last] == n + 1) {
+        if (touch)
+            a->stamp[a->last] = ++a->clock;
+        return (long)a->last;
+    }
+    uint64_t base = set_base(a, n);
     for (unsigned w = 0; w < a->ways; w++)
         if (a->tag[base + w] == n + 1) {
             if (touch)
                 a->stamp[base + w] = ++a->clock;
+            a->last = base + w;
             return (long)(base + w);
         }
     return -1;
@@ -82,7 +100,7 @@ static long array_find(array *a, uint64_t n, int touch)
 /* Put n in (it is not there); returns the number it evicted + 1, or 0. */
 static uint64_t array_insert(array *a, uint64_t n)
 {
-    uint64_t base = (n % a->sets) * a->ways, victim = base;
+    uint64_t base = set_base(a, n), victim = base;
     for (unsigned w = 0; w < a->ways; w++) {
         if (!a->tag[base + w]) {
             victim = base + w;
@@ -94,6 +112,7 @@ static uint64_t array_insert(array *a, uint64_t n)
     uint64_t old = a->tag[victim];
     a->tag[victim] = n + 1;
     a->stamp[victim] = ++a->clock;
+    a->last = victim;
     return old;
 }
 

@@ -4,13 +4,24 @@
  * call between the markers of `muxprof loop` (marker.h).
  *
  *   -plugin libmuxsim.so,geometry=FILE,out=FILE[,samples=FILE][,totals=FILE][,warmup=N]
- *           [,prefetch=none|l1d|l2|l1d+l2][,cores=N]
+ *           [,prefetch=none|l1d|l2|l1d+l2][,cores=N][,scope=all|calls][,times=FILE]
+ *           [,functions=FILE]
  *
  * out: per cell (each MP_SIM_MARK_CELL starts one on the core that ran it),
  * event and privilege (user, kernel, all), p10/p50/p90/mean/min/max over
  * the calls after the first `warmup` (10); samples: every call's counts;
  * totals: each core's counts over the whole run (for a check against QEMU's
  * contrib cache plugin in the same run).
+ * scope: all (default) models every access of the run; calls models only
+ * while a counting window is open on some core (every core's accesses
+ * then), so that boot, set-up and tear-down cost a callback each and no
+ * model work; the caches then carry over from one call to the next and
+ * the warm-up calls fill them.  times: the host's wall clock (seconds from
+ * the plugin's start) at each cell's marker, its first begin and its last
+ * end, and at exit, with the number of callbacks: where a run's time goes.
+ * functions: per cell and data-accessing instruction (its virtual address),
+ * the L1d, L2 and LLC-load misses of its accesses in the kept calls (those
+ * after the warm-up), for naming the kernel functions that hold them.
  * Caches see physical addresses of data (the softmmu's; the virtual address
  * under qemu-user, which has none) and the host address of instruction
  * bytes, as QEMU's contrib cache plugin does; the TLBs virtual pages.  An
@@ -20,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <qemu-plugin.h>
@@ -46,11 +58,71 @@ static size_t ncells, cells_cap;
 static long cur[MP_SIM_CORES_MAX];
 static unsigned long long unmatched;   /* end markers without a begin */
 static pid_t owner;   /* under qemu-user a forked child runs the plugin too: it writes nothing */
+static int scope_calls;         /* scope=calls */
+static volatile int nopen;      /* windows open now, over every core */
+static char *times_path;
+static double t_start;
+typedef struct cell_time {
+    double marked, first_begin, last_end;
+} cell_time;
+static cell_time *ctimes;       /* cells_cap entries, beside cells */
+static unsigned long long n_fetch, n_mem, n_modelled;
+
+/* functions=: misses by (cell, instruction address), an open-addressing
+ * table that doubles at half full. */
+typedef struct miss_row {
+    uint64_t vaddr;          /* 0: empty */
+    uint32_t cell;
+    uint64_t l1d, l2, llc;
+} miss_row;
+static char *functions_path;
+static miss_row *mrows;
+static size_t mrows_cap, mrows_n;
+
+static size_t mrow_slot(const miss_row *t, size_t cap, uint64_t vaddr, uint32_t cell)
+{
+    size_t h = (size_t)((vaddr * 0x9e3779b97f4a7c15ull) ^ cell) & (cap - 1);
+    while (t[h].vaddr && (t[h].vaddr != vaddr || t[h].cell != cell))
+        h = (h + 1) & (cap - 1);
+    return h;
+}
+
+static miss_row *mrow(uint64_t vaddr, uint32_t cell)
+{
+    if (2 * (mrows_n + 1) > mrows_cap) {
+        size_t cap = mrows_cap ? 2 * mrows_cap : 4096;
+        miss_row *t = calloc(cap, sizeof *t);
+        if (!t)
+            return NULL;
+        for (size_t i = 0; i < mrows_cap; i++)
+            if (mrows[i].vaddr)
+                t[mrow_slot(t, cap, mrows[i].vaddr, mrows[i].cell)] = mrows[i];
+        free(mrows);
+        mrows = t, mrows_cap = cap;
+    }
+    miss_row *r = &mrows[mrow_slot(mrows, mrows_cap, vaddr, cell)];
+    if (!r->vaddr) {
+        r->vaddr = vaddr, r->cell = cell;
+        mrows_n++;
+    }
+    return r;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec - t_start;
+}
 
 static void on_fetch(unsigned vcpu, void *u)
 {
     insn *i = u;
+    n_fetch++;
+    if (scope_calls && !nopen)
+        return;
     pthread_mutex_lock(&lock);
+    n_modelled++;
     mp_sim_fetch(sim, vcpu, i->kernel, i->vaddr, i->iaddr);
     pthread_mutex_unlock(&lock);
 }
@@ -58,12 +130,29 @@ static void on_fetch(unsigned vcpu, void *u)
 static void on_mem(unsigned vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *u)
 {
     insn *i = u;
+    n_mem++;
+    if (scope_calls && !nopen)
+        return;
     struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
     if (hw && qemu_plugin_hwaddr_is_io(hw))
         return;
     uint64_t pa = hw ? qemu_plugin_hwaddr_phys_addr(hw) : vaddr;
     pthread_mutex_lock(&lock);
+    n_modelled++;
+    unsigned core = vcpu % ncores;
+    const uint64_t *cnt = mp_sim_counts(sim, core, i->kernel);
+    uint64_t d0 = cnt[MP_SIM_L1D_MISS], l20 = cnt[MP_SIM_L2_MISS], ll0 = cnt[MP_SIM_LLC_LOAD_MISS];
     mp_sim_data(sim, vcpu, i->kernel, vaddr, pa, qemu_plugin_mem_is_store(info));
+    long c = cur[core];
+    if (functions_path && cnt[MP_SIM_L1D_MISS] != d0 && c >= 0 && cells[c].open &&
+        cells[c].calls >= warmup) {
+        miss_row *r = mrow(i->vaddr, (uint32_t)c);
+        if (r) {
+            r->l1d += cnt[MP_SIM_L1D_MISS] - d0;
+            r->l2 += cnt[MP_SIM_L2_MISS] - l20;
+            r->llc += cnt[MP_SIM_LLC_LOAD_MISS] - ll0;
+        }
+    }
     pthread_mutex_unlock(&lock);
 }
 
@@ -76,18 +165,33 @@ static void on_marker(unsigned vcpu, void *u)
             size_t cap = cells_cap ? 2 * cells_cap : 16;
             mp_sim_cell *c = realloc(cells, cap * sizeof *c);
             if (c)
-                cells = c, cells_cap = cap;
+                cells = c;
+            cell_time *t = c ? realloc(ctimes, cap * sizeof *t) : NULL;
+            if (t)
+                ctimes = t, cells_cap = cap;
         }
         if (ncells < cells_cap) {
+            if (cur[core] >= 0 && cells[cur[core]].open)
+                nopen--;   /* a window the new cell abandons */
             mp_sim_cell_init(&cells[ncells], core);
+            ctimes[ncells] = (cell_time){now_s(), -1, -1};
             cur[core] = (long)ncells++;
         }
     } else if (cur[core] >= 0) {
         mp_sim_cell *c = &cells[cur[core]];
-        if (imm == MP_SIM_MARK_BEGIN)
+        cell_time *t = &ctimes[cur[core]];
+        if (imm == MP_SIM_MARK_BEGIN) {
+            if (t->first_begin < 0)
+                t->first_begin = now_s();
+            nopen += !c->open;
             mp_sim_cell_begin(c, sim);
-        else if (mp_sim_cell_end(c, sim) < 0)
-            unmatched++;
+        } else {
+            nopen -= c->open;
+            if (mp_sim_cell_end(c, sim) < 0)
+                unmatched++;
+            else
+                t->last_end = now_s();
+        }
     }
     pthread_mutex_unlock(&lock);
 }
@@ -171,6 +275,27 @@ static void write_totals(FILE *f)
                     mp_sim_counts(sim, c, 0)[e], mp_sim_counts(sim, c, 1)[e]);
 }
 
+static void write_times(FILE *f)
+{
+    fprintf(f, "# muxsim: host seconds from the plugin's start; scope %s; callbacks: %llu "
+            "instructions, %llu memory accesses, %llu modelled\n",
+            scope_calls ? "calls" : "all", n_fetch, n_mem, n_modelled);
+    fprintf(f, "cell\tcore\tcalls\tmarked\tfirst_begin\tlast_end\n");
+    for (size_t c = 0; c < ncells; c++)
+        fprintf(f, "%zu\t%u\t%zu\t%.3f\t%.3f\t%.3f\n", c, cells[c].core, cells[c].calls,
+                ctimes[c].marked, ctimes[c].first_begin, ctimes[c].last_end);
+    fprintf(f, "exit\t\t\t%.3f\t\t\n", now_s());
+}
+
+static void write_functions(FILE *f)
+{
+    fprintf(f, "cell\tvaddr\tL1d-misses\tL2-misses\tLLC-load-misses\n");
+    for (size_t i = 0; i < mrows_cap; i++)
+        if (mrows[i].vaddr)
+            fprintf(f, "%u\t%016" PRIx64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n",
+                    mrows[i].cell, mrows[i].vaddr, mrows[i].l1d, mrows[i].l2, mrows[i].llc);
+}
+
 /* Written to PATH.tmp, renamed when whole: never half a file. */
 static void write_file(const char *path, void (*fn)(FILE *))
 {
@@ -199,6 +324,10 @@ static void on_exit_(qemu_plugin_id_t id, void *u)
         write_file(samples_path, write_samples);
     if (totals_path)
         write_file(totals_path, write_totals);
+    if (times_path)
+        write_file(times_path, write_times);
+    if (functions_path)
+        write_file(functions_path, write_functions);
     pthread_mutex_unlock(&lock);
 }
 
@@ -206,6 +335,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
                                            int argc, char **argv)
 {
     const char *gpath = NULL, *pf = NULL;
+    t_start = 0;
+    t_start = now_s();
     long cores = info->system_emulation ? info->system.max_vcpus : 1;
     mp_err err;
     for (int i = 0; i < argc; i++) {
@@ -229,9 +360,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
             pf = v;
         else if (!strncmp(a, "cores=", 6))
             cores = strtol(v, NULL, 10);
+        else if (!strncmp(a, "times=", 6))
+            times_path = strdup(v);
+        else if (!strncmp(a, "functions=", 10))
+            functions_path = strdup(v);
+        else if (!strncmp(a, "scope=", 6) && (!strcmp(v, "all") || !strcmp(v, "calls")))
+            scope_calls = !strcmp(v, "calls");
         else {
             fprintf(stderr, "muxsim: unknown argument '%s' (geometry, out, samples, totals, "
-                    "warmup, prefetch, cores)\n", a);
+                    "warmup, prefetch, cores, scope=all|calls, times, functions)\n", a);
             return -1;
         }
     }

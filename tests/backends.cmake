@@ -1,6 +1,7 @@
 # Tests of src/backends/: every backend on real descriptors, and the ones
 # the kernel may lack as one program, one test per backend (77 = lacks it).
 mp_add_test(test_backends LIBS mp_run SOURCES test_backends.c LABELS run)
+mp_add_test(test_epoll_enospc LIBS mp_backends SOURCES test_epoll_enospc.c LABELS run)
 mp_add_test(test_backend_io_uring LIBS mp_run SOURCES test_backend_optional.c ARGS io_uring
   LABELS run
   NATIVE_ONLY "qemu-user emulates neither io_uring nor epoll_pwait2")

@@ -23,3 +23,9 @@ if(MP_PYTHON3 AND NOT CMAKE_CROSSCOMPILING)
            $<TARGET_FILE:muxprof>)
   set_tests_properties(test_muxsim PROPERTIES LABELS sim TIMEOUT 120)
 endif()
+# The report's findings on the simulated LLC, on a recorded run of the model.
+if(MP_PYTHON3 AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_sim_findings COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_sim_findings.sh
+           ${CMAKE_SOURCE_DIR} $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_sim_findings PROPERTIES LABELS "sim;report" TIMEOUT 120)
+endif()

@@ -25,6 +25,8 @@ bad "--warmup 100 leaves none of --calls 100" --out "$t/x" --calls 100 --warmup 
 bad "--prefetch: 'l3' is not none, l1d, l2 or l1d+l2" --out "$t/x" --prefetch l3
 bad "--fds: '0' is not a whole number in 1..1048576" --out "$t/x" --fds 10,0
 bad "unknown option '--bogus'" --out "$t/x" --bogus
+bad "--scope: 'some' is not all or calls" --out "$t/x" --scope some
+bad "--with-contrib compares whole-boot totals: it needs --scope all" --out "$t/x" --scope calls --with-contrib
 ARM_BIN=$t/none HOST_BIN=$bin "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
     grep -q "needs the arm64 build $t/none" "$t/err" || fail "no arm64 build: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a missing prerequisite left $t/x"

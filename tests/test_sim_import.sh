@@ -6,7 +6,9 @@
 # failed in the guest is an "error" cell with the loop's message; a missing
 # input is exit 1 and a malformed one exit 2, each with one line naming the
 # file, and then DIR is left exactly as it was; a results.json muxprof did
-# not write is never replaced; usage errors are exit 2.
+# not write is never replaced; DIR/functions.json (scripts/muxsim/
+# functions.py) gives each ok cell it names its sim_functions, and a
+# malformed one is refused; usage errors are exit 2.
 set -u
 mp=$1 src=$2
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
@@ -93,6 +95,49 @@ PY
 "$mp" report "$t/failed" --no-plots >/dev/null 2>"$t/err" || fail "report of failed loops: $(cat "$t/err")"
 grep -qF "| epoll | 200,000 | error |" "$t/failed/report.md" &&
     grep -q "Cells of this run ended in error" "$t/failed/report.md" || fail "report.md: no error cell"
+
+# ---- DIR/functions.json (functions.py): each ok cell's sim_functions ----
+fns() {   # fns DIR: a functions.json for poll 1000, epoll 200000 and select 5 (a share over 1:
+          # exact sums over muxsim.tsv's rounded mean)
+    cat > "$1/functions.json" <<'EOF'
+{"cells": [
+ {"backend": "poll", "nfds": 1000, "kept": 100, "all_rows_L1d": 4399.0,
+  "functions": [{"name": "do_sys_poll", "L1d-misses": 3500.0, "L2-misses": 30.5, "LLC-load-misses": 1.5},
+                {"name": "__fget_light", "L1d-misses": 800.0, "L2-misses": 0, "LLC-load-misses": 0}],
+  "attributed_L1d_share": 0.978},
+ {"backend": "epoll", "nfds": 200000, "kept": 100, "functions": [], "attributed_L1d_share": null},
+ {"backend": "select", "nfds": 5, "kept": 30, "functions": [], "attributed_L1d_share": 1.0256}]}
+EOF
+}
+fresh fn && fns "$t/fn" && printf 'epoll 200000 1\n' >> "$t/fn/cells.txt"
+"$mp" sim-import "$t/fn" >/dev/null 2>"$t/err"; rc=$?
+[ "$rc" = 0 ] || fail "functions.json: exit $rc: $(cat "$t/err")"
+python3 - "$t/fn/results.json" <<'PY' || fail "sim_functions in results.json"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+got = {(x["backend"], x["nfds"]): x.get("sim_functions") for x in r}
+want = {"functions": [{"name": "do_sys_poll", "L1d-misses": 3500, "L2-misses": 30.5,
+                       "LLC-load-misses": 1.5},
+                      {"name": "__fget_light", "L1d-misses": 800, "L2-misses": 0,
+                       "LLC-load-misses": 0}],
+        "attributed_L1d_share": 0.978}
+assert got[("poll", 1000)] == want, got[("poll", 1000)]
+assert list(r[1])[-1] == "sim_functions", list(r[1])
+# cells without an entry, and the loop that failed, have none
+assert [k for k, v in got.items() if v is not None] == [("poll", 1000)], got
+PY
+"$mp" report "$t/fn" --no-plots >/dev/null 2>"$t/err" || fail "report with functions: $(cat "$t/err")"
+grep -qF "| \`do_sys_poll\` | 3,500 | 3.5 | 30.5 | 1.5 |" "$t/fn/report.md" &&
+    grep -qF "the listed functions hold 98% of its L1d misses" "$t/fn/report.md" ||
+    fail "report.md: $(grep -n -A4 'kernel function' "$t/fn/report.md")"
+fresh bad && fns "$t/bad" && sed -i 's/"cells": \[/"cells": [,/' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json line 1: not JSON (scripts/muxsim/functions.py writes it" 2
+fresh bad && fns "$t/bad" && sed -i 's/"name": "__fget_light", //' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json: cell 0: expected backend, nfds (1..16777216), functions" 2
+fresh bad && fns "$t/bad" && sed -i 's/"nfds": 5,/"nfds": "5",/' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json: cell 2: expected backend, nfds" 2
+fresh bad && fns "$t/bad" && sed -i 's/0.978/-0.5/' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json: cell 0: expected backend" 2
 
 # ---- missing and malformed inputs: one line, exit 1 or 2, nothing written ----
 fresh bad

@@ -4,7 +4,13 @@
 # and one counting window per call (K calls, K windows, the first 10 left out
 # of the summary), user work is counted and no kernel work (qemu-user runs
 # the host's kernel), a geometry file that does not parse stops QEMU with
-# the reason, and a samples file has one row per call.
+# the reason, and a samples file has one row per call.  scope=calls models
+# the windows only: the whole run's instructions (totals) are then the sum of
+# the windows' (samples), where scope=all counts the set-up too, and both
+# give the same instructions per call; times names the cell's first and last
+# call; functions= (the model only in the windows, so the first call starts
+# cold) attributes every L1d miss of the kept calls to an
+# instruction (its rows sum to the windows' L1d misses).
 set -u
 plugin=$1 arm=$2 geo=$3
 ld=/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1
@@ -35,6 +41,30 @@ echo "$(row "$t/a.tsv" L1-dcache-loads user)" | awk -F'\t' '{ exit !($8 > 0) }' 
 [ "$(wc -l < "$t/a.samples")" = 38 ] || fail "samples: $(wc -l < "$t/a.samples") lines, not 38"
 grep -q '^# muxsim: geometry epyc-9354p .* warmup 10; unmatched 0$' "$t/a.tsv" ||
     fail "header: $(head -1 "$t/a.tsv")"
+# Sum of column 3 (instructions:user) of the samples; user instructions of core 0 in totals.
+wsum() { awk -F'\t' 'NR > 1 { s += $3 } END { print s }' "$1"; }
+tot() { awk -F'\t' '$1 == 0 && $2 == "instructions" { print $3 }' "$1"; }
+run "$t/c.tsv" 37 ",samples=$t/c.samples,totals=$t/c.tot,scope=calls,times=$t/c.times" \
+    2>"$t/err" || fail "scope=calls: $(cat "$t/err")"
+run "$t/d.tsv" 37 ",samples=$t/d.samples,totals=$t/d.tot,scope=all" 2>"$t/err" ||
+    fail "scope=all: $(cat "$t/err")"
+[ "$(tot "$t/c.tot")" = "$(wsum "$t/c.samples")" ] ||
+    fail "scope=calls: totals $(tot "$t/c.tot") instructions, windows $(wsum "$t/c.samples")"
+[ "$(tot "$t/d.tot")" -gt $(( 10 * $(wsum "$t/d.samples") )) ] ||
+    fail "scope=all: totals $(tot "$t/d.tot") not far above the windows' $(wsum "$t/d.samples")"
+[ "$(row "$t/c.tsv" instructions user | cut -f8)" = "$(row "$t/d.tsv" instructions user | cut -f8)" ] ||
+    fail "instructions per call differ between the scopes: $(row "$t/c.tsv" instructions user) / $(row "$t/d.tsv" instructions user)"
+awk -F'\t' '$1 == 0 { ok = $3 == 37 && $4 >= 0 && $5 >= $4 && $6 >= $5 } END { exit !ok }' "$t/c.times" ||
+    fail "times: $(cat "$t/c.times")"
+grep -q '^# muxsim: .*scope calls; callbacks: [0-9]* instructions' "$t/c.times" ||
+    fail "times header: $(head -1 "$t/c.times")"
+run "$t/f.tsv" 5 ",samples=$t/f.samples,functions=$t/f.fn,warmup=0,scope=calls" 2>"$t/err" ||
+    fail "functions=: $(cat "$t/err")"
+col=$(head -1 "$t/f.samples" | tr '\t' '\n' | grep -nx 'L1-dcache-misses:user' | cut -d: -f1)
+want=$(awk -F'\t' -v c="$col" 'NR > 1 { s += $c } END { print s }' "$t/f.samples")
+got=$(awk -F'\t' 'NR > 1 { s += $3 } END { print s + 0 }' "$t/f.fn")
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] ||
+    fail "functions: $got L1d misses attributed, the windows had $want"
 printf 'line=64\n' > "$t/bad.conf"
 timeout 60 qemu-aarch64 -plugin "$plugin,geometry=$t/bad.conf,out=$t/b.tsv" "$ld" \
     --library-path /usr/lib/aarch64-linux-gnu "$arm" loop --backend poll --fds 1 --calls 1 \

@@ -11,3 +11,10 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_topology_limits.sh $<TARGET_FILE:muxprof>)
   set_tests_properties(test_topology_limits PROPERTIES LABELS "topology;hardening" TIMEOUT 200)
 endif()
+# topology --geometry: an XML export's caches as a geometry file of the model (sim/).
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_topology_geometry
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_topology_geometry.sh $<TARGET_FILE:muxprof>
+           ${CMAKE_CURRENT_SOURCE_DIR}/fixtures/topology)
+  set_tests_properties(test_topology_geometry PROPERTIES LABELS "topology;sim" TIMEOUT 60)
+endif()

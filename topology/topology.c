@@ -97,8 +97,10 @@ static int start(mp_topo **out, mp_topo **t, mp_err *err)
     }
     /* Keep PUs outside our cpuset so `muxprof topology` can show them. */
     hwloc_topology_set_flags((*t)->topo, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+    /* The L1i is kept for the model's geometry (mp_topo_pu_caches); every
+     * other reader asks for data and unified caches by type. */
     hwloc_topology_set_type_filter((*t)->topo, HWLOC_OBJ_L1ICACHE,
-                                   HWLOC_TYPE_FILTER_KEEP_NONE);
+                                   HWLOC_TYPE_FILTER_KEEP_ALL);
     return 0;
 }
 
@@ -271,6 +273,28 @@ static hwloc_obj_t first_usable(const mp_topo *t)
         if (mp__usable(t, pu))
             return pu;
     return NULL;
+}
+
+int mp_topo_pu_caches(const mp_topo *t, mp_cache_geo *out, int max)
+{
+    int n = 0;
+    for (hwloc_obj_t o = first_usable(t); o; o = o->parent) {
+        if (!hwloc_obj_type_is_cache(o->type))
+            continue;
+        if (n < max) {
+            mp_cache_geo *c = &out[n];
+            c->level = (int)o->attr->cache.depth;
+            c->kind = o->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION ? 'i' :
+                      o->attr->cache.type == HWLOC_OBJ_CACHE_DATA ? 'd' : 'u';
+            c->size_bytes = o->attr->cache.size;
+            c->line_bytes = o->attr->cache.linesize;
+            c->ways = o->attr->cache.associativity;
+            const char *inc = hwloc_obj_get_info_by_name(o, "Inclusive");
+            c->inclusive = inc ? atoi(inc) != 0 : -1;
+        }
+        n++;
+    }
+    return n;
 }
 
 unsigned long long mp_topo_cache_bytes(const mp_topo *t, int level, int pu)

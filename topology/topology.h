@@ -105,6 +105,20 @@ int mp_topo_caches(const mp_topo *t, mp_cache_level *out, int max);
  * usable PU); 0 when there is none. */
 unsigned long long mp_topo_cache_bytes(const mp_topo *t, int level, int pu);
 
+/* One cache on the first usable PU's path to the root, as hwloc has it. */
+typedef struct mp_cache_geo {
+    int level;                     /* 1..5 */
+    char kind;                     /* 'd' data, 'i' instruction, 'u' unified */
+    unsigned long long size_bytes; /* 0 unknown */
+    unsigned line_bytes;           /* 0 unknown */
+    int ways;                      /* 0 unknown, -1 fully associative */
+    int inclusive;                 /* hwloc's "Inclusive" info: 1, 0, or -1 not given */
+} mp_cache_geo;
+
+/* The caches above the first usable PU, L1 outwards (at most max written);
+ * returns how many. */
+int mp_topo_pu_caches(const mp_topo *t, mp_cache_geo *out, int max);
+
 /* 1 when the topology was discovered on this host (binding possible), 0
  * for synthetic and XML topologies. */
 int mp_topo_is_host(const mp_topo *t);

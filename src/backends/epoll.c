@@ -15,6 +15,7 @@
  */
 #include "backends/internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,6 +54,32 @@ static int ep_open_et(void **state, int max_fds, mp_err *err)
     return mp__ep_open(state, max_fds, EPOLLET, err);
 }
 
+#define EP_WATCHES_SYSCTL "/proc/sys/fs/epoll/max_user_watches"
+
+/* ENOSPC from epoll_ctl ADD: this user's watches, over every epoll
+ * instance, reached the sysctl fs.epoll.max_user_watches (its default scales
+ * with memory).  The message names the limit, its value, and a value that
+ * leaves room for this set. */
+static int ep_enospc(const ep_state *s, int fd, mp_err *err)
+{
+    long long cur = -1;
+    FILE *f = fopen(EP_WATCHES_SYSCTL, "r");
+    if (f) {
+        if (fscanf(f, "%lld", &cur) != 1)
+            cur = -1;
+        fclose(f);
+    }
+    if (cur < 0)
+        return mp_errf(err, -ENOSPC, "epoll_ctl(ADD, fd %d): %s: the epoll watch limit "
+                       "fs.epoll.max_user_watches is reached (" EP_WATCHES_SYSCTL " unreadable); "
+                       "raise it as root (sysctl -w fs.epoll.max_user_watches=...) or watch "
+                       "fewer fds", fd, strerror(ENOSPC));
+    return mp_errf(err, -ENOSPC, "epoll_ctl(ADD, fd %d): %s: this user's epoll watches reached "
+                   "fs.epoll.max_user_watches (%lld); raise it as root (sysctl -w "
+                   "fs.epoll.max_user_watches=%lld) or watch fewer fds", fd, strerror(ENOSPC),
+                   cur, cur + s->max_events);
+}
+
 int mp__ep_add(void *state, int fd, mp_err *err)
 {
     ep_state *s = state;
@@ -62,6 +89,8 @@ int mp__ep_add(void *state, int fd, mp_err *err)
     ev.data.fd = fd;
     if (epoll_ctl(s->epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
         int e = errno;
+        if (e == ENOSPC)
+            return ep_enospc(s, fd, err);
         return mp_errf(err, -e, "epoll_ctl(ADD, fd %d): %s", fd, strerror(e));
     }
     return 0;

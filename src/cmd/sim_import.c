@@ -29,10 +29,11 @@ const mp_cli mp_cli_sim_import = {
              "Write DIR/results.json from a run of scripts/muxsim.sh: DIR/plan.env,\n"
              "DIR/cells.txt, DIR/muxsim.tsv and DIR/guest/loop-*.log (docs/cachesim.md).\n"
              "Each cell gets the model's sim: metrics (p10, p50, p90, mean, min, max, n over\n"
-             "the calls kept); a loop that failed in the guest is an \"error\" cell with its\n"
-             "message.  Every input is checked before anything is written; a results.json\n"
-             "already in DIR is replaced only when muxprof wrote it.  Then `muxprof report\n"
-             "DIR` writes the report.\n"
+             "the calls kept) and, when DIR/functions.json is there (scripts/muxsim/\n"
+             "functions.py), its kernel functions as sim_functions; a loop that failed in\n"
+             "the guest is an \"error\" cell with its message.  Every input is checked\n"
+             "before anything is written; a results.json already in DIR is replaced only\n"
+             "when muxprof wrote it.  Then `muxprof report DIR` writes the report.\n"
              "\n",
     .outro = "\nA missing input is exit 1, a malformed one 2.  Loops that failed in the guest\n"
              "are named on stderr; results.json is still written (exit 0).\n" MP_EXIT_HELP,

@@ -5,6 +5,7 @@
 #include "cmd/internal.h"
 #include "cmd/opt.h"
 #include "topology/topology.h"
+#include "sim/model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 /* What the options set. */
 typedef struct topology_args {
     const char *synthetic, *xml;
-    int json;
+    int json, geometry;
 } topology_args;
 
 static const mp_opt opts[] = {
@@ -25,11 +26,14 @@ static const mp_opt opts[] = {
                "an hwloc XML export (lstopo --of xml FILE) instead", .complete = MP_OPT_FILES,
                .needs = "a value"),
     MP_OPT_BOOL("json", topology_args, json, "print the summary that results.json carries"),
+    MP_OPT_BOOL("geometry", topology_args, geometry,
+                "print the caches above the first usable PU as a geometry file of\n"
+                "muxprof's cache model (scripts/muxsim.sh --geometry FILE)"),
 };
 
 const mp_cli mp_cli_topology = {
     .name = "topology", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 20,
-    .intro = "usage: muxprof topology [--synthetic DESC | --xml FILE] [--json]\n"
+    .intro = "usage: muxprof topology [--synthetic DESC | --xml FILE] [--json | --geometry]\n"
              "\n"
              "Show packages, NUMA nodes, cores, PUs, every data cache level (size, line\n"
              "size, which PUs share it), the PUs this process may use, and the\n"
@@ -38,6 +42,83 @@ const mp_cli mp_cli_topology = {
     .outro = "\n" MP_EXIT_HELP,
     .help_head = "--help", .unknown = "unknown option", .see = "", .stray = "",
 };
+
+/* "32K", "1M" or bytes. */
+static const char *size_text(char *b, size_t len, unsigned long long v)
+{
+    if (v && v % (1ull << 20) == 0)
+        snprintf(b, len, "%lluM", v >> 20);
+    else if (v && v % 1024 == 0)
+        snprintf(b, len, "%lluK", v >> 10);
+    else
+        snprintf(b, len, "%llu", v);
+    return b;
+}
+
+/* The model's geometry file (sim/model.h, mp_sim_geometry_parse) from the
+ * caches hwloc reports above the first usable PU.  hwloc knows no TLBs:
+ * their lines are the file's stated placeholders.  -EINVAL (with what is
+ * missing) when a level the model needs is absent or has unknown ways. */
+static int geometry_text(const mp_topo *t, char *buf, size_t len, mp_err *err)
+{
+    mp_cache_geo c[8];
+    int n = mp_topo_pu_caches(t, c, 8);
+    const mp_cache_geo *l1d = NULL, *l1i = NULL, *l2 = NULL, *l3 = NULL;
+    for (int i = 0; i < n && i < 8; i++) {
+        if (c[i].level == 1 && c[i].kind != 'i' && !l1d)
+            l1d = &c[i];
+        else if (c[i].level == 1 && c[i].kind == 'i' && !l1i)
+            l1i = &c[i];
+        else if (c[i].level == 2 && c[i].kind != 'i' && !l2)
+            l2 = &c[i];
+        else if (c[i].level == 3 && c[i].kind != 'i' && !l3)
+            l3 = &c[i];
+    }
+    const mp_cache_geo *need[4] = {l1d, l1i, l2, l3};
+    static const char *const names[4] = {"l1d", "l1i", "l2", "l3"};
+    char sz[4][32];
+    int ways[4];
+    unsigned line = l1d ? l1d->line_bytes : 0;
+    for (int k = 0; k < 4; k++) {
+        if (!need[k] || !need[k]->size_bytes)
+            return mp_errf(err, -EINVAL, "hwloc reports no %s cache (with a size) above the "
+                           "first usable PU; write the geometry by hand (sim/geometries/*.conf)",
+                           names[k]);
+        if (!need[k]->ways)
+            return mp_errf(err, -EINVAL, "hwloc does not know the ways of the %s cache "
+                           "(associativity 0); write the geometry by hand "
+                           "(sim/geometries/*.conf)", names[k]);
+        unsigned l = need[k]->line_bytes ? need[k]->line_bytes : line;
+        if (!l)
+            return mp_errf(err, -EINVAL, "hwloc does not know the line size of the %s cache; "
+                           "write the geometry by hand (sim/geometries/*.conf)", names[k]);
+        if (line && l != line)
+            return mp_errf(err, -EINVAL, "the %s cache has %u-byte lines, the L1d %u: the "
+                           "model has one line size", names[k], l, line);
+        line = l;
+        ways[k] = need[k]->ways > 0 ? need[k]->ways : (int)(need[k]->size_bytes / l);
+        size_text(sz[k], sizeof sz[k], need[k]->size_bytes);
+    }
+    int w = snprintf(buf, len,
+        "# This host's caches as hwloc reports them above the first usable PU\n"
+        "# (muxprof topology --geometry). hwloc knows no TLBs: dtlb, itlb, l2tlb and\n"
+        "# page below are placeholders, not this host's; take them from the CPU\n"
+        "# vendor's optimization guide.\n"
+        "# l3_policy: hwloc's Inclusive=%d for the L3%s.\n"
+        "source=hwloc (caches)\n"
+        "description=this host (caches from hwloc; TLBs placeholders)\n"
+        "line=%u\nl1d=%s,%d\nl1i=%s,%d\nl2=%s,%d\nl3=%s,%d\nl3_policy=%s\n"
+        "dtlb=64,64\nitlb=64,64\nl2tlb=2048,8\npage=4K\n",
+        l3->inclusive, l3->inclusive == 1 ? "" :
+        " (not inclusive; the model's\n# one non-inclusive L3 is a victim cache)",
+        line, sz[0], ways[0], sz[1], ways[1], sz[2], ways[2], sz[3], ways[3],
+        l3->inclusive == 1 ? "inclusive" : "victim");
+    if (w < 0 || (size_t)w >= len)
+        return mp_errf(err, -ENOMEM, "geometry text too long");
+    mp_sim_geometry g;
+    int rc = mp_sim_geometry_parse(buf, "host", &g, err);
+    return rc < 0 ? rc : 0;
+}
 
 int mp_cmd_topology(int argc, char **argv)
 {
@@ -60,6 +141,10 @@ int mp_cmd_topology(int argc, char **argv)
         fprintf(stderr, "muxprof topology: give --synthetic or --xml, not both\n");
         return 2;
     }
+    if (json && a.geometry) {
+        fprintf(stderr, "muxprof topology: give --json or --geometry, not both\n");
+        return 2;
+    }
 
     mp_err_clear(&err);
     mp_topo *t = NULL;
@@ -67,6 +152,17 @@ int mp_cmd_topology(int argc, char **argv)
     if (rc < 0) {
         fprintf(stderr, "muxprof: %s\n", err.msg);
         return mp_exit_status(rc);
+    }
+    if (a.geometry) {
+        char text[2048];
+        rc = geometry_text(t, text, sizeof text, &err);
+        mp_topo_free(t);
+        if (rc < 0) {
+            fprintf(stderr, "muxprof topology --geometry: %s\n", err.msg);
+            return 1;
+        }
+        fputs(text, stdout);
+        return 0;
     }
     if (json) {
         cJSON *o = mp_topo_json(t);

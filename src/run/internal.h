@@ -82,6 +82,7 @@ typedef struct mp__sim_in {
     mp__sim_cell *cells;           /* the plugin's cells, one per loop that exited 0 */
     size_t ncells;
     mp_sim_geometry g;
+    cJSON *fn;                     /* functions.json, checked; NULL when DIR has none */
 } mp__sim_in;
 
 /* plan.env's value of key, or NULL. */

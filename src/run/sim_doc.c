@@ -183,6 +183,32 @@ static cJSON *config_json(const mp__sim_in *im, const char *label)
     return c;
 }
 
+/* Cell c's kernel functions from functions.json (the last entry of its
+ * backend and N) as its "sim_functions"; 0, or -1 when out of memory. */
+static int add_functions(const mp__sim_in *im, const mp_rcell *c, cJSON *cell)
+{
+    const cJSON *e, *hit = NULL;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(im->fn, "cells")) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(e, "backend");
+        if (!strcmp(b->valuestring, c->backend) &&
+            (long)cJSON_GetObjectItemCaseSensitive(e, "nfds")->valuedouble == c->nfds)
+            hit = e;
+    }
+    if (!hit)
+        return 0;
+    cJSON *sf = cJSON_AddObjectToObject(cell, "sim_functions");
+    cJSON *f = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(hit, "functions"), 1);
+    cJSON *sh = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(hit, "attributed_L1d_share"), 1);
+    if (!sf || !f || !sh) {
+        cJSON_Delete(f);
+        cJSON_Delete(sh);
+        return -1;
+    }
+    cJSON_AddItemToObject(sf, "functions", f);
+    cJSON_AddItemToObject(sf, "attributed_L1d_share", sh);
+    return 0;
+}
+
 static cJSON *results_json(const mp__sim_in *im, mp_sim_import *sum)
 {
     cJSON *res = cJSON_CreateArray();
@@ -218,6 +244,10 @@ static cJSON *results_json(const mp__sim_in *im, mp_sim_import *sum)
             snprintf(scope, sizeof scope, "user+kernel, simulated core %ld", t->core);
         }
         cJSON *cell = mp_rsim_cell_json(&c, scope);
+        if (cell && c.status == MP_CELL_OK && im->fn && add_functions(im, &c, cell)) {
+            cJSON_Delete(cell);
+            cell = NULL;
+        }
         if (!cell) {
             cJSON_Delete(res);
             return NULL;

@@ -19,6 +19,7 @@
 #define CELLS_MAX 100000
 #define SMALL_FILE (64 * 1024)
 #define TSV_FILE (256u * 1024 * 1024)
+#define FN_FILE (16u * 1024 * 1024)
 #define TSV_HEADER "cell\tcore\tcalls\tkept\tevent\tpriv\tp10\tp50\tp90\tmean\tmin\tmax"
 
 static int bad(mp_err *err, const mp__sim_in *im, const char *file, size_t line, const char *what)
@@ -163,7 +164,7 @@ static int read_cells(mp__sim_in *im, mp_err *err)
         if (sscanf(l, "%63s %31s %31s %c", b, ns, rs, &extra) != 3 || !name_ok(b, sizeof r.backend)
             || whole(ns, 1, 1L << 24, &r.nfds) || whole(rs, 0, 255, &r.status))
             return bad(err, im, "cells.txt", n, "expected \"BACKEND N STATUS\" (poll 1000 0)");
-        snprintf(r.backend, sizeof r.backend, "%s", b);
+        snprintf(r.backend, sizeof r.backend, "%.31s", b);   /* name_ok: it fits */
         if (im->nloops == CELLS_MAX)
             return bad(err, im, "cells.txt", n, "more cells than the 100000 it may hold");
         if (im->nloops == cap) {
@@ -296,6 +297,80 @@ static int read_geometry(mp__sim_in *im, const char *given, mp_err *err)
     return rc ? -EBADMSG : 0;
 }
 
+/* An entry of functions.json's "functions": an object with a "name" and the
+ * three misses per call functions.py counts, each a finite number. */
+static int fn_row_ok(const cJSON *e)
+{
+    static const char *const num[] = {"L1d-misses", "L2-misses", "LLC-load-misses"};
+    if (!cJSON_IsObject(e) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "name")))
+        return 0;
+    for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, num[i]);
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+            return 0;
+    }
+    return 1;
+}
+
+/* DIR/functions.json (scripts/muxsim/functions.py), when the run has one:
+ * {"cells": [{"backend", "nfds", "functions": [...], "attributed_L1d_share":
+ * a number or null}, ...]}, checked whole into im->fn.  The share may pass
+ * 1 a little: functions.py divides exact sums by muxsim.tsv's mean, which
+ * the plugin rounds to two decimals (4 misses in 30 calls: 4 / 3.9). */
+static int read_functions(mp__sim_in *im, mp_err *err)
+{
+    static const char fix[] = " (scripts/muxsim/functions.py writes it: run it again, or "
+                              "remove the file to import without kernel functions)";
+    char *text = NULL, what[320];
+    int rc = slurp(im, "functions.json", FN_FILE, &text, err);
+    if (rc == -ENOENT) {
+        mp_err_clear(err);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    const char *end = NULL;
+    im->fn = cJSON_ParseWithOpts(text, &end, 1);
+    if (!im->fn) {
+        size_t line = 1;
+        for (const char *c = text; end && c < end; c++)
+            line += *c == '\n';
+        free(text);
+        snprintf(what, sizeof what, "not JSON%s", fix);
+        return bad(err, im, "functions.json", line, what);
+    }
+    free(text);
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(im->fn, "cells"), *c;
+    if (!cJSON_IsArray(cells)) {
+        snprintf(what, sizeof what, "no \"cells\" list%s", fix);
+        return bad(err, im, "functions.json", 0, what);
+    }
+    size_t i = 0;
+    cJSON_ArrayForEach(c, cells) {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "backend");
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "nfds");
+        const cJSON *f = cJSON_GetObjectItemCaseSensitive(c, "functions");
+        const cJSON *sh = cJSON_GetObjectItemCaseSensitive(c, "attributed_L1d_share");
+        const cJSON *e;
+        int ok = cJSON_IsString(b) && name_ok(b->valuestring, sizeof im->loops[0].backend) &&
+                 cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble <= (1 << 24) &&
+                 n->valuedouble == (double)(long)n->valuedouble && cJSON_IsArray(f) &&
+                 (cJSON_IsNull(sh) || (cJSON_IsNumber(sh) && sh->valuedouble >= 0 &&
+                                       isfinite(sh->valuedouble)));
+        cJSON_ArrayForEach(e, f) {
+            ok = ok && fn_row_ok(e);
+        }
+        if (!ok) {
+            snprintf(what, sizeof what, "cell %zu: expected backend, nfds (1..16777216), "
+                     "functions (each a name with L1d-, L2- and LLC-load-misses) and "
+                     "attributed_L1d_share (a number >= 0 or null)%s", i, fix);
+            return bad(err, im, "functions.json", 0, what);
+        }
+        i++;
+    }
+    return 0;
+}
+
 void mp__sim_loop_reason(const mp__sim_in *im, const mp__sim_loop *r, char *out, size_t len)
 {
     char name[96], *text = NULL;
@@ -363,6 +438,8 @@ int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out,
         rc = read_tsv(&im, err);
     if (!rc)
         rc = read_geometry(&im, geometry, err);
+    if (!rc)
+        rc = read_functions(&im, err);
     size_t ok = 0;
     for (size_t i = 0; !rc && i < im.nloops; i++)
         ok += im.loops[i].status == 0;
@@ -382,5 +459,6 @@ int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out,
     free(im.tsvtext);
     free(im.loops);
     free(im.cells);
+    cJSON_Delete(im.fn);
     return rc;
 }

@@ -15,6 +15,12 @@
  *                 min max over the kept calls.  Cell k is the k-th loop that
  *                 exited 0.
  *   guest/loop-BACKEND-N.log   what a loop that failed printed (its reason).
+ *   functions.json  optional (scripts/muxsim/functions.py): {"cells": [{
+ *                 backend, nfds, functions: [{name, L1d-misses, L2-misses,
+ *                 LLC-load-misses}], attributed_L1d_share: >= 0 or null}]};
+ *                 an "ok" cell of the same backend and N (the last such
+ *                 entry) gets {functions, attributed_L1d_share} as its
+ *                 "sim_functions".
  *
  * Every input is read and checked before anything is written: a missing
  * file is its errno, a malformed one -EBADMSG, each with one line naming the
