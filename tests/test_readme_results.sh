@@ -19,7 +19,7 @@ python3 "$rr" "$@" --stdout >"$tmp/block.md" || no "--stdout exited $?"
 for want in \
     '| 10,000 | unsupported | 200,050 | 300 | 667 | unsupported | 1,802,000 | 2,500 | 721 |' \
     'ns/fd: 20 (10→100), 20 (100→1,000)' 'between 300 and 300 ns' 'highest fd 1,002' 'from N = 2,000' \
-    'costs 20 ns (p50)' 'mean/mean 1.04' 'took 21 s' \
+    'costs 20 ns (p50)' 'ratios is 1.04 [0.98-1.09, 96.1%]' 'took 21 s' \
     '48% fd-lookup (`fdget`), 47% file-poll (`eventfd_poll`)' \
     'cpu-clock samples of the waiter, the harness between calls included' \
     '`own-sets` 4.0 woken, 3.0 of them for nothing' 'the sweep took 600 s' \
