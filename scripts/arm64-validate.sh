@@ -36,6 +36,7 @@
 # --timeout (default 600 s); 2 bad arguments.
 # Environment: BUILD_DIR (the arm64 build, default build-aarch64).
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 # shellcheck source=lib/arm64-guest.sh
 . scripts/lib/arm64-guest.sh
@@ -57,6 +58,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$out" ] || bad "--out DIR is required"
+case $out in /*) ;; *) out=$caller/$out ;; esac   # relative to where it was run
 case $AG_TIMEOUT in ''|0*|*[!0-9]*) bad "--timeout takes a positive number of seconds, not '$AG_TIMEOUT'" ;; esac
 case $cpu in ''|*[!a-z0-9_-]*) bad "--cpu takes a qemu CPU model name, not '$cpu'" ;; esac
 [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && bad "$out exists and is not empty"

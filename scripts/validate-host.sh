@@ -17,7 +17,8 @@
 # muxprof: --muxprof, else $MUXPROF, else the bundle this script sits in
 # (./bin/muxprof), else a built tree's build/bin/muxprof, else muxprof on PATH.
 # OUTDIR: default docs/validation/HOST-DATE in a source tree, else
-# ./muxprof-validation-HOST-DATE.  Everything printed goes there: doctor.txt,
+# ./muxprof-validation-HOST-DATE; a new or empty directory, or one validate-host
+# wrote before (marked by .validate-host).  Everything printed goes there: doctor.txt,
 # events-cache.txt, events-tlb.txt, run-cache.txt and run-cache/, run-tlb.txt and
 # run-tlb/, perf.txt (each perf stat line), and summary.txt, which is also printed.
 #
@@ -85,8 +86,15 @@ if [ -z "$out" ]; then
     out=$PWD/muxprof-validation-$host-$(date -u +%Y%m%d)
   fi
 fi
+# A directory that holds anything validate-host did not write is left alone:
+# its files are replaced only where .validate-host marks the directory as ours.
+if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/.validate-host" ]; then
+  echo "validate-host: $out is not empty and validate-host did not write it: give a new or" \
+       "empty OUTDIR" >&2; exit 2
+fi
 mkdir -p "$out" || { echo "validate-host: cannot create $out" >&2; exit 1; }
 out=$(cd "$out" && pwd)
+: >"$out/.validate-host"
 rm -f "$out/summary.txt" "$out/perf.txt" "$out/.rows"
 start=$(date +%s)
 elapsed() { echo $(($(date +%s) - start)); }

@@ -49,6 +49,14 @@ for f in doctor.txt events-cache.txt events-tlb.txt run-cache.txt run-tlb.txt pe
 done
 grep -q 'perf stat -i -e task-clock (--calls 400)' "$work/a/perf.txt" || fail "perf.txt lacks the 2K run"
 
+# An OUTDIR holding files validate-host did not write is refused, its files untouched.
+mkdir -p "$work/c" && echo mine >"$work/c/summary.txt"
+PERF=$work/perf "$psh" "$vh" --muxprof "$bin" --fds 100 --calls 200 "$work/c" >"$work/c.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] || fail "an OUTDIR validate-host did not write: exit $rc, not 2: $(tail -n 5 "$work/c.out")"
+[ "$(cat "$work/c/summary.txt")" = mine ] || fail "a file in an OUTDIR validate-host did not write was replaced"
+grep -q 'validate-host did not write it' "$work/c.out" || fail "no message naming why OUTDIR was refused"
+
 PERF=/nonexistent/perf "$psh" "$vh" --muxprof "$bin" --fds 100 --calls 200 \
     --run-args '--backends poll --mode ready' "$work/b" >"$work/b.out" 2>&1
 rc=$?
