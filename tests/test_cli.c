@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "common/duration.h"
 
 static int parse(mp_run_config *c, mp_err *e, const char *line)
 {
@@ -114,6 +115,9 @@ static const struct {
     {__LINE__, "--wake-delay -1ms", "'-1ms' is not a duration"},
     {__LINE__, "--wake-delay 0.5ns", "'0.5ns' is not a duration"},
     {__LINE__, "--wake-delay us", "'us' is not a duration"},
+    {__LINE__, "--wake-delay 0x10us", "'0x10us' is not a duration"},
+    {__LINE__, "--wake-delay 1e3us", "'1e3us' is not a duration"},
+    {__LINE__, "--wake-delay 1.2.3us", "'1.2.3us' is not a duration"},
     {__LINE__, "--wake-delay 2s", "'2s' is longer than 100 ms"},
     {__LINE__, "--wake-delay 1ms,1000us", "--wake-delay: 1 ms is given twice"},
     {__LINE__, "--wake-delay 0,,1ms", "empty item"},
@@ -154,6 +158,10 @@ static void test_wake_delays(void **state)
     assert_int_equal(d, 100000000);
     assert_int_equal(parse(&c, &e, "--mode ready --wake-delay 0"), 0);
     assert_int_equal(mp_run_nslots(&c), 1);
+    char a[32], b[32];   /* delays a run tells apart are printed apart */
+    assert_string_equal(mp_duration_fmt(a, sizeof a, 1001000), "1.001 ms");
+    assert_string_equal(mp_duration_fmt(b, sizeof b, 1002000), "1.002 ms");
+    assert_string_equal(mp_duration_fmt(a, sizeof a, 30000), "30 us");
 }
 
 static void test_bad_inputs(void **state)

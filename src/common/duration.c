@@ -16,11 +16,17 @@ static const double unit_ns[] = {1, 1e3, 1e6, 1e9};
 int mp_duration_parse(const char *s, long long max_ns, long long *ns)
 {
     char *end;
-    if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+    if (!s)
+        return -EINVAL;
+    /* Decimal digits and at most one point: strtod alone would take hex and
+     * exponents ("0x10us", "1e-9ns"). */
+    size_t digits = strspn(s, "0123456789.");
+    const char *point = memchr(s, '.', digits);
+    if (!digits || (point && memchr(point + 1, '.', digits - (size_t)(point + 1 - s))))
         return -EINVAL;
     errno = 0;
     double v = strtod(s, &end);
-    if (end == s || errno == ERANGE || !isfinite(v) || v < 0)
+    if (end != s + digits || errno == ERANGE || !isfinite(v) || v < 0)
         return -EINVAL;
     double scale = -1;
     if (!*end && v == 0)
@@ -54,6 +60,7 @@ const char *mp_duration_fmt(char *buf, size_t len, long long ns)
     size_t u = 0;
     while (u + 1 < NUNITS && (double)llabs(ns) >= unit_ns[u + 1])
         u++;
-    snprintf(buf, len, "%.3g %s", (double)ns / unit_ns[u], unit_names[u]);
+    /* Six digits: two delays a run tells apart (1001us, 1002us) print apart. */
+    snprintf(buf, len, "%.6g %s", (double)ns / unit_ns[u], unit_names[u]);
     return buf;
 }
