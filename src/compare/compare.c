@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/duration.h"
 #include "report/anonymize.h"
 #include "report/reference.h"
 
@@ -398,6 +399,22 @@ int mp_cmp_prepare(mp_cmp *c, mp_err *err)
     for (size_t i = 0; i < c->n && o < sizeof msg; i++) {
         describe(&c->h[i].m, d, sizeof d);
         o += (size_t)snprintf(msg + o, sizeof msg - o, " %s has %s;", c->h[i].m.path, d);
+    }
+    size_t first = 0;   /* the input whose wakeup cells set the delay */
+    while (first + 1 < c->n && c->h[first].m.wake_delay_ns < 0)
+        first++;
+    for (size_t i = 0; i < c->n && o < sizeof msg; i++) {
+        if (!c->h[i].wake_apart)
+            continue;
+        char a[32], b[32];
+        o += (size_t)snprintf(msg + o, sizeof msg - o, " the waiter slept %s before the poke "
+                              "in %.200s's wakeup cells and %s in %.200s's: compare runs made with the "
+                              "same --wake-delay;",
+                              mp_duration_fmt(a, sizeof a, c->h[first].m.wake_delay_ns),
+                              c->h[first].m.path,
+                              mp_duration_fmt(b, sizeof b, c->h[i].m.wake_delay_ns),
+                              c->h[i].m.path);
+        break;
     }
     return mp_errf(err, -EBADMSG, "%s", msg);
 }
