@@ -918,6 +918,14 @@ static const struct {
     {"schema", "\"something-else/9\"", "field schema: expected \"muxprof-results/1\""},
     {"results", "{\"a\": 1}", "field results: expected an array of cells, found an object"},
     {"results[0].backend", "\"../../etc\"", "field results[0].backend: expected a short name"},
+    {"results[30].wake_delay_ns", "1.5", "field results[30].wake_delay_ns: expected a whole "
+     "number from 0 to 100000000, found 1.5"},
+    {"results[30].wake_delay_ns", "1e17", "field results[30].wake_delay_ns: expected a whole "
+     "number from 0 to 100000000, found 1e+17"},
+    {"results[30].wake_delay_ns", "-5", "field results[30].wake_delay_ns: expected a whole "
+     "number from 0 to 100000000, found -5"},
+    {"results[30].wake_delay_ns", "\"0\"", "field results[30].wake_delay_ns: expected a whole "
+     "number, found a string"},
 };
 
 static void malformed_inputs(void **st)

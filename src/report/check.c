@@ -181,6 +181,11 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
         (rc = get_count(m, cJSON_GetObjectItemCaseSensitive(o, "nfds"), F("nfds"), 1,
                         MAX_NFDS, &c->nfds, err)))
         return rc;
+    const cJSON *wd = cJSON_GetObjectItemCaseSensitive(o, "wake_delay_ns");
+    if (wd && !strcmp(c->mode, "wakeup") &&
+        (rc = get_count(m, wd, F("wake_delay_ns"), 0, MP_WAKE_DELAY_MAX_NS, &c->wake_delay_ns,
+                        err)))
+        return rc;
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(o, "status");
     if (!cJSON_IsString(st) || (strcmp(st->valuestring, "ok") &&
                                 strcmp(st->valuestring, "unsupported") &&

@@ -11,6 +11,9 @@
 #define MP_RM_NAME 96
 #define MP_RM_MAX_REP 64
 #define MP_CELL_REASON 512        /* a cell's reason, its NUL included */
+/* The longest wake delay a cell holds (--wake-delay): a sample then still ends
+ * well inside the waiter's 1 s liveness tick. */
+#define MP_WAKE_DELAY_MAX_NS 100000000LL
 
 typedef enum { MP_CELL_PENDING, MP_CELL_OK, MP_CELL_UNSUPPORTED, MP_CELL_ERROR } mp_cell_status;
 

@@ -9,6 +9,7 @@
 #include <limits.h>
 
 #include "backends/backend.h"
+#include "results/cell.h"
 #include "run/fdset.h"
 
 #define MP_MAX_BACKENDS 8
@@ -21,9 +22,8 @@
 #define MP_REPEATS_MAX 64   /* the report reads as many repeat medians per cell */
 #define MP_WARMUP_MAX 10000000
 /* --wake-delay: at most this many delays, none longer than MP_WAKE_DELAY_MAX_NS
- * (a sample then still ends well inside the waiter's 1 s liveness tick). */
+ * (results/cell.h: a cell's wake_delay_ns lies in its range). */
 #define MP_MAX_WAKE_DELAYS 8
-#define MP_WAKE_DELAY_MAX_NS 100000000LL
 
 typedef enum { MP_MODE_READY, MP_MODE_WAKEUP } mp_mode;
 typedef enum { MP_POS_FIRST, MP_POS_MIDDLE, MP_POS_LAST } mp_ready_pos;
