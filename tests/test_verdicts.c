@@ -44,8 +44,10 @@ static void scale_summary(cJSON *s, double f)
     }
 }
 
-/* Repeat medians per cell (at most 9) in the runs make_run writes. */
+/* Repeat medians per cell (at most 9) and the largest N kept (0: every N)
+ * in the runs make_run writes. */
 static int nreps = 9;
+static long long maxn;
 
 /* dir/results.json: the base with repeat medians on every ok cell of one
  * ready fd (active 1), spread by `spread` unless an edit names the cell. */
@@ -56,6 +58,10 @@ static void make_run(const char *dir, double spread, const edit *ed, size_t ned)
     cJSON *doc = mp_fx_doc(MP_TEST_FIXTURES "/report", BASE), *c;
     assert_non_null(doc);
     cJSON *res = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    for (int i = cJSON_GetArraySize(res) - 1; i >= 0 && maxn; i--)
+        if (cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(res, i), "nfds")->valuedouble >
+            (double)maxn)
+            cJSON_DeleteItemFromArray(res, i);
     cJSON_ArrayForEach(c, res) {
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
         const cJSON *ac = cJSON_GetObjectItemCaseSensitive(c, "active");
@@ -216,6 +222,42 @@ static void two_repeats(void **st)
     free(md);
 }
 
+/* Poll at N = 10 and 100 only, tight repeats: one interval cost, so
+ * whether poll's costs stay within 2x of each other has no pair to decide
+ * on: not resolved, not "yes" from an interval against itself. */
+static void one_interval_cost(void **st)
+{
+    (void)st;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/one", tmp);
+    maxn = 100;
+    make_run(dir, 0.01, NULL, 0);
+    maxn = 0;
+    char *md = report(dir);
+    HAS(md, "- poll: 10→100: 20 [");
+    HAS(md, "  - ready mode: **not resolved** (whether poll's interval costs stay within 2× "
+            "of each other is not resolved: fewer than two interval costs with intervals)");
+    NOT(md, "poll O(N): yes");
+    free(md);
+}
+
+/* Ready poll at N = 10 and 100 with repeats ±60%: the interval cost
+ * 10→100 is [11.4, 28.6], wider than 2x in itself, but within 2x of each
+ * other interval cost (about [19, 21]), so poll's costs stay within 2x:
+ * a cost is not compared with itself. */
+static void single_wide_interval(void **st)
+{
+    (void)st;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/onewide", tmp);
+    edit ed[] = {{"ready", "poll", 10, 0.6, 1}, {"ready", "poll", 100, 0.6, 1}};
+    make_run(dir, 0.01, ed, sizeof ed / sizeof ed[0]);
+    char *md = report(dir);
+    HAS(md, "- poll: 10→100: 20 [11.4, 28.6]; 100→1,000: 20 [19.1, 20.9];");
+    HAS(md, "  - ready mode: **holds**, checked against");
+    free(md);
+}
+
 /* The lines that carry verdicts: claims, knees, interval costs. */
 static char *verdict_lines(const char *md)
 {
@@ -278,6 +320,8 @@ int main(void)
         cmocka_unit_test(within_noise),
         cmocka_unit_test(identical_runs_agree),
         cmocka_unit_test(two_repeats),
+        cmocka_unit_test(one_interval_cost),
+        cmocka_unit_test(single_wide_interval),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -38,9 +38,43 @@ static void because(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether poll's interval costs stay within MP_RC_SPREAD of each other, on
+ * the n usable intervals [lo[i], hi[i]] (every lo above 0): yes when every
+ * pair of distinct costs is within it by their intervals (max over i != j
+ * of hi_i / lo_j), no when some pair is certainly apart (max over i != j
+ * of lo_i / hi_j above it), else not resolved.  A cost against itself is
+ * no pair, and fewer than two costs make no pair at all. */
+static int poll_spread(const double *lo, const double *hi, size_t n, mp_rlinear *o)
+{
+    char a[32], b[32], c[32];
+    snprintf(c, sizeof c, "%.0f", MP_RC_SPREAD);
+    if (n < 2) {
+        because(o->why, sizeof o->why, "whether poll's interval costs stay within %s× of "
+                "each other is not resolved: fewer than two interval costs with intervals", c);
+        return MP_RV_UNRESOLVED;
+    }
+    double wide = 0, apart = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (i != j) {
+                wide = fmax(wide, hi[i] / lo[j]);
+                apart = fmax(apart, lo[i] / hi[j]);
+            }
+    if (wide <= MP_RC_SPREAD)
+        return MP_RV_YES;
+    if (apart > MP_RC_SPREAD)
+        return MP_RV_NO;
+    snprintf(a, sizeof a, "%.2f", apart);
+    snprintf(b, sizeof b, "%.2f", wide);
+    because(o->why, sizeof o->why, "the ratio of two of poll's interval costs lies between %s "
+            "and %s by their intervals, so whether they stay within %s× of each other is not "
+            "resolved", a, b, c);
+    return MP_RV_UNRESOLVED;
+}
+
 /* poll grows with N at one cost per fd: every interval cost above 0, the
  * log-log slope first to last at least 0.5 over a range of 100x or more,
- * and the largest interval cost within MP_RC_SPREAD of the smallest.  An
+ * and every two interval costs within MP_RC_SPREAD of each other.  An
  * interval that is not available (too few repeats for 95%) decides
  * nothing: the claim is then not resolved. */
 static int poll_linear(mp_rlinear *o)
@@ -95,24 +129,7 @@ static int poll_linear(mp_rlinear *o)
     }
     if (grows != MP_RV_YES)
         return grows;
-    /* one cost per fd: every pair of interval costs within MP_RC_SPREAD */
-    double minlo = INFINITY, maxlo = -INFINITY, minhi = INFINITY, maxhi = -INFINITY;
-    for (size_t i = 0; i < nu; i++) {
-        minlo = fmin(minlo, ulo[i]);
-        maxlo = fmax(maxlo, ulo[i]);
-        minhi = fmin(minhi, uhi[i]);
-        maxhi = fmax(maxhi, uhi[i]);
-    }
-    if (maxhi <= MP_RC_SPREAD * minlo)
-        return MP_RV_YES;
-    if (maxlo > MP_RC_SPREAD * minhi)
-        return MP_RV_NO;
-    char c[32];
-    snprintf(c, sizeof c, "%.0f", MP_RC_SPREAD);
-    because(o->why, sizeof o->why, "poll's interval costs lie between %s and %s ns per fd "
-            "by their intervals, so whether they stay within %s× of each other is not "
-            "resolved", mp_fmt_num(a, sizeof a, minlo), mp_fmt_num(b, sizeof b, maxhi), c);
-    return MP_RV_UNRESOLVED;
+    return poll_spread(ulo, uhi, nu, o);
 }
 
 /* epoll flat: its largest median at most 2x its smallest. */
