@@ -69,21 +69,22 @@ check(md, f"**{c['verdict']} by the kernel ABI (the cliff itself not measured)**
       f"N={c['refused_from_nfds']:,} (maxfd {c['refused_from_fd']:,})", "the FD_SETSIZE claim")
 
 d, md = load("profile")
+# 3 repeat medians per cell: no Hodges-Lehmann interval reaches 95% (3 x 3 repeats
+# give at most 90%), so the ratio and the interval costs have none and say why
+few = "fewer repeat medians than a 95% interval needs (at least 4 per cell)"
 c = claim(d, "poll/epoll ratio", "wakeup")
 p, ep = c["poll"], c["epoll"]
-check(md, f"  - wakeup mode: **{c['verdict']}**: measured at N=10,000: {c['ratio']:.1f}× "
-      f"(95% interval {c['lo']:.1f}–{c['hi']:.1f}× from the repeat medians), poll {p['p50']:,.0f} ns "
-      f"[{p['lo']:,.0f}–{p['hi']:,.0f}]", "the wakeup ratio claim with its intervals")
+assert c["verdict"] == "not resolved" and few in c["why"] and c["lo"] is None, c
+check(md, f"  - wakeup mode: **not resolved** ({c['why']}): measured at N=10,000: {c['ratio']:.1f}×, "
+      f"poll {p['p50']:,.0f} ns [{p['lo']:,.0f}–{p['hi']:,.0f}]",
+      "the wakeup ratio claim without an interval")
 assert p["interval"] == "repeats" and c["seed_ratio"] == 240.75
 x = next(x for x in series(d, "wakeup", "poll")["ratio_to_epoll"] if x["nfds"] == 10000)
-assert abs(x["lo"] - c["lo"]) < 1e-9 and abs(x["hi"] - c["hi"]) < 1e-9
-# interval costs and the fit carry the intervals report.md prints beside them
+assert x["lo"] is None and x["hi"] is None, x
 pc = series(d, "ready", "poll")["interval_costs"][0]
-assert pc["verdict"] == "grows" and pc["lo"] <= pc["ns_per_fd"] <= pc["hi"], pc
-check(md, f"- poll: {pc['from_nfds']:,}→{pc['to_nfds']:,}: {pc['ns_per_fd']:.1f} "
-      f"[{pc['lo']:.1f}, {pc['hi']:.1f}]", "an interval cost with its interval")
-ec = series(d, "wakeup", "epoll")["interval_costs"]
-assert any(c["verdict"] == "within noise" and c["lo"] <= 0 <= c["hi"] for c in ec), ec
+assert pc["verdict"] == "interval not available" and pc["lo"] is None, pc
+check(md, f"- poll (interval not available: {few}): {pc['from_nfds']:,}→{pc['to_nfds']:,}: "
+      f"{pc['ns_per_fd']:.1f};", "an interval cost without its interval, and why")
 f = series(d, "ready", "poll")["fit"]
 assert f["interval"] == "bootstrap over repeats" and f["ns_per_fd_lo"] < f["ns_per_fd_hi"]
 check(md, f"| poll | {f['ns_per_fd']:.1f} [{f['ns_per_fd_lo']:.1f}, {f['ns_per_fd_hi']:.1f}] |",

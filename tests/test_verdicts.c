@@ -44,6 +44,11 @@ static void scale_summary(cJSON *s, double f)
     }
 }
 
+/* Repeat medians per cell (at most 9) and the largest N kept (0: every N)
+ * in the runs make_run writes. */
+static int nreps = 9;
+static long long maxn;
+
 /* dir/results.json: the base with repeat medians on every ok cell of one
  * ready fd (active 1), spread by `spread` unless an edit names the cell. */
 static void make_run(const char *dir, double spread, const edit *ed, size_t ned)
@@ -52,7 +57,12 @@ static void make_run(const char *dir, double spread, const edit *ed, size_t ned)
     mkdir(dir, 0700);
     cJSON *doc = mp_fx_doc(MP_TEST_FIXTURES "/report", BASE), *c;
     assert_non_null(doc);
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
+    cJSON *res = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    for (int i = cJSON_GetArraySize(res) - 1; i >= 0 && maxn; i--)
+        if (cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(res, i), "nfds")->valuedouble >
+            (double)maxn)
+            cJSON_DeleteItemFromArray(res, i);
+    cJSON_ArrayForEach(c, res) {
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(c, "status");
         const cJSON *ac = cJSON_GetObjectItemCaseSensitive(c, "active");
         if (!cJSON_IsString(st) || strcmp(st->valuestring, "ok") ||
@@ -73,7 +83,7 @@ static void make_run(const char *dir, double spread, const edit *ed, size_t ned)
         scale_summary(wall, f);
         double p50 = cJSON_GetObjectItemCaseSensitive(wall, "p50")->valuedouble;
         cJSON *reps = cJSON_CreateArray();
-        for (int k = 0; k < 9; k++)   /* not in order: the reader sorts nothing it keeps */
+        for (int k = 0; k < nreps; k++)   /* not in order: the reader sorts nothing it keeps */
             cJSON_AddItemToArray(reps, cJSON_CreateNumber(p50 * (1 + s * ((k * 4) % 9 - 4) / 4)));
         cJSON_AddItemToObject(c, "repeat_medians_ns", reps);
         cJSON_AddItemToObject(c, "repeat_medians_of", cJSON_CreateString("wall_ns"));
@@ -188,6 +198,66 @@ static void within_noise(void **st)
     free(md);
 }
 
+/* 2 repeat medians per cell, tight (1%): a Hodges-Lehmann interval from
+ * 2 x 2 repeats is [min, max] of the 4 pairwise values, which covers only
+ * 67%, so no interval cost, slope or ratio has a 95% interval and the
+ * claims that need one are not resolved, saying why, instead of "holds". */
+static void two_repeats(void **st)
+{
+    (void)st;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/two", tmp);
+    nreps = 2;
+    make_run(dir, 0.01, NULL, 0);
+    nreps = 9;
+    char *md = report(dir);
+    HAS(md, "- poll (interval not available: fewer repeat medians than a 95% interval needs "
+            "(at least 4 per cell)): 10→100: 20;");
+    HAS(md, "  - ready mode: **not resolved** (an interval cost of poll has no interval: fewer "
+            "repeat medians than a 95% interval needs (at least 4 per cell))");
+    HAS(md, "  - ready mode: **not resolved** (the ratio has no interval: fewer repeat medians "
+            "than a 95% interval needs (at least 4 per cell)): measured at N=10,000: 667×");
+    NOT(md, "  - ready mode: **holds**");
+    NOT(md, "poll O(N): yes");
+    free(md);
+}
+
+/* Poll at N = 10 and 100 only, tight repeats: one interval cost, so
+ * whether poll's costs stay within 2x of each other has no pair to decide
+ * on: not resolved, not "yes" from an interval against itself. */
+static void one_interval_cost(void **st)
+{
+    (void)st;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/one", tmp);
+    maxn = 100;
+    make_run(dir, 0.01, NULL, 0);
+    maxn = 0;
+    char *md = report(dir);
+    HAS(md, "- poll: 10→100: 20 [");
+    HAS(md, "  - ready mode: **not resolved** (whether poll's interval costs stay within 2× "
+            "of each other is not resolved: fewer than two interval costs with intervals)");
+    NOT(md, "poll O(N): yes");
+    free(md);
+}
+
+/* Ready poll at N = 10 and 100 with repeats ±60%: the interval cost
+ * 10→100 is [11.4, 28.6], wider than 2x in itself, but within 2x of each
+ * other interval cost (about [19, 21]), so poll's costs stay within 2x:
+ * a cost is not compared with itself. */
+static void single_wide_interval(void **st)
+{
+    (void)st;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/onewide", tmp);
+    edit ed[] = {{"ready", "poll", 10, 0.6, 1}, {"ready", "poll", 100, 0.6, 1}};
+    make_run(dir, 0.01, ed, sizeof ed / sizeof ed[0]);
+    char *md = report(dir);
+    HAS(md, "- poll: 10→100: 20 [11.4, 28.6]; 100→1,000: 20 [19.1, 20.9];");
+    HAS(md, "  - ready mode: **holds**, checked against");
+    free(md);
+}
+
 /* The lines that carry verdicts: claims, knees, interval costs. */
 static char *verdict_lines(const char *md)
 {
@@ -249,6 +319,9 @@ int main(void)
         cmocka_unit_test(wide_repeats),
         cmocka_unit_test(within_noise),
         cmocka_unit_test(identical_runs_agree),
+        cmocka_unit_test(two_repeats),
+        cmocka_unit_test(one_interval_cost),
+        cmocka_unit_test(single_wide_interval),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

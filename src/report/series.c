@@ -188,6 +188,14 @@ int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, si
     return k >= 2 ? 0 : -EINVAL;
 }
 
+/* An HL interval is used only when its achieved coverage reaches
+ * MP_CI_LEVEL: with few repeats the widest interval, [min, max], covers
+ * less (2 x 2 repeats: 67%, 3 x 3: 90%). */
+static int hl_level_ok(double achieved)
+{
+    return achieved >= MP_CI_LEVEL - 1e-12;
+}
+
 int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double *lo,
                     double *hi)
 {
@@ -195,9 +203,12 @@ int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, 
     *lo = *hi = NAN;
     if (!mp_rc_has_reps(a) || !mp_rc_has_reps(b) || !(x0 > 0) || !(x1 > x0))
         return -EINVAL;
-    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &est, &rlo, &rhi, &ach);
+    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, &rlo, &rhi,
+                            &ach);
     if (rc < 0)
         return rc;
+    if (!hl_level_ok(ach))
+        return -ERANGE;
     *lo = log(rlo) / log(x1 / x0);
     *hi = log(rhi) / log(x1 / x0);
     return 0;
@@ -209,14 +220,17 @@ int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
     *lo = *hi = NAN;
     if (!mp_rc_has_reps(a) || !mp_rc_has_reps(b))
         return -EINVAL;
-    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &est, lo, hi, &ach);
+    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, lo, hi, &ach);
+    if (rc == 0 && !hl_level_ok(ach))
+        rc = -ERANGE;
     if (rc < 0)
         *lo = *hi = NAN;
     return rc;
 }
 
 /* The intervals of a wall_ns series' interval costs and slope, from its
- * cells' repeat medians; NaN (has_ci 0) when a cell has too few. */
+ * cells' repeat medians; NaN (has_ci 0) when a cell has fewer than 2, and
+ * an interval cost's NaN when its HL interval falls short of MP_CI_LEVEL. */
 static void cost_intervals(const mp_rmodel *m, const char *mode, const char *kind,
                            const char *backend, const char *metric, mp_rcost *o)
 {
@@ -234,8 +248,8 @@ static void cost_intervals(const mp_rmodel *m, const char *mode, const char *kin
     for (size_t i = 0; i + 1 < o->n; i++) {
         double est, lo, hi, ach, dn = o->nfds[i + 1] - o->nfds[i];
         const mp_rcell *a = cells[i], *b = cells[i + 1];
-        if (dn > 0 && mp_shift_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &est, &lo, &hi,
-                                     &ach) == 0) {
+        if (dn > 0 && mp_shift_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, &lo,
+                                     &hi, &ach) == 0 && hl_level_ok(ach)) {
             o->marg_ci[i][0] = lo / dn;
             o->marg_ci[i][1] = hi / dn;
         }

@@ -34,7 +34,7 @@ double mp_rc_ratio(const mp_rmodel *m, const char *mode, const char *kind,
 
 /* The 95% interval of that ratio: Hodges-Lehmann, from the two cells'
  * repeat medians (mp_rc_ratio_ci).  1 when both ends are finite, else 0 (a
- * cell missing or with fewer than 2 repeat medians). */
+ * cell missing, or too few repeat medians for a 95% interval). */
 int mp_rc_ratio_range(const mp_rmodel *m, const char *mode, const char *kind,
                       const char *backend, long long nfds, double *lo, double *hi);
 
@@ -100,6 +100,11 @@ int mp_rc_side(double lo, double hi, double threshold);
 
 /* 1 when c is an ok cell with at least 2 repeat medians (the least an
  * interval over repeats is computed from). */
+/* Why a Hodges-Lehmann interval is missing between cells that have repeats:
+ * below 4 repeat medians in each cell the widest interval, [min, max] of
+ * the pairwise values, covers less than 95% (2 x 2: 67%, 3 x 3: 90%,
+ * 3 x 4: 94%; 4 x 4: 97%). */
+#define MP_RC_FEW_REPS "fewer repeat medians than a 95% interval needs (at least 4 per cell)"
 int mp_rc_has_reps(const mp_rcell *c);
 
 /* The slope of mp_fit_relative through (x[i], median of a resample of
@@ -114,13 +119,14 @@ int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, si
 
 /* The 95% interval of the log-log slope between cells a (at x0) and b (at
  * x1): ln of the Hodges-Lehmann interval of the ratio of their repeat
- * medians over ln(x1 / x0).  0, or -EINVAL (too few repeats, a value not
- * positive). */
+ * medians over ln(x1 / x0).  0, or -EINVAL (fewer than 2 repeats, a value
+ * not positive), -ERANGE (too few repeats for 95%: MP_RC_FEW_REPS). */
 int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double *lo,
                     double *hi);
 
 /* The 95% Hodges-Lehmann interval of p50(b) / p50(a) from the two cells'
- * repeat medians (mp_ratio_ci_hl).  0, or -EINVAL (too few repeats). */
+ * repeat medians (mp_ratio_ci_hl).  0, or -EINVAL (fewer than 2 repeats),
+ * -ERANGE (too few repeats for 95%: MP_RC_FEW_REPS); NaN on failure. */
 int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi);
 
 /* The warnings that belong next to c's fit, "; "-separated, each starting

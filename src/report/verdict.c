@@ -38,28 +38,64 @@ static void because(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether poll's interval costs stay within MP_RC_SPREAD of each other, on
+ * the n usable intervals [lo[i], hi[i]] (every lo above 0): yes when every
+ * pair of distinct costs is within it by their intervals (max over i != j
+ * of hi_i / lo_j), no when some pair is certainly apart (max over i != j
+ * of lo_i / hi_j above it), else not resolved.  A cost against itself is
+ * no pair, and fewer than two costs make no pair at all. */
+static int poll_spread(const double *lo, const double *hi, size_t n, mp_rlinear *o)
+{
+    char a[32], b[32], c[32];
+    snprintf(c, sizeof c, "%.0f", MP_RC_SPREAD);
+    if (n < 2) {
+        because(o->why, sizeof o->why, "whether poll's interval costs stay within %s× of "
+                "each other is not resolved: fewer than two interval costs with intervals", c);
+        return MP_RV_UNRESOLVED;
+    }
+    double wide = 0, apart = 0;
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (i != j) {
+                wide = fmax(wide, hi[i] / lo[j]);
+                apart = fmax(apart, lo[i] / hi[j]);
+            }
+    if (wide <= MP_RC_SPREAD)
+        return MP_RV_YES;
+    if (apart > MP_RC_SPREAD)
+        return MP_RV_NO;
+    snprintf(a, sizeof a, "%.2f", apart);
+    snprintf(b, sizeof b, "%.2f", wide);
+    because(o->why, sizeof o->why, "the ratio of two of poll's interval costs lies between %s "
+            "and %s by their intervals, so whether they stay within %s× of each other is not "
+            "resolved", a, b, c);
+    return MP_RV_UNRESOLVED;
+}
+
 /* poll grows with N at one cost per fd: every interval cost above 0, the
  * log-log slope first to last at least 0.5 over a range of 100x or more,
- * and the largest interval cost within MP_RC_SPREAD of the smallest. */
+ * and every two interval costs within MP_RC_SPREAD of each other.  An
+ * interval that is not available (too few repeats for 95%) decides
+ * nothing: the claim is then not resolved. */
 static int poll_linear(mp_rlinear *o)
 {
     const mp_rcost *pc = &o->pc;
-    size_t np = pc->n;
-    char a[32], b[32], c[32];
+    size_t np = pc->n, nu = 0;
+    char a[32], b[32];
+    double ulo[MP_RC_MAXPTS], uhi[MP_RC_MAXPTS];
     int longrange = pc->nfds[np - 1] / pc->nfds[0] >= 100;
     if (!o->has_ci)
         return o->lin ? MP_RV_YES : MP_RV_NO;
-    int grows = MP_RV_YES;
-    double minlo = INFINITY, maxlo = -INFINITY, minhi = INFINITY, maxhi = -INFINITY;
+    int grows = MP_RV_YES, missing = 0;
     for (size_t i = 0; i + 1 < np; i++) {
         double lo = pc->marg_ci[i][0], hi = pc->marg_ci[i][1];
         int side = mp_rc_side(lo, hi, 0);
-        if (side == MP_RC_NO_CI)
+        if (side == MP_RC_NO_CI) {
+            missing = 1;
             continue;
-        minlo = fmin(minlo, lo);
-        maxlo = fmax(maxlo, lo);
-        minhi = fmin(minhi, hi);
-        maxhi = fmax(maxhi, hi);
+        }
+        ulo[nu] = lo;
+        uhi[nu++] = hi;
         if (side == MP_RC_BELOW)
             grows = MP_RV_NO;
         else if (side == MP_RC_STRADDLES && grows == MP_RV_YES) {
@@ -70,11 +106,20 @@ static int poll_linear(mp_rlinear *o)
                     "includes 0", r, mp_fmt_num(a, sizeof a, lo), mp_fmt_num(b, sizeof b, hi));
         }
     }
+    if (missing && grows == MP_RV_YES) {
+        grows = MP_RV_UNRESOLVED;
+        because(o->why, sizeof o->why, "an interval cost of poll has no interval: %s",
+                MP_RC_FEW_REPS);
+    }
     if (grows == MP_RV_YES && longrange) {
         int side = mp_rc_side(o->loglog_lo, o->loglog_hi, 0.5);
         if (side == MP_RC_BELOW)
             grows = MP_RV_NO;
-        else if (side != MP_RC_ABOVE) {
+        else if (side == MP_RC_NO_CI) {
+            grows = MP_RV_UNRESOLVED;
+            because(o->why, sizeof o->why, "poll's log-log slope first to last has no "
+                    "interval: %s", MP_RC_FEW_REPS);
+        } else if (side != MP_RC_ABOVE) {
             grows = MP_RV_UNRESOLVED;
             snprintf(a, sizeof a, "%.2f", o->loglog_lo);
             snprintf(b, sizeof b, "%.2f", o->loglog_hi);
@@ -84,16 +129,7 @@ static int poll_linear(mp_rlinear *o)
     }
     if (grows != MP_RV_YES)
         return grows;
-    /* one cost per fd: every pair of interval costs within MP_RC_SPREAD */
-    if (maxhi <= MP_RC_SPREAD * minlo)
-        return MP_RV_YES;
-    if (maxlo > MP_RC_SPREAD * minhi)
-        return MP_RV_NO;
-    snprintf(c, sizeof c, "%.0f", MP_RC_SPREAD);
-    because(o->why, sizeof o->why, "poll's interval costs lie between %s and %s ns per fd "
-            "by their intervals, so whether they stay within %s× of each other is not "
-            "resolved", mp_fmt_num(a, sizeof a, minlo), mp_fmt_num(b, sizeof b, maxhi), c);
-    return MP_RV_UNRESOLVED;
+    return poll_spread(ulo, uhi, nu, o);
 }
 
 /* epoll flat: its largest median at most 2x its smallest. */
@@ -186,8 +222,18 @@ int mp_rv_ratio(const mp_rmodel *m, const char *mode, const char *kind, mp_rrati
     o->r = mp_rc_ratio(m, mode, kind, "poll", 10000);
     mp_rc_ratio_range(m, mode, kind, "poll", 10000, &o->lo, &o->hi);
     o->factor = factor(o->r, o->seed);
-    o->has_ci = isfinite(o->lo) && isfinite(o->hi) && o->lo > 0;
+    /* cells with repeats decide on the interval, or, without one (too few
+     * repeats for 95%), not at all */
+    o->has_ci = mp_rc_has_reps(o->pc) && mp_rc_has_reps(o->ec);
+    int usable = isfinite(o->lo) && isfinite(o->hi) && o->lo > 0;
     o->flo = o->fhi = NAN;
+    if (o->has_ci && !usable) {
+        o->band = -1;
+        if (isfinite(o->seed))
+            because(o->why, sizeof o->why, "the ratio has no interval: %s",
+                    MP_RC_FEW_REPS);
+        return 1;
+    }
     if (o->has_ci && isfinite(o->seed)) {
         o->flo = o->lo <= o->seed && o->seed <= o->hi ? 1
                  : fmin(factor(o->lo, o->seed), factor(o->hi, o->seed));

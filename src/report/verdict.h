@@ -38,7 +38,9 @@ typedef struct mp_rratio {
     double r, lo, hi;            /* lo, hi: the ratio's interval (NaN: none) */
     double seed, factor;         /* the seed's ratio; how far apart, >= 1 */
     double flo, fhi;             /* the factor's range by the interval (NaN: none) */
-    int has_ci, band;            /* band 0, 1, 2 as above; -1 not resolved */
+    int has_ci, band;            /* has_ci: both cells have repeat medians (a ratio
+                                  * without a 95% interval is then not resolved);
+                                  * band 0, 1, 2 as above; -1 not resolved */
     char why[300];
 } mp_rratio;
 /* 1 when the run has poll and epoll at N=10,000 in mode, else 0. */
