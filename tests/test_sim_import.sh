@@ -6,7 +6,7 @@
 # failed in the guest is an "error" cell with the loop's message; a missing
 # input is exit 1 and a malformed one exit 2, each with one line naming the
 # file, and then DIR is left exactly as it was; a results.json muxprof did
-# not write is never replaced; DIR/functions.json (scripts/muxsim/
+# not write, or a measured run's, is never replaced; DIR/functions.json (scripts/muxsim/
 # functions.py) gives each ok cell it names its sim_functions, and a
 # malformed one is refused; usage errors are exit 2.
 set -u
@@ -74,6 +74,14 @@ grep -q "^## Simulated cache counts per call: simulated (neoverse-n1)" "$t/good/
 "$mp" sim-import "$t/good" >/dev/null 2>"$t/err" || fail "a second import: $(cat "$t/err")"
 fresh foreign && echo '{}' > "$t/foreign/results.json"
 refused "$t/foreign" "$t/foreign/results.json was not written by muxprof" 2
+# a measured run's results.json (muxprof's manifest lists it, context says
+# nothing of simulated) is the measurement: never replaced
+"$mp" run --backends poll --fds 10 --mode ready --samples 20 --repeats 1 --warmup 5 \
+    --events software --no-plots --quiet --out "$t/measured" >/dev/null 2>"$t/err" ||
+    fail "muxprof run: $(cat "$t/err")"
+cp -r "$src/tests/fixtures/muxsim/"* "$t/measured/" &&
+    sed -i "s|^geometry=.*|geometry=$geo|" "$t/measured/plan.env" || exit 1
+refused "$t/measured" "$t/measured holds a measured run's results.json; give sim-import the muxsim.sh output directory" 2
 
 # ---- loops that failed in the guest: error cells with their messages ----
 fresh failed

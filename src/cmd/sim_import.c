@@ -33,7 +33,8 @@ const mp_cli mp_cli_sim_import = {
              "functions.py), its kernel functions as sim_functions; a loop that failed in\n"
              "the guest is an \"error\" cell with its message.  Every input is checked\n"
              "before anything is written; a results.json already in DIR is replaced only\n"
-             "when muxprof wrote it.  Then `muxprof report DIR` writes the report.\n"
+             "when muxprof wrote it as a simulated run's (never a measured run's).  Then\n"
+             "`muxprof report DIR` writes the report.\n"
              "\n",
     .outro = "\nA missing input is exit 1, a malformed one 2.  Loops that failed in the guest\n"
              "are named on stderr; results.json is still written (exit 0).\n" MP_EXIT_HELP,

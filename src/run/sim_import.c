@@ -20,6 +20,7 @@
 #define SMALL_FILE (64 * 1024)
 #define TSV_FILE (256u * 1024 * 1024)
 #define FN_FILE (16u * 1024 * 1024)
+#define RESULTS_FILE (256u * 1024 * 1024)
 #define TSV_HEADER "cell\tcore\tcalls\tkept\tevent\tpriv\tp10\tp50\tp90\tmean\tmin\tmax"
 
 static int bad(mp_err *err, const mp__sim_in *im, const char *file, size_t line, const char *what)
@@ -404,8 +405,26 @@ static int is_results(mp_dir *in, const char *name, void *ctx, mp_err *err)
     return 0;
 }
 
+/* 1 when d's results.json is a simulated run's (context.simulated true). */
+static int simulated_results(mp_dir *d)
+{
+    char *text = NULL;
+    size_t len;
+    mp_err ignored;
+    if (mp_dir_read(d, "results.json", RESULTS_FILE, &text, &len, &ignored))
+        return 0;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(j, "context"), "simulated");
+    int yes = cJSON_IsTrue(s);
+    cJSON_Delete(j);
+    return yes;
+}
+
 /* Write text as DIR/results.json: a results.json already there is replaced
- * only when muxprof wrote it (DIR's manifest lists it). */
+ * only when muxprof wrote it (DIR's manifest lists it) as a simulated run's;
+ * a measured run's results.json is the measurement and is never replaced. */
 static int write_out(const mp__sim_in *im, const char *text, mp_err *err)
 {
     mp_dir d;
@@ -416,9 +435,14 @@ static int write_out(const mp__sim_in *im, const char *text, mp_err *err)
         return rc == -ENOTDIR || rc == -ELOOP || rc == -EPERM ? MP_EUSAGE : rc;
     snprintf(path, sizeof path, "%s/results.json", im->dir);
     int ours = 0;
-    if (lstat(path, &st) == 0 && (rc = mp_dir_each(&d, is_results, &ours, err)) == 0 && !ours)
-        rc = mp_errf(err, MP_EUSAGE, "%s was not written by muxprof; move it away to import "
-                     "%s", path, im->dir);
+    if (lstat(path, &st) == 0 && (rc = mp_dir_each(&d, is_results, &ours, err)) == 0) {
+        if (!ours)
+            rc = mp_errf(err, MP_EUSAGE, "%s was not written by muxprof; move it away to "
+                         "import %s", path, im->dir);
+        else if (!simulated_results(&d))
+            rc = mp_errf(err, MP_EUSAGE, "%s holds a measured run's results.json; give "
+                         "sim-import the muxsim.sh output directory", im->dir);
+    }
     if (rc == 0)
         rc = mp_write_file(&d, "results.json", text, strlen(text), err);
     mp_dir_close(&d);
