@@ -8,7 +8,9 @@
 # file, and then DIR is left exactly as it was; a results.json muxprof did
 # not write, or a measured run's, is never replaced; DIR/functions.json (scripts/muxsim/
 # functions.py) gives each ok cell it names its sim_functions, and a
-# malformed one is refused; usage errors are exit 2.
+# malformed one is refused; a symbolic link inside DIR (an input, or the
+# guest/ directory above one) is refused, never followed; usage errors are
+# exit 2.
 set -u
 mp=$1 src=$2
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
@@ -103,6 +105,19 @@ PY
 "$mp" report "$t/failed" --no-plots >/dev/null 2>"$t/err" || fail "report of failed loops: $(cat "$t/err")"
 grep -qF "| epoll | 200,000 | error |" "$t/failed/report.md" &&
     grep -q "Cells of this run ended in error" "$t/failed/report.md" || fail "report.md: no error cell"
+
+# ---- links inside DIR are not followed: the file, or the directory above it ----
+fresh link && printf 'epoll 200000 1\n' >> "$t/link/cells.txt" &&
+    ln -s /etc/passwd "$t/link/guest/loop-epoll-200000.log"
+refused "$t/link" "$t/link/guest/loop-epoll-200000.log: a symbolic link: sim-import reads only the files themselves" 2
+fresh link && mv "$t/link/plan.env" "$t/link/plan.real" && ln -s plan.real "$t/link/plan.env"
+refused "$t/link" "$t/link/plan.env: a symbolic link" 2
+fresh link && printf 'epoll 200000 1\n' >> "$t/link/cells.txt" && mkdir "$t/elsewhere" &&
+    ln -s /etc/passwd "$t/elsewhere/loop-epoll-200000.log" && rm -r "$t/link/guest" &&
+    ln -s "$t/elsewhere" "$t/link/guest"
+refused "$t/link" "$t/link/guest/loop-epoll-200000.log: a symbolic link" 2
+fresh link && ln -s /etc/passwd "$t/link/functions.json"
+refused "$t/link" "$t/link/functions.json: a symbolic link" 2
 
 # ---- DIR/functions.json (functions.py): each ok cell's sim_functions ----
 fns() {   # fns DIR: a functions.json for poll 1000, epoll 200000 and select 5 (a share over 1:

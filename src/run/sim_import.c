@@ -30,16 +30,18 @@ static int bad(mp_err *err, const mp__sim_in *im, const char *file, size_t line,
     return mp_errf(err, -EBADMSG, "%s/%s: %s", im->dir, file, what);
 }
 
+/* DIR/name, a text file of at most max bytes; no symbolic link inside DIR is
+ * followed (a link to /etc/passwd would end up in results.json). */
 static int slurp(const mp__sim_in *im, const char *name, size_t max, char **out, mp_err *err)
 {
-    char path[PATH_MAX];
     size_t len;
-    if (snprintf(path, sizeof path, "%s/%s", im->dir, name) >= (int)sizeof path)
-        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", im->dir, name);
-    int rc = mp_read_regular_file(path, max, out, &len, err);
+    int rc = mp_read_regular_file_in(im->dir, name, max, out, &len, err);
     if (rc == -ENOENT)
-        return mp_errf(err, rc, "%s: no such file (is %s a directory scripts/muxsim.sh "
-                       "wrote?)", path, im->dir);
+        return mp_errf(err, rc, "%s/%s: no such file (is %s a directory scripts/muxsim.sh "
+                       "wrote?)", im->dir, name, im->dir);
+    if (rc == -ELOOP)
+        return bad(err, im, name, 0, "a symbolic link: sim-import reads only the files "
+                   "themselves (copy the file into place)");
     if (rc == 0 && memchr(*out, 0, len)) {
         free(*out);
         *out = NULL;
@@ -372,6 +374,26 @@ static int read_functions(mp__sim_in *im, mp_err *err)
     return 0;
 }
 
+/* The log of every loop that failed, which gives its cell's reason, is a
+ * file or missing: a link or anything else unreadable is refused. */
+static int check_logs(const mp__sim_in *im, mp_err *err)
+{
+    for (size_t i = 0; i < im->nloops; i++) {
+        const mp__sim_loop *r = &im->loops[i];
+        char name[96], *text = NULL;
+        if (!r->status)
+            continue;
+        snprintf(name, sizeof name, "guest/loop-%s-%ld.log", r->backend, r->nfds);
+        int rc = slurp(im, name, SMALL_FILE, &text, err);
+        free(text);
+        if (rc == -ENOENT)
+            mp_err_clear(err);
+        else if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 void mp__sim_loop_reason(const mp__sim_in *im, const mp__sim_loop *r, char *out, size_t len)
 {
     char name[96], *text = NULL;
@@ -464,6 +486,8 @@ int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out,
         rc = read_geometry(&im, geometry, err);
     if (!rc)
         rc = read_functions(&im, err);
+    if (!rc)
+        rc = check_logs(&im, err);
     size_t ok = 0;
     for (size_t i = 0; !rc && i < im.nloops; i++)
         ok += im.loops[i].status == 0;
