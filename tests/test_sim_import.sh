@@ -5,7 +5,8 @@
 # summaries as sim: metrics and says simulated and the geometry; a loop that
 # failed in the guest is an "error" cell with the loop's message; a missing
 # input is exit 1 and a malformed one exit 2, each with one line naming the
-# file, and then DIR is left exactly as it was; a results.json muxprof did
+# file, and then DIR is left exactly as it was (a muxsim.tsv summary out of
+# order, below 0 or of no kept call is malformed); a results.json muxprof did
 # not write, or a measured run's, is never replaced; DIR/functions.json (scripts/muxsim/
 # functions.py) gives each ok cell it names its sim_functions, and a
 # malformed one is refused; a symbolic link inside DIR (an input, or the
@@ -161,6 +162,11 @@ fresh bad && fns "$t/bad" && sed -i 's/"nfds": 5,/"nfds": "5",/' "$t/bad/functio
 refused "$t/bad" "$t/bad/functions.json: cell 2: expected backend, nfds" 2
 fresh bad && fns "$t/bad" && sed -i 's/0.978/-0.5/' "$t/bad/functions.json"
 refused "$t/bad" "$t/bad/functions.json: cell 0: expected backend" 2
+fresh bad && fns "$t/bad" && sed -i 's/"L2-misses": 30.5/"L2-misses": -30.5/' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json: cell 0: expected backend" 2
+# 1.0256 above is the plugin's rounding; 1.6 is past what rounding can give
+fresh bad && fns "$t/bad" && sed -i 's/1.0256/1.6/' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json: cell 2: expected backend" 2
 
 # ---- missing and malformed inputs: one line, exit 1 or 2, nothing written ----
 fresh bad
@@ -170,6 +176,17 @@ fresh bad && sed -i '6s/\t[^\t]*$//' "$t/bad/muxsim.tsv"
 refused "$t/bad" "$t/bad/muxsim.tsv line 6: expected 12 tab-separated fields" 2
 fresh bad && sed -i '5s/\t14542.0\t/\tlots\t/' "$t/bad/muxsim.tsv"
 refused "$t/bad" "$t/bad/muxsim.tsv line 5: p10, p50, p90, mean, min and max must be finite" 2
+# summaries report would refuse: out of order, below 0, of no call
+fresh bad && sed -i '5s/\t14522.0\t14542.0\t/\t14600.0\t14542.0\t/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: p10 14600 is over p50 14542: expected min <= p10 <= p50 <= p90 <= max" 2
+fresh bad && sed -i '5s/\t14522\t17892$/\t14522\t14000/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: p90 14546 is over max 14000" 2
+fresh bad && sed -i '5s/\t14522\t17892$/\t20000\t17892/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: min 20000 is over p10 14522" 2
+fresh bad && sed -i '5s/\t14522.0\t14542.0\t/\t-1\t14542.0\t/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: p10 is -1: a count per call is never below 0" 2
+fresh bad && sed -i '5s/^0\t1\t110\t100\t/0\t1\t110\t0\t/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: kept is 0" 2
 fresh bad && sed -i '2s/^cell/cel/' "$t/bad/muxsim.tsv"
 refused "$t/bad" "$t/bad/muxsim.tsv line 2: expected the header" 2
 fresh bad && sed -i '/\tL2-misses\tall\t/d' "$t/bad/muxsim.tsv"

@@ -193,14 +193,42 @@ int mp__sim_number(const char *s, double *out)
     return *e || !isfinite(*out) ? -1 : 0;
 }
 
+/* A row's p10, p50, p90, mean, min and max (v[]): counts of events per call,
+ * so none below 0, and min <= p10 <= p50 <= p90 <= max, min <= mean <= max,
+ * as every summary of the same calls is (report refuses any other). */
+static int summary_ok(const mp__sim_in *im, const double *v, size_t line, mp_err *err)
+{
+    static const char *const name[] = {"p10", "p50", "p90", "mean", "min", "max"};
+    static const int order[][2] = {{4, 0}, {0, 1}, {1, 2}, {2, 5}, {4, 3}, {3, 5}};
+    char what[160];
+    for (int i = 0; i < 6; i++)
+        if (v[i] < 0) {
+            snprintf(what, sizeof what, "%s is %g: a count per call is never below 0",
+                     name[i], v[i]);
+            return bad(err, im, "muxsim.tsv", line, what);
+        }
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (v[order[i][0]] > v[order[i][1]]) {
+            snprintf(what, sizeof what, "%s %g is over %s %g: expected min <= p10 <= p50 <= "
+                     "p90 <= max and min <= mean <= max", name[order[i][0]], v[order[i][0]],
+                     name[order[i][1]], v[order[i][1]]);
+            return bad(err, im, "muxsim.tsv", line, what);
+        }
+    return 0;
+}
+
 /* One row of muxsim.tsv into im->cells; f[] its 12 fields. */
 static int tsv_row(mp__sim_in *im, char **f, size_t line, mp_err *err)
 {
     long cell, core, calls, kept;
+    int rc;
     if (whole(f[0], 0, CELLS_MAX - 1, &cell) || whole(f[1], 0, MP_SIM_CORES_MAX - 1, &core) ||
         whole(f[2], 0, LONG_MAX, &calls) || whole(f[3], 0, calls, &kept))
         return bad(err, im, "muxsim.tsv", line, "cell, core, calls and kept must be whole "
                    "numbers (kept at most calls)");
+    if (!kept)   /* a summary of no call: results.json's n would be 0 beside numbers */
+        return bad(err, im, "muxsim.tsv", line, "kept is 0: a summary row must keep at least "
+                   "one call");
     if (strcmp(f[5], "user") && strcmp(f[5], "kernel") && strcmp(f[5], "all"))
         return bad(err, im, "muxsim.tsv", line, "priv is not user, kernel or all");
     double v[6];
@@ -208,6 +236,8 @@ static int tsv_row(mp__sim_in *im, char **f, size_t line, mp_err *err)
         if (mp__sim_number(f[6 + i], &v[i]))
             return bad(err, im, "muxsim.tsv", line, "p10, p50, p90, mean, min and max must be "
                        "finite numbers");
+    if ((rc = summary_ok(im, v, line, err)))
+        return rc;
     if ((size_t)cell >= im->ncells) {
         mp__sim_cell *q = realloc(im->cells, ((size_t)cell + 1) * sizeof *q);
         if (!q)
@@ -301,7 +331,7 @@ static int read_geometry(mp__sim_in *im, const char *given, mp_err *err)
 }
 
 /* An entry of functions.json's "functions": an object with a "name" and the
- * three misses per call functions.py counts, each a finite number. */
+ * three misses per call functions.py counts, each a finite number >= 0. */
 static int fn_row_ok(const cJSON *e)
 {
     static const char *const num[] = {"L1d-misses", "L2-misses", "LLC-load-misses"};
@@ -309,7 +339,7 @@ static int fn_row_ok(const cJSON *e)
         return 0;
     for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, num[i]);
-        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
             return 0;
     }
     return 1;
@@ -319,7 +349,11 @@ static int fn_row_ok(const cJSON *e)
  * {"cells": [{"backend", "nfds", "functions": [...], "attributed_L1d_share":
  * a number or null}, ...]}, checked whole into im->fn.  The share may pass
  * 1 a little: functions.py divides exact sums by muxsim.tsv's mean, which
- * the plugin rounds to two decimals (4 misses in 30 calls: 4 / 3.9). */
+ * the plugin rounds to two decimals (4 misses in 30 calls: 4 / 3.9).  The
+ * least mean it prints above 0 is 0.01, which stands for a true mean up to
+ * 0.015 (a mean printed as 0 gives null), so a share over 1.5 is no rounding
+ * but a broken file: refused. */
+#define SHARE_MAX 1.5
 static int read_functions(mp__sim_in *im, mp_err *err)
 {
     static const char fix[] = " (scripts/muxsim/functions.py writes it: run it again, or "
@@ -359,14 +393,14 @@ static int read_functions(mp__sim_in *im, mp_err *err)
                  cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble <= (1 << 24) &&
                  n->valuedouble == (double)(long)n->valuedouble && cJSON_IsArray(f) &&
                  (cJSON_IsNull(sh) || (cJSON_IsNumber(sh) && sh->valuedouble >= 0 &&
-                                       isfinite(sh->valuedouble)));
+                                       sh->valuedouble <= SHARE_MAX));
         cJSON_ArrayForEach(e, f) {
             ok = ok && fn_row_ok(e);
         }
         if (!ok) {
             snprintf(what, sizeof what, "cell %zu: expected backend, nfds (1..16777216), "
-                     "functions (each a name with L1d-, L2- and LLC-load-misses) and "
-                     "attributed_L1d_share (a number >= 0 or null)%s", i, fix);
+                     "functions (each a name with L1d-, L2- and LLC-load-misses >= 0) and "
+                     "attributed_L1d_share (a number from 0 to 1.5, or null)%s", i, fix);
             return bad(err, im, "functions.json", 0, what);
         }
         i++;
