@@ -2,7 +2,9 @@
  * file read whole up to its limit; a FIFO (no writer: an open without
  * O_NONBLOCK would wait for one), a directory and a device refused with a
  * line naming the path and what it is; a file one byte over the limit
- * refused, one at the limit read. */
+ * refused, one at the limit read; mp_read_regular_file_in: a file inside a
+ * directory read, a symbolic link as the file or as a directory above it
+ * refused (-ELOOP), not followed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -91,6 +93,37 @@ static void not_regular(void **st)
     assert_non_null(strstr(err.msg, "/dev/zero is a character device"));
 }
 
+static void links_inside(void **st)
+{
+    (void)st;
+    char path[300], *buf = NULL;
+    size_t len;
+    mp_err err;
+    snprintf(path, sizeof path, "%s/in", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    put("in/f", 10);
+    put("plain", 5);
+    snprintf(path, sizeof path, "%s/lnk", dir);
+    assert_int_equal(symlink("plain", path), 0);
+    snprintf(path, sizeof path, "%s/dl", dir);
+    assert_int_equal(symlink("in", path), 0);
+    assert_int_equal(mp_read_regular_file_in(dir, "plain", 100, &buf, &len, &err), 0);
+    assert_int_equal(len, 5);
+    free(buf);
+    assert_int_equal(mp_read_regular_file_in(dir, "in/f", 100, &buf, &len, &err), 0);
+    assert_int_equal(len, 10);
+    free(buf);
+    buf = NULL;
+    assert_int_equal(mp_read_regular_file_in(dir, "lnk", 100, &buf, &len, &err), -ELOOP);
+    assert_non_null(strstr(err.msg, "/lnk is a symbolic link, not followed"));
+    assert_int_equal(mp_read_regular_file_in(dir, "dl/f", 100, &buf, &len, &err), -ELOOP);
+    assert_non_null(strstr(err.msg, "/dl/f is a symbolic link, not followed"));
+    assert_int_equal(mp_read_regular_file_in(dir, "in/none", 100, &buf, &len, &err), -ENOENT);
+    assert_int_equal(mp_read_regular_file_in(dir, "/etc/passwd", 100, &buf, &len, &err),
+                     -EINVAL);
+    assert_null(buf);
+}
+
 int main(void)
 {
     if (mp_test_mkdtemp(dir, sizeof dir, "input") < 0)
@@ -98,6 +131,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(regular_and_limits),
         cmocka_unit_test(not_regular),
+        cmocka_unit_test(links_inside),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     mp_test_rmtree(dir);

@@ -5,10 +5,13 @@
 # summaries as sim: metrics and says simulated and the geometry; a loop that
 # failed in the guest is an "error" cell with the loop's message; a missing
 # input is exit 1 and a malformed one exit 2, each with one line naming the
-# file, and then DIR is left exactly as it was; a results.json muxprof did
-# not write is never replaced; DIR/functions.json (scripts/muxsim/
+# file, and then DIR is left exactly as it was (a muxsim.tsv summary out of
+# order, below 0 or of no kept call is malformed); a results.json muxprof did
+# not write, or a measured run's, is never replaced; DIR/functions.json (scripts/muxsim/
 # functions.py) gives each ok cell it names its sim_functions, and a
-# malformed one is refused; usage errors are exit 2.
+# malformed one is refused; a symbolic link inside DIR (an input, or the
+# guest/ directory above one) is refused, never followed; usage errors are
+# exit 2.
 set -u
 mp=$1 src=$2
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
@@ -74,6 +77,14 @@ grep -q "^## Simulated cache counts per call: simulated (neoverse-n1)" "$t/good/
 "$mp" sim-import "$t/good" >/dev/null 2>"$t/err" || fail "a second import: $(cat "$t/err")"
 fresh foreign && echo '{}' > "$t/foreign/results.json"
 refused "$t/foreign" "$t/foreign/results.json was not written by muxprof" 2
+# a measured run's results.json (muxprof's manifest lists it, context says
+# nothing of simulated) is the measurement: never replaced
+"$mp" run --backends poll --fds 10 --mode ready --samples 20 --repeats 1 --warmup 5 \
+    --events software --no-plots --quiet --out "$t/measured" >/dev/null 2>"$t/err" ||
+    fail "muxprof run: $(cat "$t/err")"
+cp -r "$src/tests/fixtures/muxsim/"* "$t/measured/" &&
+    sed -i "s|^geometry=.*|geometry=$geo|" "$t/measured/plan.env" || exit 1
+refused "$t/measured" "$t/measured holds a measured run's results.json; give sim-import the muxsim.sh output directory" 2
 
 # ---- loops that failed in the guest: error cells with their messages ----
 fresh failed
@@ -95,6 +106,19 @@ PY
 "$mp" report "$t/failed" --no-plots >/dev/null 2>"$t/err" || fail "report of failed loops: $(cat "$t/err")"
 grep -qF "| epoll | 200,000 | error |" "$t/failed/report.md" &&
     grep -q "Cells of this run ended in error" "$t/failed/report.md" || fail "report.md: no error cell"
+
+# ---- links inside DIR are not followed: the file, or the directory above it ----
+fresh link && printf 'epoll 200000 1\n' >> "$t/link/cells.txt" &&
+    ln -s /etc/passwd "$t/link/guest/loop-epoll-200000.log"
+refused "$t/link" "$t/link/guest/loop-epoll-200000.log: a symbolic link: sim-import reads only the files themselves" 2
+fresh link && mv "$t/link/plan.env" "$t/link/plan.real" && ln -s plan.real "$t/link/plan.env"
+refused "$t/link" "$t/link/plan.env: a symbolic link" 2
+fresh link && printf 'epoll 200000 1\n' >> "$t/link/cells.txt" && mkdir "$t/elsewhere" &&
+    ln -s /etc/passwd "$t/elsewhere/loop-epoll-200000.log" && rm -r "$t/link/guest" &&
+    ln -s "$t/elsewhere" "$t/link/guest"
+refused "$t/link" "$t/link/guest/loop-epoll-200000.log: a symbolic link" 2
+fresh link && ln -s /etc/passwd "$t/link/functions.json"
+refused "$t/link" "$t/link/functions.json: a symbolic link" 2
 
 # ---- DIR/functions.json (functions.py): each ok cell's sim_functions ----
 fns() {   # fns DIR: a functions.json for poll 1000, epoll 200000 and select 5 (a share over 1:
@@ -138,6 +162,11 @@ fresh bad && fns "$t/bad" && sed -i 's/"nfds": 5,/"nfds": "5",/' "$t/bad/functio
 refused "$t/bad" "$t/bad/functions.json: cell 2: expected backend, nfds" 2
 fresh bad && fns "$t/bad" && sed -i 's/0.978/-0.5/' "$t/bad/functions.json"
 refused "$t/bad" "$t/bad/functions.json: cell 0: expected backend" 2
+fresh bad && fns "$t/bad" && sed -i 's/"L2-misses": 30.5/"L2-misses": -30.5/' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json: cell 0: expected backend" 2
+# 1.0256 above is the plugin's rounding; 1.6 is past what rounding can give
+fresh bad && fns "$t/bad" && sed -i 's/1.0256/1.6/' "$t/bad/functions.json"
+refused "$t/bad" "$t/bad/functions.json: cell 2: expected backend" 2
 
 # ---- missing and malformed inputs: one line, exit 1 or 2, nothing written ----
 fresh bad
@@ -147,6 +176,17 @@ fresh bad && sed -i '6s/\t[^\t]*$//' "$t/bad/muxsim.tsv"
 refused "$t/bad" "$t/bad/muxsim.tsv line 6: expected 12 tab-separated fields" 2
 fresh bad && sed -i '5s/\t14542.0\t/\tlots\t/' "$t/bad/muxsim.tsv"
 refused "$t/bad" "$t/bad/muxsim.tsv line 5: p10, p50, p90, mean, min and max must be finite" 2
+# summaries report would refuse: out of order, below 0, of no call
+fresh bad && sed -i '5s/\t14522.0\t14542.0\t/\t14600.0\t14542.0\t/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: p10 14600 is over p50 14542: expected min <= p10 <= p50 <= p90 <= max" 2
+fresh bad && sed -i '5s/\t14522\t17892$/\t14522\t14000/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: p90 14546 is over max 14000" 2
+fresh bad && sed -i '5s/\t14522\t17892$/\t20000\t17892/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: min 20000 is over p10 14522" 2
+fresh bad && sed -i '5s/\t14522.0\t14542.0\t/\t-1\t14542.0\t/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: p10 is -1: a count per call is never below 0" 2
+fresh bad && sed -i '5s/^0\t1\t110\t100\t/0\t1\t110\t0\t/' "$t/bad/muxsim.tsv"
+refused "$t/bad" "$t/bad/muxsim.tsv line 5: kept is 0" 2
 fresh bad && sed -i '2s/^cell/cel/' "$t/bad/muxsim.tsv"
 refused "$t/bad" "$t/bad/muxsim.tsv line 2: expected the header" 2
 fresh bad && sed -i '/\tL2-misses\tall\t/d' "$t/bad/muxsim.tsv"

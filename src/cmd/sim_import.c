@@ -32,8 +32,10 @@ const mp_cli mp_cli_sim_import = {
              "the calls kept) and, when DIR/functions.json is there (scripts/muxsim/\n"
              "functions.py), its kernel functions as sim_functions; a loop that failed in\n"
              "the guest is an \"error\" cell with its message.  Every input is checked\n"
-             "before anything is written; a results.json already in DIR is replaced only\n"
-             "when muxprof wrote it.  Then `muxprof report DIR` writes the report.\n"
+             "(a symbolic link inside DIR is refused, never followed) before anything\n"
+             "is written; a results.json already in DIR is replaced only\n"
+             "when muxprof wrote it as a simulated run's (never a measured run's).  Then\n"
+             "`muxprof report DIR` writes the report.\n"
              "\n",
     .outro = "\nA missing input is exit 1, a malformed one 2.  Loops that failed in the guest\n"
              "are named on stderr; results.json is still written (exit 0).\n" MP_EXIT_HELP,

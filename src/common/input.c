@@ -43,13 +43,10 @@ static int too_big(const char *path, unsigned long long n, size_t max_bytes, mp_
                    path, size_text(a, sizeof a, n), size_text(b, sizeof b, max_bytes));
 }
 
-int mp_open_regular_file(const char *path, size_t max_bytes, mp_err *err)
+/* fd (opened non-blocking as path) checked as a regular file of at most
+ * max_bytes and made blocking: fd, or -errno with fd closed. */
+static int regular_fd(int fd, const char *path, size_t max_bytes, mp_err *err)
 {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        int e = errno;
-        return mp_errf(err, -e, "cannot open %s: %s", path, strerror(e));
-    }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
@@ -73,12 +70,64 @@ int mp_open_regular_file(const char *path, size_t max_bytes, mp_err *err)
     return fd;
 }
 
-int mp_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len,
-                         mp_err *err)
+int mp_open_regular_file(const char *path, size_t max_bytes, mp_err *err)
 {
-    int fd = mp_open_regular_file(path, max_bytes, err);
-    if (fd < 0)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        int e = errno;
+        return mp_errf(err, -e, "cannot open %s: %s", path, strerror(e));
+    }
+    return regular_fd(fd, path, max_bytes, err);
+}
+
+/* rel's next component opened in at (O_NOFOLLOW): a symbolic link is -ELOOP
+ * whether O_DIRECTORY made open say ENOTDIR or ELOOP. */
+static int open_step(int at, const char *name, int flags, const char *path, mp_err *err)
+{
+    int fd = openat(at, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+    if (fd >= 0)
         return fd;
+    int e = errno;
+    struct stat st;
+    if ((e == ELOOP || e == ENOTDIR) && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISLNK(st.st_mode))
+        return mp_errf(err, -ELOOP, "%s is a symbolic link, not followed", path);
+    return mp_errf(err, -e, "cannot open %s: %s", path, strerror(e));
+}
+
+int mp_open_regular_file_in(const char *dir, const char *rel, size_t max_bytes, mp_err *err)
+{
+    char path[4096], name[256];
+    if (snprintf(path, sizeof path, "%s/%s", dir, rel) >= (int)sizeof path)
+        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", dir, rel);
+    int at = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (at < 0) {
+        int e = errno;
+        return mp_errf(err, -e, "cannot open %s: %s", dir, strerror(e));
+    }
+    for (const char *s = rel;;) {
+        size_t n = strcspn(s, "/");
+        if (!n || n >= sizeof name) {   /* "a//b", "/a", "a/" */
+            close(at);
+            return mp_errf(err, -EINVAL, "%s: not a relative path of names", path);
+        }
+        memcpy(name, s, n);
+        name[n] = 0;
+        int last = !s[n];
+        int fd = open_step(at, name, last ? O_RDONLY | O_NONBLOCK : O_RDONLY | O_DIRECTORY,
+                           path, err);
+        close(at);
+        if (fd < 0 || last)
+            return fd < 0 ? fd : regular_fd(fd, path, max_bytes, err);
+        at = fd;
+        s += n + 1;
+    }
+}
+
+/* The whole of the regular file fd (path, for messages) into *out; fd closed. */
+static int read_whole(int fd, const char *path, size_t max_bytes, char **out, size_t *len,
+                      mp_err *err)
+{
     /* Room for the size fstat gave and the NUL; grown (up to one byte past
      * the limit, to see it passed) when the file grew. */
     struct stat st;
@@ -120,4 +169,20 @@ int mp_read_regular_file(const char *path, size_t max_bytes, char **out, size_t 
     *out = buf;
     *len = n;
     return 0;
+}
+
+int mp_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len,
+                         mp_err *err)
+{
+    int fd = mp_open_regular_file(path, max_bytes, err);
+    return fd < 0 ? fd : read_whole(fd, path, max_bytes, out, len, err);
+}
+
+int mp_read_regular_file_in(const char *dir, const char *rel, size_t max_bytes, char **out,
+                            size_t *len, mp_err *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    int fd = mp_open_regular_file_in(dir, rel, max_bytes, err);
+    return fd < 0 ? fd : read_whole(fd, path, max_bytes, out, len, err);
 }

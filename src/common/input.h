@@ -23,4 +23,13 @@ int mp_open_regular_file(const char *path, size_t max_bytes, mp_err *err);
 int mp_read_regular_file(const char *path, size_t max_bytes, char **out, size_t *len,
                          mp_err *err);
 
+/* The same for the file rel inside the directory dir, no component of rel
+ * followed when a symbolic link (openat with O_NOFOLLOW, one component at a
+ * time): a link is -ELOOP, "DIR/REL is a symbolic link, not followed".  For
+ * the inputs of a directory someone handed over, whose links may point
+ * anywhere (a /etc file read into a results.json). */
+int mp_open_regular_file_in(const char *dir, const char *rel, size_t max_bytes, mp_err *err);
+int mp_read_regular_file_in(const char *dir, const char *rel, size_t max_bytes, char **out,
+                            size_t *len, mp_err *err);
+
 #endif

@@ -20,6 +20,7 @@
 #define SMALL_FILE (64 * 1024)
 #define TSV_FILE (256u * 1024 * 1024)
 #define FN_FILE (16u * 1024 * 1024)
+#define RESULTS_FILE (256u * 1024 * 1024)
 #define TSV_HEADER "cell\tcore\tcalls\tkept\tevent\tpriv\tp10\tp50\tp90\tmean\tmin\tmax"
 
 static int bad(mp_err *err, const mp__sim_in *im, const char *file, size_t line, const char *what)
@@ -29,16 +30,18 @@ static int bad(mp_err *err, const mp__sim_in *im, const char *file, size_t line,
     return mp_errf(err, -EBADMSG, "%s/%s: %s", im->dir, file, what);
 }
 
+/* DIR/name, a text file of at most max bytes; no symbolic link inside DIR is
+ * followed (a link to /etc/passwd would end up in results.json). */
 static int slurp(const mp__sim_in *im, const char *name, size_t max, char **out, mp_err *err)
 {
-    char path[PATH_MAX];
     size_t len;
-    if (snprintf(path, sizeof path, "%s/%s", im->dir, name) >= (int)sizeof path)
-        return mp_errf(err, -ENAMETOOLONG, "%s/%s: path too long", im->dir, name);
-    int rc = mp_read_regular_file(path, max, out, &len, err);
+    int rc = mp_read_regular_file_in(im->dir, name, max, out, &len, err);
     if (rc == -ENOENT)
-        return mp_errf(err, rc, "%s: no such file (is %s a directory scripts/muxsim.sh "
-                       "wrote?)", path, im->dir);
+        return mp_errf(err, rc, "%s/%s: no such file (is %s a directory scripts/muxsim.sh "
+                       "wrote?)", im->dir, name, im->dir);
+    if (rc == -ELOOP)
+        return bad(err, im, name, 0, "a symbolic link: sim-import reads only the files "
+                   "themselves (copy the file into place)");
     if (rc == 0 && memchr(*out, 0, len)) {
         free(*out);
         *out = NULL;
@@ -190,14 +193,42 @@ int mp__sim_number(const char *s, double *out)
     return *e || !isfinite(*out) ? -1 : 0;
 }
 
+/* A row's p10, p50, p90, mean, min and max (v[]): counts of events per call,
+ * so none below 0, and min <= p10 <= p50 <= p90 <= max, min <= mean <= max,
+ * as every summary of the same calls is (report refuses any other). */
+static int summary_ok(const mp__sim_in *im, const double *v, size_t line, mp_err *err)
+{
+    static const char *const name[] = {"p10", "p50", "p90", "mean", "min", "max"};
+    static const int order[][2] = {{4, 0}, {0, 1}, {1, 2}, {2, 5}, {4, 3}, {3, 5}};
+    char what[160];
+    for (int i = 0; i < 6; i++)
+        if (v[i] < 0) {
+            snprintf(what, sizeof what, "%s is %g: a count per call is never below 0",
+                     name[i], v[i]);
+            return bad(err, im, "muxsim.tsv", line, what);
+        }
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (v[order[i][0]] > v[order[i][1]]) {
+            snprintf(what, sizeof what, "%s %g is over %s %g: expected min <= p10 <= p50 <= "
+                     "p90 <= max and min <= mean <= max", name[order[i][0]], v[order[i][0]],
+                     name[order[i][1]], v[order[i][1]]);
+            return bad(err, im, "muxsim.tsv", line, what);
+        }
+    return 0;
+}
+
 /* One row of muxsim.tsv into im->cells; f[] its 12 fields. */
 static int tsv_row(mp__sim_in *im, char **f, size_t line, mp_err *err)
 {
     long cell, core, calls, kept;
+    int rc;
     if (whole(f[0], 0, CELLS_MAX - 1, &cell) || whole(f[1], 0, MP_SIM_CORES_MAX - 1, &core) ||
         whole(f[2], 0, LONG_MAX, &calls) || whole(f[3], 0, calls, &kept))
         return bad(err, im, "muxsim.tsv", line, "cell, core, calls and kept must be whole "
                    "numbers (kept at most calls)");
+    if (!kept)   /* a summary of no call: results.json's n would be 0 beside numbers */
+        return bad(err, im, "muxsim.tsv", line, "kept is 0: a summary row must keep at least "
+                   "one call");
     if (strcmp(f[5], "user") && strcmp(f[5], "kernel") && strcmp(f[5], "all"))
         return bad(err, im, "muxsim.tsv", line, "priv is not user, kernel or all");
     double v[6];
@@ -205,6 +236,8 @@ static int tsv_row(mp__sim_in *im, char **f, size_t line, mp_err *err)
         if (mp__sim_number(f[6 + i], &v[i]))
             return bad(err, im, "muxsim.tsv", line, "p10, p50, p90, mean, min and max must be "
                        "finite numbers");
+    if ((rc = summary_ok(im, v, line, err)))
+        return rc;
     if ((size_t)cell >= im->ncells) {
         mp__sim_cell *q = realloc(im->cells, ((size_t)cell + 1) * sizeof *q);
         if (!q)
@@ -298,7 +331,7 @@ static int read_geometry(mp__sim_in *im, const char *given, mp_err *err)
 }
 
 /* An entry of functions.json's "functions": an object with a "name" and the
- * three misses per call functions.py counts, each a finite number. */
+ * three misses per call functions.py counts, each a finite number >= 0. */
 static int fn_row_ok(const cJSON *e)
 {
     static const char *const num[] = {"L1d-misses", "L2-misses", "LLC-load-misses"};
@@ -306,7 +339,7 @@ static int fn_row_ok(const cJSON *e)
         return 0;
     for (size_t i = 0; i < sizeof num / sizeof num[0]; i++) {
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(e, num[i]);
-        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
             return 0;
     }
     return 1;
@@ -316,7 +349,11 @@ static int fn_row_ok(const cJSON *e)
  * {"cells": [{"backend", "nfds", "functions": [...], "attributed_L1d_share":
  * a number or null}, ...]}, checked whole into im->fn.  The share may pass
  * 1 a little: functions.py divides exact sums by muxsim.tsv's mean, which
- * the plugin rounds to two decimals (4 misses in 30 calls: 4 / 3.9). */
+ * the plugin rounds to two decimals (4 misses in 30 calls: 4 / 3.9).  The
+ * least mean it prints above 0 is 0.01, which stands for a true mean up to
+ * 0.015 (a mean printed as 0 gives null), so a share over 1.5 is no rounding
+ * but a broken file: refused. */
+#define SHARE_MAX 1.5
 static int read_functions(mp__sim_in *im, mp_err *err)
 {
     static const char fix[] = " (scripts/muxsim/functions.py writes it: run it again, or "
@@ -356,17 +393,37 @@ static int read_functions(mp__sim_in *im, mp_err *err)
                  cJSON_IsNumber(n) && n->valuedouble >= 1 && n->valuedouble <= (1 << 24) &&
                  n->valuedouble == (double)(long)n->valuedouble && cJSON_IsArray(f) &&
                  (cJSON_IsNull(sh) || (cJSON_IsNumber(sh) && sh->valuedouble >= 0 &&
-                                       isfinite(sh->valuedouble)));
+                                       sh->valuedouble <= SHARE_MAX));
         cJSON_ArrayForEach(e, f) {
             ok = ok && fn_row_ok(e);
         }
         if (!ok) {
             snprintf(what, sizeof what, "cell %zu: expected backend, nfds (1..16777216), "
-                     "functions (each a name with L1d-, L2- and LLC-load-misses) and "
-                     "attributed_L1d_share (a number >= 0 or null)%s", i, fix);
+                     "functions (each a name with L1d-, L2- and LLC-load-misses >= 0) and "
+                     "attributed_L1d_share (a number from 0 to 1.5, or null)%s", i, fix);
             return bad(err, im, "functions.json", 0, what);
         }
         i++;
+    }
+    return 0;
+}
+
+/* The log of every loop that failed, which gives its cell's reason, is a
+ * file or missing: a link or anything else unreadable is refused. */
+static int check_logs(const mp__sim_in *im, mp_err *err)
+{
+    for (size_t i = 0; i < im->nloops; i++) {
+        const mp__sim_loop *r = &im->loops[i];
+        char name[96], *text = NULL;
+        if (!r->status)
+            continue;
+        snprintf(name, sizeof name, "guest/loop-%s-%ld.log", r->backend, r->nfds);
+        int rc = slurp(im, name, SMALL_FILE, &text, err);
+        free(text);
+        if (rc == -ENOENT)
+            mp_err_clear(err);
+        else if (rc)
+            return rc;
     }
     return 0;
 }
@@ -404,8 +461,26 @@ static int is_results(mp_dir *in, const char *name, void *ctx, mp_err *err)
     return 0;
 }
 
+/* 1 when d's results.json is a simulated run's (context.simulated true). */
+static int simulated_results(mp_dir *d)
+{
+    char *text = NULL;
+    size_t len;
+    mp_err ignored;
+    if (mp_dir_read(d, "results.json", RESULTS_FILE, &text, &len, &ignored))
+        return 0;
+    cJSON *j = cJSON_Parse(text);
+    free(text);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(j, "context"), "simulated");
+    int yes = cJSON_IsTrue(s);
+    cJSON_Delete(j);
+    return yes;
+}
+
 /* Write text as DIR/results.json: a results.json already there is replaced
- * only when muxprof wrote it (DIR's manifest lists it). */
+ * only when muxprof wrote it (DIR's manifest lists it) as a simulated run's;
+ * a measured run's results.json is the measurement and is never replaced. */
 static int write_out(const mp__sim_in *im, const char *text, mp_err *err)
 {
     mp_dir d;
@@ -416,9 +491,14 @@ static int write_out(const mp__sim_in *im, const char *text, mp_err *err)
         return rc == -ENOTDIR || rc == -ELOOP || rc == -EPERM ? MP_EUSAGE : rc;
     snprintf(path, sizeof path, "%s/results.json", im->dir);
     int ours = 0;
-    if (lstat(path, &st) == 0 && (rc = mp_dir_each(&d, is_results, &ours, err)) == 0 && !ours)
-        rc = mp_errf(err, MP_EUSAGE, "%s was not written by muxprof; move it away to import "
-                     "%s", path, im->dir);
+    if (lstat(path, &st) == 0 && (rc = mp_dir_each(&d, is_results, &ours, err)) == 0) {
+        if (!ours)
+            rc = mp_errf(err, MP_EUSAGE, "%s was not written by muxprof; move it away to "
+                         "import %s", path, im->dir);
+        else if (!simulated_results(&d))
+            rc = mp_errf(err, MP_EUSAGE, "%s holds a measured run's results.json; give "
+                         "sim-import the muxsim.sh output directory", im->dir);
+    }
     if (rc == 0)
         rc = mp_write_file(&d, "results.json", text, strlen(text), err);
     mp_dir_close(&d);
@@ -440,6 +520,8 @@ int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out,
         rc = read_geometry(&im, geometry, err);
     if (!rc)
         rc = read_functions(&im, err);
+    if (!rc)
+        rc = check_logs(&im, err);
     size_t ok = 0;
     for (size_t i = 0; !rc && i < im.nloops; i++)
         ok += im.loops[i].status == 0;
