@@ -400,8 +400,13 @@ void mp_poker_stop(mp_poker *p)
 
 int mp_poker_begin(mp_poker *p, const mp_fdset *set, int tid, uint64_t delay_ns, mp_err *err)
 {
-    mp_begin_msg m = {.tid = tid, .eventfd = set->kind == MP_FD_EVENTFD, .nfds = set->n,
-                      .delay_ns = delay_ns, .count_pass = p->plan ? p->count_pass : -1};
+    mp_begin_msg m;
+    memset(&m, 0, sizeof m);   /* its padding goes through the socket too */
+    m.tid = tid;
+    m.eventfd = set->kind == MP_FD_EVENTFD;
+    m.nfds = set->n;
+    m.delay_ns = delay_ns;
+    m.count_pass = p->plan ? p->count_pass : -1;
     char cmd[1 + sizeof m];
     int fd = set->poke_fds[set->active_off];
     if (!poker_alive(p))
