@@ -286,20 +286,29 @@ static int hl_interval(double *d, size_t nx, size_t ny, double level, double *es
     return 0;
 }
 
-int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
-                   double *est, double *lo, double *hi, double *achieved)
+/* The HL interval of y[j] - x[i] over all pairs, or of log(y[j] / x[i])
+ * when logs (x and y then positive). */
+static int hl_of_pairs(const double *x, size_t nx, const double *y, size_t ny, int logs,
+                       double level, double *est, double *lo, double *hi, double *achieved)
 {
-    if (nx == 0 || ny == 0 || nx > MP_HL_MAX || ny > MP_HL_MAX || !all_finite(x, nx, 1) ||
-        !all_finite(y, ny, 1) || !(level > 0 && level < 1))
+    if (nx == 0 || ny == 0 || nx > MP_HL_MAX || ny > MP_HL_MAX || !all_finite(x, nx, logs) ||
+        !all_finite(y, ny, logs) || !(level > 0 && level < 1))
         return -EINVAL;
     double *d = malloc(nx * ny * sizeof *d);
     if (!d)
         return -ENOMEM;
     for (size_t i = 0; i < nx; i++)
         for (size_t j = 0; j < ny; j++)
-            d[i * ny + j] = log(y[j] / x[i]);
+            d[i * ny + j] = logs ? log(y[j] / x[i]) : y[j] - x[i];
     int rc = hl_interval(d, nx, ny, level, est, lo, hi, achieved);
     free(d);
+    return rc;
+}
+
+int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
+                   double *est, double *lo, double *hi, double *achieved)
+{
+    int rc = hl_of_pairs(x, nx, y, ny, 1, level, est, lo, hi, achieved);
     if (rc < 0)
         return rc;
     *est = exp(*est);
@@ -311,18 +320,7 @@ int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, doubl
 int mp_shift_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
                    double *est, double *lo, double *hi, double *achieved)
 {
-    if (nx == 0 || ny == 0 || nx > MP_HL_MAX || ny > MP_HL_MAX || !all_finite(x, nx, 0) ||
-        !all_finite(y, ny, 0) || !(level > 0 && level < 1))
-        return -EINVAL;
-    double *d = malloc(nx * ny * sizeof *d);
-    if (!d)
-        return -ENOMEM;
-    for (size_t i = 0; i < nx; i++)
-        for (size_t j = 0; j < ny; j++)
-            d[i * ny + j] = y[j] - x[i];
-    int rc = hl_interval(d, nx, ny, level, est, lo, hi, achieved);
-    free(d);
-    return rc;
+    return hl_of_pairs(x, nx, y, ny, 0, level, est, lo, hi, achieved);
 }
 
 unsigned long long mp_splitmix64(unsigned long long *state)

@@ -28,6 +28,18 @@ void mp__rfig_num(FILE *f, double v)
         fputs(" ?", f);
 }
 
+int mp__rfig_wall_row(FILE *f, long long x, const mp_rcell *c)
+{
+    if (!c || c->status != MP_CELL_OK || !(c->wall.p50 > 0))
+        return 0;
+    fprintf(f, "%lld", x);
+    mp__rfig_num(f, c->wall.p10 > 0 ? c->wall.p10 : NAN);
+    mp__rfig_num(f, c->wall.p50);
+    mp__rfig_num(f, c->wall.p90 > 0 ? c->wall.p90 : NAN);
+    fputc('\n', f);
+    return 1;
+}
+
 mp_rfig *mp__rfig_add(mp_rfigs *o, int kind, const char *name, mp_err *err)
 {
     mp_rfig *v = realloc(o->v, (o->n + 1) * sizeof *v);

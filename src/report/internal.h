@@ -143,5 +143,8 @@ int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const ch
                      mp_err *err);
 /* " %.10g", or " ?" for a missing value. */
 void mp__rfig_num(FILE *f, double v);
+/* A .dat row "X p10 p50 p90" of c's wall_ns when c is ok with a p50 above 0
+ * (a p10 or p90 not above 0 as "?"): 1 when written, 0 when left out. */
+int mp__rfig_wall_row(FILE *f, long long x, const mp_rcell *c);
 
 #endif

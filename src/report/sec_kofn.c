@@ -341,15 +341,8 @@ static int write_dat(const mp_rmodel *m, mp_dir *dir, const kofn *q, long long n
                  "active p10 p50 p90\n", MP_QCOMMENT(m->shown), q->kind, n, b);
     *npts = 0;
     for (size_t k = 0; k < q->nk; k++) {
-        const mp_rcell *c = kcell(m, q->kind, b, n, q->ks[k]);
-        if (!c || c->status != MP_CELL_OK || !(c->wall.p50 > 0))
-            continue;
-        fprintf(a.f, "%lld", q->ks[k]);
-        mp__rfig_num(a.f, c->wall.p10 > 0 ? c->wall.p10 : NAN);
-        mp__rfig_num(a.f, c->wall.p50);
-        mp__rfig_num(a.f, c->wall.p90 > 0 ? c->wall.p90 : NAN);
-        fputc('\n', a.f);
-        ++*npts;
+        *npts += (size_t)mp__rfig_wall_row(a.f, q->ks[k],
+                                           kcell(m, q->kind, b, n, q->ks[k]));
     }
     return mp_afile_commit(&a, err);
 }

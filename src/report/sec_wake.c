@@ -181,15 +181,8 @@ static int write_dat(const mp_rmodel *m, mp_dir *dir, const depth *q, const char
             MP_QCOMMENT(m->shown), q->kind, b, mp_duration_fmt(d, sizeof d, delay));
     *npts = 0;
     for (size_t i = 0; i < q->nn; i++) {
-        const mp_rcell *c = dcell(m, q->kind, b, q->ns[i], delay);
-        if (!c || c->status != MP_CELL_OK || !(c->wall.p50 > 0))
-            continue;
-        fprintf(a.f, "%lld", q->ns[i]);
-        mp__rfig_num(a.f, c->wall.p10 > 0 ? c->wall.p10 : NAN);
-        mp__rfig_num(a.f, c->wall.p50);
-        mp__rfig_num(a.f, c->wall.p90 > 0 ? c->wall.p90 : NAN);
-        fputc('\n', a.f);
-        ++*npts;
+        *npts += (size_t)mp__rfig_wall_row(a.f, q->ns[i],
+                                           dcell(m, q->kind, b, q->ns[i], delay));
     }
     return mp_afile_commit(&a, err);
 }
