@@ -83,6 +83,14 @@ typedef struct mp_run_config {
 int mp_run_nslots(const mp_run_config *c);
 mp_mode mp_run_slot(const mp_run_config *c, int i, long long *delay_ns);
 
+/* The names of each value of mp_mode, mp_ready_pos, mp_repeat_order and
+ * mp_fd_table, by value, NULL-ended: what the functions below print and
+ * parse, and the names results.json's config records. */
+extern const char *const mp_mode_name_of[];
+extern const char *const mp_ready_pos_name_of[];
+extern const char *const mp_repeat_order_name_of[];
+extern const char *const mp_fd_table_name_of[];
+
 const char *mp_mode_name(mp_mode m);
 /* MP_EUSAGE when s names no mode. */
 int mp_mode_parse(const char *s, mp_mode *out);
