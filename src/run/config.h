@@ -10,6 +10,7 @@
 
 #include "backends/backend.h"
 #include "results/cell.h"
+#include "results/table.h"
 #include "run/fdset.h"
 
 #define MP_MAX_BACKENDS 8
@@ -76,6 +77,14 @@ typedef struct mp_run_config {
     int anonymize;                 /* --anonymize: no host, user names or paths in the outputs */
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
+
+/* results.json's "config": the options a run records, one row each
+ * (run/config_table.c) read from the members above; the one place a
+ * recorded option's key, kind, unit and doc line are written, to which
+ * test_results holds docs/results-schema.md. */
+extern const mp_rtable mp_run_config_table;
+/* The config object of c; no wake delay given reads as one of 0. */
+cJSON *mp_run_config_json(const mp_run_config *c);
 
 /* The mode slots of a run, the sweep's mode dimension: each mode in
  * order, wakeup once per wake delay.  Slot i's mode, and its delay in
