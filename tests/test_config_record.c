@@ -1,5 +1,6 @@
 /* test_config_record.c - results.json's "config" object as run/ writes it
- * from a run's configuration: the exact bytes for fixed configurations. */
+ * from a run's configuration: for fixed configurations, each field's exact
+ * bytes, and every row of the table written, in order. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,18 +12,34 @@
 #include "run/config.h"
 #include "run/results.h"
 
-/* The config object of c's results.json head, unformatted (free it). */
-static char *config_text(const mp_run_config *c)
+/* c's config object as its results.json head holds it: every field of
+ * want, byte for byte, and one field per row of the table, in its order
+ * (so a field want lacks only where its row is). */
+static void assert_config(const mp_run_config *c, const char *want_text)
 {
     mp_results r;
     memset(&r, 0, sizeof r);
     r.cfg = c;
-    cJSON *head = mp_results_head_json(&r);
+    cJSON *head = mp_results_head_json(&r), *want = cJSON_Parse(want_text);
     assert_non_null(head);
-    char *s = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(head, "config"));
+    assert_non_null(want);
+    const cJSON *got = cJSON_GetObjectItemCaseSensitive(head, "config"), *e;
+    cJSON_ArrayForEach(e, want) {
+        char *w = cJSON_PrintUnformatted(e);
+        char *g = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(got, e->string));
+        if (!g || strcmp(w, g))
+            fail_msg("config.%s: %s where the test wants %s", e->string, g ? g : "nothing", w);
+        free(w);
+        free(g);
+    }
+    size_t i = 0;
+    cJSON_ArrayForEach(e, got) {
+        assert_true(i < mp_run_config_table.nfields);
+        assert_string_equal(e->string, mp_run_config_table.fields[i++].key);
+    }
+    assert_int_equal(i, mp_run_config_table.nfields);
+    cJSON_Delete(want);
     cJSON_Delete(head);
-    assert_non_null(s);
-    return s;
 }
 
 /* Every list holding more than one value, every name list through its names. */
@@ -53,8 +70,7 @@ static void many_options(void **state)
     strcpy(c.events, "none");
     strcpy(c.placement, "same-l3");
     c.quick = 1, c.profile = 1;
-    char *s = config_text(&c);
-    assert_string_equal(s,
+    assert_config(&c,
         "{\"backends\":[\"poll\",\"epoll\"],\"fds\":[10,100],\"active\":[1,4],"
         "\"modes\":[\"ready\",\"wakeup\"],\"wake_delays_ns\":[0,30000],"
         "\"fd_kinds\":[\"eventfd\",\"pipe\"],\"fd_kind\":\"eventfd\","
@@ -63,7 +79,6 @@ static void many_options(void **state)
         "\"events\":\"none\",\"placement\":\"same-l3\",\"quick\":true,"
         "\"experiments\":[\"calls\",\"herd\"],\"waiters\":3,\"profile\":true,"
         "\"anonymize\":false}");
-    free(s);
 }
 
 /* No wake delay given reads as one of 0; flags false are written false. */
@@ -83,15 +98,13 @@ static void few_options(void **state)
     strcpy(c.events, "cache");
     strcpy(c.placement, "auto");
     c.anonymize = 1;
-    char *s = config_text(&c);
-    assert_string_equal(s,
+    assert_config(&c,
         "{\"backends\":[\"select\"],\"fds\":[1000],\"active\":[1],"
         "\"modes\":[\"wakeup\"],\"wake_delays_ns\":[0],\"fd_kinds\":[\"socketpair\"],"
         "\"fd_kind\":\"socketpair\",\"fd_table\":[\"shared\"],\"samples\":100,"
         "\"repeats\":9,\"warmup\":0,\"ready_pos\":\"first\",\"repeat_order\":\"passes\","
         "\"events\":\"cache\",\"placement\":\"auto\",\"quick\":false,"
         "\"experiments\":[],\"waiters\":4,\"profile\":false,\"anonymize\":true}");
-    free(s);
 }
 
 int main(void)
