@@ -53,7 +53,7 @@ typedef struct mp_rtfield {
     size_t off;                 /* the value in the model */
     size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST, ARRAY:
                                    element size */
-    size_t count_off;           /* lists: the size_t holding their length */
+    size_t count_off;           /* lists: the size_t holding their length; ARRAY: the int */
     size_t when;                /* 0: always there; else 1 + the offset of an int that must
                                    be non-zero (MP_RT_WHEN) or zero (MP_RT_UNLESS) for it to be */
     int unless;
