@@ -7,6 +7,13 @@
 #include <stdio.h>
 #include "results/table.h"
 
+/* An element of an ARRAY: a count, else a text (a name, a string, a
+ * reference to a named thing). */
+static int rt_is_count(const mp_rtfield *f)
+{
+    return f->type == MP_RT_COUNT || f->type == MP_RT_INT;
+}
+
 static const char *rt_kind(const mp_rtfield *f)
 {
     switch (f->type) {
@@ -23,6 +30,9 @@ static const char *rt_kind(const mp_rtfield *f)
     case MP_RT_OBJECT: return "object";
     case MP_RT_OBJECT_LIST: return "array of objects";
     case MP_RT_JSON: return "object";
+    case MP_RT_INT: return "count";
+    case MP_RT_ARRAY: return rt_is_count(f->sub->fields) ? "array of counts" : "array of text";
+    case MP_RT_REF: return rt_kind(f->sub->fields);
     }
     return "?";
 }

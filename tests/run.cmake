@@ -62,3 +62,5 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_sim_import PROPERTIES LABELS "run;sim" TIMEOUT 120
                        SKIP_RETURN_CODE 77)
 endif()
+# results.json's config as run/ writes it from a configuration: the exact bytes.
+mp_add_test(test_config_record LIBS mp_run SOURCES test_config_record.c LABELS run)

@@ -1,7 +1,9 @@
-/* config.h - the "config" object of results.json (docs/results-schema.md):
- * the settings a run measured with.  One model, mp_rconfig, that run/
- * fills from its options and writes, and report/ reads back, through the
- * table of its fields. */
+/* config.h - what report/ reads back of results.json's "config" object
+ * (docs/results-schema.md): the order of the backends and modes a run
+ * asked for.  run/ writes the object from its configuration through the
+ * table of the options it records (run/config.h: mp_run_config_table),
+ * which holds each field's kind, unit and doc; the rows here read fields
+ * of it by their key, and test_results holds each to its row there. */
 #ifndef MP_RESULTS_CONFIG_H
 #define MP_RESULTS_CONFIG_H
 
@@ -9,36 +11,17 @@
 #include <cjson/cJSON.h>
 #include "results/table.h"
 
-#define MP_RCFG_MAX_LIST 64   /* the longest list of a run's options (--fds) */
+#define MP_RCFG_MAX_LIST 64   /* the most values of a list read back */
 
 typedef struct mp_rconfig {
     const char *backends[MP_RCFG_MAX_LIST];
     size_t nbackends;
-    long long fds[MP_RCFG_MAX_LIST];
-    size_t nfds;
-    long long active[MP_RCFG_MAX_LIST];
-    size_t nactive;
     const char *modes[MP_RCFG_MAX_LIST];
     size_t nmodes;
-    long long wake_delays_ns[MP_RCFG_MAX_LIST];
-    size_t nwake_delays_ns;
-    const char *fd_kinds[MP_RCFG_MAX_LIST];
-    size_t nfd_kinds;
-    const char *fd_kind;          /* the first of fd_kinds */
-    const char *fd_table[MP_RCFG_MAX_LIST];
-    size_t nfd_table;
-    long long samples, repeats, warmup;
-    const char *ready_pos, *repeat_order, *events, *placement;
-    int quick;
-    const char *experiments[MP_RCFG_MAX_LIST];
-    size_t nexperiments;
-    long long waiters;
-    int profile, anonymize;
 } mp_rconfig;
 
 extern const mp_rtable mp_rconfig_table;
 
-cJSON *mp_rconfig_json(const mp_rconfig *c);
 /* config o into c, unchecked (results/table.h: mp_rtable_read): a list
  * keeps its first MP_RCFG_MAX_LIST values of its kind; c's strings point
  * into o. */

@@ -2,6 +2,7 @@
  * results/table.h. */
 #include "results/table.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,8 @@ static int holds(const mp_rtfield *f, const char *rec)
     int flag = *(const int *)(rec + f->when - 1);
     return f->unless ? !flag : flag != 0;
 }
+
+static cJSON *array_json(const mp_rtfield *f, const char *rec);
 
 static cJSON *value_json(const mp_rtfield *f, const char *rec)
 {
@@ -78,8 +81,31 @@ static cJSON *value_json(const mp_rtfield *f, const char *rec)
         const cJSON *j = *(const cJSON *const *)at;
         return j ? cJSON_Duplicate(j, 1) : NULL;
     }
+    case MP_RT_INT: {
+        int n = *(const int *)at;
+        return f->absent == MP_RT_OMIT_ZERO && !n ? NULL : cJSON_CreateNumber(n);
+    }
+    case MP_RT_ARRAY:
+        return array_json(f, rec);
+    case MP_RT_REF: {
+        const char *to = *(const char *const *)at;
+        return to ? value_json(f->sub->fields, to) : NULL;
+    }
     }
     return NULL;
+}
+
+/* An ARRAY row: each element's value through the row's one element field. */
+static cJSON *array_json(const mp_rtfield *f, const char *rec)
+{
+    int n = *(const int *)(rec + f->count_off);
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; a && i < n; i++) {
+        cJSON *v = value_json(f->sub->fields, rec + f->off + (size_t)i * f->len);
+        if (v)
+            cJSON_AddItemToArray(a, v);
+    }
+    return a;
 }
 
 cJSON *mp_rtable_json(const mp_rtable *t, const void *rec)
@@ -154,7 +180,13 @@ void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec)
         case MP_RT_OBJECT:
             mp_rtable_read(f->sub, cJSON_IsObject(j) ? j : NULL, at);
             break;
+        case MP_RT_INT:
+            *(int *)at = cJSON_IsNumber(j) && fabs(j->valuedouble) <= INT_MAX
+                             ? (int)j->valuedouble : -1;
+            break;
         case MP_RT_OBJECT_LIST:
+        case MP_RT_ARRAY:
+        case MP_RT_REF:
             break;
         case MP_RT_JSON:
             *(const cJSON **)at = j;

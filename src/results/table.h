@@ -3,7 +3,10 @@
  * is left out, a unit and one line of doc.  The writer and the reader of
  * the object go through the same rows, and the schema's test holds
  * docs/results-schema.md to them.  A <cell> has its own table
- * (results/cell.h); context, config and counters use this one. */
+ * (results/cell.h); context, config and counters use this one.  The model
+ * may be a struct of another layer: INT, ARRAY and REF describe its plain
+ * C (int members, arrays counted by an int, a pointer to a named thing)
+ * without a copy made for the writer. */
 #ifndef MP_RESULTS_TABLE_H
 #define MP_RESULTS_TABLE_H
 
@@ -24,6 +27,12 @@ typedef enum {
     MP_RT_OBJECT,       /* a struct at off, written through the row's sub table */
     MP_RT_OBJECT_LIST,  /* const T * at off, of size len, count at count_off, through sub */
     MP_RT_JSON,         /* const cJSON * at off: an object another writer made */
+    MP_RT_INT,          /* int, written as a count */
+    MP_RT_ARRAY,        /* T[] at off, len bytes apart, their number an int at count_off:
+                           an array, each element the value of sub's one field (its off
+                           within the element) */
+    MP_RT_REF,          /* const T * at off: the value of sub's one field of *it (its off
+                           within T); NULL: left out */
 } mp_rt_type;
 
 /* When a field is left out or written as something else than its value. */
@@ -42,13 +51,14 @@ typedef struct mp_rtfield {
     mp_rt_type type;
     mp_rt_absent absent;
     size_t off;                 /* the value in the model */
-    size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST: element size */
-    size_t count_off;           /* lists: the size_t holding their length */
+    size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST, ARRAY:
+                                   element size */
+    size_t count_off;           /* lists: the size_t holding their length; ARRAY: the int */
     size_t when;                /* 0: always there; else 1 + the offset of an int that must
                                    be non-zero (MP_RT_WHEN) or zero (MP_RT_UNLESS) for it to be */
     int unless;
     const char *const *names;   /* CHOICE: the value's names */
-    const struct mp_rtable *sub;   /* OBJECT, OBJECT_LIST */
+    const struct mp_rtable *sub;   /* OBJECT, OBJECT_LIST; ARRAY, REF: the value's one field */
     const char *unit;           /* "ns", "fds", ... or "" */
     const char *doc;            /* one line */
 } mp_rtfield;
@@ -66,10 +76,11 @@ typedef struct mp_rtable {
 cJSON *mp_rtable_json(const mp_rtable *t, const void *rec);
 
 /* The scalar fields and lists of object o into rec, unchecked: a field absent
- * or of another kind reads as "" (TEXT), NULL (STR, JSON), -1 (COUNT, CHOICE),
- * NaN (NUMBER), 0 (BOOL, HEX), an empty list; STR, TEXT_LIST and JSON point
- * into o.  OBJECT reads its sub table into its struct; OBJECT_LIST is left
- * to the caller (its elements read with the row's sub table). */
+ * or of another kind reads as "" (TEXT), NULL (STR, JSON), -1 (COUNT, INT,
+ * CHOICE), NaN (NUMBER), 0 (BOOL, HEX), an empty list; STR, TEXT_LIST and
+ * JSON point into o.  OBJECT reads its sub table into its struct;
+ * OBJECT_LIST is left to the caller (its elements read with the row's sub
+ * table); ARRAY and REF, which describe a writer's own C, are not read. */
 void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec);
 
 #endif

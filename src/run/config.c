@@ -6,9 +6,9 @@
 
 #include "common/names.h"
 
-static const char *const mode_names[] = {"ready", "wakeup"};
-static const char *const pos_names[] = {"first", "middle", "last"};
-static const char *const fd_table_names[] = {"private", "shared"};
+const char *const mp_mode_name_of[] = {"ready", "wakeup", NULL};
+const char *const mp_ready_pos_name_of[] = {"first", "middle", "last", NULL};
+const char *const mp_fd_table_name_of[] = {"private", "shared", NULL};
 
 static int find(const char *const *names, int n, const char *s)
 {
@@ -48,12 +48,12 @@ mp_mode mp_run_slot(const mp_run_config *c, int i, long long *delay_ns)
 
 const char *mp_mode_name(mp_mode m)
 {
-    return m == MP_MODE_READY ? mode_names[0] : mode_names[1];
+    return m == MP_MODE_READY ? mp_mode_name_of[0] : mp_mode_name_of[1];
 }
 
 int mp_mode_parse(const char *s, mp_mode *out)
 {
-    int i = find(mode_names, 2, s);
+    int i = find(mp_mode_name_of, 2, s);
     if (i < 0)
         return MP_EUSAGE;
     *out = (mp_mode)i;
@@ -63,17 +63,17 @@ int mp_mode_parse(const char *s, mp_mode *out)
 const char *mp_mode_names(void)
 {
     static char buf[64];
-    return mp_names_join(buf, sizeof buf, mode_names, 2);
+    return mp_names_join(buf, sizeof buf, mp_mode_name_of, 2);
 }
 
 const char *mp_ready_pos_name(mp_ready_pos p)
 {
-    return (unsigned)p < 3 ? pos_names[p] : pos_names[2];
+    return (unsigned)p < 3 ? mp_ready_pos_name_of[p] : mp_ready_pos_name_of[2];
 }
 
 int mp_ready_pos_parse(const char *s, mp_ready_pos *out)
 {
-    int i = find(pos_names, 3, s);
+    int i = find(mp_ready_pos_name_of, 3, s);
     if (i < 0)
         return MP_EUSAGE;
     *out = (mp_ready_pos)i;
@@ -83,19 +83,19 @@ int mp_ready_pos_parse(const char *s, mp_ready_pos *out)
 const char *mp_ready_pos_names(void)
 {
     static char buf[64];
-    return mp_names_join(buf, sizeof buf, pos_names, 3);
+    return mp_names_join(buf, sizeof buf, mp_ready_pos_name_of, 3);
 }
 
-static const char *const order_names[] = {"passes", "back-to-back"};
+const char *const mp_repeat_order_name_of[] = {"passes", "back-to-back", NULL};
 
 const char *mp_repeat_order_name(mp_repeat_order o)
 {
-    return (unsigned)o < 2 ? order_names[o] : order_names[0];
+    return (unsigned)o < 2 ? mp_repeat_order_name_of[o] : mp_repeat_order_name_of[0];
 }
 
 int mp_repeat_order_parse(const char *s, mp_repeat_order *out)
 {
-    int i = find(order_names, 2, s);
+    int i = find(mp_repeat_order_name_of, 2, s);
     if (i < 0)
         return MP_EUSAGE;
     *out = (mp_repeat_order)i;
@@ -105,7 +105,7 @@ int mp_repeat_order_parse(const char *s, mp_repeat_order *out)
 const char *mp_repeat_order_names(void)
 {
     static char buf[64];
-    return mp_names_join(buf, sizeof buf, order_names, 2);
+    return mp_names_join(buf, sizeof buf, mp_repeat_order_name_of, 2);
 }
 
 int mp_ready_first(mp_ready_pos p, int n, int k)
@@ -117,12 +117,12 @@ int mp_ready_first(mp_ready_pos p, int n, int k)
 
 const char *mp_fd_table_name(mp_fd_table t)
 {
-    return t == MP_FDT_SHARED ? fd_table_names[1] : fd_table_names[0];
+    return t == MP_FDT_SHARED ? mp_fd_table_name_of[1] : mp_fd_table_name_of[0];
 }
 
 int mp_fd_table_parse(const char *s, mp_fd_table *out)
 {
-    int i = find(fd_table_names, 2, s);
+    int i = find(mp_fd_table_name_of, 2, s);
     if (i < 0)
         return MP_EUSAGE;
     *out = (mp_fd_table)i;
@@ -132,5 +132,5 @@ int mp_fd_table_parse(const char *s, mp_fd_table *out)
 const char *mp_fd_table_names(void)
 {
     static char buf[64];
-    return mp_names_join(buf, sizeof buf, fd_table_names, 2);
+    return mp_names_join(buf, sizeof buf, mp_fd_table_name_of, 2);
 }

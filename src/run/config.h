@@ -10,6 +10,7 @@
 
 #include "backends/backend.h"
 #include "results/cell.h"
+#include "results/table.h"
 #include "run/fdset.h"
 
 #define MP_MAX_BACKENDS 8
@@ -77,11 +78,27 @@ typedef struct mp_run_config {
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
 
+/* results.json's "config": the options a run records, one row each
+ * (run/config_table.c) read from the members above; the one place a
+ * recorded option's key, kind, unit and doc line are written, to which
+ * test_results holds docs/results-schema.md. */
+extern const mp_rtable mp_run_config_table;
+/* The config object of c; no wake delay given reads as one of 0. */
+cJSON *mp_run_config_json(const mp_run_config *c);
+
 /* The mode slots of a run, the sweep's mode dimension: each mode in
  * order, wakeup once per wake delay.  Slot i's mode, and its delay in
  * *delay_ns (-1 for ready: it has none). */
 int mp_run_nslots(const mp_run_config *c);
 mp_mode mp_run_slot(const mp_run_config *c, int i, long long *delay_ns);
+
+/* The names of each value of mp_mode, mp_ready_pos, mp_repeat_order and
+ * mp_fd_table, by value, NULL-ended: what the functions below print and
+ * parse, and the names results.json's config records. */
+extern const char *const mp_mode_name_of[];
+extern const char *const mp_ready_pos_name_of[];
+extern const char *const mp_repeat_order_name_of[];
+extern const char *const mp_fd_table_name_of[];
 
 const char *mp_mode_name(mp_mode m);
 /* MP_EUSAGE when s names no mode. */

@@ -25,23 +25,23 @@
 
 #define MP_FDSET_BATCH 128
 
-static const char *const kind_names[] = {"pipe", "socketpair", "tcp", "eventfd"};
+const char *const mp_fd_kind_name_of[] = {"pipe", "socketpair", "tcp", "eventfd", NULL};
 
 const char *mp_fd_kind_names(void)
 {
     static char buf[64];
-    return mp_names_join(buf, sizeof buf, kind_names, 4);
+    return mp_names_join(buf, sizeof buf, mp_fd_kind_name_of, 4);
 }
 
 const char *mp_fd_kind_name(mp_fd_kind k)
 {
-    return (unsigned)k < 4 ? kind_names[k] : "?";
+    return (unsigned)k < 4 ? mp_fd_kind_name_of[k] : "?";
 }
 
 int mp_fd_kind_parse(const char *s, mp_fd_kind *out)
 {
     for (int i = 0; i < 4; i++)
-        if (!strcmp(s, kind_names[i])) {
+        if (!strcmp(s, mp_fd_kind_name_of[i])) {
             *out = (mp_fd_kind)i;
             return 0;
         }

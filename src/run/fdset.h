@@ -29,6 +29,8 @@ typedef struct mp_fdset {
     int fd_lo, fd_hi;
 } mp_fdset;
 
+/* The names of the kinds, by mp_fd_kind, NULL-ended. */
+extern const char *const mp_fd_kind_name_of[];
 const char *mp_fd_kind_name(mp_fd_kind k);
 /* "pipe, socketpair, ..." for messages. */
 const char *mp_fd_kind_names(void);

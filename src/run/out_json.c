@@ -9,53 +9,8 @@
 #include "common/file.h"
 #include "run/context.h"
 #include "run/results.h"
-#include "results/config.h"
 #include "results/counters.h"
 #include "results/schema.h"
-
-_Static_assert(MP_MAX_COUNTS <= MP_RCFG_MAX_LIST && MP_MAX_BACKENDS <= MP_RCFG_MAX_LIST &&
-               MP_MAX_EXPERIMENTS <= MP_RCFG_MAX_LIST, "config's lists hold every option value");
-
-/* The run's settings as results.json's config holds them. */
-static void config_record(const mp_run_config *c, mp_rconfig *rec)
-{
-    memset(rec, 0, sizeof *rec);
-    for (int i = 0; i < c->nbackends; i++)
-        rec->backends[rec->nbackends++] = c->backends[i]->name;
-    for (int i = 0; i < c->ncounts; i++)
-        rec->fds[rec->nfds++] = c->fds[i];
-    for (int i = 0; i < c->nactives; i++)
-        rec->active[rec->nactive++] = c->actives[i];
-    for (int i = 0; i < c->nmodes; i++)
-        rec->modes[rec->nmodes++] = mp_mode_name(c->modes[i]);
-    for (int i = 0; i < (c->nwake_delays ? c->nwake_delays : 1); i++)
-        rec->wake_delays_ns[rec->nwake_delays_ns++] = c->nwake_delays ? c->wake_delays_ns[i] : 0;
-    for (int i = 0; i < c->nkinds; i++)
-        rec->fd_kinds[rec->nfd_kinds++] = mp_fd_kind_name(c->kinds[i]);
-    rec->fd_kind = mp_fd_kind_name(c->kinds[0]);
-    for (int i = 0; i < c->nfd_tables; i++)
-        rec->fd_table[rec->nfd_table++] = mp_fd_table_name(c->fd_tables[i]);
-    rec->samples = c->samples;
-    rec->repeats = c->repeats;
-    rec->warmup = c->warmup;
-    rec->ready_pos = mp_ready_pos_name(c->ready_pos);
-    rec->repeat_order = mp_repeat_order_name(c->repeat_order);
-    rec->events = c->events;
-    rec->placement = c->placement;
-    rec->quick = c->quick;
-    for (int i = 0; i < c->nexperiments; i++)
-        rec->experiments[rec->nexperiments++] = c->experiment_names[i];
-    rec->waiters = c->waiters;
-    rec->profile = c->profile;
-    rec->anonymize = c->anonymize;
-}
-
-static cJSON *config_json(const mp_run_config *c)
-{
-    mp_rconfig rec;
-    config_record(c, &rec);
-    return mp_rconfig_json(&rec);
-}
 
 cJSON *mp_counters_json(const mp_pmu_plan *plan)
 {
@@ -213,7 +168,7 @@ cJSON *mp_results_head_json(const mp_results *r)
     cJSON_AddItemToObject(h, "context", dup_or_empty(r->context));
     cJSON_AddItemToObject(h, "topology", dup_or_empty(r->topology));
     cJSON_AddItemToObject(h, "counters", dup_or_empty(r->counters));
-    cJSON_AddItemToObject(h, "config", config_json(r->cfg));
+    cJSON_AddItemToObject(h, "config", mp_run_config_json(r->cfg));
     cJSON_AddItemToObject(h, "calibration", calibration_json(r));
     return h;
 }
