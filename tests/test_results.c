@@ -50,6 +50,39 @@ static void summary_nulls_when_empty(void **state)
     cJSON_Delete(o);
 }
 
+/* A number's absent kinds: NaN as "unavailable", null or left out; read
+ * back, each as NaN, a value as itself. */
+static void number_absent_kinds(void **state)
+{
+    (void)state;
+    typedef struct { double a, u, n, o; } rec;
+    static const mp_rtfield fields[] = {
+        {"a", MP_RT_NUMBER, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"u", MP_RT_NUMBER, MP_RT_UNAVAILABLE_NAN, offsetof(rec, u), 0, 0, 0, 0, NULL, NULL, "",
+         ""},
+        {"n", MP_RT_NUMBER, MP_RT_NULL_NAN, offsetof(rec, n), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"o", MP_RT_NUMBER, MP_RT_OMIT_NAN, offsetof(rec, o), 0, 0, 0, 0, NULL, NULL, "", ""},
+    };
+    static const mp_rtable t = {"t", fields, 4};
+    rec r = {NAN, NAN, NAN, NAN}, back;
+    cJSON *o = mp_rtable_json(&t, &r);
+    char *text = cJSON_PrintUnformatted(o);
+    assert_string_equal(text, "{\"a\":null,\"u\":\"unavailable\",\"n\":null}");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "n")));   /* a null, not a NaN number */
+    free(text);
+    mp_rtable_read(&t, o, &back);
+    assert_true(isnan(back.a) && isnan(back.u) && isnan(back.n) && isnan(back.o));
+    cJSON_Delete(o);
+    r = (rec){1, 2, 3, 4.5};
+    o = mp_rtable_json(&t, &r);
+    text = cJSON_PrintUnformatted(o);
+    assert_string_equal(text, "{\"a\":1,\"u\":2,\"n\":3,\"o\":4.5}");
+    free(text);
+    mp_rtable_read(&t, o, &back);
+    assert_true(back.a == 1 && back.u == 2 && back.n == 3 && back.o == 4.5);
+    cJSON_Delete(o);
+}
+
 static mp_rcell error_cell(void)
 {
     mp_rcell c;
@@ -499,6 +532,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_nulls_when_empty),
+        cmocka_unit_test(number_absent_kinds),
         cmocka_unit_test(cell_keys_by_status_and_mode),
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_through_its_table),

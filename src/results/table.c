@@ -33,9 +33,12 @@ static cJSON *value_json(const mp_rtfield *f, const char *rec)
     }
     case MP_RT_NUMBER: {
         double x = *(const double *)at;
-        if (f->absent == MP_RT_UNAVAILABLE_NAN && isnan(x))
-            return cJSON_CreateString("unavailable");
-        return cJSON_CreateNumber(x);
+        if (!isnan(x))
+            return cJSON_CreateNumber(x);
+        return f->absent == MP_RT_UNAVAILABLE_NAN ? cJSON_CreateString("unavailable")
+               : f->absent == MP_RT_NULL_NAN      ? cJSON_CreateNull()
+               : f->absent == MP_RT_OMIT_NAN      ? NULL
+                                                  : cJSON_CreateNumber(x);
     }
     case MP_RT_BOOL: {
         int b = *(const int *)at;

@@ -32,6 +32,8 @@ typedef enum {
     MP_RT_OMIT_EMPTY,       /* TEXT or STR "", JSON NULL: left out */
     MP_RT_OMIT_ZERO,        /* COUNT, BOOL or HEX 0: left out */
     MP_RT_UNAVAILABLE_NAN,  /* NUMBER NaN: the string "unavailable" (the file was unreadable) */
+    MP_RT_NULL_NAN,         /* NUMBER NaN: null */
+    MP_RT_OMIT_NAN,         /* NUMBER NaN: left out */
 } mp_rt_absent;
 
 struct mp_rtable;
