@@ -71,7 +71,15 @@ cJSON *mp_rtable_json(const mp_rtable *t, const void *rec);
  * or of another kind reads as "" (TEXT), NULL (STR, JSON), -1 (COUNT, CHOICE),
  * NaN (NUMBER), 0 (BOOL, HEX), an empty list; STR, TEXT_LIST and JSON point
  * into o.  OBJECT reads its sub table into its struct; OBJECT_LIST is left
- * to the caller (its elements read with the row's sub table). */
+ * to the caller (its elements read with the row's sub table, or all of them
+ * with mp_rtable_read_lists). */
 void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec);
+/* Each OBJECT_LIST field of t in o into an array of its own, every element
+ * read through the row's sub table (zeroed first: a member the sub table
+ * does not name reads as 0), its length at count_off; a field absent or
+ * not an array reads as NULL, 0.  0, or -ENOMEM with every array freed. */
+int mp_rtable_read_lists(const mp_rtable *t, const cJSON *o, void *rec);
+/* The arrays mp_rtable_read_lists allocated, set back to NULL, 0. */
+void mp_rtable_free_lists(const mp_rtable *t, void *rec);
 
 #endif
