@@ -1,7 +1,8 @@
 /* test_profile_json.c - a cell's "profile" object from hand-built
  * aggregates, byte for byte: every optional key, the top-15 cut and its
  * order, an unresolved address, a generic helper, lost and truncated
- * records, no phase file, hidden symbols and no samples. */
+ * records, no phase file, hidden symbols and no samples; the per-fd and
+ * throttle keys, the run's own symbols reason, a sampler that did not open. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include "pmu/profile.h"
 #include "pmu/ringbuf.h"
+#include "run/profile_out.h"
 
 static mp_ksyms *load(const char *name)
 {
@@ -118,9 +120,10 @@ static const char no_samples_bytes[] =
     "\"wall_p50_ns\":80,\"symbols\":\"kallsyms\",\"note\":\"kernel samples refused\","
     "\"user_share\":null,\"functions\":[],\"phases\":[]}";
 
-static void expect_bytes(const mp_profile_agg *a, const mp_profile_info *in, const char *want)
+static void expect_bytes(const mp_profile_agg *a, const mp_profile_info *in,
+                         const mp_profile_cell *cell, const char *want)
 {
-    cJSON *j = mp_profile_agg_json(a, in);
+    cJSON *j = mp_profile_pass_json(a, in, cell);
     char *got = cJSON_PrintUnformatted(j);
     if (strcmp(got, want)) {
         fprintf(stderr, "profile object\n got: %s\nwant: %s\n", got, want);
@@ -155,9 +158,10 @@ static void every_key(void **state)
         mp_profile_agg_add(a, 0, 0xffffffff80000000ull, NULL, 0);
     feed_user(a, 4);
     mp_profile_info in = {.event = "cpu-clock", .period = 50000, .lost = 3, .truncated = 2,
-                          .calls = 40, .ns_per_call = 1234.5, .scope = "user+kernel",
-                          .note = "a note on the pass", .windowed = 1, .outside = 7};
-    expect_bytes(a, &in, every_key_bytes);
+                          .scope = "user+kernel", .note = "a note on the pass", .windowed = 1,
+                          .outside = 7};
+    mp_profile_cell cell = {.calls = 40, .wall_p50_ns = 1234.5};
+    expect_bytes(a, &in, &cell, every_key_bytes);
     mp_profile_agg_free(a);
     mp_phases_free(p);
     mp_ksyms_free(k);
@@ -173,8 +177,9 @@ static void fewest_keys(void **state)
     feed(a, k, "do_sys_poll", NULL, 3);
     feed(a, k, "fdget", NULL, 1);
     feed_user(a, 1);
-    mp_profile_info in = {.event = "cycles", .calls = 9, .ns_per_call = NAN};
-    expect_bytes(a, &in, fewest_keys_bytes);
+    mp_profile_info in = {.event = "cycles"};
+    mp_profile_cell cell = {.calls = 9, .wall_p50_ns = NAN};
+    expect_bytes(a, &in, &cell, fewest_keys_bytes);
     mp_profile_agg_free(a);
     mp_ksyms_free(k);
 }
@@ -191,16 +196,17 @@ static void hidden_symbols(void **state)
     mp_profile_agg *a = mp_profile_agg_new(k, p);
     mp_profile_agg_add(a, 0, 0xffffffff81000508ull, NULL, 0);
     feed_user(a, 2);
-    mp_profile_info in = {.event = "cpu-clock", .period = 50000, .lost = 1, .calls = 3,
-                          .ns_per_call = 500, .scope = "user+kernel", .windowed = 1};
+    mp_profile_info in = {.event = "cpu-clock", .period = 50000, .lost = 1,
+                          .scope = "user+kernel", .windowed = 1};
+    mp_profile_cell cell = {.calls = 3, .wall_p50_ns = 500};
     char want[2048];
     snprintf(want, sizeof want, hidden_symbols_bytes, mp_ksyms_hidden(k));
-    expect_bytes(a, &in, want);
+    expect_bytes(a, &in, &cell, want);
     mp_profile_agg_free(a);
     /* No table at all: said so. */
     a = mp_profile_agg_new(NULL, p);
     mp_profile_agg_add(a, 0, 0xffffffff81000508ull, NULL, 0);
-    expect_bytes(a, &in, no_table_bytes);
+    expect_bytes(a, &in, &cell, no_table_bytes);
     mp_profile_agg_free(a);
     mp_phases_free(p);
     mp_ksyms_free(k);
@@ -216,12 +222,72 @@ static void no_samples(void **state)
     assert_int_equal(mp_phases_builtin(&p, &err), 0);
     mp_profile_agg *a = mp_profile_agg_new(k, p);
     mp_profile_info in = {.event = "cpu-clock", .period = 50000, .lost = 5, .truncated = 1,
-                          .calls = 0, .ns_per_call = 80, .scope = "user",
-                          .note = "kernel samples refused", .windowed = 1, .outside = 2};
-    expect_bytes(a, &in, no_samples_bytes);
+                          .scope = "user", .note = "kernel samples refused", .windowed = 1,
+                          .outside = 2};
+    mp_profile_cell cell = {.calls = 0, .wall_p50_ns = 80};
+    expect_bytes(a, &in, &cell, no_samples_bytes);
     mp_profile_agg_free(a);
     mp_phases_free(p);
     mp_ksyms_free(k);
+}
+
+/* What the live pass and the cell add: each phase's ns per descriptor, the
+ * throttle count last; the run's own reason when it loaded no symbol
+ * table; the object of a sampler that did not open. */
+static void pass_and_cell(void **state)
+{
+    (void)state;
+    mp_ksyms *k = load("kallsyms");
+    mp_phases *p;
+    mp_err err;
+    assert_int_equal(mp_phases_builtin(&p, &err), 0);
+    mp_profile_agg *a = mp_profile_agg_new(k, p);
+    feed(a, k, "do_sys_poll", NULL, 3);
+    feed(a, k, "fdget", NULL, 1);
+    mp_profile_info in = {.event = "cycles", .period = 100000, .scope = "user+kernel",
+                          .throttled = 3};
+    mp_profile_cell cell = {.calls = 2, .wall_p50_ns = 100, .nfds = 4};
+    expect_bytes(a, &in, &cell,
+                 "{\"event\":\"cycles\",\"period\":100000,\"scope\":\"user+kernel\","
+                 "\"samples\":4,\"lost\":0,\"calls\":2,\"window\":\"blocks\","
+                 "\"wall_p50_ns\":100,\"symbols\":\"kallsyms\",\"user_share\":0,"
+                 "\"kernel_share\":1,\"functions\":[{\"name\":\"do_sys_poll\","
+                 "\"share\":0.75,\"ns_per_call\":75,\"phase\":\"file-poll\"},"
+                 "{\"name\":\"fdget\",\"share\":0.25,\"ns_per_call\":25,"
+                 "\"phase\":\"fd-lookup\"}],\"phases\":["
+                 "{\"phase\":\"syscall-entry-exit\",\"share\":0,\"ns_per_call\":0,"
+                 "\"ns_per_fd\":0},{\"phase\":\"copy-in-out\",\"share\":0,"
+                 "\"ns_per_call\":0,\"ns_per_fd\":0},{\"phase\":\"fd-lookup\","
+                 "\"share\":0.25,\"ns_per_call\":25,\"ns_per_fd\":6.25},"
+                 "{\"phase\":\"file-poll\",\"share\":0.75,\"ns_per_call\":75,"
+                 "\"ns_per_fd\":18.75},{\"phase\":\"wait-queue\",\"share\":0,"
+                 "\"ns_per_call\":0,\"ns_per_fd\":0},{\"phase\":\"sched-sleep-wake\","
+                 "\"share\":0,\"ns_per_call\":0,\"ns_per_fd\":0},"
+                 "{\"phase\":\"epoll-ready-list\",\"share\":0,\"ns_per_call\":0,"
+                 "\"ns_per_fd\":0},{\"phase\":\"other\",\"share\":0,"
+                 "\"ns_per_call\":0,\"ns_per_fd\":0}],\"throttled\":3}");
+    mp_profile_agg_free(a);
+
+    a = mp_profile_agg_new(NULL, p);
+    mp_profile_agg_add(a, 0, 0xffffffff81000508ull, NULL, 0);
+    in = (mp_profile_info){.event = "cpu-clock", .scope = "user+kernel", .windowed = 1};
+    cell = (mp_profile_cell){.calls = 1, .wall_p50_ns = 10, .nfds = 4,
+                             .no_symbols = "/proc/kallsyms: permission denied"};
+    expect_bytes(a, &in, &cell,
+                 "{\"event\":\"cpu-clock\",\"scope\":\"user+kernel\",\"samples\":1,"
+                 "\"lost\":0,\"calls\":1,\"window\":\"calls\",\"outside_calls\":0,"
+                 "\"wall_p50_ns\":10,\"symbols\":\"hidden: /proc/kallsyms: permission "
+                 "denied\",\"user_share\":0,\"kernel_share\":1,\"functions\":[],"
+                 "\"phases\":[]}");
+    mp_profile_agg_free(a);
+    mp_phases_free(p);
+    mp_ksyms_free(k);
+
+    cJSON *j = mp_profile_unavailable_json("perf_event_open: no such device");
+    char *got = cJSON_PrintUnformatted(j);
+    assert_string_equal(got, "{\"samples\":0,\"reason\":\"perf_event_open: no such device\"}");
+    free(got);
+    cJSON_Delete(j);
 }
 
 int main(void)
@@ -231,6 +297,7 @@ int main(void)
         cmocka_unit_test(fewest_keys),
         cmocka_unit_test(hidden_symbols),
         cmocka_unit_test(no_samples),
+        cmocka_unit_test(pass_and_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
