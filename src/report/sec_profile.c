@@ -154,8 +154,7 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
         double s = p->samples >= 0 ? (double)p->samples : NAN;
         pct(b, sizeof b, p->user_share);
         char out[48], slow[48];
-        mp_fmt_outside(out, sizeof out, mp_rprofile_window(p),
-                       p->outside_calls >= 0 ? (double)p->outside_calls : NAN);
+        mp_fmt_outside_calls(out, sizeof out, p);
         fprintf(f, "| %s | %s | %s | %s | ", c->backend, MP_NUM(c->nfds),
                 isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a", out);
         if (ready)
