@@ -32,6 +32,8 @@ static const char *symbols_text(char *b, size_t len, const mp_profile_agg *a,
     return b;
 }
 
+/* The user and kernel shares, and the functions and phases (stored in fn and
+ * ph) with their shares, ns per call and per fd, into o. */
 static void shares(mp_rprofile *o, const mp_profile_agg *a, const mp_profile_cell *cell,
                    mp_rprof_entry *fn, mp_rprof_entry *ph)
 {
