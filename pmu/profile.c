@@ -244,23 +244,23 @@ uint64_t mp_profile_samples(const mp_profile *p)
     return mp_profile_agg_samples(p->agg);
 }
 
-cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call)
+void mp_profile_finish(mp_profile *p, mp_profile_info *info)
 {
     /* Samples still in the ring were taken after the last windowed drain:
      * with windows in use they lie outside every call. */
     static const uint64_t none[2];
     mp_profile_drain_calls(p, p->windows_used ? none : NULL, 0);
-    mp_profile_info in = {
-        .event = p->event, .period = p->period, .lost = p->st.lost,
-        .truncated = p->st.truncated, .calls = calls, .ns_per_call = ns_per_call,
+    *info = (mp_profile_info){
+        .event = p->event, .period = p->period,
         .scope = p->user_only ? "user" : "user+kernel", .note = p->note[0] ? p->note : NULL,
-        .symbols_error = "kernel symbols were not loaded",
+        .lost = p->st.lost, .truncated = p->st.truncated, .throttled = p->st.throttled,
         .windowed = p->windows_used, .outside = p->outside,
     };
-    cJSON *o = mp_profile_agg_json(p->agg, &in);
-    if (o && p->st.throttled)
-        cJSON_AddNumberToObject(o, "throttled", (double)p->st.throttled);
-    return o;
+}
+
+const mp_profile_agg *mp_profile_aggregate(const mp_profile *p)
+{
+    return p->agg;
 }
 
 void mp_profile_close(mp_profile *p)

@@ -10,8 +10,12 @@
  *   repeat: mp_profile_enable(p); CALLS; mp_profile_disable(p);
  *           mp_profile_drain_calls(p, span, n)   (keeps the samples taken
  *           inside the calls' windows; keeps the ring from filling)
- *   cJSON *j = mp_profile_collect(p, ns_per_call, calls)
+ *   mp_profile_finish(p, &info)                  the pass's facts; its counts are
+ *                                                mp_profile_aggregate(p)'s
  *   mp_profile_close(p)
+ *
+ * What it hands up is plain C (mp_profile_info, mp_profile_count): run/
+ * makes the cell's "profile" object of results.json of it (results/profile.h).
  *
  * The pieces are usable on their own so tests can feed recorded rings,
  * fixture kallsyms and fixture profiles: mp_ksyms_*, mp_phases_*,
@@ -22,10 +26,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <cjson/cJSON.h>
 #include "common/mp_err.h"
 
-#define MP_PROFILE_TOP 15   /* functions listed per cell */
+#define MP_PROFILE_TOP 15          /* functions listed per cell */
+#define MP_PROFILE_MAX_PHASES 16   /* phases an aggregate counts */
 
 /* ---- Kernel symbols (ksyms.c) ---- */
 typedef struct mp_ksyms mp_ksyms;
@@ -72,7 +76,7 @@ int mp_phases_match(const mp_phases *p, const char *function);
  * calls), or -1 when no such entry applies. */
 int mp_phases_match_under(const mp_phases *p, const char *helper, int caller_phase);
 
-/* ---- Aggregation of samples into a cell's "profile" object ---- */
+/* ---- Aggregation of samples: counts per kernel function and per phase ---- */
 typedef struct mp_profile_agg mp_profile_agg;
 
 mp_profile_agg *mp_profile_agg_new(const mp_ksyms *k, const mp_phases *ph);
@@ -83,26 +87,29 @@ void mp_profile_agg_free(mp_profile_agg *a);
 void mp_profile_agg_add(mp_profile_agg *a, int user, uint64_t ip, const uint64_t *chain,
                         size_t nchain);
 uint64_t mp_profile_agg_samples(const mp_profile_agg *a);
+/* The samples whose IP was in user space. */
+uint64_t mp_profile_agg_user(const mp_profile_agg *a);
+/* Why the kernel samples are not attributed to functions and phases (the
+ * symbol table's mp_ksyms_hidden, "no kernel symbol table" without one),
+ * or NULL when they are. */
+const char *mp_profile_agg_hidden(const mp_profile_agg *a);
 
-/* Facts about the pass that produced the samples, for the JSON. */
-typedef struct mp_profile_info {
-    const char *event;        /* "cpu-clock", "cycles" */
-    uint64_t period;          /* sample period (ns for cpu-clock, events for cycles) */
-    uint64_t lost;            /* samples the kernel dropped */
-    uint64_t truncated;       /* records skipped as malformed */
-    uint64_t calls;           /* measured calls in the pass */
-    double ns_per_call;       /* the cell's wall p50: shares are turned into ns with it */
-    const char *scope;        /* "user+kernel" or "user" */
-    const char *note;         /* NULL or a sentence */
-    const char *symbols_error;/* why there is no symbol table, when k is NULL */
-    int windowed;             /* 1: only samples inside the calls were kept */
-    uint64_t outside;         /* samples taken outside every call (dropped) */
-} mp_profile_info;
+/* A kernel function or a phase, and the samples charged to it. */
+typedef struct mp_profile_count {
+    const char *name;     /* the function (NULL: an IP no symbol holds), or the phase */
+    const char *phase;    /* a function's phase, "=caller" for a generic helper; NULL for
+                             a phase and without a phase file */
+    uint64_t samples;
+} mp_profile_count;
 
-/* The "profile" object: event, samples, lost, symbols, user_share,
- * functions (top MP_PROFILE_TOP by share), phases (file order, all),
- * each {name|phase, share, ns_per_call}. */
-cJSON *mp_profile_agg_json(const mp_profile_agg *a, const mp_profile_info *info);
+/* The (at most max) functions with the most samples, most first (ties in
+ * symbol order, unresolved IPs last), into out: their number, 0 when the
+ * samples are not attributed (mp_profile_agg_hidden) or out of memory. */
+size_t mp_profile_agg_functions(const mp_profile_agg *a, mp_profile_count *out, size_t max);
+/* Every phase in file order, "other" last (at most max), into out: their
+ * number, 0 without samples, without a phase file or when the samples are
+ * not attributed. */
+size_t mp_profile_agg_phases(const mp_profile_agg *a, mp_profile_count *out, size_t max);
 
 /* ---- The live sampler (profile.c) ---- */
 typedef struct mp_profile mp_profile;
@@ -127,9 +134,23 @@ int mp_profile_windowed(const mp_profile *p);
  * included; windows in time order, not overlapping), else 0. */
 int mp_profile_in_window(const uint64_t *span, size_t n, uint64_t t);
 uint64_t mp_profile_samples(const mp_profile *p);
-/* Drain, then build the "profile" object (see mp_profile_agg_json);
- * calls and ns_per_call describe the measured block. */
-cJSON *mp_profile_collect(mp_profile *p, uint64_t calls, double ns_per_call);
+/* Facts about the pass that produced the samples. */
+typedef struct mp_profile_info {
+    const char *event;        /* "cpu-clock", "cycles" */
+    uint64_t period;          /* sample period (ns for cpu-clock, events for cycles) */
+    const char *scope;        /* "user+kernel" or "user" */
+    const char *note;         /* NULL or a sentence */
+    uint64_t lost;            /* samples the kernel dropped */
+    uint64_t truncated;       /* records skipped as malformed */
+    uint64_t throttled;       /* times the kernel slowed the sampling */
+    int windowed;             /* 1: only samples inside the calls were kept */
+    uint64_t outside;         /* samples taken outside every call (dropped) */
+} mp_profile_info;
+
+/* Drain what the ring still holds, then describe the pass into info
+ * (strings owned by p); the samples are counted in mp_profile_aggregate(p). */
+void mp_profile_finish(mp_profile *p, mp_profile_info *info);
+const mp_profile_agg *mp_profile_aggregate(const mp_profile *p);
 void mp_profile_close(mp_profile *p);
 
 #endif

@@ -1,6 +1,6 @@
-/* profile_agg.c - samples -> a cell's "profile" object: counts per kernel
- * function and per phase, the user share, and the ns per call they stand
- * for (share x the cell's wall p50).
+/* profile_agg.c - samples -> counts per kernel function and per phase, and
+ * the user samples: what a cell's "profile" object is made of (run/ turns
+ * them into shares and ns per call).
  *
  * A sample is charged to the function holding its IP (self time).  Its
  * phase is that function's phase in the phase file; a generic helper
@@ -11,15 +11,12 @@
  */
 #include "profile.h"
 
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ringbuf.h"
 
 #define UNKNOWN ((size_t)-1)
-#define MAX_PH 16
 
 typedef struct slot {
     size_t sym;      /* index in the ksyms table, UNKNOWN for unresolved IPs */
@@ -32,7 +29,7 @@ struct mp_profile_agg {
     const mp_phases *ph;
     slot *tab;
     size_t cap, used;
-    uint64_t total, user, phase[MAX_PH];
+    uint64_t total, user, phase[MP_PROFILE_MAX_PHASES];
 };
 
 mp_profile_agg *mp_profile_agg_new(const mp_ksyms *k, const mp_phases *ph)
@@ -138,7 +135,7 @@ void mp_profile_agg_add(mp_profile_agg *a, int user, uint64_t ip, const uint64_t
             break;
         }
     }
-    if ((unsigned)p < MAX_PH)
+    if ((unsigned)p < MP_PROFILE_MAX_PHASES)
         a->phase[p]++;
 }
 
@@ -155,87 +152,51 @@ static int cmp_count_desc(const void *x, const void *y)
     return (a->sym > b->sym) - (a->sym < b->sym);
 }
 
-static void add_share(cJSON *o, double share, double ns_per_call)
+uint64_t mp_profile_agg_user(const mp_profile_agg *a)
 {
-    cJSON_AddNumberToObject(o, "share", share);
-    if (isfinite(ns_per_call) && ns_per_call >= 0)
-        cJSON_AddNumberToObject(o, "ns_per_call", share * ns_per_call);
-    else
-        cJSON_AddNullToObject(o, "ns_per_call");
+    return a->user;
 }
 
-cJSON *mp_profile_agg_json(const mp_profile_agg *a, const mp_profile_info *in)
+const char *mp_profile_agg_hidden(const mp_profile_agg *a)
 {
-    cJSON *o = cJSON_CreateObject();
-    const char *hidden = a->k ? mp_ksyms_hidden(a->k)
-                              : in->symbols_error ? in->symbols_error : "no kernel symbol table";
-    double tot = (double)a->total;
-    cJSON_AddStringToObject(o, "event", in->event ? in->event : "cpu-clock");
-    if (in->period)
-        cJSON_AddNumberToObject(o, "period", (double)in->period);
-    cJSON_AddStringToObject(o, "scope", in->scope ? in->scope : "user+kernel");
-    cJSON_AddNumberToObject(o, "samples", tot);
-    cJSON_AddNumberToObject(o, "lost", (double)in->lost);
-    if (in->truncated)
-        cJSON_AddNumberToObject(o, "truncated", (double)in->truncated);
-    cJSON_AddNumberToObject(o, "calls", (double)in->calls);
-    /* "calls": only samples taken inside a call's bracket were kept;
-     * "blocks": the harness between calls is in the samples too. */
-    cJSON_AddStringToObject(o, "window", in->windowed ? "calls" : "blocks");
-    if (in->windowed)
-        cJSON_AddNumberToObject(o, "outside_calls", (double)in->outside);
-    if (isfinite(in->ns_per_call))
-        cJSON_AddNumberToObject(o, "wall_p50_ns", in->ns_per_call);
-    if (in->period && in->calls && in->event && !strcmp(in->event, "cpu-clock"))
-        cJSON_AddNumberToObject(o, "on_cpu_ns_per_call",
-                                tot * (double)in->period / (double)in->calls);
-    if (hidden) {
-        char b[512];
-        snprintf(b, sizeof b, "hidden: %s", hidden);
-        cJSON_AddStringToObject(o, "symbols", b);
-    } else {
-        cJSON_AddStringToObject(o, "symbols", "kallsyms");
-    }
-    if (in->note)
-        cJSON_AddStringToObject(o, "note", in->note);
-    if (!a->total) {
-        cJSON_AddNullToObject(o, "user_share");
-        cJSON_AddArrayToObject(o, "functions");
-        cJSON_AddArrayToObject(o, "phases");
-        return o;
-    }
-    cJSON_AddNumberToObject(o, "user_share", (double)a->user / tot);
-    cJSON_AddNumberToObject(o, "kernel_share", (double)(a->total - a->user) / tot);
+    return mp_ksyms_hidden(a->k);
+}
 
-    cJSON *fa = cJSON_AddArrayToObject(o, "functions");
-    cJSON *pa = cJSON_AddArrayToObject(o, "phases");
-    if (hidden)
-        return o;   /* no attribution without addresses: say so, do not guess */
+static const char *function_phase(const mp_profile_agg *a, const char *name)
+{
+    if (!a->ph)
+        return NULL;
+    int p = phase_of(a, name);
+    return p == MP_PHASE_CALLER ? "=caller" : mp_phases_name(a->ph, (unsigned)p);
+}
+
+size_t mp_profile_agg_functions(const mp_profile_agg *a, mp_profile_count *out, size_t max)
+{
+    if (mp_profile_agg_hidden(a))
+        return 0;   /* no attribution without addresses: say so, do not guess */
     slot *s = malloc(sizeof *s * (a->used ? a->used : 1));
+    if (!s)
+        return 0;
     size_t n = 0;
-    for (size_t i = 0; s && i < a->cap; i++)
+    for (size_t i = 0; i < a->cap; i++)
         if (a->tab[i].used)
             s[n++] = a->tab[i];
-    if (s)
-        qsort(s, n, sizeof *s, cmp_count_desc);
-    for (size_t i = 0; s && i < n && i < MP_PROFILE_TOP; i++) {
-        cJSON *f = cJSON_CreateObject();
+    qsort(s, n, sizeof *s, cmp_count_desc);
+    n = n < max ? n : max;
+    for (size_t i = 0; i < n; i++) {
         const char *name = s[i].sym == UNKNOWN ? NULL : mp_ksyms_name(a->k, s[i].sym);
-        cJSON_AddStringToObject(f, "name", name ? name : "[unknown kernel address]");
-        add_share(f, (double)s[i].count / tot, in->ns_per_call);
-        if (a->ph) {
-            int p = phase_of(a, name);
-            cJSON_AddStringToObject(f, "phase", p == MP_PHASE_CALLER
-                                    ? "=caller" : mp_phases_name(a->ph, (unsigned)p));
-        }
-        cJSON_AddItemToArray(fa, f);
+        out[i] = (mp_profile_count){name, function_phase(a, name), s[i].count};
     }
     free(s);
-    for (unsigned i = 0; a->ph && i < mp_phases_count(a->ph); i++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "phase", mp_phases_name(a->ph, i));
-        add_share(e, (double)a->phase[i] / tot, in->ns_per_call);
-        cJSON_AddItemToArray(pa, e);
-    }
-    return o;
+    return n;
+}
+
+size_t mp_profile_agg_phases(const mp_profile_agg *a, mp_profile_count *out, size_t max)
+{
+    if (!a->total || !a->ph || mp_profile_agg_hidden(a))
+        return 0;
+    size_t n = 0;
+    for (unsigned i = 0; i < mp_phases_count(a->ph) && n < max; i++)
+        out[n++] = (mp_profile_count){mp_phases_name(a->ph, i), NULL, a->phase[i]};
+    return n;
 }

@@ -21,7 +21,9 @@ static const char *rt_kind(const mp_rtfield *f)
     case MP_RT_STR: return "text";
     case MP_RT_COUNT: return "count";
     case MP_RT_NUMBER:
-        return f->absent == MP_RT_UNAVAILABLE_NAN ? "number or \"unavailable\"" : "number";
+        return f->absent == MP_RT_UNAVAILABLE_NAN ? "number or \"unavailable\""
+               : f->absent == MP_RT_NULL_NAN      ? "number or null"
+                                                  : "number";
     case MP_RT_BOOL: return "boolean";
     case MP_RT_HEX: return "text \"0x...\"";
     case MP_RT_CHOICE: return "text (a name)";

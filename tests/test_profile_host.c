@@ -18,8 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <cjson/cJSON.h>
 
 #include "pmu/profile.h"
+#include "test_profile_util.h"
 #include "test_util.h"
 
 #define NFDS 10000
@@ -192,19 +194,20 @@ static void test_live_ring_wraps(void **state)
         mp_profile_drain(l.p);
         clock_gettime(CLOCK_MONOTONIC, &t1);
     } while (mp_profile_samples(l.p) < 16000 && t1.tv_sec - t0.tv_sec < 20);
-    cJSON *j = mp_profile_collect(l.p, calls, 1000.0);
-    double samples = get(j, "samples")->valuedouble;
-    fprintf(stderr, "live ring: %.0f samples, %g lost, %.1f s\n", samples,
-            get(j, "lost")->valuedouble,
+    mp_profile_info info;
+    mp_profile_finish(l.p, &info);
+    const mp_profile_agg *a = mp_profile_aggregate(l.p);
+    double samples = (double)mp_profile_agg_samples(a);
+    fprintf(stderr, "live ring: %.0f samples (%llu calls), %llu lost, %.1f s\n", samples,
+            (unsigned long long)calls, (unsigned long long)info.lost,
             (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
     if (samples < 16000)
         fail_msg("only %.0f samples in 20 s", samples);
-    assert_int_equal((int)get(j, "lost")->valuedouble, 0);
-    assert_null(get(j, "truncated"));
-    double lf = share_of(j, "fd-lookup") + share_of(j, "file-poll");
+    assert_int_equal(info.lost, 0);
+    assert_int_equal(info.truncated, 0);
+    double lf = tp_phase_share(a, "fd-lookup") + tp_phase_share(a, "file-poll");
     if (!(lf > 0.5))
         fail_msg("poll at %d fds: fd-lookup + file-poll %.3f", LIVE_N, lf);
-    cJSON_Delete(j);
     live_close(&l);
 }
 
@@ -246,23 +249,23 @@ static void test_live_windows(void **state)
         assert_int_equal(mp_profile_disable(l.p), 0);
         mp_profile_drain_calls(l.p, span, CALLS);
     } while (mp_profile_samples(l.p) < 2000 && now_ns() - start < 20000000000ull);
-    cJSON *j = mp_profile_collect(l.p, calls, 1000.0);
-    double samples = get(j, "samples")->valuedouble;
-    double outside = cJSON_IsNumber(get(j, "outside_calls"))
-                         ? get(j, "outside_calls")->valuedouble : -1;
-    double user = get(j, "user_share")->valuedouble;
-    fprintf(stderr, "windows: %.0f samples kept, %.0f outside, user share %.3f\n", samples,
-            outside, user);
-    assert_string_equal(get(j, "window")->valuestring, "calls");
+    mp_profile_info info;
+    mp_profile_finish(l.p, &info);
+    const mp_profile_agg *a = mp_profile_aggregate(l.p);
+    double samples = (double)mp_profile_agg_samples(a);
+    double outside = info.windowed ? (double)info.outside : -1;
+    double user = (double)mp_profile_agg_user(a) / samples;
+    fprintf(stderr, "windows: %.0f samples kept (%llu calls), %.0f outside, user share %.3f\n",
+            samples, (unsigned long long)calls, outside, user);
+    assert_int_equal(info.windowed, 1);
     if (!(outside > samples))
         fail_msg("%.0f samples outside the calls, %.0f inside: the spin was not left out",
                  outside, samples);
     if (!(user < 0.2))
         fail_msg("user share %.3f of the calls' samples: the spin was kept", user);
-    double lf = share_of(j, "fd-lookup") + share_of(j, "file-poll");
+    double lf = tp_phase_share(a, "fd-lookup") + tp_phase_share(a, "file-poll");
     if (!(lf > 0.5))
         fail_msg("poll at %d fds: fd-lookup + file-poll %.3f", LIVE_N, lf);
-    cJSON_Delete(j);
     live_close(&l);
 }
 

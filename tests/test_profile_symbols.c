@@ -14,6 +14,7 @@
 
 #include "pmu/profile.h"
 #include "pmu/ringbuf.h"
+#include "test_profile_util.h"
 #include "test_util.h"
 
 static mp_ksyms *load(const char *name)
@@ -185,15 +186,6 @@ static void feed_stacks(mp_profile_agg *a, const mp_ksyms *k, const char *path)
     free(text);
 }
 
-static double phase_share(const cJSON *prof, const char *phase)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(prof, "phases"))
-        if (!strcmp(cJSON_GetObjectItemCaseSensitive(e, "phase")->valuestring, phase))
-            return cJSON_GetObjectItemCaseSensitive(e, "share")->valuedouble;
-    return NAN;
-}
-
 static void test_fixture_stacks(void **state)
 {
     (void)state;
@@ -204,12 +196,8 @@ static void test_fixture_stacks(void **state)
     mp_profile_agg *a = mp_profile_agg_new(k, p);
     feed_stacks(a, k, MP_TEST_FIXTURES "/profile/wakeup.stacks");
     assert_int_equal(mp_profile_agg_samples(a), 100);
-    mp_profile_info in = {.event = "cpu-clock", .period = 50000, .calls = 10,
-                          .ns_per_call = 1000.0};
-    cJSON *j = mp_profile_agg_json(a, &in);
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(j, "symbols")->valuestring, "kallsyms");
-    assert_float_equal(cJSON_GetObjectItemCaseSensitive(j, "user_share")->valuedouble, 0.10,
-                       1e-9);
+    assert_null(mp_profile_agg_hidden(a));
+    assert_int_equal(mp_profile_agg_user(a), 10);
     /* Hand-counted from wakeup.stacks (see the comments there). */
     static const struct { const char *phase; double share; } want[] = {
         {"file-poll", 0.25}, {"fd-lookup", 0.15}, {"wait-queue", 0.20},
@@ -218,42 +206,33 @@ static void test_fixture_stacks(void **state)
     };
     double sum = 0;
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        double s = phase_share(j, want[i].phase);
+        double s = tp_phase_share(a, want[i].phase);
         if (fabs(s - want[i].share) > 1e-9)
             fail_msg("phase %s: share %.4f, want %.4f", want[i].phase, s, want[i].share);
         sum += s;
     }
     assert_float_equal(sum + 0.10, 1.0, 1e-9);
-    /* ns per call = share x the given p50; functions sorted by share. */
-    /* Functions are self time: the lock's 21 samples are one function whatever
-     * their phases. */
-    const cJSON *fns = cJSON_GetObjectItemCaseSensitive(j, "functions");
-    const cJSON *f0 = cJSON_GetArrayItem(fns, 0), *f1 = cJSON_GetArrayItem(fns, 1);
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f0, "name")->valuestring,
-                        "_raw_spin_lock_irqsave");
-    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f0, "share")->valuedouble, 0.21, 1e-9);
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f0, "phase")->valuestring, "=caller");
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f1, "name")->valuestring,
-                        "eventfd_poll");
-    assert_float_equal(cJSON_GetObjectItemCaseSensitive(f1, "ns_per_call")->valuedouble, 200.0,
-                       1e-6);
-    assert_float_equal(cJSON_GetObjectItemCaseSensitive(j, "on_cpu_ns_per_call")->valuedouble,
-                       100 * 50000.0 / 10, 1e-6);
-    cJSON_Delete(j);
+    /* Functions by samples, self time: the lock's 21 samples are one
+     * function whatever their phases. */
+    mp_profile_count f0, f1;
+    assert_true(tp_function(a, 0, &f0) && tp_function(a, 1, &f1));
+    assert_string_equal(f0.name, "_raw_spin_lock_irqsave");
+    assert_int_equal(f0.samples, 21);
+    assert_string_equal(f0.phase, "=caller");
+    assert_string_equal(f1.name, "eventfd_poll");
+    assert_int_equal(f1.samples, 20);
+    assert_string_equal(f1.phase, "file-poll");
 
     /* The same samples with hidden symbols: no functions, no phases, a reason. */
     mp_ksyms *h = load("kallsyms-hidden");
     mp_profile_agg *b = mp_profile_agg_new(h, p);
     mp_profile_agg_add(b, 0, 0xffffffff81000508, NULL, 0);
     mp_profile_agg_add(b, 1, 0x401000, NULL, 0);
-    j = mp_profile_agg_json(b, &in);
-    const char *sym = cJSON_GetObjectItemCaseSensitive(j, "symbols")->valuestring;
-    assert_true(!strncmp(sym, "hidden: ", 8));
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "functions")), 0);
-    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "phases")), 0);
-    assert_float_equal(cJSON_GetObjectItemCaseSensitive(j, "user_share")->valuedouble, 0.5,
-                       1e-9);
-    cJSON_Delete(j);
+    assert_string_equal(mp_profile_agg_hidden(b), mp_ksyms_hidden(h));
+    assert_false(tp_function(b, 0, &f0));
+    assert_true(isnan(tp_phase_share(b, "other")));
+    assert_int_equal(mp_profile_agg_user(b), 1);
+    assert_int_equal(mp_profile_agg_samples(b), 2);
     mp_profile_agg_free(b);
     mp_ksyms_free(h);
     mp_profile_agg_free(a);
@@ -273,7 +252,7 @@ static void on_sample(const mp_rb_sample *s, void *ctx)
 }
 
 /* A recorded ring, mapped with the symbols of the host it was recorded on. */
-static cJSON *profile_of_recording(const char *name, mp_ksyms *k, mp_phases *p)
+static mp_profile_agg *profile_of_recording(const char *name, mp_ksyms *k, mp_phases *p)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/profile/%s", MP_TEST_FIXTURES, name);
@@ -286,11 +265,7 @@ static cJSON *profile_of_recording(const char *name, mp_ksyms *k, mp_phases *p)
     mp_rb_stats st = {0};
     mp_rb_parse(ring, sizeof ring, 0, len, MP_RB_SAMPLE_IP | MP_RB_SAMPLE_TID |
                 MP_RB_SAMPLE_CALLCHAIN, on_sample, &c, &st);
-    mp_profile_info in = {.event = "cpu-clock", .period = 50000, .lost = st.lost,
-                          .calls = 1, .ns_per_call = 1.0};
-    cJSON *j = mp_profile_agg_json(c.a, &in);
-    mp_profile_agg_free(c.a);
-    return j;
+    return c.a;
 }
 
 static void test_recorded_profiles(void **state)
@@ -302,25 +277,26 @@ static void test_recorded_profiles(void **state)
     assert_int_equal(mp_phases_builtin(&p, &err), 0);
 
     /* poll() on 10,000 eventfds, ready mode: the lookup and the poll method dominate. */
-    cJSON *j = profile_of_recording("poll-10k.ring", k, p);
-    double look = phase_share(j, "fd-lookup"), fp = phase_share(j, "file-poll");
-    double oth = phase_share(j, "other");
+    mp_profile_agg *a = profile_of_recording("poll-10k.ring", k, p);
+    double look = tp_phase_share(a, "fd-lookup"), fp = tp_phase_share(a, "file-poll");
+    double oth = tp_phase_share(a, "other");
     if (!(look > 0.2 && fp > 0.5 && look + fp > 0.85 && oth < 0.05))
         fail_msg("poll 10k: fd-lookup %.3f file-poll %.3f other %.3f", look, fp, oth);
-    const cJSON *f0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "functions"), 0);
-    assert_string_equal(cJSON_GetObjectItemCaseSensitive(f0, "name")->valuestring,
-                        "eventfd_poll");
-    cJSON_Delete(j);
+    mp_profile_count f0;
+    assert_true(tp_function(a, 0, &f0));
+    assert_string_equal(f0.name, "eventfd_poll");
+    mp_profile_agg_free(a);
 
     /* epoll_wait on the same: neither phase carries the call. */
-    j = profile_of_recording("epoll-10k.ring", k, p);
-    look = phase_share(j, "fd-lookup");
-    fp = phase_share(j, "file-poll");
-    double er = phase_share(j, "epoll-ready-list"), sc = phase_share(j, "syscall-entry-exit");
+    a = profile_of_recording("epoll-10k.ring", k, p);
+    look = tp_phase_share(a, "fd-lookup");
+    fp = tp_phase_share(a, "file-poll");
+    double er = tp_phase_share(a, "epoll-ready-list");
+    double sc = tp_phase_share(a, "syscall-entry-exit");
     if (!(look < 0.2 && fp < 0.2 && er > 0.2 && sc > 0.05))
         fail_msg("epoll 10k: fd-lookup %.3f file-poll %.3f epoll-ready-list %.3f "
                  "syscall %.3f", look, fp, er, sc);
-    cJSON_Delete(j);
+    mp_profile_agg_free(a);
     mp_phases_free(p);
     mp_ksyms_free(k);
 }

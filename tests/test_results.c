@@ -15,6 +15,7 @@
 #include "results/config.h"
 #include "results/context.h"
 #include "results/counters.h"
+#include "results/profile.h"
 #include "results/schema.h"
 #include "results_rows.h"
 #include "results/summary.h"
@@ -49,6 +50,39 @@ static void summary_nulls_when_empty(void **state)
     o = mp_summary_json(&s);
     for (size_t i = 0; i < mp_nrsum_fields; i++)
         assert_int_equal(cJSON_GetObjectItem(o, mp_rsum_fields[i].key)->valuedouble, i + 1);
+    cJSON_Delete(o);
+}
+
+/* A number's absent kinds: NaN as "unavailable", null or left out; read
+ * back, each as NaN, a value as itself. */
+static void number_absent_kinds(void **state)
+{
+    (void)state;
+    typedef struct { double a, u, n, o; } rec;
+    static const mp_rtfield fields[] = {
+        {"a", MP_RT_NUMBER, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"u", MP_RT_NUMBER, MP_RT_UNAVAILABLE_NAN, offsetof(rec, u), 0, 0, 0, 0, NULL, NULL, "",
+         ""},
+        {"n", MP_RT_NUMBER, MP_RT_NULL_NAN, offsetof(rec, n), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"o", MP_RT_NUMBER, MP_RT_OMIT_NAN, offsetof(rec, o), 0, 0, 0, 0, NULL, NULL, "", ""},
+    };
+    static const mp_rtable t = {"t", fields, 4};
+    rec r = {NAN, NAN, NAN, NAN}, back;
+    cJSON *o = mp_rtable_json(&t, &r);
+    char *text = cJSON_PrintUnformatted(o);
+    assert_string_equal(text, "{\"a\":null,\"u\":\"unavailable\",\"n\":null}");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "n")));   /* a null, not a NaN number */
+    free(text);
+    mp_rtable_read(&t, o, &back);
+    assert_true(isnan(back.a) && isnan(back.u) && isnan(back.n) && isnan(back.o));
+    cJSON_Delete(o);
+    r = (rec){1, 2, 3, 4.5};
+    o = mp_rtable_json(&t, &r);
+    text = cJSON_PrintUnformatted(o);
+    assert_string_equal(text, "{\"a\":1,\"u\":2,\"n\":3,\"o\":4.5}");
+    free(text);
+    mp_rtable_read(&t, o, &back);
+    assert_true(back.a == 1 && back.u == 2 && back.n == 3 && back.o == 4.5);
     cJSON_Delete(o);
 }
 
@@ -386,6 +420,88 @@ static void counters_through_their_tables(void **state)
 
 /* wake_delay_ns: written for wakeup cells only, read back as written; a
  * wakeup cell without it (an older file) reads as 0, a ready cell as -1. */
+/* profile: a sampled pass with every optional key, then one whose event
+ * did not open (samples and reason only); read back, the same objects. */
+static void profile_through_its_tables(void **state)
+{
+    (void)state;
+    char keys[1024];
+    mp_rprof_entry fn[2] = {{.name = "eventfd_poll", .share = 0.5, .ns_per_call = 50,
+                             .ns_per_fd = NAN, .phase = "file-poll"},
+                            {.name = "f", .share = 0.25, .ns_per_call = NAN, .ns_per_fd = NAN}};
+    mp_rprof_entry ph[2] = {{.name = "file-poll", .share = 0.5, .ns_per_call = 50,
+                             .ns_per_fd = 5},
+                            {.name = "other", .share = 0.25, .ns_per_call = NAN,
+                             .ns_per_fd = NAN}};
+    mp_rprofile p = {.sampled = 1, .event = "cpu-clock", .period = 50000,
+                     .scope = "user+kernel", .samples = 4, .lost = 0, .truncated = 1,
+                     .calls = 10, .window = MP_RPROF_CALLS, .outside_calls = 0,
+                     .wall_p50_ns = 100, .on_cpu_ns_per_call = 20000, .symbols = "kallsyms",
+                     .note = "n", .user_share = 0.25, .kernel_share = 0.75, .functions = fn,
+                     .nfunctions = 2, .phases = ph, .nphases = 2, .throttled = 2,
+                     .reason = "not written"};
+    cJSON *o = mp_rprofile_json(&p);
+    keys_of(o, keys, sizeof keys);
+    assert_string_equal(keys, "event,period,scope,samples,lost,truncated,calls,window,"
+                              "outside_calls,wall_p50_ns,on_cpu_ns_per_call,symbols,note,"
+                              "user_share,kernel_share,functions,phases,throttled");
+    char *text = cJSON_PrintUnformatted(cJSON_GetObjectItem(o, "functions"));
+    assert_string_equal(text, "[{\"name\":\"eventfd_poll\",\"share\":0.5,\"ns_per_call\":50,"
+                              "\"phase\":\"file-poll\"},{\"name\":\"f\",\"share\":0.25,"
+                              "\"ns_per_call\":null}]");
+    free(text);
+    text = cJSON_PrintUnformatted(cJSON_GetObjectItem(o, "phases"));
+    assert_string_equal(text, "[{\"phase\":\"file-poll\",\"share\":0.5,\"ns_per_call\":50,"
+                              "\"ns_per_fd\":5},{\"phase\":\"other\",\"share\":0.25,"
+                              "\"ns_per_call\":null}]");
+    free(text);
+    mp_rprofile back;
+    assert_int_equal(mp_rprofile_read(o, &back), 0);
+    assert_int_equal(back.sampled, 1);
+    assert_int_equal(back.window, MP_RPROF_CALLS);
+    assert_string_equal(mp_rprofile_window(&back), "calls");
+    assert_int_equal(back.nfunctions, 2);
+    assert_string_equal(back.phases[0].name, "file-poll");
+    assert_true(back.phases[0].ns_per_fd == 5 && isnan(back.phases[1].ns_per_fd));
+    assert_null(back.phases[0].phase);
+    back.reason = "not written";
+    cJSON *again = mp_rprofile_json(&back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+    mp_rprofile_free(&back);
+    assert_null(back.functions);
+    cJSON_Delete(o);
+
+    /* window blocks: no outside_calls; no samples: user_share null, no kernel_share */
+    p = (mp_rprofile){.sampled = 1, .event = "cycles", .scope = "user", .calls = 3,
+                      .window = MP_RPROF_BLOCKS, .outside_calls = 9, .wall_p50_ns = NAN,
+                      .on_cpu_ns_per_call = NAN, .symbols = "hidden: h", .user_share = NAN,
+                      .kernel_share = NAN};
+    o = mp_rprofile_json(&p);
+    text = cJSON_PrintUnformatted(o);
+    assert_string_equal(text, "{\"event\":\"cycles\",\"scope\":\"user\",\"samples\":0,"
+                              "\"lost\":0,\"calls\":3,\"window\":\"blocks\","
+                              "\"symbols\":\"hidden: h\",\"user_share\":null,"
+                              "\"functions\":[],\"phases\":[]}");
+    free(text);
+    assert_int_equal(mp_rprofile_read(o, &back), 0);
+    assert_true(isnan(back.user_share) && isnan(back.kernel_share) && back.nphases == 0);
+    mp_rprofile_free(&back);
+    cJSON_Delete(o);
+
+    p = (mp_rprofile){.event = "cpu-clock", .samples = 0, .reason = "no perf_event_open"};
+    o = mp_rprofile_json(&p);
+    text = cJSON_PrintUnformatted(o);
+    assert_string_equal(text, "{\"samples\":0,\"reason\":\"no perf_event_open\"}");
+    free(text);
+    assert_int_equal(mp_rprofile_read(o, &back), 0);
+    assert_int_equal(back.sampled, 0);
+    assert_int_equal(back.window, -1);
+    assert_null(mp_rprofile_window(&back));
+    assert_string_equal(back.reason, "no perf_event_open");
+    cJSON_Delete(o);
+}
+
 static void wake_delay_round_trip(void **state)
 {
     (void)state;
@@ -542,14 +658,15 @@ static int doc_matches_table(const char *doc, const mp_rtable *t)
     return bad;
 }
 
-/* docs/results-schema.md lists every field of context, config and counters
- * (and of their objects) as their tables do. */
+/* docs/results-schema.md lists every field of context, config, counters and
+ * a cell's profile (and of their objects) as their tables do. */
 static void doc_names_every_table_field(void **state)
 {
     (void)state;
     const char *doc = read_doc();
     assert_non_null(doc);
-    const mp_rtable *tables[] = {&mp_rcontext_table, &mp_run_config_table, &mp_rcounters_table};
+    const mp_rtable *tables[] = {&mp_rcontext_table, &mp_run_config_table, &mp_rcounters_table,
+                                 &mp_rprofile_table};
     int bad = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         bad += doc_matches_table(doc, tables[i]);
@@ -572,11 +689,13 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_nulls_when_empty),
+        cmocka_unit_test(number_absent_kinds),
         cmocka_unit_test(cell_keys_by_status_and_mode),
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_read_back_from_its_writer),
         cmocka_unit_test(counters_through_their_tables),
         cmocka_unit_test(plain_c_through_a_table),
+        cmocka_unit_test(profile_through_its_tables),
 
         cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/json.h"
 #include "common/quote.h"
 #include "report/format.h"
 
@@ -30,23 +29,23 @@ static const char *no_profile(const mp_cmp_host *h, const mp_rcell *x, char *b, 
         return x->status == MP_CELL_UNSUPPORTED ? "unsupported" : "error";
     if (h->reference)
         return "not published";
-    if (!x->profile)
+    const mp_rprofile *p = mp_rm_profile(&h->m, x);
+    if (!p)
         return has_profiles(h) ? "**no profile** for this cell"
                                : "**no profile** (run without --profile)";
-    if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(x->profile, "phases")) <= 0) {
+    if (!p->nphases) {
         char r[400];
         snprintf(b, len, "**no phases**: %s", mp__cmp_reason(r, sizeof r,
-                 mp_json_str(x->profile, "symbols", mp_json_str(x->profile, "reason",
-                 "no kernel symbols")), 150));
+                 p->symbols ? p->symbols : p->reason ? p->reason : "no kernel symbols", 150));
         return b;
     }
     return NULL;
 }
 
-static void share_text(char *b, size_t len, const cJSON *e)
+static void share_text(char *b, size_t len, const mp_rprof_entry *e)
 {
     char n[32];
-    double s = mp_json_num(e, "share", NAN), ns = mp_json_num(e, "ns_per_call", NAN);
+    double s = e->share, ns = e->ns_per_call;
     if (!isfinite(s))
         snprintf(b, len, "n/a");
     else if (isfinite(ns))
@@ -120,10 +119,9 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
                 for (size_t h = 0; h < c->n; h++) {
                     if (!col[h] || no_profile(&c->h[h], x[h], why, sizeof why))
                         continue;
-                    const cJSON *e;
-                    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(x[h]->profile,
-                                                                            "phases")) {
-                        const char *p = mp_json_str(e, "phase", "?");
+                    const mp_rprofile *pr = mp_rm_profile(&c->h[h].m, x[h]);
+                    for (size_t e = 0; e < pr->nphases; e++) {
+                        const char *p = pr->phases[e].name;
                         size_t q = 0;
                         while (q < nph && strcmp(names[q], p))
                             q++;
@@ -152,25 +150,25 @@ void mp__cmp_profiles(FILE *f, const mp_cmp *c)
                             fprintf(f, " %s |", row == -3 ? w : "");
                             continue;
                         }
-                        const cJSON *p = x[h]->profile;
+                        const mp_rprofile *p = mp_rm_profile(&c->h[h].m, x[h]);
                         if (row == -3) {
-                            double s = mp_json_num(p, "samples", NAN);
+                            double s = p->samples >= 0 ? (double)p->samples : NAN;
                             char sn[32];
                             fprintf(f, " %s (%s) |", mp_fmt_num(sn, sizeof sn, s),
-                                    mp_md_cell(cell, sizeof cell, mp_json_str(p, "event", "?")));
+                                    mp_md_cell(cell, sizeof cell, p->event ? p->event : "?"));
                         } else if (row == -2) {
                             fprintf(f, " %s |", mp_fmt_outside_calls(t, sizeof t, p));
                         } else if (row == -1) {
-                            double u = mp_json_num(p, "user_share", NAN);
+                            double u = p->user_share;
                             if (isfinite(u))
                                 fprintf(f, " %.1f%% |", u * 100);
                             else
                                 fputs(" n/a |", f);
                         } else {
-                            const cJSON *e, *hit = NULL;
-                            cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(p, "phases"))
-                                if (!strcmp(mp_json_str(e, "phase", "?"), names[row]))
-                                    hit = e;
+                            const mp_rprof_entry *hit = NULL;
+                            for (size_t e = 0; e < p->nphases; e++)   /* the last of that name */
+                                if (!strcmp(p->phases[e].name, names[row]))
+                                    hit = &p->phases[e];
                             if (hit)
                                 share_text(t, sizeof t, hit);
                             fprintf(f, " %s |", hit ? t : "-");

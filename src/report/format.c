@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/json.h"
 #include "common/quote.h"
 
 const char *mp_fmt_num(char *buf, size_t len, double v)
@@ -52,17 +51,11 @@ const char *mp_md_cell(char *buf, size_t len, const char *s)
     return mp_quote_md(buf, len, s);
 }
 
-const char *mp_fmt_outside(char *buf, size_t len, const char *window, double outside)
+const char *mp_fmt_outside_calls(char *buf, size_t len, const mp_rprofile *p)
 {
-    if (window && !strcmp(window, "calls") && isfinite(outside))
-        return mp_fmt_num(buf, len, outside);
-    snprintf(buf, len, "%s", window ? "not separated (no sample times)"
-                                    : "not separated (older file)");
+    if (p->window == MP_RPROF_CALLS && p->outside_calls >= 0)
+        return mp_fmt_num(buf, len, (double)p->outside_calls);
+    snprintf(buf, len, "%s", mp_rprofile_window(p) ? "not separated (no sample times)"
+                                                   : "not separated (older file)");
     return buf;
-}
-
-const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile)
-{
-    return mp_fmt_outside(buf, len, mp_json_str(profile, "window", NULL),
-                          mp_json_num(profile, "outside_calls", NAN));
 }

@@ -4,7 +4,7 @@
 #define MP_REPORT_FORMAT_H
 
 #include <stdio.h>
-#include <cjson/cJSON.h>
+#include "results/profile.h"
 
 /* One number format for every report and compare table and sentence:
  * values from 1,000 up rounded to whole numbers with thousands grouped by
@@ -18,9 +18,7 @@ const char *mp_fmt_num(char *buf, size_t len, double v);
 
 /* A cell's profile: the samples it left out as taken in the harness between
  * calls, or why there is no such count ("not separated ..."). Returns buf. */
-/* The same from a profile's window and outside_calls (NULL, NaN: absent). */
-const char *mp_fmt_outside(char *buf, size_t len, const char *window, double outside);
-const char *mp_fmt_outside_calls(char *buf, size_t len, const cJSON *profile);
+const char *mp_fmt_outside_calls(char *buf, size_t len, const mp_rprofile *p);
 
 /* Copy s into buf as Markdown text, for a table cell or a sentence: the
  * report's name for mp_quote_md (common/quote.h). */

@@ -13,6 +13,7 @@
 #include "common/json.h"
 #include "report/internal.h"
 #include "results/counters.h"
+#include "results/profile.h"
 
 int mp__rm_check_profile(mp_rmodel *m, const cJSON *p, const char *field)
 {
@@ -46,50 +47,14 @@ drop:
     return 0;
 }
 
-/* A profile's phases[] or functions[] (checked: mp__rm_check_profile);
- * NULL and 0 when it has none. */
-static int read_entries(const cJSON *a, const char *name_key, mp_rprof_entry **out, size_t *n)
-{
-    const cJSON *e;
-    int size = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
-    *out = NULL;
-    *n = 0;
-    if (size <= 0)
-        return 0;
-    if (!(*out = calloc((size_t)size, sizeof **out)))
-        return -ENOMEM;
-    cJSON_ArrayForEach(e, a)
-        (*out)[(*n)++] = (mp_rprof_entry){mp_json_str(e, name_key, "?"),
-                                          mp_json_num(e, "share", NAN),
-                                          mp_json_num(e, "ns_per_call", NAN),
-                                          mp_json_num(e, "ns_per_fd", NAN)};
-    return 0;
-}
-
 int mp__rm_load_profiles(mp_rmodel *m)
 {
     m->profiles = calloc(m->ncells ? m->ncells : 1, sizeof *m->profiles);
     if (!m->profiles)
         return -ENOMEM;
-    for (size_t i = 0; i < m->ncells; i++) {
-        const cJSON *p = m->cells[i].profile;
-        mp_rprofile *x = &m->profiles[i];
-        if (!p)
-            continue;
-        x->samples = mp_json_num(p, "samples", NAN);
-        x->user_share = mp_json_num(p, "user_share", NAN);
-        x->on_cpu_ns_per_call = mp_json_num(p, "on_cpu_ns_per_call", NAN);
-        x->wall_p50_ns = mp_json_num(p, "wall_p50_ns", NAN);
-        x->outside_calls = mp_json_num(p, "outside_calls", NAN);
-        x->event = mp_json_str(p, "event", NULL);
-        x->symbols = mp_json_str(p, "symbols", NULL);
-        x->window = mp_json_str(p, "window", NULL);
-        if (read_entries(cJSON_GetObjectItemCaseSensitive(p, "phases"), "phase", &x->phases,
-                         &x->nphases) < 0 ||
-            read_entries(cJSON_GetObjectItemCaseSensitive(p, "functions"), "name",
-                         &x->functions, &x->nfunctions) < 0)
+    for (size_t i = 0; i < m->ncells; i++)
+        if (m->cells[i].profile && mp_rprofile_read(m->cells[i].profile, &m->profiles[i]) < 0)
             return -ENOMEM;
-    }
     return 0;
 }
 

@@ -143,10 +143,8 @@ void mp_rm_free(mp_rmodel *m)
 {
     for (size_t i = 0; i < m->ncells; i++) {
         free(m->cells[i].counters);
-        if (m->profiles) {
-            free(m->profiles[i].phases);
-            free(m->profiles[i].functions);
-        }
+        if (m->profiles)
+            mp_rprofile_free(&m->profiles[i]);
     }
     free(m->profiles);
     free(m->cells);

@@ -14,6 +14,7 @@
 #include "results/config.h"
 #include "results/context.h"
 #include "results/counters.h"
+#include "results/profile.h"
 #include "common/mp_err.h"
 
 #define MP_RM_MAX_LIST 32
@@ -34,22 +35,6 @@ typedef struct mp_rcounter {
     const char *encoding;         /* its encoding, or NULL (points into the model's JSON) */
     const char *cpu_scope;        /* cpu_scope of the first event of its name, or NULL */
 } mp_rcounter;
-
-/* A phase or function of a cell's profile (docs/profile.md): its name
- * ("?" when not a string) and numbers, NaN when absent. */
-typedef struct mp_rprof_entry {
-    const char *name;
-    double share, ns_per_call, ns_per_fd;
-} mp_rprof_entry;
-
-/* A cell's "profile" as the report reads it, checked by the loader; its
- * strings (NULL when absent) point into the model's JSON. */
-typedef struct mp_rprofile {
-    double samples, user_share, on_cpu_ns_per_call, wall_p50_ns, outside_calls;
-    const char *event, *symbols, *window;
-    mp_rprof_entry *phases, *functions;
-    size_t nphases, nfunctions;
-} mp_rprofile;
 
 /* context.noise as the report reads it (run/noise.c writes it): arrays
  * keep every entry, NaN for one that is not a number; strings point into
@@ -148,7 +133,9 @@ typedef struct mp_rmodel {
     size_t ncells;                /* fit, figure and claim reads these */
     const mp_rcell **by_key;      /* cells in key order: mode, fd kind, backend, nfds, */
                                   /* then file order (the lookups below search it) */
-    mp_rprofile *profiles;        /* [ncells]: cells[i]'s profile, read when it has one */
+    mp_rprofile *profiles;        /* [ncells]: cells[i]'s profile (results/profile.h), read
+                                     when it has one, checked by the loader; its strings
+                                     point into the model's JSON */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
     long long wake_delay_ns;      /* the wake delay of the wakeup cells in cells[] (the

@@ -120,8 +120,7 @@ static const char *sampled_vs_timed(char *b, size_t n, const mp_rcell *c,
                                     const mp_rprofile *p)
 {
     double on = p->on_cpu_ns_per_call;
-    const char *w = p->window;
-    if (!(w && !strcmp(w, "calls") && isfinite(on) && isfinite(c->wall.mean) &&
+    if (!(p->window == MP_RPROF_CALLS && isfinite(on) && isfinite(c->wall.mean) &&
           c->wall.mean > 0))
         return snprintf(b, n, "n/a"), b;
     char r[32];
@@ -152,10 +151,10 @@ static void phases_table(FILE *f, const mp_rmodel *m, const char *mode)
         const mp_rprofile *p = mp_rm_profile(m, c);
         if (!p || strcmp(c->mode, mode))
             continue;
-        double s = p->samples;
+        double s = p->samples >= 0 ? (double)p->samples : NAN;
         pct(b, sizeof b, p->user_share);
         char out[48], slow[48];
-        mp_fmt_outside(out, sizeof out, p->window, p->outside_calls);
+        mp_fmt_outside_calls(out, sizeof out, p);
         fprintf(f, "| %s | %s | %s | %s | ", c->backend, MP_NUM(c->nfds),
                 isfinite(s) ? mp_fmt_num(sm, sizeof sm, s) : "n/a", out);
         if (ready)

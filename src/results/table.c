@@ -2,6 +2,7 @@
  * results/table.h. */
 #include "results/table.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,9 +37,12 @@ static cJSON *value_json(const mp_rtfield *f, const char *rec)
     }
     case MP_RT_NUMBER: {
         double x = *(const double *)at;
-        if (f->absent == MP_RT_UNAVAILABLE_NAN && isnan(x))
-            return cJSON_CreateString("unavailable");
-        return cJSON_CreateNumber(x);
+        if (!isnan(x))
+            return cJSON_CreateNumber(x);
+        return f->absent == MP_RT_UNAVAILABLE_NAN ? cJSON_CreateString("unavailable")
+               : f->absent == MP_RT_NULL_NAN      ? cJSON_CreateNull()
+               : f->absent == MP_RT_OMIT_NAN      ? NULL
+                                                  : cJSON_CreateNumber(x);
     }
     case MP_RT_BOOL: {
         int b = *(const int *)at;
@@ -192,5 +196,48 @@ void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec)
             *(const cJSON **)at = j;
             break;
         }
+    }
+}
+
+/* OBJECT_LIST field f of o into a new array at rec; 0 or -ENOMEM. */
+static int read_object_list(const mp_rtfield *f, const cJSON *o, char *rec)
+{
+    const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, f->key), *e;
+    int size = cJSON_IsArray(a) ? cJSON_GetArraySize(a) : 0;
+    size_t *n = (size_t *)(rec + f->count_off);
+    char *el = size > 0 ? calloc((size_t)size, f->len) : NULL;
+    *(char **)(rec + f->off) = el;
+    *n = 0;
+    if (!el)
+        return size > 0 ? -ENOMEM : 0;
+    cJSON_ArrayForEach(e, a)
+        mp_rtable_read(f->sub, e, el + (*n)++ * f->len);
+    return 0;
+}
+
+int mp_rtable_read_lists(const mp_rtable *t, const cJSON *o, void *rec)
+{
+    for (size_t i = 0; i < t->nfields; i++)   /* all NULL first: the error path frees all */
+        if (t->fields[i].type == MP_RT_OBJECT_LIST)
+            *(void **)((char *)rec + t->fields[i].off) = NULL;
+    for (size_t i = 0; i < t->nfields; i++) {
+        const mp_rtfield *f = &t->fields[i];
+        if (f->type == MP_RT_OBJECT_LIST && read_object_list(f, o, rec) < 0) {
+            mp_rtable_free_lists(t, rec);
+            return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
+void mp_rtable_free_lists(const mp_rtable *t, void *rec)
+{
+    for (size_t i = 0; i < t->nfields; i++) {
+        const mp_rtfield *f = &t->fields[i];
+        if (f->type != MP_RT_OBJECT_LIST)
+            continue;
+        free(*(void **)((char *)rec + f->off));
+        *(void **)((char *)rec + f->off) = NULL;
+        *(size_t *)((char *)rec + f->count_off) = 0;
     }
 }

@@ -41,6 +41,8 @@ typedef enum {
     MP_RT_OMIT_EMPTY,       /* TEXT or STR "", JSON NULL: left out */
     MP_RT_OMIT_ZERO,        /* COUNT, BOOL or HEX 0: left out */
     MP_RT_UNAVAILABLE_NAN,  /* NUMBER NaN: the string "unavailable" (the file was unreadable) */
+    MP_RT_NULL_NAN,         /* NUMBER NaN: null */
+    MP_RT_OMIT_NAN,         /* NUMBER NaN: left out */
 } mp_rt_absent;
 
 struct mp_rtable;
@@ -80,7 +82,15 @@ cJSON *mp_rtable_json(const mp_rtable *t, const void *rec);
  * CHOICE), NaN (NUMBER), 0 (BOOL, HEX), an empty list; STR, TEXT_LIST and
  * JSON point into o.  OBJECT reads its sub table into its struct;
  * OBJECT_LIST is left to the caller (its elements read with the row's sub
- * table); ARRAY and REF, which describe a writer's own C, are not read. */
+ * table, or all of them with mp_rtable_read_lists); ARRAY and REF, which
+ * describe a writer's own C, are not read. */
 void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec);
+/* Each OBJECT_LIST field of t in o into an array of its own, every element
+ * read through the row's sub table (zeroed first: a member the sub table
+ * does not name reads as 0), its length at count_off; a field absent or
+ * not an array reads as NULL, 0.  0, or -ENOMEM with every array freed. */
+int mp_rtable_read_lists(const mp_rtable *t, const cJSON *o, void *rec);
+/* The arrays mp_rtable_read_lists allocated, set back to NULL, 0. */
+void mp_rtable_free_lists(const mp_rtable *t, void *rec);
 
 #endif

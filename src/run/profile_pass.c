@@ -29,6 +29,7 @@
 
 #include "common/clock.h"
 #include "pmu/profile.h"
+#include "run/profile_out.h"
 #include "common/stats.h"
 
 #define CHUNK_NS 40e6
@@ -52,26 +53,6 @@ static void load_once(void)
         phases = NULL;   /* cannot happen with the file in the tree: tests parse it */
 }
 
-static cJSON *unavailable(const char *why)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "samples", 0);
-    cJSON_AddStringToObject(o, "reason", why);
-    return o;
-}
-
-/* Each phase's ns per call spread over the watched descriptors: as N grows
- * this says which phase carries the per-descriptor cost (and its knee). */
-static void add_per_fd(cJSON *prof, int nfds)
-{
-    const cJSON *e;
-    cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(prof, "phases")) {
-        const cJSON *ns = cJSON_GetObjectItemCaseSensitive(e, "ns_per_call");
-        if (cJSON_IsNumber(ns) && nfds > 0)
-            cJSON_AddNumberToObject((cJSON *)e, "ns_per_fd", ns->valuedouble / nfds);
-    }
-}
-
 int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_env *env,
                     int warmup, mp_err *err)
 {
@@ -88,7 +69,7 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
     mp_err perr;
     if (mp_profile_open(&p, ksyms, phases, &perr) < 0) {
         cJSON_Delete(c->profile);
-        c->profile = unavailable(perr.msg);
+        c->profile = mp_profile_unavailable_json(perr.msg);
         return 0;
     }
     double *scratch = malloc(sizeof *scratch * chunk);
@@ -130,16 +111,15 @@ int mp__profile_pass(mp_cell *c, void *st, const mp_fdset *set, const mp_sweep_e
             break;
     }
     if (rc == 0) {
+        mp_profile_info info;
+        mp_profile_finish(p, &info);
+        mp_profile_cell cell = {
+            .calls = calls, .wall_p50_ns = p50, .nfds = c->nfds,
+            .no_symbols = ksyms ? NULL : ksyms_error[0] ? ksyms_error
+                                                        : "kernel symbols not loaded",
+        };
         cJSON_Delete(c->profile);
-        c->profile = mp_profile_collect(p, calls, p50);
-        add_per_fd(c->profile, c->nfds);
-        if (!ksyms && c->profile) {
-            char why[MP_ERR_MAX + 16];
-            snprintf(why, sizeof why, "hidden: %s",
-                     ksyms_error[0] ? ksyms_error : "kernel symbols not loaded");
-            cJSON_ReplaceItemInObjectCaseSensitive(c->profile, "symbols",
-                                                   cJSON_CreateString(why));
-        }
+        c->profile = mp_profile_pass_json(mp_profile_aggregate(p), &info, &cell);
     }
     free(scratch);
     free(span);
