@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -330,6 +331,62 @@ static void test_json_summary(void **state)
     mp_topo_free(t);
 }
 
+/* The JSON summary, byte for byte: each fixture's .json is what `muxprof
+ * topology --json` printed for its .xml (loaded from the fixtures folder, so
+ * that "source" names the file alone), or, for the EPYC-like row, for its
+ * synthetic description. */
+static char *summary_text(const mp_topo *t)
+{
+    cJSON *j = mp_topo_json(t);
+    char *s = j ? cJSON_Print(j) : NULL;
+    cJSON_Delete(j);
+    return s;
+}
+
+static void expect_summary(const mp_topo *t, const char *want_file)
+{
+    char path[512], want[16384];
+    snprintf(path, sizeof path, "%s/topology/%s", MP_TEST_FIXTURES, want_file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s: cannot open", path);
+    size_t n = fread(want, 1, sizeof want - 1, f);
+    fclose(f);
+    want[n] = '\0';
+    char *got = summary_text(t);
+    assert_non_null(got);
+    size_t len = strlen(got);
+    if (len + 1 != n || strncmp(got, want, len) || want[len] != '\n')
+        fail_msg("%s differs from the summary:\n%s", want_file, got);
+    free(got);
+}
+
+static void test_json_bytes(void **state)
+{
+    (void)state;
+    static const char *const xmls[] = {"vm-smt-cpuset-0_2", "vm-2pu-no-linesize",
+                                       "vm-hybrid-l2"};
+    char dir[512], back[4096], file[64];
+    assert_non_null(getcwd(back, sizeof back));
+    snprintf(dir, sizeof dir, "%s/topology", MP_TEST_FIXTURES);
+    assert_int_equal(chdir(dir), 0);
+    for (size_t i = 0; i < sizeof xmls / sizeof xmls[0]; i++) {
+        mp_topo *t = NULL;
+        mp_err err;
+        mp_err_clear(&err);
+        snprintf(file, sizeof file, "%s.xml", xmls[i]);
+        if (mp_topo_load_xml(&t, file, &err) != 0)
+            fail_msg("%s: %s", file, err.msg);
+        snprintf(file, sizeof file, "%s.json", xmls[i]);
+        expect_summary(t, file);
+        mp_topo_free(t);
+    }
+    assert_int_equal(chdir(back), 0);
+    mp_topo *t = load_or_fail(&machines[1]);
+    expect_summary(t, "epyc-2s-ccx.json");
+    mp_topo_free(t);
+}
+
 /* The verb: exit statuses for good and bad input. */
 static void test_verb_exit_status(void **state)
 {
@@ -357,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_restricted_cpuset_xml),
         cmocka_unit_test(test_unknown_line_size_xml),
         cmocka_unit_test(test_json_summary),
+        cmocka_unit_test(test_json_bytes),
         cmocka_unit_test(test_verb_exit_status),
     };
     return cmocka_run_group_tests_name("topology", tests, NULL, NULL);
