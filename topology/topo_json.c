@@ -7,15 +7,6 @@
 
 #define MAX_GROUPS_SHOWN 8
 
-static const char *cpu_model(const mp_topo *t)
-{
-    hwloc_obj_t pkg = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, 0);
-    const char *m = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
-    if (!m)
-        m = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t->topo), "CPUModel");
-    return m;
-}
-
 cJSON *mp_topo_json(const mp_topo *t)
 {
     char buf[512];
@@ -28,8 +19,8 @@ cJSON *mp_topo_json(const mp_topo *t)
     if (!o)
         return NULL;
     mp_topo_get_counts(t, &n);
-    cJSON_AddStringToObject(o, "source", t->source);
-    const char *model = cpu_model(t);
+    cJSON_AddStringToObject(o, "source", mp_topo_source(t));
+    const char *model = mp_topo_cpu_model(t);
     if (model)
         cJSON_AddStringToObject(o, "cpu_model", model);
     cJSON_AddNumberToObject(o, "packages", n.packages);
@@ -62,11 +53,8 @@ cJSON *mp_topo_json(const mp_topo *t)
         cJSON_AddNumberToObject(e, "instances", c->instances);
         cJSON_AddNumberToObject(e, "pus_per_instance", c->pus_per_instance);
         cJSON *sh = cJSON_AddArrayToObject(e, "shared_by");
-        hwloc_obj_t obj = NULL;
-        while (sh && (obj = hwloc_get_next_obj_by_type(t->topo, mp__cache_type(c->level), obj))) {
-            hwloc_bitmap_list_snprintf(buf, sizeof buf, obj->cpuset);
+        for (int k = 0; sh && mp_topo_cache_cpus(t, c->level, k, buf, sizeof buf) >= 0; k++)
             cJSON_AddItemToArray(sh, cJSON_CreateString(buf));
-        }
         cJSON_AddItemToArray(arr, e);
     }
 
@@ -108,14 +96,11 @@ static void print_caches(const mp_topo *t, FILE *f)
         else
             fprintf(f, ", line size unknown");
         fprintf(f, ", %d instance%s, shared by:", c->instances, c->instances == 1 ? "" : "s");
-        hwloc_obj_t obj = NULL;
-        int shown = 0;
-        while ((obj = hwloc_get_next_obj_by_type(t->topo, mp__cache_type(c->level), obj))) {
-            if (shown++ == MAX_GROUPS_SHOWN) {
+        for (int k = 0; mp_topo_cache_cpus(t, c->level, k, buf, sizeof buf) >= 0; k++) {
+            if (k == MAX_GROUPS_SHOWN) {
                 fprintf(f, " ... (%d more)", c->instances - MAX_GROUPS_SHOWN);
                 break;
             }
-            hwloc_bitmap_list_snprintf(buf, sizeof buf, obj->cpuset);
             fprintf(f, " {%s}", buf);
         }
         fputc('\n', f);
@@ -130,7 +115,7 @@ void mp_topo_print(const mp_topo *t, FILE *f)
     int known;
 
     mp_topo_get_counts(t, &n);
-    const char *model = cpu_model(t);
+    const char *model = mp_topo_cpu_model(t);
     fprintf(f, "topology (%s)%s%s\n", t->source, model ? ": " : "", model ? model : "");
     fprintf(f, "  packages %d, NUMA nodes %d, cores %d, PUs %d\n",
             n.packages, n.numa_nodes, n.cores, n.pus);

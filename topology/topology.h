@@ -76,6 +76,13 @@ int mp_topo_offered(const mp_topo *t, mp_pu_pair *out, int max);
  * offered or the name is unknown. */
 const char *mp_topo_refusal(const mp_topo *t, const char *placement);
 
+/* Where the topology comes from: "host", "synthetic: DESC" or "xml: FILE". */
+const char *mp_topo_source(const mp_topo *t);
+
+/* hwloc's CPUModel of the first package (else of the machine), NULL when
+ * hwloc has none. */
+const char *mp_topo_cpu_model(const mp_topo *t);
+
 /* Counts of the whole machine (hwloc objects), and of the PUs this process
  * may use (cgroup cpuset and affinity; equal to pus when unrestricted). */
 typedef struct mp_topo_counts {
@@ -100,6 +107,11 @@ typedef struct mp_cache_level {
 /* Data cache levels from L1 outwards; returns how many (at most max are
  * written). */
 int mp_topo_caches(const mp_topo *t, mp_cache_level *out, int max);
+
+/* The PUs sharing cache i (0-based, in hwloc's order) of data cache level
+ * level, as a cpulist into buf; returns snprintf's value, or -1 when that
+ * level has no cache i. */
+int mp_topo_cache_cpus(const mp_topo *t, int level, int i, char *buf, size_t len);
 
 /* Size in bytes of the level-N data cache serving PU pu (pu < 0: the first
  * usable PU); 0 when there is none. */
