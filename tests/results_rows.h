@@ -23,6 +23,7 @@ static const char *rt_kind(const mp_rtfield *f)
     case MP_RT_OBJECT: return "object";
     case MP_RT_OBJECT_LIST: return "array of objects";
     case MP_RT_JSON: return "object";
+    case MP_RT_KEYED_LIST: return "object of objects, by name";
     }
     return "?";
 }

@@ -484,6 +484,84 @@ static void doc_names_every_table_field(void **state)
         fail_msg("docs/results-schema.md differs from the tables in %d lines (above)", bad);
 }
 
+/* A KEYED_LIST: an object with a member per element, in the list's order,
+ * named by the element's first field; read back element by element. */
+typedef struct keyed_el {
+    const char *key;
+    long long n;
+    const char *s;
+} keyed_el;
+
+static const mp_rtfield keyed_el_fields[] = {
+    {"n", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(keyed_el, n), 0, 0, 0, 0, NULL, NULL, "", "n"},
+    {"s", MP_RT_STR, MP_RT_OMIT_EMPTY, offsetof(keyed_el, s), 0, 0, 0, 0, NULL, NULL, "", "s"},
+};
+static const mp_rtable keyed_el_table = {"t.by_name", keyed_el_fields, 2};
+
+typedef struct keyed_rec {
+    long long before;
+    const keyed_el *els;
+    size_t nels;
+} keyed_rec;
+
+static const mp_rtfield keyed_fields[] = {
+    {"before", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(keyed_rec, before), 0, 0, 0, 0, NULL, NULL,
+     "", "before"},
+    {"by_name", MP_RT_KEYED_LIST, MP_RT_ALWAYS, offsetof(keyed_rec, els), sizeof(keyed_el),
+     offsetof(keyed_rec, nels), 0, 0, NULL, &keyed_el_table, "", "by name"},
+};
+static const mp_rtable keyed_table = {"t", keyed_fields, 2};
+
+static void keyed_list_through_its_table(void **state)
+{
+    (void)state;
+    const keyed_el els[] = {{"zeta", 1, "one"}, {"alpha", 2, NULL}, {"mid", -3, "three"}};
+    keyed_rec r = {.before = 7, .els = els, .nels = 3};
+    cJSON *o = mp_rtable_json(&keyed_table, &r);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"before\":7,\"by_name\":{\"zeta\":{\"n\":1,\"s\":\"one\"},"
+                           "\"alpha\":{\"n\":2},\"mid\":{\"n\":-3,\"s\":\"three\"}}}");
+    free(s);
+
+    keyed_rec back;
+    mp_rtable_read(&keyed_table, o, &back);
+    assert_int_equal(back.before, 7);
+    keyed_el got[4];
+    const cJSON *v = cJSON_GetObjectItem(o, "by_name");
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], v, got, 3), 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(got[i].key, els[i].key);
+        assert_int_equal(got[i].n, els[i].n);
+        if (els[i].s)
+            assert_string_equal(got[i].s, els[i].s);
+        else
+            assert_null(got[i].s);
+    }
+    back.els = got;
+    back.nels = 3;
+    cJSON *again = mp_rtable_json(&keyed_table, &back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+
+    /* At most max read; a member that is not an object skipped; an array is
+     * not a keyed object. */
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], v, got, 2), 2);
+    assert_string_equal(got[1].key, "alpha");
+    cJSON_AddNumberToObject((cJSON *)v, "bad", 1);
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], v, got, 4), 3);
+    cJSON *arr = cJSON_CreateArray();
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], arr, got, 4), 0);
+    cJSON_Delete(arr);
+    cJSON_Delete(o);
+
+    r.nels = 0;
+    o = mp_rtable_json(&keyed_table, &r);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"before\":7,\"by_name\":{}}");
+    free(s);
+    cJSON_Delete(o);
+}
+
 static void tool_names_this_binary(void **state)
 {
     (void)state;
@@ -503,6 +581,7 @@ int main(void)
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_through_its_table),
         cmocka_unit_test(counters_through_their_tables),
+        cmocka_unit_test(keyed_list_through_its_table),
 
         cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),

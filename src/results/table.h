@@ -24,6 +24,9 @@ typedef enum {
     MP_RT_OBJECT,       /* a struct at off, written through the row's sub table */
     MP_RT_OBJECT_LIST,  /* const T * at off, of size len, count at count_off, through sub */
     MP_RT_JSON,         /* const cJSON * at off: an object another writer made */
+    MP_RT_KEYED_LIST,   /* const T * at off, of size len, count at count_off: an object with
+                           a member per element, in order, named by the const char * that T
+                           begins with, its value through sub */
 } mp_rt_type;
 
 /* When a field is left out or written as something else than its value. */
@@ -42,13 +45,14 @@ typedef struct mp_rtfield {
     mp_rt_type type;
     mp_rt_absent absent;
     size_t off;                 /* the value in the model */
-    size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST: element size */
+    size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST and
+                                   KEYED_LIST: element size */
     size_t count_off;           /* lists: the size_t holding their length */
     size_t when;                /* 0: always there; else 1 + the offset of an int that must
                                    be non-zero (MP_RT_WHEN) or zero (MP_RT_UNLESS) for it to be */
     int unless;
     const char *const *names;   /* CHOICE: the value's names */
-    const struct mp_rtable *sub;   /* OBJECT, OBJECT_LIST */
+    const struct mp_rtable *sub;   /* OBJECT, OBJECT_LIST, KEYED_LIST */
     const char *unit;           /* "ns", "fds", ... or "" */
     const char *doc;            /* one line */
 } mp_rtfield;
@@ -68,8 +72,14 @@ cJSON *mp_rtable_json(const mp_rtable *t, const void *rec);
 /* The scalar fields and lists of object o into rec, unchecked: a field absent
  * or of another kind reads as "" (TEXT), NULL (STR, JSON), -1 (COUNT, CHOICE),
  * NaN (NUMBER), 0 (BOOL, HEX), an empty list; STR, TEXT_LIST and JSON point
- * into o.  OBJECT reads its sub table into its struct; OBJECT_LIST is left
- * to the caller (its elements read with the row's sub table). */
+ * into o.  OBJECT reads its sub table into its struct; OBJECT_LIST and
+ * KEYED_LIST are left to the caller (mp_rtable_read_list). */
 void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec);
+
+/* The elements of v, the value of an OBJECT_LIST or KEYED_LIST field f, into
+ * out (room for max elements of f->len bytes), each read with f->sub as
+ * mp_rtable_read does and a KEYED_LIST element's key pointing into v;
+ * members that are not objects are skipped.  Returns how many were read. */
+size_t mp_rtable_read_list(const mp_rtfield *f, const cJSON *v, void *out, size_t max);
 
 #endif
