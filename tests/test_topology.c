@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "cmd/cmd.h"
+#include "run/topo_rec.h"
 #include "topology/topology.h"
 
 #define R (-2)   /* expected pair value meaning "placement refused" */
@@ -224,6 +225,15 @@ static void test_unknown_placement_and_bad_input(void **state)
     assert_non_null(strstr(err.msg, "bogus:3"));
 }
 
+/* The "topology" object of t, as `muxprof topology --json` writes it. */
+static cJSON *summary_json(const mp_topo *t)
+{
+    mp_topo_rec rec;
+    cJSON *j = mp_topo_rec_fill(&rec, t) == 0 ? mp_rtopology_json(&rec.m) : NULL;
+    mp_topo_rec_free(&rec);
+    return j;
+}
+
 static mp_topo *load_fixture(const char *file)
 {
     char path[512];
@@ -260,7 +270,7 @@ static void test_restricted_cpuset_xml(void **state)
     assert_int_equal(pair.waiter_pu, 0);
     assert_int_equal(pair.poker_pu, 2);
 
-    cJSON *j = mp_topo_json(t);
+    cJSON *j = summary_json(t);
     assert_non_null(j);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "restricted")));
     assert_string_equal(cJSON_GetObjectItem(j, "usable_cpus")->valuestring, "0,2");
@@ -288,7 +298,7 @@ static void test_unknown_line_size_xml(void **state)
     int known = -1;
     assert_int_equal(mp_topo_line_bytes(t, &known), 64);
     assert_int_equal(known, 0);
-    cJSON *j = mp_topo_json(t);
+    cJSON *j = summary_json(t);
     assert_non_null(j);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "line_bytes_known")));
     assert_int_equal(cJSON_GetObjectItem(j, "line_bytes")->valueint, 64);
@@ -308,7 +318,7 @@ static void test_json_summary(void **state)
 {
     (void)state;
     mp_topo *t = load_or_fail(&machines[1]);
-    cJSON *j = mp_topo_json(t);
+    cJSON *j = summary_json(t);
     assert_non_null(j);
     assert_int_equal(cJSON_GetObjectItem(j, "pus")->valueint, 32);
     assert_int_equal(cJSON_GetObjectItem(j, "cores")->valueint, 16);
@@ -337,7 +347,7 @@ static void test_json_summary(void **state)
  * synthetic description. */
 static char *summary_text(const mp_topo *t)
 {
-    cJSON *j = mp_topo_json(t);
+    cJSON *j = summary_json(t);
     char *s = j ? cJSON_Print(j) : NULL;
     cJSON_Delete(j);
     return s;

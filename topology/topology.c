@@ -279,13 +279,14 @@ int mp_topo_caches(const mp_topo *t, mp_cache_level *out, int max)
     return n;
 }
 
-/* First usable PU in logical order (there is one: finish_load checks). */
 int mp_topo_cache_cpus(const mp_topo *t, int level, int i, char *buf, size_t len)
 {
-    hwloc_obj_t c = hwloc_get_obj_by_type(t->topo, mp__cache_type(level), (unsigned)i);
-    return i >= 0 && c ? hwloc_bitmap_list_snprintf(buf, len, c->cpuset) : -1;
+    hwloc_obj_t c = i < 0 ? NULL
+                          : hwloc_get_obj_by_type(t->topo, mp__cache_type(level), (unsigned)i);
+    return c ? hwloc_bitmap_list_snprintf(buf, len, c->cpuset) : -1;
 }
 
+/* First usable PU in logical order (there is one: finish_load checks). */
 static hwloc_obj_t first_usable(const mp_topo *t)
 {
     hwloc_obj_t pu = NULL;

@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-#include <cjson/cJSON.h>
 #include "common/mp_err.h"
 
 typedef struct mp_topo mp_topo;
@@ -56,10 +55,6 @@ int mp_topo_bind_thread(const mp_topo *t, int pu, mp_err *err);
 /* Data cache line size in bytes; *known = 0 when hwloc does not know and
  * 64 is assumed. */
 unsigned mp_topo_line_bytes(const mp_topo *t, int *known);
-
-/* Summary for results.json ("topology" object): caches, PUs, ...  The
- * caller adds the chosen pair.  Returns a new cJSON object. */
-cJSON *mp_topo_json(const mp_topo *t);
 
 /* ---- Additions for the topology verb, tests and later analysis ---- */
 
