@@ -1,4 +1,4 @@
-/* topo_json.c - the text that `muxprof topology` prints: counts, usable
+/* print.c - the text that `muxprof topology` prints: counts, usable
  * PUs, data caches, placements offered and refused. */
 #include "internal.h"
 
