@@ -3,7 +3,7 @@
  * is left out, a unit and one line of doc.  The writer and the reader of
  * the object go through the same rows, and the schema's test holds
  * docs/results-schema.md to them.  A <cell> has its own table
- * (results/cell.h); context, config and counters use this one. */
+ * (results/cell.h); context, config, counters and topology use this one. */
 #ifndef MP_RESULTS_TABLE_H
 #define MP_RESULTS_TABLE_H
 
