@@ -35,6 +35,7 @@ static const char *rt_kind(const mp_rtfield *f)
     case MP_RT_INT: return "count";
     case MP_RT_ARRAY: return rt_is_count(f->sub->fields) ? "array of counts" : "array of text";
     case MP_RT_REF: return rt_kind(f->sub->fields);
+    case MP_RT_KEYED_LIST: return "object of objects, by name";
     }
     return "?";
 }

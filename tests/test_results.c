@@ -17,6 +17,7 @@
 #include "results/counters.h"
 #include "results/profile.h"
 #include "results/schema.h"
+#include "results/topology.h"
 #include "results_rows.h"
 #include "results/summary.h"
 #include "run/config.h"
@@ -659,19 +660,161 @@ static int doc_matches_table(const char *doc, const mp_rtable *t)
 }
 
 /* docs/results-schema.md lists every field of context, config, counters and
- * a cell's profile (and of their objects) as their tables do. */
+ * a cell's profile and topology (and of their objects) as their tables do. */
 static void doc_names_every_table_field(void **state)
 {
     (void)state;
     const char *doc = read_doc();
     assert_non_null(doc);
     const mp_rtable *tables[] = {&mp_rcontext_table, &mp_run_config_table, &mp_rcounters_table,
-                                 &mp_rprofile_table};
+                                 &mp_rprofile_table, &mp_rtopology_table};
     int bad = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         bad += doc_matches_table(doc, tables[i]);
     if (bad)
         fail_msg("docs/results-schema.md differs from the tables in %d lines (above)", bad);
+}
+
+/* The object below, with model after "source" and tail after the offers. */
+#define TOPO_JSON(model, tail) \
+    "{\"source\":\"xml: a.xml\"," model "\"packages\":1,\"numa_nodes\":1,\"cores\":2," \
+    "\"pus\":4,\"usable_pus\":2,\"usable_cpus\":\"0,2\",\"restricted\":true," \
+    "\"line_bytes\":64,\"line_bytes_known\":false,\"caches\":[{\"level\":1," \
+    "\"type\":\"data\",\"size_bytes\":32768,\"line_bytes\":64,\"instances\":2," \
+    "\"pus_per_instance\":1,\"shared_by\":[\"0\",\"1\"]},{\"level\":2," \
+    "\"type\":\"unified\",\"size_bytes\":1048576,\"size_min_bytes\":1048576," \
+    "\"size_max_bytes\":2097152,\"line_bytes\":0,\"instances\":2," \
+    "\"pus_per_instance\":1,\"shared_by\":[\"0\",\"1\"]}],\"placements_offered\":" \
+    "{\"auto\":{\"kind\":\"same-l2\",\"waiter_pu\":0,\"poker_pu\":1}," \
+    "\"none\":{\"kind\":\"none\",\"waiter_pu\":-1,\"poker_pu\":-1}}" tail "}"
+
+/* topology: the verb's object (no pair), then a run's, byte for byte in the
+ * order results.json has always had them; each placement offered a member
+ * named by the placement asked for. */
+static void topology_through_its_tables(void **state)
+{
+    (void)state;
+    static mp_rtopo_cache caches[2];
+    caches[0] = (mp_rtopo_cache){.level = 1, .type = "data", .size_bytes = 32768,
+                                 .line_bytes = 64, .instances = 2, .pus_per_instance = 1,
+                                 .shared_by = {"0", "1"}, .nshared_by = 2};
+    caches[1] = (mp_rtopo_cache){.level = 2, .type = "unified", .size_bytes = 1048576,
+                                 .sized_apart = 1, .size_min_bytes = 1048576,
+                                 .size_max_bytes = 2097152, .line_bytes = 0, .instances = 2,
+                                 .pus_per_instance = 1, .shared_by = {"0", "1"},
+                                 .nshared_by = 2};
+    const mp_rtopo_offer offered[] = {{"auto", "same-l2", 0, 1}, {"none", "none", -1, -1}};
+    mp_rtopology t = {.source = "xml: a.xml", .packages = 1, .numa_nodes = 1, .cores = 2,
+                      .pus = 4, .usable_pus = 2, .usable_cpus = "0,2", .restricted = 1,
+                      .line_bytes = 64, .line_bytes_known = 0, .caches = caches, .ncaches = 2,
+                      .offered = offered, .noffered = 2};
+    cJSON *o = mp_rtopology_json(&t);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, TOPO_JSON("", ""));
+    free(s);
+    cJSON_Delete(o);
+
+    t.has_cpu_model = 1;
+    t.cpu_model = "";
+    t.placed = 1;
+    t.placement = "same-l2";
+    t.placement_requested = "auto";
+    t.placement_detail = "PU 0 and PU 1 share an L2";
+    t.placement_fell_back = 0;
+    t.waiter_pu = 0;
+    t.poker_pu = 1;
+    t.poker_binding_warning = "the poker: EPERM";
+    t.binding_warning = "";
+    t.bound = 0;
+    o = mp_rtopology_json(&t);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, TOPO_JSON("\"cpu_model\":\"\",",
+                                     ",\"placement\":\"same-l2\",\"placement_requested\":\"auto\","
+                                     "\"placement_detail\":\"PU 0 and PU 1 share an L2\","
+                                     "\"placement_fell_back\":false,\"waiter_pu\":0,"
+                                     "\"poker_pu\":1,"
+                                     "\"poker_binding_warning\":\"the poker: EPERM\","
+                                     "\"bound\":false"));
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* A KEYED_LIST: an object with a member per element, in the list's order,
+ * named by the element's first field; read back element by element. */
+typedef struct keyed_el {
+    const char *key;
+    long long n;
+    const char *s;
+} keyed_el;
+
+static const mp_rtfield keyed_el_fields[] = {
+    {"n", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(keyed_el, n), 0, 0, 0, 0, NULL, NULL, "", "n"},
+    {"s", MP_RT_STR, MP_RT_OMIT_EMPTY, offsetof(keyed_el, s), 0, 0, 0, 0, NULL, NULL, "", "s"},
+};
+static const mp_rtable keyed_el_table = {"t.by_name", keyed_el_fields, 2};
+
+typedef struct keyed_rec {
+    long long before;
+    const keyed_el *els;
+    size_t nels;
+} keyed_rec;
+
+static const mp_rtfield keyed_fields[] = {
+    {"before", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(keyed_rec, before), 0, 0, 0, 0, NULL, NULL,
+     "", "before"},
+    {"by_name", MP_RT_KEYED_LIST, MP_RT_ALWAYS, offsetof(keyed_rec, els), sizeof(keyed_el),
+     offsetof(keyed_rec, nels), 0, 0, NULL, &keyed_el_table, "", "by name"},
+};
+static const mp_rtable keyed_table = {"t", keyed_fields, 2};
+
+static void keyed_list_through_its_table(void **state)
+{
+    (void)state;
+    const keyed_el els[] = {{"zeta", 1, "one"}, {"alpha", 2, NULL}, {"mid", -3, "three"}};
+    keyed_rec r = {.before = 7, .els = els, .nels = 3};
+    cJSON *o = mp_rtable_json(&keyed_table, &r);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"before\":7,\"by_name\":{\"zeta\":{\"n\":1,\"s\":\"one\"},"
+                           "\"alpha\":{\"n\":2},\"mid\":{\"n\":-3,\"s\":\"three\"}}}");
+    free(s);
+
+    keyed_rec back;
+    mp_rtable_read(&keyed_table, o, &back);
+    assert_int_equal(back.before, 7);
+    keyed_el got[4];
+    const cJSON *v = cJSON_GetObjectItem(o, "by_name");
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], v, got, 3), 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(got[i].key, els[i].key);
+        assert_int_equal(got[i].n, els[i].n);
+        if (els[i].s)
+            assert_string_equal(got[i].s, els[i].s);
+        else
+            assert_null(got[i].s);
+    }
+    back.els = got;
+    back.nels = 3;
+    cJSON *again = mp_rtable_json(&keyed_table, &back);
+    assert_true(cJSON_Compare(o, again, 1));
+    cJSON_Delete(again);
+
+    /* At most max read; a member that is not an object skipped; an array is
+     * not a keyed object. */
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], v, got, 2), 2);
+    assert_string_equal(got[1].key, "alpha");
+    cJSON_AddNumberToObject((cJSON *)v, "bad", 1);
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], v, got, 4), 3);
+    cJSON *arr = cJSON_CreateArray();
+    assert_int_equal(mp_rtable_read_list(&keyed_fields[1], arr, got, 4), 0);
+    cJSON_Delete(arr);
+    cJSON_Delete(o);
+
+    r.nels = 0;
+    o = mp_rtable_json(&keyed_table, &r);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"before\":7,\"by_name\":{}}");
+    free(s);
+    cJSON_Delete(o);
 }
 
 static void tool_names_this_binary(void **state)
@@ -696,6 +839,8 @@ int main(void)
         cmocka_unit_test(counters_through_their_tables),
         cmocka_unit_test(plain_c_through_a_table),
         cmocka_unit_test(profile_through_its_tables),
+        cmocka_unit_test(keyed_list_through_its_table),
+        cmocka_unit_test(topology_through_its_tables),
 
         cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "cmd/cmd.h"
+#include "run/topo_rec.h"
 #include "topology/topology.h"
 
 #define R (-2)   /* expected pair value meaning "placement refused" */
@@ -223,6 +225,15 @@ static void test_unknown_placement_and_bad_input(void **state)
     assert_non_null(strstr(err.msg, "bogus:3"));
 }
 
+/* The "topology" object of t, as `muxprof topology --json` writes it. */
+static cJSON *summary_json(const mp_topo *t)
+{
+    mp_topo_rec rec;
+    cJSON *j = mp_topo_rec_fill(&rec, t) == 0 ? mp_rtopology_json(&rec.m) : NULL;
+    mp_topo_rec_free(&rec);
+    return j;
+}
+
 static mp_topo *load_fixture(const char *file)
 {
     char path[512];
@@ -259,7 +270,7 @@ static void test_restricted_cpuset_xml(void **state)
     assert_int_equal(pair.waiter_pu, 0);
     assert_int_equal(pair.poker_pu, 2);
 
-    cJSON *j = mp_topo_json(t);
+    cJSON *j = summary_json(t);
     assert_non_null(j);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "restricted")));
     assert_string_equal(cJSON_GetObjectItem(j, "usable_cpus")->valuestring, "0,2");
@@ -287,7 +298,7 @@ static void test_unknown_line_size_xml(void **state)
     int known = -1;
     assert_int_equal(mp_topo_line_bytes(t, &known), 64);
     assert_int_equal(known, 0);
-    cJSON *j = mp_topo_json(t);
+    cJSON *j = summary_json(t);
     assert_non_null(j);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(j, "line_bytes_known")));
     assert_int_equal(cJSON_GetObjectItem(j, "line_bytes")->valueint, 64);
@@ -307,7 +318,7 @@ static void test_json_summary(void **state)
 {
     (void)state;
     mp_topo *t = load_or_fail(&machines[1]);
-    cJSON *j = mp_topo_json(t);
+    cJSON *j = summary_json(t);
     assert_non_null(j);
     assert_int_equal(cJSON_GetObjectItem(j, "pus")->valueint, 32);
     assert_int_equal(cJSON_GetObjectItem(j, "cores")->valueint, 16);
@@ -327,6 +338,62 @@ static void test_json_summary(void **state)
     assert_int_equal(cJSON_GetObjectItem(x, "poker_pu")->valueint, 4);
     assert_null(cJSON_GetObjectItem(pl, "same-l2"));
     cJSON_Delete(j);
+    mp_topo_free(t);
+}
+
+/* The JSON summary, byte for byte: each fixture's .json is what `muxprof
+ * topology --json` printed for its .xml (loaded from the fixtures folder, so
+ * that "source" names the file alone), or, for the EPYC-like row, for its
+ * synthetic description. */
+static char *summary_text(const mp_topo *t)
+{
+    cJSON *j = summary_json(t);
+    char *s = j ? cJSON_Print(j) : NULL;
+    cJSON_Delete(j);
+    return s;
+}
+
+static void expect_summary(const mp_topo *t, const char *want_file)
+{
+    char path[512], want[16384];
+    snprintf(path, sizeof path, "%s/topology/%s", MP_TEST_FIXTURES, want_file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("%s: cannot open", path);
+    size_t n = fread(want, 1, sizeof want - 1, f);
+    fclose(f);
+    want[n] = '\0';
+    char *got = summary_text(t);
+    assert_non_null(got);
+    size_t len = strlen(got);
+    if (len + 1 != n || strncmp(got, want, len) || want[len] != '\n')
+        fail_msg("%s differs from the summary:\n%s", want_file, got);
+    free(got);
+}
+
+static void test_json_bytes(void **state)
+{
+    (void)state;
+    static const char *const xmls[] = {"vm-smt-cpuset-0_2", "vm-2pu-no-linesize",
+                                       "vm-hybrid-l2"};
+    char dir[512], back[4096], file[64];
+    assert_non_null(getcwd(back, sizeof back));
+    snprintf(dir, sizeof dir, "%s/topology", MP_TEST_FIXTURES);
+    assert_int_equal(chdir(dir), 0);
+    for (size_t i = 0; i < sizeof xmls / sizeof xmls[0]; i++) {
+        mp_topo *t = NULL;
+        mp_err err;
+        mp_err_clear(&err);
+        snprintf(file, sizeof file, "%s.xml", xmls[i]);
+        if (mp_topo_load_xml(&t, file, &err) != 0)
+            fail_msg("%s: %s", file, err.msg);
+        snprintf(file, sizeof file, "%s.json", xmls[i]);
+        expect_summary(t, file);
+        mp_topo_free(t);
+    }
+    assert_int_equal(chdir(back), 0);
+    mp_topo *t = load_or_fail(&machines[1]);
+    expect_summary(t, "epyc-2s-ccx.json");
     mp_topo_free(t);
 }
 
@@ -357,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_restricted_cpuset_xml),
         cmocka_unit_test(test_unknown_line_size_xml),
         cmocka_unit_test(test_json_summary),
+        cmocka_unit_test(test_json_bytes),
         cmocka_unit_test(test_verb_exit_status),
     };
     return cmocka_run_group_tests_name("topology", tests, NULL, NULL);

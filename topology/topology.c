@@ -218,6 +218,20 @@ int mp_topo_is_host(const mp_topo *t)
     return t->is_host;
 }
 
+const char *mp_topo_source(const mp_topo *t)
+{
+    return t->source;
+}
+
+const char *mp_topo_cpu_model(const mp_topo *t)
+{
+    hwloc_obj_t pkg = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, 0);
+    const char *m = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+    if (!m)
+        m = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t->topo), "CPUModel");
+    return m;
+}
+
 void mp_topo_get_counts(const mp_topo *t, mp_topo_counts *out)
 {
     out->packages = hwloc_get_nbobjs_by_type(t->topo, HWLOC_OBJ_PACKAGE);
@@ -263,6 +277,13 @@ int mp_topo_caches(const mp_topo *t, mp_cache_level *out, int max)
         n++;
     }
     return n;
+}
+
+int mp_topo_cache_cpus(const mp_topo *t, int level, int i, char *buf, size_t len)
+{
+    hwloc_obj_t c = i < 0 ? NULL
+                          : hwloc_get_obj_by_type(t->topo, mp__cache_type(level), (unsigned)i);
+    return c ? hwloc_bitmap_list_snprintf(buf, len, c->cpuset) : -1;
 }
 
 /* First usable PU in logical order (there is one: finish_load checks). */

@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-#include <cjson/cJSON.h>
 #include "common/mp_err.h"
 
 typedef struct mp_topo mp_topo;
@@ -57,10 +56,6 @@ int mp_topo_bind_thread(const mp_topo *t, int pu, mp_err *err);
  * 64 is assumed. */
 unsigned mp_topo_line_bytes(const mp_topo *t, int *known);
 
-/* Summary for results.json ("topology" object): caches, PUs, ...  The
- * caller adds the chosen pair.  Returns a new cJSON object. */
-cJSON *mp_topo_json(const mp_topo *t);
-
 /* ---- Additions for the topology verb, tests and later analysis ---- */
 
 /* Every placement name, in the order they are listed and tried. */
@@ -75,6 +70,13 @@ int mp_topo_offered(const mp_topo *t, mp_pu_pair *out, int max);
 /* Why a placement is not offered here (static text), or NULL when it is
  * offered or the name is unknown. */
 const char *mp_topo_refusal(const mp_topo *t, const char *placement);
+
+/* Where the topology comes from: "host", "synthetic: DESC" or "xml: FILE". */
+const char *mp_topo_source(const mp_topo *t);
+
+/* hwloc's CPUModel of the first package (else of the machine), NULL when
+ * hwloc has none. */
+const char *mp_topo_cpu_model(const mp_topo *t);
 
 /* Counts of the whole machine (hwloc objects), and of the PUs this process
  * may use (cgroup cpuset and affinity; equal to pus when unrestricted). */
@@ -100,6 +102,11 @@ typedef struct mp_cache_level {
 /* Data cache levels from L1 outwards; returns how many (at most max are
  * written). */
 int mp_topo_caches(const mp_topo *t, mp_cache_level *out, int max);
+
+/* The PUs sharing cache i (0-based, in hwloc's order) of data cache level
+ * level, as a cpulist into buf; returns snprintf's value, or -1 when that
+ * level has no cache i. */
+int mp_topo_cache_cpus(const mp_topo *t, int level, int i, char *buf, size_t len);
 
 /* Size in bytes of the level-N data cache serving PU pu (pu < 0: the first
  * usable PU); 0 when there is none. */

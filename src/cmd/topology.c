@@ -4,6 +4,7 @@
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
 #include "cmd/opt.h"
+#include "run/topo_rec.h"
 #include "topology/topology.h"
 #include "sim/model.h"
 
@@ -165,9 +166,11 @@ int mp_cmd_topology(int argc, char **argv)
         return 0;
     }
     if (json) {
-        cJSON *o = mp_topo_json(t);
+        mp_topo_rec rec;
+        cJSON *o = mp_topo_rec_fill(&rec, t) == 0 ? mp_rtopology_json(&rec.m) : NULL;
         char *s = o ? cJSON_Print(o) : NULL;
         cJSON_Delete(o);
+        mp_topo_rec_free(&rec);
         if (!s) {
             fprintf(stderr, "muxprof topology: out of memory building the JSON summary\n");
             mp_topo_free(t);

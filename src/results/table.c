@@ -95,6 +95,14 @@ static cJSON *value_json(const mp_rtfield *f, const char *rec)
         const char *to = *(const char *const *)at;
         return to ? value_json(f->sub->fields, to) : NULL;
     }
+    case MP_RT_KEYED_LIST: {
+        size_t n = *(const size_t *)(rec + f->count_off);
+        const char *el = *(const char *const *)at;
+        cJSON *o = cJSON_CreateObject();
+        for (size_t i = 0; o && i < n; i++, el += f->len)
+            cJSON_AddItemToObject(o, *(const char *const *)el, mp_rtable_json(f->sub, el));
+        return o;
+    }
     }
     return NULL;
 }
@@ -191,6 +199,7 @@ void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec)
         case MP_RT_OBJECT_LIST:
         case MP_RT_ARRAY:
         case MP_RT_REF:
+        case MP_RT_KEYED_LIST:
             break;
         case MP_RT_JSON:
             *(const cJSON **)at = j;
@@ -240,4 +249,25 @@ void mp_rtable_free_lists(const mp_rtable *t, void *rec)
         *(void **)((char *)rec + f->off) = NULL;
         *(size_t *)((char *)rec + f->count_off) = 0;
     }
+}
+
+size_t mp_rtable_read_list(const mp_rtfield *f, const cJSON *v, void *out, size_t max)
+{
+    int keyed = f->type == MP_RT_KEYED_LIST;
+    const cJSON *e;
+    size_t n = 0;
+    if (keyed ? !cJSON_IsObject(v) : !cJSON_IsArray(v))
+        return 0;
+    cJSON_ArrayForEach(e, v) {
+        if (n == max)
+            break;
+        if (!cJSON_IsObject(e))
+            continue;
+        char *el = (char *)out + n++ * f->len;
+        memset(el, 0, f->len);
+        mp_rtable_read(f->sub, e, el);
+        if (keyed)
+            *(const char **)el = e->string;
+    }
+    return n;
 }

@@ -3,10 +3,10 @@
  * is left out, a unit and one line of doc.  The writer and the reader of
  * the object go through the same rows, and the schema's test holds
  * docs/results-schema.md to them.  A <cell> has its own table
- * (results/cell.h); context, config and counters use this one.  The model
- * may be a struct of another layer: INT, ARRAY and REF describe its plain
- * C (int members, arrays counted by an int, a pointer to a named thing)
- * without a copy made for the writer. */
+ * (results/cell.h); context, config, counters and topology use this one.  The
+ * model may be a struct of another layer: INT, ARRAY and REF describe its
+ * plain C (int members, arrays counted by an int, a pointer to a named
+ * thing) without a copy made for the writer. */
 #ifndef MP_RESULTS_TABLE_H
 #define MP_RESULTS_TABLE_H
 
@@ -33,6 +33,9 @@ typedef enum {
                            within the element) */
     MP_RT_REF,          /* const T * at off: the value of sub's one field of *it (its off
                            within T); NULL: left out */
+    MP_RT_KEYED_LIST,   /* const T * at off, of size len, count at count_off: an object with
+                           a member per element, in order, named by the const char * that T
+                           begins with, its value through sub */
 } mp_rt_type;
 
 /* When a field is left out or written as something else than its value. */
@@ -53,14 +56,15 @@ typedef struct mp_rtfield {
     mp_rt_type type;
     mp_rt_absent absent;
     size_t off;                 /* the value in the model */
-    size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST, ARRAY:
-                                   element size */
+    size_t len;                 /* TEXT: its buffer; lists: capacity; OBJECT_LIST,
+                                   KEYED_LIST, ARRAY: element size */
     size_t count_off;           /* lists: the size_t holding their length; ARRAY: the int */
     size_t when;                /* 0: always there; else 1 + the offset of an int that must
                                    be non-zero (MP_RT_WHEN) or zero (MP_RT_UNLESS) for it to be */
     int unless;
     const char *const *names;   /* CHOICE: the value's names */
-    const struct mp_rtable *sub;   /* OBJECT, OBJECT_LIST; ARRAY, REF: the value's one field */
+    const struct mp_rtable *sub;   /* OBJECT, OBJECT_LIST, KEYED_LIST; ARRAY, REF: the
+                                      value's one field */
     const char *unit;           /* "ns", "fds", ... or "" */
     const char *doc;            /* one line */
 } mp_rtfield;
@@ -81,9 +85,10 @@ cJSON *mp_rtable_json(const mp_rtable *t, const void *rec);
  * or of another kind reads as "" (TEXT), NULL (STR, JSON), -1 (COUNT, INT,
  * CHOICE), NaN (NUMBER), 0 (BOOL, HEX), an empty list; STR, TEXT_LIST and
  * JSON point into o.  OBJECT reads its sub table into its struct;
- * OBJECT_LIST is left to the caller (its elements read with the row's sub
- * table, or all of them with mp_rtable_read_lists); ARRAY and REF, which
- * describe a writer's own C, are not read. */
+ * OBJECT_LIST and KEYED_LIST are left to the caller (an OBJECT_LIST's
+ * elements read with the row's sub table, all of them with
+ * mp_rtable_read_lists; one list with mp_rtable_read_list); ARRAY and REF,
+ * which describe a writer's own C, are not read. */
 void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec);
 /* Each OBJECT_LIST field of t in o into an array of its own, every element
  * read through the row's sub table (zeroed first: a member the sub table
@@ -92,5 +97,11 @@ void mp_rtable_read(const mp_rtable *t, const cJSON *o, void *rec);
 int mp_rtable_read_lists(const mp_rtable *t, const cJSON *o, void *rec);
 /* The arrays mp_rtable_read_lists allocated, set back to NULL, 0. */
 void mp_rtable_free_lists(const mp_rtable *t, void *rec);
+
+/* The elements of v, the value of an OBJECT_LIST or KEYED_LIST field f, into
+ * out (room for max elements of f->len bytes), each read with f->sub as
+ * mp_rtable_read does and a KEYED_LIST element's key pointing into v;
+ * members that are not objects are skipped.  Returns how many were read. */
+size_t mp_rtable_read_list(const mp_rtfield *f, const cJSON *v, void *out, size_t max);
 
 #endif

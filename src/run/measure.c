@@ -34,6 +34,7 @@
 #include "run/results.h"
 #include "run/sample.h"
 #include "run/sweep.h"
+#include "run/topo_rec.h"
 #include "topology/topology.h"
 
 #define EMPTY_BRACKETS 20000
@@ -207,6 +208,8 @@ typedef struct run_state {
     mp_sweep_env env;
     cpu_set_t all_cpus;       /* the process's CPUs, before the waiter was pinned */
     mp_noise_snap noise0;
+    mp_topo_rec topo;         /* results.json's topology, written once the binding is known */
+    mp_err poker_bind, waiter_bind;   /* why the poker, the waiter run unpinned */
 } run_state;
 
 /* The context of the results, the limits and the helper process. */
@@ -235,20 +238,15 @@ static int start(run_state *s, mp_err *err)
 static int place(run_state *s, mp_topo *topo, mp_err *err)
 {
     const mp_pu_pair *pair = s->pair;
-    cJSON *t;
     int fell_back = mp_run_placement_fell_back(pair);
     if (fell_back)
         fprintf(stderr, "muxprof: warning: placement %s fell back to %s: %s; wakeup times "
                 "then include the scheduler's placement of both threads (muxprof topology "
                 "lists what this host offers)\n", pair->requested, pair->placement,
                 pair->detail);
-    t = s->o->results.topology = mp_topo_json(topo);
-    cJSON_AddStringToObject(t, "placement", pair->placement);
-    cJSON_AddStringToObject(t, "placement_requested", pair->requested);
-    cJSON_AddStringToObject(t, "placement_detail", pair->detail);
-    cJSON_AddBoolToObject(t, "placement_fell_back", fell_back);
-    cJSON_AddNumberToObject(t, "waiter_pu", pair->waiter_pu);
-    cJSON_AddNumberToObject(t, "poker_pu", pair->poker_pu);
+    if (mp_topo_rec_fill(&s->topo, topo) < 0)
+        return mp_errf(err, -ENOMEM, "out of memory");
+    mp_topo_rec_place(&s->topo, pair, fell_back);
     /* The poker starts before this thread is pinned, so that it inherits
      * the process's CPUs: if its own binding fails it is unpinned, not
      * stuck on the waiter's PU.  The herd's waiters get the same CPUs. */
@@ -262,18 +260,18 @@ static int place(run_state *s, mp_topo *topo, mp_err *err)
         if (rc < 0)
             return rc;
         s->env.poker = s->poker;
-        mp_err perr;
-        if (mp_poker_bind_result(s->poker, &perr) < 0) {
+        mp_err *perr = &s->poker_bind;
+        if (mp_poker_bind_result(s->poker, perr) < 0) {
             s->o->bound = 0;
-            fprintf(stderr, "muxprof: warning: the poker process runs unpinned: %s\n", perr.msg);
-            cJSON_AddStringToObject(t, "poker_binding_warning", perr.msg);
+            fprintf(stderr, "muxprof: warning: the poker process runs unpinned: %s\n", perr->msg);
+            s->topo.m.poker_binding_warning = perr->msg;
         }
     }
-    mp_err berr;
-    if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, &berr) < 0) {
+    mp_err *berr = &s->waiter_bind;
+    if (pair->waiter_pu >= 0 && mp_topo_bind_thread(topo, pair->waiter_pu, berr) < 0) {
         s->o->bound = 0;
-        fprintf(stderr, "muxprof: warning: the waiter runs unpinned: %s\n", berr.msg);
-        cJSON_AddStringToObject(t, "binding_warning", berr.msg);
+        fprintf(stderr, "muxprof: warning: the waiter runs unpinned: %s\n", berr->msg);
+        s->topo.m.binding_warning = berr->msg;
     }
     return 0;
 }
@@ -297,7 +295,9 @@ static void prepare(run_state *s)
     mp_progress_init(&s->prog, s->cfg->quiet, r,
                      (size_t)s->cfg->repeats + mp_pmu_plan_passes(s->plan) +
                          (s->cfg->profile ? 1 : 0));
-    cJSON_AddBoolToObject(r->topology, "bound", s->o->bound && s->pair->waiter_pu >= 0);
+    s->topo.m.bound = s->o->bound && s->pair->waiter_pu >= 0;
+    r->topology = mp_rtopology_json(&s->topo.m);
+    mp_topo_rec_free(&s->topo);
 }
 
 /* The journal starts with what results.json says before any cell; from
@@ -426,6 +426,7 @@ int mp_run_measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
             o->exit_code = 1;
     }
     mp_progress_free(&s.prog);
+    mp_topo_rec_free(&s.topo);
     mp_poker_stop(s.poker);
     mp_peer_stop(&s.peer);
     if (rc < 0)
