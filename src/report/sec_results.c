@@ -190,8 +190,9 @@ static void table_marginal(FILE *f, const mp_rmodel *m, const char *mode, const 
     double per_fd = MP_POLLFD_BYTES + mp_kernel_bytes_per_fd(wake);
     fprintf(f, "Per-descriptor cost, measured: the marginal cost of each interval between "
                "neighbouring N, (p50[N₂] − p50[N₁]) / (N₂ − N₁), in ns per added fd, with its "
-               "95%% interval [lo, hi] (Hodges-Lehmann, from the two cells' repeat medians); "
-               "an interval that includes 0 is *within noise*: no cost per fd resolved there."
+               "interval [lo, hi] (Hodges-Lehmann, from the two cells' repeat medians; a "
+               "backend's m intervals cover together at 95%%, each at 1 − 5%%/m); an "
+               "interval that includes 0 is *within noise*: no cost per fd resolved there."
                "\n\n");
     for (size_t k = 0; k < m->nbackends; k++) {
         mp_rcost c;

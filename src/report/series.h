@@ -117,12 +117,20 @@ int mp_rc_has_reps(const mp_rcell *c);
 int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, size_t B,
                      double *lo, double *hi);
 
-/* The 95% interval of the log-log slope between cells a (at x0) and b (at
- * x1): ln of the Hodges-Lehmann interval of the ratio of their repeat
- * medians over ln(x1 / x0).  0, or -EINVAL (fewer than 2 repeats, a value
- * not positive), -ERANGE (too few repeats for 95%: MP_RC_FEW_REPS). */
-int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double *lo,
-                    double *hi);
+/* The level each of m intervals of one series is taken at so that all m
+ * cover together at MP_CI_LEVEL (Bonferroni: 1 - (1 - MP_CI_LEVEL) / m).
+ * A series' interval costs and its knees are m such intervals: at 95% each,
+ * a flat series of 9 intervals shows one "grows" or "falls" in a third of
+ * runs, and identical runs disagree. */
+double mp_rc_family_level(size_t m);
+
+/* The interval at level (MP_CI_LEVEL, or a family's) of the log-log slope
+ * between cells a (at x0) and b (at x1): ln of the Hodges-Lehmann interval
+ * of the ratio of their repeat medians over ln(x1 / x0).  0, or -EINVAL
+ * (fewer than 2 repeats, a value not positive), -ERANGE (too few repeats
+ * for the level: MP_RC_FEW_REPS). */
+int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double level,
+                    double *lo, double *hi);
 
 /* The 95% Hodges-Lehmann interval of p50(b) / p50(a) from the two cells'
  * repeat medians (mp_ratio_ci_hl).  0, or -EINVAL (fewer than 2 repeats),

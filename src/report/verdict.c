@@ -191,7 +191,7 @@ int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlin
     o->loglog_lo = o->loglog_hi = NAN;
     if (o->has_ci)
         mp_rc_loglog_ci(mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[0]), pc->nfds[0],
-                        o->p1, pc->nfds[np - 1], &o->loglog_lo, &o->loglog_hi);
+                        o->p1, pc->nfds[np - 1], MP_CI_LEVEL, &o->loglog_lo, &o->loglog_hi);
     o->on = poll_linear(o);
     o->flat_v = epoll_flat(m, mode, kind, o);
     return 1;
