@@ -200,8 +200,9 @@ static void within_noise(void **st)
 
 /* 2 repeat medians per cell, tight (1%): a Hodges-Lehmann interval from
  * 2 x 2 repeats is [min, max] of the 4 pairwise values, which covers only
- * 67%, so no interval cost, slope or ratio has a 95% interval and the
- * claims that need one are not resolved, saying why, instead of "holds". */
+ * 67%, so no interval cost (five of them, each at 99%), slope or ratio has
+ * its interval and the claims that need one are not resolved, saying why
+ * and how many repeats would do, instead of "holds". */
 static void two_repeats(void **st)
 {
     (void)st;
@@ -211,10 +212,11 @@ static void two_repeats(void **st)
     make_run(dir, 0.01, NULL, 0);
     nreps = 9;
     char *md = report(dir);
-    HAS(md, "- poll (interval not available: fewer repeat medians than a 95% interval needs "
-            "(at least 4 per cell)): 10→100: 20;");
+    HAS(md, "- poll (interval not available: fewer repeat medians than 5 intervals covering "
+            "together at 95% need (each at 99.0%: at least 5 per cell)): 10→100: 20;");
     HAS(md, "  - ready mode: **not resolved** (an interval cost of poll has no interval: fewer "
-            "repeat medians than a 95% interval needs (at least 4 per cell))");
+            "repeat medians than 5 intervals covering together at 95% need (each at 99.0%: "
+            "at least 5 per cell))");
     HAS(md, "  - ready mode: **not resolved** (the ratio has no interval: fewer repeat medians "
             "than a 95% interval needs (at least 4 per cell)): measured at N=10,000: 667×");
     NOT(md, "  - ready mode: **holds**");

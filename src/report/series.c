@@ -201,6 +201,33 @@ double mp_rc_family_level(size_t m)
     return m > 1 ? 1 - (1 - MP_CI_LEVEL) / (double)m : MP_CI_LEVEL;
 }
 
+/* The fewest repeat medians per cell (r against r) whose widest HL
+ * interval, [min, max] of the pairwise values, covers at least level:
+ * 1 - 2 / C(2r, r) >= level. */
+static size_t min_repeats(double level)
+{
+    double c = 2;   /* C(2, 1) */
+    size_t r = 1;
+    while (1 - 2 / c < level - 1e-12 && r < 64) {
+        c = c * (2.0 * r + 1) * (2.0 * r + 2) / ((r + 1.0) * (r + 1.0));
+        r++;
+    }
+    return r;
+}
+
+const char *mp_rc_few_reps_family(size_t n, char *buf, size_t len)
+{
+    if (n <= 2) {
+        snprintf(buf, len, "%s", MP_RC_FEW_REPS);
+        return buf;
+    }
+    double level = mp_rc_family_level(n - 1);
+    snprintf(buf, len, "fewer repeat medians than %zu intervals covering together at 95%% "
+             "need (each at %.1f%%: at least %zu per cell)", n - 1, 100 * level,
+             min_repeats(level));
+    return buf;
+}
+
 int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double level,
                     double *lo, double *hi)
 {

@@ -124,6 +124,13 @@ int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, si
  * runs, and identical runs disagree. */
 double mp_rc_family_level(size_t m);
 
+/* Why a series of n points has interval costs without an interval: its
+ * n - 1 intervals at mp_rc_family_level(n - 1) need more repeat medians
+ * than a cell has (MP_RC_FEW_REPS for one interval; for 2 intervals, each
+ * at 97.5%, at least 5 per cell; for 9, each at 99.4%, at least 6).
+ * Returns buf. */
+const char *mp_rc_few_reps_family(size_t n, char *buf, size_t len);
+
 /* The interval at level (MP_CI_LEVEL, or a family's) of the log-log slope
  * between cells a (at x0) and b (at x1): ln of the Hodges-Lehmann interval
  * of the ratio of their repeat medians over ln(x1 / x0).  0, or -EINVAL

@@ -107,9 +107,10 @@ static int poll_linear(mp_rlinear *o)
         }
     }
     if (missing && grows == MP_RV_YES) {
+        char few[160];
         grows = MP_RV_UNRESOLVED;
         because(o->why, sizeof o->why, "an interval cost of poll has no interval: %s",
-                MP_RC_FEW_REPS);
+                mp_rc_few_reps_family(np, few, sizeof few));
     }
     if (grows == MP_RV_YES && longrange) {
         int side = mp_rc_side(o->loglog_lo, o->loglog_hi, 0.5);
