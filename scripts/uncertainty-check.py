@@ -33,11 +33,12 @@ about 15 s a run on a 2-core VM; a sweep much shorter than that puts all of a
 cell's repeats in one level of a drifting host).  Writes DIR/runs/r01 ...,
 DIR/compare/, DIR/uncertainty-check.md and .json.  A benchmark, not a test:
 it takes minutes and its numbers depend on the host.  Exit: 0 every target
-met; 3 a target missed; 1 a run or compare failed; 2 usage.
+met; 3 a target missed; 1 a run, compare or report failed; 2 usage.
 """
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -154,9 +155,10 @@ def coverage(runs, mode=None):
 
 
 def run_spread(runs, mode):
-    """Per cell, the run-to-run coefficient of variation of the median and the
-    half-width of one run's interval over its median, each as the median over
-    cells: how far identical runs move against how sure one run says it is."""
+    """The run-to-run coefficient of variation of a cell's median (the median
+    over cells) and one run's interval half-width over its median (the median
+    over every cell of every run): how far identical runs move against how
+    sure one run says it is."""
     keys = sorted(k for k in set().union(*[set(r) for r in runs]) if k[0] == mode)
     cv, half = [], []
     for key in keys:
@@ -202,10 +204,28 @@ def run_verdicts(binary, run_dir):
     return v
 
 
+def said(v, key):
+    """What run verdicts v say of key: a pair the run names no knee at has
+    none; anything else a run does not decide is "(none)"."""
+    x = v.get(key)
+    if x is None:
+        return "no knee" if " knee " in key else "(none)"
+    return str(x)
+
+
+def contradicts(seen):
+    """Two verdicts of one thing that cannot both be true: a cost that grows
+    and falls, a knee and no knee, a claim that holds and does not hold
+    ("holds in part" and "same order of magnitude" contradict neither)."""
+    holds = any(x.startswith("holds") and x != "holds in part" for x in seen)
+    fails = any(x.startswith("does not hold") for x in seen)
+    return ({"grows", "falls"} <= seen or {"knee", "no knee"} <= seen or (holds and fails))
+
+
 def verdict_check(binary, run_dirs):
     """Groups of VERDICT_GROUP consecutive runs: how many verdicts are the
-    same in every run of a group; a contradiction is one run saying a cost
-    grows where another says it falls, or yes where another says no."""
+    same in every run of a group, and how many contradict each other (runs
+    after the last whole group are left out and named)."""
     per_run = [run_verdicts(binary, d) for d in run_dirs]
     groups, differ = [], {}
     for g in range(0, len(per_run) - VERDICT_GROUP + 1, VERDICT_GROUP):
@@ -213,15 +233,17 @@ def verdict_check(binary, run_dirs):
         keys = sorted(set().union(*vs))
         same = contra = 0
         for k in keys:
-            seen = set(str(v.get(k, "no knee" if " knee " in k else None)) for v in vs)
+            seen = set(said(v, k) for v in vs)
             if len(seen) == 1:
                 same += 1
                 continue
             differ.setdefault(k, set()).update(seen)
-            contra += {"grows", "falls"} <= seen or {"yes", "no"} <= seen
+            contra += contradicts(seen)
         groups.append({"runs": "%d-%d" % (g + 1, g + VERDICT_GROUP), "verdicts": len(keys),
                        "same": same, "contradictions": contra})
-    return groups, {k: sorted(s) for k, s in sorted(differ.items())}
+    left = len(per_run) % VERDICT_GROUP
+    left_out = [os.path.basename(d) for d in run_dirs[len(run_dirs) - left:]] if left else []
+    return groups, {k: sorted(s) for k, s in sorted(differ.items())}, left_out
 
 
 def scaled_copy(src, dst, shift):
@@ -301,6 +323,8 @@ def pairs_check(out, binary, run_dirs, shift):
         doc, chs = compare(binary, a, b, label)
         method = doc["comparison"].get("test", {}).get("name", method)
         for c, ch in chs:
+            if ch.get("testable") is False:
+                continue
             aa["cells"] += 1
             if flagged(ch):
                 aa["flagged"] += 1
@@ -313,6 +337,8 @@ def pairs_check(out, binary, run_dirs, shift):
         scaled_copy(b, sdir, shift)
         _, chs = compare(binary, a, sdir, label + " x%g" % shift)
         for c, ch in chs:
+            if ch.get("testable") is False:
+                continue
             pw["cells"] += 1
             if flagged(ch):
                 pw["flagged"] += 1
@@ -354,7 +380,9 @@ def write(out, res):
                   pct(TARGET_POWER), res["ok"]["power"]),
               "| verdicts the same in every run of a group of %d | %s | %s | %s |" % (
                   VERDICT_GROUP, pct(t["verdicts_same"]), pct(TARGET_VERDICTS),
-                  res["ok"]["verdicts"])]
+                  res["ok"]["verdicts"]),
+              "| verdicts contradicting another run's in its group | %d | 0 | %s |" % (
+                  t["contradictions"], res["ok"]["contradictions"])]
     lines += ["", "How far identical runs move, per cell (median over cells): the run-to-run "
               "coefficient of variation of the median, one run's interval half-width over its "
               "median, and the smallest shift a comparison of two single runs can find with 80% "
@@ -371,10 +399,13 @@ def write(out, res):
     for g in res["verdict_groups"]:
         lines.append("| %s | %d | %d | %d |" % (g["runs"], g["verdicts"], g["same"],
                                                g["contradictions"]))
+    if res["verdict_runs_left_out"]:
+        lines += ["", "Left out of the groups (fewer than %d after the last): %s." % (
+            VERDICT_GROUP, ", ".join(res["verdict_runs_left_out"]))]
     if res["verdicts_differing"]:
         lines += ["", "Verdicts that differ between runs of a group (what they were):", ""]
         for k, seen in res["verdicts_differing"].items():
-            lines.append("- %s: %s" % (k, "; ".join(x or "(none)" for x in seen)))
+            lines.append("- %s: %s" % (k, "; ".join(seen)))
     lines += [
              "", "compare's test: %s." % (res["compare_test"] or "not given"), "",
              "| cell | runs | median of runs | run medians | covers median of runs | "
@@ -397,8 +428,10 @@ def main():
     ap = argparse.ArgumentParser(prog="scripts/uncertainty-check.py",
                                  description="coverage of muxprof's intervals and compare's "
                                  "false-positive rate and power over identical runs")
-    ap.add_argument("--out", help="new directory for the runs and the result")
-    ap.add_argument("--from", dest="src", help="analyse the runs already in this directory")
+    ap.add_argument("--out", help="new directory for the runs and the result (with --from: "
+                    "for the result only)")
+    ap.add_argument("--from", dest="src", help="analyse the runs already in this directory "
+                    "(its runs/ are only read)")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   "..", "build", "bin", "muxprof"))
     ap.add_argument("--runs", type=int, default=20, help="identical runs [20]; at least 4")
@@ -408,20 +441,24 @@ def main():
         args = ap.parse_args(argv)
     except SystemExit as e:
         sys.exit(2 if e.code else 0)
-    if bool(args.out) == bool(args.src):
-        die("give --out DIR (make the runs) or --from DIR (analyse them), not both", 2)
+    if not args.out and not args.src:
+        die("give --out DIR (make the runs) or --from DIR [--out DIR2] (analyse them)", 2)
+    if args.src and (extra or "--runs" in argv):
+        die("--from analyses the runs it finds: --runs and run options are for --out alone", 2)
     if args.runs < 4:
         die("--runs must be at least 4 (two compare pairs)", 2)
     if not 1 < args.shift < 2:
         die("--shift is a factor between 1 and 2 (1.05 is 5% slower)", 2)
     if not os.access(args.bin, os.X_OK):
         die("no muxprof at %s: build it (scripts/setup.sh) or give --bin" % args.bin, 1)
-    out = args.src or args.out
+    out = args.out or args.src
     if args.out:
         if os.path.exists(out) and os.listdir(out):
             die("%s exists and is not empty: give a new directory" % out, 2)
+        os.makedirs(out, exist_ok=True)
+    if not args.src:
         make_runs(out, args.bin, args.runs, extra or DEFAULT_RUN)
-    runs_dir = os.path.join(out, "runs")
+    runs_dir = os.path.join(args.src or out, "runs")
     if not os.path.isdir(runs_dir):
         die("%s has no runs/ directory" % out, 2)
     names = sorted(n for n in os.listdir(runs_dir)
@@ -440,14 +477,17 @@ def main():
                              "coverage_other": share(*t["other"]), "intervals": t["cells"],
                              "spread": run_spread(cells, mode)}
     aa, pw, method = pairs_check(out, args.bin, dirs, args.shift)
-    groups, differ = verdict_check(args.bin, dirs)
+    groups, differ, left_out = verdict_check(args.bin, dirs)
     opts = (loaded[0][0].get("context") or {}).get("command") or extra or DEFAULT_RUN
+    if isinstance(opts, str):   # the command as run, less the run's own --out DIR
+        opts = re.sub(r" --out \S+", "", opts)
     totals = {"coverage_grand": share(*tot["grand"]), "coverage_other": share(*tot["other"]),
               "zero_width": tot["zero"], "intervals": tot["cells"],
               "aa_rate": share(aa["flagged"], aa["cells"]),
               "power": share(pw["slower"], pw["cells"]),
               "verdicts_same": share(sum(g["same"] for g in groups),
-                                     sum(g["verdicts"] for g in groups))}
+                                     sum(g["verdicts"] for g in groups)),
+              "contradictions": sum(g["contradictions"] for g in groups)}
     # The coverage target is on ready cells (wakeup's are printed beside
     # them); a sweep with no ready cell is held to all of its cells.
     cov = (by_mode.get("ready") or totals)["coverage_grand"]
@@ -455,12 +495,14 @@ def main():
           "aa": totals["aa_rate"] is not None and totals["aa_rate"] <= TARGET_AA,
           "power": totals["power"] is not None and totals["power"] >= TARGET_POWER,
           "verdicts": totals["verdicts_same"] is not None
-          and totals["verdicts_same"] >= TARGET_VERDICTS}
+          and totals["verdicts_same"] >= TARGET_VERDICTS,
+          "contradictions": bool(groups) and totals["contradictions"] == 0}
     res = {"runs": len(dirs), "run_options": opts if isinstance(opts, list) else [str(opts)],
            "shift": args.shift, "noise": noise_text([d for d, _ in loaded]) or "not recorded",
            "compare_test": method, "totals": totals, "by_mode": by_mode,
            "ok": {k: "met" if v else "missed" for k, v in ok.items()},
            "aa": aa, "power": pw, "verdict_groups": groups, "verdicts_differing": differ,
+           "verdict_runs_left_out": left_out,
            "cells": rows}
     sys.stdout.write(write(out, res))
     sys.exit(0 if all(ok.values()) else 3)

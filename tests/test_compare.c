@@ -707,12 +707,16 @@ static void wake_delay_matched(void **st)
 }
 
 /* Two runs that share only wakeup cells, measured at different wake delays,
- * share no cell: the refusal says which delays and what to do. */
+ * share no cell: the refusal says which delays and what to do, before the
+ * inputs' descriptions, so that long paths (here 120 characters a name)
+ * cut those and not the advice. */
+#define LONG_NAME "run-directory-with-a-long-name-as-fleets-and-archives-make-them-" \
+                  "measured-on-the-same-host-at-two-different-wake-delays"
 static void wake_delay_message(void **st)
 {
     (void)st;
     char d0[PATH_MAX], d1[PATH_MAX];
-    const char *names[] = {"wonly0", "wonly30us"}, *delays[] = {"0", "30000"};
+    const char *names[] = {LONG_NAME "-0", LONG_NAME "-30us"}, *delays[] = {"0", "30000"};
     char *dirs[] = {d0, d1};
     for (int k = 0; k < 2; k++) {
         hostA_delayed(names[k], delays[k], dirs[k], PATH_MAX);
@@ -740,6 +744,9 @@ static void wake_delay_message(void **st)
     HAS(err.msg, " the waiter slept 0 before the poke in ");
     HAS(err.msg, "'s wakeup cells and 30 us in ");
     HAS(err.msg, "'s: compare runs made with the same --wake-delay;");
+    const char *advice = strstr(err.msg, "--wake-delay;"), *inputs = strstr(err.msg, " has ");
+    assert_non_null(inputs);
+    assert_true(advice < inputs);
     mp_cmp_host_free(&h[0]);
     mp_cmp_host_free(&h[1]);
 }

@@ -261,7 +261,8 @@ int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
 
 /* The intervals of a wall_ns series' interval costs and slope, from its
  * cells' repeat medians; NaN (has_ci 0) when a cell has fewer than 2, and
- * an interval cost's NaN when its HL interval falls short of MP_CI_LEVEL. */
+ * an interval cost's NaN when its HL interval falls short of the family's
+ * level. */
 static void cost_intervals(const mp_rmodel *m, const char *mode, const char *kind,
                            const char *backend, const char *metric, mp_rcost *o)
 {

@@ -67,9 +67,10 @@ typedef struct mp_rcost {
     mp_fit fit;                       /* mp_fit_relative over every point */
     double marg_lo, marg_hi;          /* smallest and largest marginal cost */
     /* Intervals (wall_ns only, and only when every point's cell has at least
-     * 2 repeat medians: has_ci; else NaN).  marg_ci[i]: the 95%
-     * Hodges-Lehmann interval of the shift between the repeat medians of the
-     * cells at nfds[i] and nfds[i+1] (mp_shift_ci_hl), over their distance;
+     * 2 repeat medians: has_ci; else NaN).  marg_ci[i]: the Hodges-Lehmann
+     * interval, at mp_rc_family_level(n - 1), of the shift between the repeat
+     * medians of the cells at nfds[i] and nfds[i+1] (mp_shift_ci_hl), over
+     * their distance;
      * slope_ci: the percentile interval of fit.slope over MP_RC_BOOT fits of
      * resampled repeats (mp_rc_boot_slope). */
     int has_ci;
@@ -120,8 +121,8 @@ int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, si
 /* The level each of m intervals of one series is taken at so that all m
  * cover together at MP_CI_LEVEL (Bonferroni: 1 - (1 - MP_CI_LEVEL) / m).
  * A series' interval costs and its knees are m such intervals: at 95% each,
- * a flat series of 9 intervals shows one "grows" or "falls" in a third of
- * runs, and identical runs disagree. */
+ * a flat series of 9 intervals shows one "grows" or "falls" in a quarter
+ * of runs, and identical runs disagree. */
 double mp_rc_family_level(size_t m);
 
 /* Why a series of n points has interval costs without an interval: its

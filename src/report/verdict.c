@@ -75,7 +75,7 @@ static int poll_spread(const double *lo, const double *hi, size_t n, mp_rlinear 
 /* poll grows with N at one cost per fd: every interval cost above 0, the
  * log-log slope first to last at least 0.5 over a range of 100x or more,
  * and every two interval costs within MP_RC_SPREAD of each other.  An
- * interval that is not available (too few repeats for 95%) decides
+ * interval that is not available (too few repeats for its level) decides
  * nothing: the claim is then not resolved. */
 static int poll_linear(mp_rlinear *o)
 {
