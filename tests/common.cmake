@@ -1,7 +1,5 @@
 # Tests of src/common/.
 mp_add_test(test_stats LIBS mp_common SOURCES test_stats.c LABELS run)
-# Intervals and tests over repeats, and their coverage on synthetic drifting runs.
-mp_add_test(test_replicates LIBS mp_common SOURCES test_replicates.c LABELS run)
 # --anonymize's mechanism: free text scrubbed by shape, documents rewritten by field paths.
 mp_add_test(test_anonymize LIBS mp_common SOURCES test_anonymize.c LABELS privacy hardening)
 # The version, taken at build time (cmake/version.cmake).

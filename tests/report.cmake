@@ -51,3 +51,6 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_input_limits PROPERTIES LABELS "report;hardening" TIMEOUT 300
     SKIP_RETURN_CODE 77)
 endif()
+# Intervals and tests over repeats, and their coverage on synthetic drifting runs; the
+# family level of a series' intervals.
+mp_add_test(test_replicates LIBS mp_report SOURCES test_replicates.c LABELS run)

@@ -706,6 +706,50 @@ static void wake_delay_matched(void **st)
     }
 }
 
+/* Two runs that share only wakeup cells, measured at different wake delays,
+ * share no cell: the refusal says which delays and what to do, before the
+ * inputs' descriptions, so that long paths (here 120 characters a name)
+ * cut those and not the advice. */
+#define LONG_NAME "run-directory-with-a-long-name-as-fleets-and-archives-make-them-" \
+                  "measured-on-the-same-host-at-two-different-wake-delays"
+static void wake_delay_message(void **st)
+{
+    (void)st;
+    char d0[PATH_MAX], d1[PATH_MAX];
+    const char *names[] = {LONG_NAME "-0", LONG_NAME "-30us"}, *delays[] = {"0", "30000"};
+    char *dirs[] = {d0, d1};
+    for (int k = 0; k < 2; k++) {
+        hostA_delayed(names[k], delays[k], dirs[k], PATH_MAX);
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/results.json", dirs[k]);
+        char *text = mp_test_slurp(path);
+        cJSON *doc = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        assert_non_null(doc);
+        cJSON *res = cJSON_GetObjectItem(doc, "results");
+        for (int i = cJSON_GetArraySize(res) - 1; i >= 0; i--)
+            if (strcmp(cJSON_GetObjectItem(cJSON_GetArrayItem(res, i), "mode")->valuestring,
+                       "wakeup"))
+                cJSON_DeleteItemFromArray(res, i);
+        assert_int_equal(mp_fx_write_doc(path, doc), 0);
+    }
+    mp_cmp_host h[2];
+    mp_err err;
+    assert_int_equal(mp_cmp_host_open(&h[0], d0, &err), 0);
+    assert_int_equal(mp_cmp_host_open(&h[1], d1, &err), 0);
+    mp_cmp c = {h, 2};
+    assert_int_equal(mp_cmp_prepare(&c, &err), -EBADMSG);
+    HAS(err.msg, "the inputs share no measured cell (same mode, fd kind, backend and N), so "
+                 "there is nothing to compare: field results: ");
+    HAS(err.msg, " the waiter slept 0 before the poke in ");
+    HAS(err.msg, "'s wakeup cells and 30 us in ");
+    HAS(err.msg, "'s: compare runs made with the same --wake-delay;");
+    const char *advice = strstr(err.msg, "--wake-delay;"), *inputs = strstr(err.msg, " has ");
+    assert_true(inputs == NULL || advice < inputs);   /* the descriptions may be cut */
+    mp_cmp_host_free(&h[0]);
+    mp_cmp_host_free(&h[1]);
+}
+
 /* ---- reference datasets, against their articles ---------------------- */
 
 typedef struct want { const char *backend, *kind, *mode; long long nfds; double p50; } want;
@@ -984,6 +1028,7 @@ int main(void)
         cmocka_unit_test(simulated_geometries),
         cmocka_unit_test(shared_n_api),
         cmocka_unit_test(wake_delay_matched),
+        cmocka_unit_test(wake_delay_message),
         cmocka_unit_test(ref_epyc_9354p),
         cmocka_unit_test(ref_aarch64_gcc13_pipe),
         cmocka_unit_test(ref_python_selectors_tcp),

@@ -293,7 +293,7 @@ static void slope_intervals_over_repeats(void **state)
         cells[0].rep[k] = pow(1000, 1.5) * (1 + 0.01 * (k - 4) / 4);
         cells[1].rep[k] = pow(4000, 1.5) * (1 + 0.01 * ((k + 3) % REPS - 4) / 4);
     }
-    assert_int_equal(mp_rc_loglog_ci(&cells[0], 1000, &cells[1], 4000, &lo, &hi), 0);
+    assert_int_equal(mp_rc_loglog_ci(&cells[0], 1000, &cells[1], 4000, MP_CI_LEVEL, &lo, &hi), 0);
     assert_true(lo < 1.5 && 1.5 < hi && hi - lo < 0.02);
     assert_int_equal(mp_rc_side(lo, hi, 1.2), MP_RC_ABOVE);
     assert_int_equal(mp_rc_side(lo, hi, 1.5), MP_RC_STRADDLES);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/stats.h"
+#include "report/series.h"
 #include "percall_ref.h"
 
 /* A deterministic normal stream: splitmix64 and Box-Muller. */
@@ -259,6 +260,46 @@ static void test_aa_synthetic(void **state)
     assert_true(mw_flags >= pairs / 2);
 }
 
+/* A flat series (ten cells, the same truth) has nine interval costs.  Each
+ * at 95%, one of them or more excludes 0 -- a cost that "grows" or "falls"
+ * -- in a fifth or more of such series, so identical runs disagree; at the
+ * family's level (mp_rc_family_level) in about 5% at most. */
+static void test_family_level(void **state)
+{
+    (void)state;
+    enum { NPTS = 10 };
+    static double calls[R * S];
+    double reps[NPTS][R];
+    rng r = {9};
+    int any95 = 0, anyfam = 0, series = 300;
+    double fam = mp_rc_family_level(NPTS - 1);
+    assert_float_equal(fam, 1 - 0.05 / 9, 1e-12);
+    assert_float_equal(mp_rc_family_level(1), 0.95, 1e-12);
+    alarm(60);
+    for (int k = 0; k < series; k++) {
+        for (int i = 0; i < NPTS; i++)
+            synthetic_run(&r, calls, reps[i]);
+        int hit95 = 0, hitfam = 0;
+        for (int i = 0; i + 1 < NPTS; i++) {
+            double est, lo, hi, cov;
+            assert_int_equal(mp_shift_ci_hl(reps[i], R, reps[i + 1], R, 0.95, &est, &lo, &hi,
+                                            &cov), 0);
+            hit95 |= lo > 0 || hi < 0;
+            assert_int_equal(mp_shift_ci_hl(reps[i], R, reps[i + 1], R, fam, &est, &lo, &hi,
+                                            &cov), 0);
+            assert_true(cov >= fam - 1e-12);
+            hitfam |= lo > 0 || hi < 0;
+        }
+        any95 += hit95;
+        anyfam += hitfam;
+    }
+    alarm(0);
+    print_message("flat series with a cost that grows or falls: %d/%d at 95%% each, %d/%d at "
+                  "the family's level\n", any95, series, anyfam, series);
+    assert_true(any95 >= series / 5);
+    assert_true(anyfam <= series * 7 / 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_shift_interval),
         cmocka_unit_test(test_coverage_synthetic),
         cmocka_unit_test(test_aa_synthetic),
+        cmocka_unit_test(test_family_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

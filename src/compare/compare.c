@@ -392,14 +392,12 @@ int mp_cmp_prepare(mp_cmp *c, mp_err *err)
                 return 0;
         }
     }
+    /* The wake delays first: when they differ they are the cause, and the
+     * inputs' descriptions after them may be cut at MP_ERR_MAX. */
     char msg[MP_ERR_MAX], d[200];
     size_t o = (size_t)snprintf(msg, sizeof msg, "the inputs share no measured cell "
                                 "(same mode, fd kind, backend and N), so there is nothing "
                                 "to compare: field results:");
-    for (size_t i = 0; i < c->n && o < sizeof msg; i++) {
-        describe(&c->h[i].m, d, sizeof d);
-        o += (size_t)snprintf(msg + o, sizeof msg - o, " %s has %s;", c->h[i].m.path, d);
-    }
     size_t first = 0;   /* the input whose wakeup cells set the delay */
     while (first + 1 < c->n && c->h[first].m.wake_delay_ns < 0)
         first++;
@@ -408,13 +406,17 @@ int mp_cmp_prepare(mp_cmp *c, mp_err *err)
             continue;
         char a[32], b[32];
         o += (size_t)snprintf(msg + o, sizeof msg - o, " the waiter slept %s before the poke "
-                              "in %.200s's wakeup cells and %s in %.200s's: compare runs made with the "
-                              "same --wake-delay;",
+                              "in %.120s's wakeup cells and %s in %.120s's: compare runs made "
+                              "with the same --wake-delay;",
                               mp_duration_fmt(a, sizeof a, c->h[first].m.wake_delay_ns),
                               c->h[first].m.path,
                               mp_duration_fmt(b, sizeof b, c->h[i].m.wake_delay_ns),
                               c->h[i].m.path);
         break;
+    }
+    for (size_t i = 0; i < c->n && o < sizeof msg; i++) {
+        describe(&c->h[i].m, d, sizeof d);
+        o += (size_t)snprintf(msg + o, sizeof msg - o, " %s has %s;", c->h[i].m.path, d);
     }
     return mp_errf(err, -EBADMSG, "%s", msg);
 }

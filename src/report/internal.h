@@ -47,10 +47,11 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
 /* The knee search behind it for one backend: the points of the series,
  * those at or below the noise floor left out, knees (at most
  * MP_RKNEES_MAX kept in kn; nk may be more).  Where both cells of an
- * interval have repeat medians (wall_ns), the log-log slope's interval
- * decides (mp_rc_loglog_ci): a knee when it lies above MP_KNEE_SLOPE, "not
- * resolved" (nr[]) when it contains it; without an interval the slope
- * itself, and the knee's lo and hi are NaN. */
+ * interval have repeat medians (wall_ns), the log-log slope's interval at
+ * the series' family level decides (mp_rc_loglog_ci): a knee when it lies
+ * above MP_KNEE_SLOPE, "not resolved" (nr[]) when it contains it or the
+ * repeats are too few for the level (lo and hi NaN); cells without repeat
+ * medians are decided on the slope itself, lo and hi NaN. */
 #define MP_RKNEES_MAX 16
 typedef struct mp_rknees {
     mp_knee kn[MP_RKNEES_MAX];

@@ -4,6 +4,7 @@
  * source articles' claims checked against this run.  See report/md.h. */
 #include "report/internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -269,16 +270,21 @@ void mp__r_knees(const mp_rmodel *m, const char *mode, const char *kind, const c
             out->dropped++;
         }
     out->nk = out->nnr = 0;
+    double level = mp_rc_family_level(out->npts > 1 ? out->npts - 1 : 1);
     for (size_t i = 0; i + 1 < out->npts; i++) {
         mp_knee k = {.i = i, .x0 = x[i], .x1 = x[i + 1], .lo = NAN, .hi = NAN,
                      .slope = mp_loglog_slope(x[i], y[i], x[i + 1], y[i + 1])};
         if (!isfinite(k.slope))
             continue;
+        int rc = -EINVAL;
         if (!strcmp(metric, "wall_ns"))
-            mp_rc_loglog_ci(mp_rm_find(m, mode, kind, backend, (long long)k.x0), k.x0,
-                            mp_rm_find(m, mode, kind, backend, (long long)k.x1), k.x1, &k.lo,
-                            &k.hi);
-        int side = mp_rc_side(k.lo, k.hi, MP_KNEE_SLOPE);
+            rc = mp_rc_loglog_ci(mp_rm_find(m, mode, kind, backend, (long long)k.x0), k.x0,
+                                 mp_rm_find(m, mode, kind, backend, (long long)k.x1), k.x1,
+                                 level, &k.lo, &k.hi);
+        /* Cells with repeats too few for the family's level: not resolved,
+         * never decided on the slope alone (that is for cells without
+         * repeats, such as a published reference). */
+        int side = rc == -ERANGE ? MP_RC_STRADDLES : mp_rc_side(k.lo, k.hi, MP_KNEE_SLOPE);
         if (side == MP_RC_ABOVE || (side == MP_RC_NO_CI && k.slope > MP_KNEE_SLOPE)) {
             if (out->nk < MP_RKNEES_MAX)
                 out->kn[out->nk] = k;
@@ -298,9 +304,10 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     char a[32], b[32], c[32];
     fprintf(f, "Knees: intervals between neighbouring N where the log-log slope of the "
                "median exceeds %.1f (cost growing faster than N); where the cells have "
-               "repeat medians, only those whose 95%% interval [lo, hi] of that slope (ln of "
+               "repeat medians, only those whose interval [lo, hi] of that slope (ln of "
                "the Hodges-Lehmann interval of the ratio of the two cells' repeat medians, "
-               "over ln(N₂/N₁)) lies wholly above it. Each lists every "
+               "over ln(N₂/N₁); a backend's m intervals cover together at 95%%, each at "
+               "1 − 5%%/m) lies wholly above it. Each lists every "
                "footprint that fills a cache level within a factor of 2 of the interval: "
                "that is a coincidence, not a cause; the miss counters of the same interval, "
                "where measured, are the evidence.\n\n", MP_KNEE_SLOPE);
@@ -343,8 +350,9 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
         mp__r_knees(m, mode, kind, m->backends[be], metric, &k);
         for (size_t i = 0; i < k.nnr; i++)
             fprintf(f, "%s %s %s→%s (log-log slope %.2f%s)", said++ ? ";" : "Not resolved "
-                    "(the 95% interval of the log-log slope contains the knee threshold, so "
-                    "neither a knee nor its absence is shown):", m->backends[be],
+                    "(the interval of the log-log slope contains the knee threshold, or the "
+                    "cells have too few repeat medians for it, so neither a knee nor its "
+                    "absence is shown):", m->backends[be],
                     mp_fmt_num(a, sizeof a, k.nr[i].x0), mp_fmt_num(b, sizeof b, k.nr[i].x1),
                     k.nr[i].slope, knee_ci(&k.nr[i], c, sizeof c));
         if (be + 1 == m->nbackends)

@@ -81,7 +81,8 @@ static void claim_linear(FILE *f, const mp_rmodel *m, const char *kind)
             fprintf(f, "    No interval: a cell has fewer than 2 repeat medians, so this verdict "
                        "rests on the medians alone.\n");
         else
-            fprintf(f, "    Decided on 95%% intervals from the repeat medians: poll O(N): %s "
+            fprintf(f, "    Decided on intervals from the repeat medians (poll's interval costs "
+                       "together at 95%%, the rest at 95%% each): poll O(N): %s "
                        "(needs every interval cost's interval above 0, the log-log slope's "
                        "above 0.5 over 100× or more, and all within %.0f× of each other); epoll "
                        "flat: %s (max/min of its medians %s to %s by the cells' intervals, "

@@ -190,20 +190,22 @@ static void table_marginal(FILE *f, const mp_rmodel *m, const char *mode, const 
     double per_fd = MP_POLLFD_BYTES + mp_kernel_bytes_per_fd(wake);
     fprintf(f, "Per-descriptor cost, measured: the marginal cost of each interval between "
                "neighbouring N, (p50[N₂] − p50[N₁]) / (N₂ − N₁), in ns per added fd, with its "
-               "95%% interval [lo, hi] (Hodges-Lehmann, from the two cells' repeat medians); "
-               "an interval that includes 0 is *within noise*: no cost per fd resolved there."
+               "interval [lo, hi] (Hodges-Lehmann, from the two cells' repeat medians; a "
+               "backend's m intervals cover together at 95%%, each at 1 − 5%%/m); an "
+               "interval that includes 0 is *within noise*: no cost per fd resolved there."
                "\n\n");
     for (size_t k = 0; k < m->nbackends; k++) {
         mp_rcost c;
         if (!mp_rc_cost(m, mode, kind, m->backends[k], "wall_ns", &c))
             continue;
         int few = 0;
+        char why[160];
         for (size_t i = 0; i + 1 < c.n && c.has_ci; i++)
             few |= mp_rc_side(c.marg_ci[i][0], c.marg_ci[i][1], 0) == MP_RC_NO_CI;
-        fprintf(f, "- %s%s%s%s:", m->backends[k],
+        fprintf(f, "- %s%s%s%s%s:", m->backends[k],
                 c.has_ci ? "" : " (interval not available: a cell has fewer than 2 repeat "
-                "medians)", few ? " (interval not available: " MP_RC_FEW_REPS : "",
-                few ? ")" : "");
+                "medians)", few ? " (interval not available: " : "",
+                few ? mp_rc_few_reps_family(c.n, why, sizeof why) : "", few ? ")" : "");
         for (size_t i = 0; i + 1 < c.n; i++) {
             char iv[96];
             fprintf(f, "%s %s→%s: %s%s", i ? ";" : "", mp_fmt_num(a, sizeof a, c.nfds[i]),

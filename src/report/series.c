@@ -188,26 +188,57 @@ int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, si
     return k >= 2 ? 0 : -EINVAL;
 }
 
-/* An HL interval is used only when its achieved coverage reaches
- * MP_CI_LEVEL: with few repeats the widest interval, [min, max], covers
- * less (2 x 2 repeats: 67%, 3 x 3: 90%). */
-static int hl_level_ok(double achieved)
+/* An HL interval is used only when its achieved coverage reaches the level
+ * asked: with few repeats the widest interval, [min, max], covers less
+ * (2 x 2 repeats: 67%, 3 x 3: 90%, 4 x 4: 97.1%). */
+static int hl_level_ok(double achieved, double level)
 {
-    return achieved >= MP_CI_LEVEL - 1e-12;
+    return achieved >= level - 1e-12;
 }
 
-int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double *lo,
-                    double *hi)
+double mp_rc_family_level(size_t m)
+{
+    return m > 1 ? 1 - (1 - MP_CI_LEVEL) / (double)m : MP_CI_LEVEL;
+}
+
+/* The fewest repeat medians per cell (r against r) whose widest HL
+ * interval, [min, max] of the pairwise values, covers at least level:
+ * 1 - 2 / C(2r, r) >= level. */
+static size_t min_repeats(double level)
+{
+    double c = 2;   /* C(2, 1) */
+    size_t r = 1;
+    while (1 - 2 / c < level - 1e-12 && r < 64) {
+        c = c * (2.0 * r + 1) * (2.0 * r + 2) / ((r + 1.0) * (r + 1.0));
+        r++;
+    }
+    return r;
+}
+
+const char *mp_rc_few_reps_family(size_t n, char *buf, size_t len)
+{
+    if (n <= 2) {
+        snprintf(buf, len, "%s", MP_RC_FEW_REPS);
+        return buf;
+    }
+    double level = mp_rc_family_level(n - 1);
+    snprintf(buf, len, "fewer repeat medians than %zu intervals covering together at 95%% "
+             "need (each at %.1f%%: at least %zu per cell)", n - 1, 100 * level,
+             min_repeats(level));
+    return buf;
+}
+
+int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double level,
+                    double *lo, double *hi)
 {
     double est, rlo, rhi, ach;
     *lo = *hi = NAN;
     if (!mp_rc_has_reps(a) || !mp_rc_has_reps(b) || !(x0 > 0) || !(x1 > x0))
         return -EINVAL;
-    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, &rlo, &rhi,
-                            &ach);
+    int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, level, &est, &rlo, &rhi, &ach);
     if (rc < 0)
         return rc;
-    if (!hl_level_ok(ach))
+    if (!hl_level_ok(ach, level))
         return -ERANGE;
     *lo = log(rlo) / log(x1 / x0);
     *hi = log(rhi) / log(x1 / x0);
@@ -221,7 +252,7 @@ int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
     if (!mp_rc_has_reps(a) || !mp_rc_has_reps(b))
         return -EINVAL;
     int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, lo, hi, &ach);
-    if (rc == 0 && !hl_level_ok(ach))
+    if (rc == 0 && !hl_level_ok(ach, MP_CI_LEVEL))
         rc = -ERANGE;
     if (rc < 0)
         *lo = *hi = NAN;
@@ -230,7 +261,8 @@ int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
 
 /* The intervals of a wall_ns series' interval costs and slope, from its
  * cells' repeat medians; NaN (has_ci 0) when a cell has fewer than 2, and
- * an interval cost's NaN when its HL interval falls short of MP_CI_LEVEL. */
+ * an interval cost's NaN when its HL interval falls short of the family's
+ * level. */
 static void cost_intervals(const mp_rmodel *m, const char *mode, const char *kind,
                            const char *backend, const char *metric, mp_rcost *o)
 {
@@ -245,11 +277,12 @@ static void cost_intervals(const mp_rmodel *m, const char *mode, const char *kin
     }
     if (!o->has_ci)
         return;
+    double level = mp_rc_family_level(o->n - 1);
     for (size_t i = 0; i + 1 < o->n; i++) {
         double est, lo, hi, ach, dn = o->nfds[i + 1] - o->nfds[i];
         const mp_rcell *a = cells[i], *b = cells[i + 1];
-        if (dn > 0 && mp_shift_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, &lo,
-                                     &hi, &ach) == 0 && hl_level_ok(ach)) {
+        if (dn > 0 && mp_shift_ci_hl(a->rep, a->nrep, b->rep, b->nrep, level, &est, &lo, &hi,
+                                     &ach) == 0 && hl_level_ok(ach, level)) {
             o->marg_ci[i][0] = lo / dn;
             o->marg_ci[i][1] = hi / dn;
         }

@@ -67,9 +67,10 @@ typedef struct mp_rcost {
     mp_fit fit;                       /* mp_fit_relative over every point */
     double marg_lo, marg_hi;          /* smallest and largest marginal cost */
     /* Intervals (wall_ns only, and only when every point's cell has at least
-     * 2 repeat medians: has_ci; else NaN).  marg_ci[i]: the 95%
-     * Hodges-Lehmann interval of the shift between the repeat medians of the
-     * cells at nfds[i] and nfds[i+1] (mp_shift_ci_hl), over their distance;
+     * 2 repeat medians: has_ci; else NaN).  marg_ci[i]: the Hodges-Lehmann
+     * interval, at mp_rc_family_level(n - 1), of the shift between the repeat
+     * medians of the cells at nfds[i] and nfds[i+1] (mp_shift_ci_hl), over
+     * their distance;
      * slope_ci: the percentile interval of fit.slope over MP_RC_BOOT fits of
      * resampled repeats (mp_rc_boot_slope). */
     int has_ci;
@@ -117,12 +118,27 @@ int mp_rc_has_reps(const mp_rcell *c);
 int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, size_t B,
                      double *lo, double *hi);
 
-/* The 95% interval of the log-log slope between cells a (at x0) and b (at
- * x1): ln of the Hodges-Lehmann interval of the ratio of their repeat
- * medians over ln(x1 / x0).  0, or -EINVAL (fewer than 2 repeats, a value
- * not positive), -ERANGE (too few repeats for 95%: MP_RC_FEW_REPS). */
-int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double *lo,
-                    double *hi);
+/* The level each of m intervals of one series is taken at so that all m
+ * cover together at MP_CI_LEVEL (Bonferroni: 1 - (1 - MP_CI_LEVEL) / m).
+ * A series' interval costs and its knees are m such intervals: at 95% each,
+ * a flat series of 9 intervals shows one "grows" or "falls" in a quarter
+ * of runs, and identical runs disagree. */
+double mp_rc_family_level(size_t m);
+
+/* Why a series of n points has interval costs without an interval: its
+ * n - 1 intervals at mp_rc_family_level(n - 1) need more repeat medians
+ * than a cell has (MP_RC_FEW_REPS for one interval; for 2 intervals, each
+ * at 97.5%, at least 5 per cell; for 9, each at 99.4%, at least 6).
+ * Returns buf. */
+const char *mp_rc_few_reps_family(size_t n, char *buf, size_t len);
+
+/* The interval at level (MP_CI_LEVEL, or a family's) of the log-log slope
+ * between cells a (at x0) and b (at x1): ln of the Hodges-Lehmann interval
+ * of the ratio of their repeat medians over ln(x1 / x0).  0, or -EINVAL
+ * (fewer than 2 repeats, a value not positive), -ERANGE (too few repeats
+ * for the level: MP_RC_FEW_REPS). */
+int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, double level,
+                    double *lo, double *hi);
 
 /* The 95% Hodges-Lehmann interval of p50(b) / p50(a) from the two cells'
  * repeat medians (mp_ratio_ci_hl).  0, or -EINVAL (fewer than 2 repeats),

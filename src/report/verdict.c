@@ -75,7 +75,7 @@ static int poll_spread(const double *lo, const double *hi, size_t n, mp_rlinear 
 /* poll grows with N at one cost per fd: every interval cost above 0, the
  * log-log slope first to last at least 0.5 over a range of 100x or more,
  * and every two interval costs within MP_RC_SPREAD of each other.  An
- * interval that is not available (too few repeats for 95%) decides
+ * interval that is not available (too few repeats for its level) decides
  * nothing: the claim is then not resolved. */
 static int poll_linear(mp_rlinear *o)
 {
@@ -107,9 +107,10 @@ static int poll_linear(mp_rlinear *o)
         }
     }
     if (missing && grows == MP_RV_YES) {
+        char few[160];
         grows = MP_RV_UNRESOLVED;
         because(o->why, sizeof o->why, "an interval cost of poll has no interval: %s",
-                MP_RC_FEW_REPS);
+                mp_rc_few_reps_family(np, few, sizeof few));
     }
     if (grows == MP_RV_YES && longrange) {
         int side = mp_rc_side(o->loglog_lo, o->loglog_hi, 0.5);
@@ -191,7 +192,7 @@ int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlin
     o->loglog_lo = o->loglog_hi = NAN;
     if (o->has_ci)
         mp_rc_loglog_ci(mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[0]), pc->nfds[0],
-                        o->p1, pc->nfds[np - 1], &o->loglog_lo, &o->loglog_hi);
+                        o->p1, pc->nfds[np - 1], MP_CI_LEVEL, &o->loglog_lo, &o->loglog_hi);
     o->on = poll_linear(o);
     o->flat_v = epoll_flat(m, mode, kind, o);
     return 1;
