@@ -654,6 +654,51 @@ static void private_and_shared(void **st)
     rm_rf(dir);
 }
 
+/* The harness section's counter table walks every ok cell of results[] (K
+ * of N ones included): a counter is a summary with a scope or a null one,
+ * whose scope and drops its counters_missing entry gives; a summary without
+ * a scope is a time and not listed; cells not ok are not counted. */
+static void counters_dropped(void **st)
+{
+    (void)st;
+    char dir[64], row[160];
+    run_dir_with(dir, sizeof dir, "synthetic/results.json");
+    cJSON *doc = load_doc(dir);
+    cJSON *cell;
+    int ok = 0, other = 0;
+    cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "results")) {
+        cJSON *mt = cJSON_GetObjectItem(cell, "metrics");
+        if (!cJSON_IsObject(mt)) {
+            set_key(cell, "metrics", mt = cJSON_CreateObject());
+        }
+        int is_ok = !strcmp(cJSON_GetObjectItem(cell, "status")->valuestring, "ok");
+        is_ok ? ok++ : other++;
+        cJSON *cs = cJSON_AddObjectToObject(mt, "t-counted");
+        cJSON_AddNumberToObject(cs, "p50", 3);
+        cJSON_AddStringToObject(cs, "scope", "user");
+        cJSON_AddNumberToObject(cs, "dropped", 2);
+        cJSON_AddNullToObject(mt, "t-nothing");
+        cJSON *t = cJSON_AddObjectToObject(mt, "t-time");
+        cJSON_AddNumberToObject(t, "p50", 1);
+        cJSON *miss = cJSON_GetObjectItem(cell, "counters_missing");
+        if (!cJSON_IsObject(miss))
+            set_key(cell, "counters_missing", miss = cJSON_CreateObject());
+        cJSON *w = cJSON_AddObjectToObject(miss, "t-nothing");
+        cJSON_AddStringToObject(w, "scope", "user+kernel");
+        cJSON_AddNumberToObject(w, "dropped", 7);
+    }
+    assert_true(ok > 0 && other > 0);
+    save_doc(dir, doc);
+    char *md = build_report(dir, 0);
+    snprintf(row, sizeof row, "| t-counted | user | %d | 0 | %d |\n", ok, 2 * ok);
+    HAS(md, row);
+    snprintf(row, sizeof row, "| t-nothing | user+kernel | 0 | %d | %d |\n", ok, 7 * ok);
+    HAS(md, row);
+    NOT(md, "| t-time | ? |");
+    free(md);
+    rm_rf(dir);
+}
+
 /* K of N and the experiments of the synthetic fixture (make_fixtures.py
  * says what they were built to show). */
 static void golden_kofn_experiments(void **st)
@@ -1097,6 +1142,7 @@ int main(void)
         cmocka_unit_test(terminal_notes),
         cmocka_unit_test(constant_counter),
         cmocka_unit_test(private_and_shared),
+        cmocka_unit_test(counters_dropped),
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(profile_outside_calls),
         cmocka_unit_test(experiments_only),
