@@ -97,6 +97,9 @@ int mp__rm_load_profiles(mp_rmodel *m);
 /* context.noise into m->noise (load_opt.c); -ENOMEM.  Freed by mp__rm_free_noise. */
 int mp__rm_load_noise(mp_rmodel *m);
 void mp__rm_free_noise(mp_rmodel *m);
+/* The counters of every ok entry of results[] into m->counted (load_opt.c);
+ * -ENOMEM. */
+int mp__rm_load_counted(mp_rmodel *m, const cJSON *results);
 void mp__rm_load_topology(mp_rmodel *m);
 void mp__rm_load_counters(mp_rmodel *m);
 /* "experiments": each experiment by its table into m->xtabs, what does not

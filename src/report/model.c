@@ -158,6 +158,7 @@ void mp_rm_free(mp_rmodel *m)
         free(m->dcells[i].counters);
     free(m->dcells);
     free(m->all);
+    free(m->counted);
     mp__rm_free_experiments(m);
     mp__rm_free_noise(m);
     free(m->counters);

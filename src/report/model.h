@@ -71,6 +71,17 @@ typedef struct mp_rnoise {
     int mitigations_ok;           /* an object */
 } mp_rnoise;
 
+/* A counter of an ok entry of results[]: a metric whose summary has a
+ * "scope", or a null one (nothing counted), its scope and drops then from
+ * the entry's counters_missing.  Strings point into the model's JSON. */
+typedef struct mp_rcounted {
+    size_t cell;                  /* the entry, an index of all[] */
+    const char *name;
+    const char *scope;            /* "?" when not a string */
+    int counted;                  /* 0: null, nothing counted */
+    double dropped;               /* samples dropped; 0 when not a number */
+} mp_rcounted;
+
 /* A column of an experiment's own table (experiments.X.table.columns[],
  * experiments/table.h); its strings point into the model's JSON tree. */
 enum { MP_RX_KEY, MP_RX_VALUE, MP_RX_STATUS, MP_RX_REASON };
@@ -157,6 +168,8 @@ typedef struct mp_rmodel {
     size_t ndcells;               /* "sleep depth" section; compare leaves them out) */
     mp_rcell *all;                /* every entry of results[], its fields read unchecked */
     size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
+    mp_rcounted *counted;         /* the counters of every ok entry of all[], in file */
+    size_t ncounted;              /* order (report/load_opt.c) */
     mp_rxtable *xtabs;            /* "experiments", each by its table */
     size_t nxtabs;                /* (report/load_xtable.c) */
     cJSON *legacy;                /* old files' experiments as tables (exp_legacy.c) */
