@@ -866,6 +866,38 @@ static void odd_optional_objects(void **st)
     rm_rf(dir);
 }
 
+/* "Host and context" lists the context fields of the schema the file holds,
+ * in the file's order, from the model: a value not of its field's kind (a
+ * count as text or not whole, a boolean as a number, a string other than
+ * "unavailable" for a number) and a key the schema lacks are left out;
+ * noise, an object another writer made, is listed as it is. */
+static void context_fields_of_the_schema(void **st)
+{
+    (void)st;
+    char dir[64];
+    static const char *const odd[] = {
+        "context.nr_cpus", "\"2\"", "context.hypervisor", "1", "context.extra", "\"seen\"",
+        "context.kptr_restrict", "\"unreadable\"", "context.perf_event_paranoid",
+        "\"unavailable\"", "context.rlimit_nofile.soft", "2.5",
+        "context.noise", "{\"cpu_mhz_source\": \"x\", \"loadavg_start\": [1, 2, 3]}", NULL};
+    run_dir_edited(dir, sizeof dir, odd);
+    char *md = build_report(dir, 0);
+    const char *host = strstr(md, "| host | fixture-host |\n");
+    const char *hard = strstr(md, "| rlimit_nofile.hard | 20000 |\n");
+    const char *cmd = strstr(md, "| command | muxprof run --fds");
+    assert_true(host && hard && cmd && host < hard && hard < cmd);
+    HAS(md, "| arch | x86_64 |\n| cpu_model | Synthetic CPU |\n| kernel | 6.1.0-test |\n");
+    HAS(md, "| perf_event_paranoid | unavailable |\n");
+    HAS(md, "| noise.cpu_mhz_source | x |\n| noise.loadavg_start | 1, 2, 3 |\n");
+    NOT(md, "| nr_cpus |");
+    NOT(md, "| hypervisor |");
+    NOT(md, "| extra |");
+    NOT(md, "| kptr_restrict |");
+    NOT(md, "| rlimit_nofile.soft |");
+    free(md);
+    rm_rf(dir);
+}
+
 static void empty_interrupted(void **st)
 {
     (void)st;
@@ -1151,6 +1183,7 @@ int main(void)
         cmocka_unit_test(odd_experiments),
         cmocka_unit_test(degraded_arm64),
         cmocka_unit_test(odd_optional_objects),
+        cmocka_unit_test(context_fields_of_the_schema),
         cmocka_unit_test(empty_interrupted),
         cmocka_unit_test(malformed_inputs),
         cmocka_unit_test(random_damage),

@@ -214,7 +214,7 @@ static void held_fields_in_file_order(void **state)
     (void)state;
     cJSON *o = cJSON_Parse(
         "{\"nr_cpus\": 8, \"host\": \"h\", \"unknown\": 1, \"arch\": 5,"
-        " \"rlimit_nofile\": {\"hard\": 9, \"x\": 1, \"soft\": \"no\"},"
+        " \"rlimit_nofile\": {\"hard\": 9, \"x\": 1, \"soft\": 2.5},"
         " \"perf_event_paranoid\": \"unavailable\", \"kptr_restrict\": \"unreadable\","
         " \"nr_open\": 1048576, \"hypervisor\": 1, \"emulated\": false,"
         " \"emulation_seen\": [], \"noise\": null, \"geometry\": {\"L1d\": 1},"

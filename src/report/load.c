@@ -75,8 +75,12 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
     if (ctx && !cJSON_IsObject(ctx))
         return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
     mp_rcontext_read(ctx, &m->context);
-    mp_rconfig_read(cJSON_GetObjectItemCaseSensitive(m->root, "config"), &m->config);
+    mp_rconfig_read(cfg, &m->config);
+    m->ncontext_held = mp_rtable_held(&mp_rcontext_table, ctx, m->context_held, MP_RM_MAX_HELD);
+    m->nconfig_held = mp_rtable_held(&mp_rconfig_table, cfg, m->config_held, MP_RM_MAX_HELD);
+    m->has_config = cJSON_IsObject(cfg);
     /* an anonymized document never says where it lies */
     m->anonymized = m->context.anonymized != NULL;
     snprintf(m->shown, sizeof m->shown, "%s", m->anonymized ? "results.json" : path);

@@ -24,9 +24,7 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             char c[300];
             fprintf(f, "| %s | %s |\n", top[i], mp_md_cell(c, sizeof c, b));
         }
-    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(r, "context");
-    if (cJSON_IsObject(ctx))
-        mp_rmd_scalar_rows(f, ctx, "");
+    mp_rmd_table_rows(f, m->context_held, m->ncontext_held, &m->context);
     fprintf(f, "| cache line | %u bytes%s |\n", m->line_bytes,
             m->line_known ? " (topology.line_bytes)" : " (assumed: results.json has no "
             "topology.line_bytes)");

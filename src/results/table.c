@@ -104,7 +104,8 @@ static int of_kind(const mp_rtfield *f, const cJSON *j)
     case MP_RT_HEX:
         return cJSON_IsString(j);
     case MP_RT_COUNT:
-        return cJSON_IsNumber(j) && isfinite(j->valuedouble) && fabs(j->valuedouble) < 1e18;
+        return cJSON_IsNumber(j) && isfinite(j->valuedouble) && fabs(j->valuedouble) < 1e18 &&
+               j->valuedouble == floor(j->valuedouble);
     case MP_RT_NUMBER:
         return cJSON_IsNumber(j) || (f->absent == MP_RT_UNAVAILABLE_NAN && cJSON_IsString(j) &&
                                      !strcmp(j->valuestring, "unavailable"));

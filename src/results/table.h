@@ -70,7 +70,7 @@ typedef struct mp_rtheld {
 
 /* The fields object o holds with a value of their row's kind (what
  * mp_rtable_read takes for a value: a string for TEXT, STR and HEX, one of
- * the names for CHOICE, a number the model can hold for COUNT, a number or
+ * the names for CHOICE, a whole number the model can hold for COUNT, a number or
  * "unavailable" for NUMBER written MP_RT_UNAVAILABLE_NAN, a boolean, an
  * array for a list, anything but null for JSON), in o's order, an OBJECT
  * row's object as its own fields in its order: at most max into out, and
