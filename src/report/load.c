@@ -79,8 +79,7 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     mp_rcontext_read(ctx, &m->context);
     mp_rconfig_read(cfg, &m->config);
     m->ncontext_held = mp_rtable_held(&mp_rcontext_table, ctx, m->context_held, MP_RM_MAX_HELD);
-    m->nconfig_held = mp_rtable_held(&mp_rconfig_table, cfg, m->config_held, MP_RM_MAX_HELD);
-    m->has_config = cJSON_IsObject(cfg);
+    m->settings = cJSON_IsObject(cfg) ? cfg : NULL;
     /* an anonymized document never says where it lies */
     m->anonymized = m->context.anonymized != NULL;
     snprintf(m->shown, sizeof m->shown, "%s", m->anonymized ? "results.json" : path);

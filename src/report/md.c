@@ -125,12 +125,9 @@ static int field_text(const mp_rtfield *x, const char *rec, char *v, size_t len)
                       x->type == MP_RT_TEXT_LIST ? ((const char *const *)at)[i] : item);
         }
         return list_end(v, len, o, left);
-    case MP_RT_OBJECT:
-    case MP_RT_OBJECT_LIST:
-    case MP_RT_JSON:
+    default:   /* objects and lists of them: their own rows, or none */
         return 0;
     }
-    return 0;
 }
 
 void mp_rmd_table_rows(FILE *f, const mp_rtheld *held, size_t n, const void *rec)

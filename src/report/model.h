@@ -19,7 +19,7 @@
 #define MP_RM_MAX_LIST 32
 #define MP_RM_MAX_CACHES 8
 #define MP_RM_MAX_WARN 32
-#define MP_RM_MAX_HELD 64         /* fields of context or config a report lists */
+#define MP_RM_MAX_HELD 64         /* fields of context a report lists */
 
 typedef struct mp_rcache {
     int level;                    /* 1, 2, 3, ... */
@@ -142,11 +142,11 @@ typedef struct mp_rmodel {
     cJSON *root;
     mp_rcontext context;          /* "context", unchecked (its strings point into root) */
     mp_rconfig config;            /* "config", unchecked (its strings point into root) */
-    mp_rtheld context_held[MP_RM_MAX_HELD];   /* the fields of context and config the file */
-    size_t ncontext_held;                     /* holds, in its order (results/table.h: */
-    mp_rtheld config_held[MP_RM_MAX_HELD];    /* mp_rtable_held) */
-    size_t nconfig_held;
-    int has_config;               /* "config" is an object */
+    mp_rtheld context_held[MP_RM_MAX_HELD];   /* the fields of context the file holds, in */
+    size_t ncontext_held;                     /* its order (results/table.h: mp_rtable_held) */
+    const cJSON *settings;        /* "config" when an object, else NULL: the settings the
+                                   * method section lists as the file holds them (run/
+                                   * writes them by its own table of options) */
     mp_rnoise noise;              /* context.noise */
     char arch[32];
     mp_abi abi;

@@ -50,10 +50,9 @@ static void method(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     (void)figs;
     fprintf(f, "## What was measured and how\n\n");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
-    if (cJSON_IsObject(cfg)) {
+    if (m->settings) {
         fprintf(f, "| setting | value |\n|---|---|\n");
-        mp_rmd_scalar_rows(f, cfg, "");
+        mp_rmd_scalar_rows(f, m->settings, "");
         fputc('\n', f);
     }
     if (mp__r_experiments_only(m)) {

@@ -124,8 +124,9 @@ static int of_kind(const mp_rtfield *f, const cJSON *j)
         return cJSON_IsObject(j);
     case MP_RT_JSON:
         return j && !cJSON_IsNull(j);
+    default:   /* a kind with no test of its value here is not listed */
+        return 0;
     }
-    return 0;
 }
 
 static const mp_rtfield *row_of(const mp_rtable *t, const char *key)
