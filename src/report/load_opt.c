@@ -208,6 +208,7 @@ void mp__rm_load_topology(mp_rmodel *m)
         mp__rm_warn(m, "topology ignored: expected an object");
         return;
     }
+    m->topology = t;
     const cJSON *lb = cJSON_GetObjectItemCaseSensitive(t, "line_bytes");
     if (cJSON_IsNumber(lb) && lb->valuedouble >= 8 && lb->valuedouble <= 4096 &&
         lb->valuedouble == floor(lb->valuedouble)) {

@@ -83,6 +83,18 @@ void mp_rmd_scalar_rows(FILE *f, const cJSON *o, const char *prefix)
     }
 }
 
+void mp_rmd_scalar_rows_except(FILE *f, const cJSON *o, const char *prefix, const char *except)
+{
+    const cJSON *e;
+    char v[2048], key[200];
+    cJSON_ArrayForEach(e, o)
+        if (e->string && strcmp(e->string, except) && !cJSON_IsArray(e) && !cJSON_IsObject(e) &&
+            json_text(e, v, sizeof v)) {
+            snprintf(key, sizeof key, "%s%s", prefix, e->string);
+            row(f, key, v);
+        }
+}
+
 /* Field x of a model rec as a row's text, as json_text gives its value in
  * the file; 0 when it has no row (an empty list, a list of objects). */
 static int field_text(const mp_rtfield *x, const char *rec, char *v, size_t len)

@@ -156,6 +156,8 @@ typedef struct mp_rmodel {
     int line_known;               /* 0: 64 assumed */
     mp_rcache caches[MP_RM_MAX_CACHES];
     size_t ncaches;
+    const cJSON *topology;        /* "topology" when an object, else NULL: the context
+                                   * section lists its scalars as the file holds them */
     mp_rcounter *counters;        /* from the "counters" object */
     size_t ncounters;
     char counters_preset[64], counters_scope[32], counters_note[256];
