@@ -185,6 +185,27 @@ static void simulated_run(void **st)
     rm_rf(dir);
 }
 
+/* A simulated cell's kernel functions: the first 8 named by a string, in
+ * the file's order, a miss count that is not a number as "–". */
+static void simulated_functions(void **st)
+{
+    (void)st;
+    char dir[64], path[600];
+    run_dir_with(dir, sizeof dir, "simulated/results.json");
+    cJSON *doc = load_doc(dir);
+    assert_int_equal(mp_fx_set_json(doc, "results[2].sim_functions.functions",
+                                    "[{\"name\": 5, \"L1d-misses\": 9}, {\"name\": \"f0\", \"L1d-misses\": \"many\", \"L2-misses\": 2, \"L1i-misses\": 1}, {\"name\": \"f1\", \"L1d-misses\": 1000}, {\"name\": \"f2\", \"L1d-misses\": 2000}, {\"name\": \"f3\", \"L1d-misses\": 3000}, {\"name\": \"f4\", \"L1d-misses\": 4000}, {\"name\": \"f5\", \"L1d-misses\": 5000}, {\"name\": \"f6\", \"L1d-misses\": 6000}, {\"name\": \"f7\", \"L1d-misses\": 7000}, {\"name\": \"f8\", \"L1d-misses\": 8000}]"), 0);
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    assert_int_equal(mp_fx_write_doc(path, doc), 0);
+    char *md = build_report(dir, 0);
+    HAS(md, "|---|---:|---:|---:|---:|\n| `f0` | – | – | 2 | 1 |\n| `f1` | 1,000 | 1 | – | – |\n");
+    HAS(md, "| `f7` | 7,000 | 7 | – | – |\n\n");
+    NOT(md, "| `f8` |");
+    NOT(md, "| 9 |");
+    free(md);
+    rm_rf(dir);
+}
+
 /* Simulated counts are differences of two boots and go below zero by
  * noise: with epoll's 0.31 -> 2.46 -> -3 no count up to 3 per call starts
  * a knee (epoll's is no knee; poll's 4 -> 445 still is), and the report
@@ -1191,6 +1212,7 @@ int main(void)
         cmocka_unit_test(command_line),
         cmocka_unit_test(simulated_run),
         cmocka_unit_test(simulated_noise_no_knee),
+        cmocka_unit_test(simulated_functions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
