@@ -100,6 +100,9 @@ void mp__rm_free_noise(mp_rmodel *m);
 /* The counters of every ok entry of results[] into m->counted (load_opt.c);
  * -ENOMEM. */
 int mp__rm_load_counted(mp_rmodel *m, const cJSON *results);
+/* Each cell's sim_functions and sim_other_core into m->sim_fns (load_opt.c);
+ * -ENOMEM. */
+int mp__rm_load_sim_fns(mp_rmodel *m);
 void mp__rm_load_topology(mp_rmodel *m);
 void mp__rm_load_counters(mp_rmodel *m);
 /* "experiments": each experiment by its table into m->xtabs, what does not

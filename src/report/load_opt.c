@@ -198,6 +198,46 @@ int mp__rm_load_counted(mp_rmodel *m, const cJSON *results)
     return 0;
 }
 
+static double number_at(const cJSON *o, const char *key)
+{
+    return mp_json_num(o, key, NAN);
+}
+
+static int read_sim_fns(const cJSON *cell, mp_rsim_fns *x)
+{
+    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(cell, "sim_functions");
+    const cJSON *fns = cJSON_GetObjectItemCaseSensitive(sf, "functions"), *e;
+    const cJSON *chk = cJSON_GetObjectItemCaseSensitive(sf, "mapping_check");
+    x->present = sf != NULL;
+    x->l1d_share = number_at(sf, "attributed_L1d_share");
+    x->checked = number_at(chk, "instructions");
+    x->agree = number_at(chk, "agree");
+    x->other_core_l1d = number_at(cJSON_GetObjectItemCaseSensitive(cell, "sim_other_core"),
+                                  "L1d-misses");
+    if (!cJSON_IsArray(fns) || !(x->nentries = (size_t)cJSON_GetArraySize(fns)))
+        return 0;
+    if (!(x->fns = calloc(x->nentries, sizeof *x->fns)))
+        return -ENOMEM;
+    cJSON_ArrayForEach(e, fns) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+        if (cJSON_IsString(name))
+            x->fns[x->nfns++] = (mp_rsim_fn){name->valuestring, number_at(e, "L1d-misses"),
+                                             number_at(e, "L2-misses"), number_at(e, "L1i-misses"),
+                                             number_at(e, "LLC-load-misses")};
+    }
+    return 0;
+}
+
+int mp__rm_load_sim_fns(mp_rmodel *m)
+{
+    if (!(m->sim_fns = calloc(m->ncells ? m->ncells : 1, sizeof *m->sim_fns)))
+        return -ENOMEM;
+    for (size_t i = 0; i < m->ncells; i++)
+        if (read_sim_fns(m->cells[i].json, &m->sim_fns[i]) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
 void mp__rm_load_topology(mp_rmodel *m)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(m->root, "topology");

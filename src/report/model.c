@@ -159,6 +159,9 @@ void mp_rm_free(mp_rmodel *m)
     free(m->dcells);
     free(m->all);
     free(m->counted);
+    for (size_t i = 0; m->sim_fns && i < m->ncells; i++)
+        free(m->sim_fns[i].fns);
+    free(m->sim_fns);
     mp__rm_free_experiments(m);
     mp__rm_free_noise(m);
     free(m->counters);

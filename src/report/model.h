@@ -83,6 +83,26 @@ typedef struct mp_rcounted {
     double dropped;               /* samples dropped; 0 when not a number */
 } mp_rcounted;
 
+/* A kernel function of a simulated cell's "sim_functions" (sim-import):
+ * misses per call, NaN where not a number; the name points into the
+ * model's JSON. */
+typedef struct mp_rsim_fn {
+    const char *name;
+    double l1d, l2, l1i, llc;     /* L1d-, L2-, L1i-, LLC-load-misses */
+} mp_rsim_fn;
+
+/* A cell's "sim_functions" and "sim_other_core" as the report reads them:
+ * numbers NaN where the file has none. */
+typedef struct mp_rsim_fns {
+    int present;                  /* the cell has "sim_functions" */
+    size_t nentries;              /* functions[]'s entries, named or not (0: not an array) */
+    mp_rsim_fn *fns;              /* those named by a string, in the file's order */
+    size_t nfns;
+    double l1d_share;             /* attributed_L1d_share */
+    double checked, agree;        /* mapping_check: instructions, agree */
+    double other_core_l1d;        /* sim_other_core's L1d-misses */
+} mp_rsim_fns;
+
 /* A column of an experiment's own table (experiments.X.table.columns[],
  * experiments/table.h); its strings point into the model's JSON tree. */
 enum { MP_RX_KEY, MP_RX_VALUE, MP_RX_STATUS, MP_RX_REASON };
@@ -168,6 +188,7 @@ typedef struct mp_rmodel {
     const mp_rcell **by_key;      /* cells in key order: mode, fd kind, backend, nfds, */
                                   /* then file order (the lookups below search it) */
     mp_rprofile *profiles;        /* [ncells]: cells[i]'s profile, read when it has one */
+    mp_rsim_fns *sim_fns;         /* [ncells]: cells[i]'s kernel functions (sim-import) */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
     long long wake_delay_ns;      /* the wake delay of the wakeup cells in cells[] (the
