@@ -720,6 +720,30 @@ static void counters_dropped(void **st)
     rm_rf(dir);
 }
 
+/* The notes of an emulated CPU and of stopped samples, from every cell:
+ * what gave emulation away, the counters read in hardware that counted 0
+ * in every cell, and the samples spanning a stop with their cells. */
+static void emulated_and_stopped(void **st)
+{
+    (void)st;
+    char dir[64];
+    static const char *const edits[] = {
+        "context.emulated", "true", "context.emulation_seen", "[\"qemu\", 5, \"tcg\"]",
+        "results[0].metrics.t-zero", "{\"p50\": 0, \"max\": 0, \"read_path\": \"rdpmc\"}",
+        "results[1].metrics.t-zero", "{\"p50\": 0, \"max\": 0, \"read_path\": \"rdpmc\"}",
+        "results[0].metrics.t-some", "{\"p50\": 0, \"max\": 0, \"read_path\": \"rdpmc\"}",
+        "results[1].metrics.t-some", "{\"p50\": 1, \"max\": 2, \"read_path\": \"rdpmc\"}",
+        "results[0].metrics.t-soft", "{\"p50\": 0, \"max\": 0, \"read_path\": \"read\"}",
+        "results[0].samples_stopped", "2", "results[1].samples_stopped", "3", NULL};
+    run_dir_edited(dir, sizeof dir, edits);
+    char *md = build_report(dir, 0);
+    HAS(md, "> **Emulated CPU** (seen: qemu; tcg): times are the emulator's");
+    HAS(md, "read these zeros as missing, not as no events): `t-zero`.\n");
+    HAS(md, "> **5 samples in 2 cells spanned a stop of the process**");
+    free(md);
+    rm_rf(dir);
+}
+
 /* K of N and the experiments of the synthetic fixture (make_fixtures.py
  * says what they were built to show). */
 static void golden_kofn_experiments(void **st)
@@ -1196,6 +1220,7 @@ int main(void)
         cmocka_unit_test(constant_counter),
         cmocka_unit_test(private_and_shared),
         cmocka_unit_test(counters_dropped),
+        cmocka_unit_test(emulated_and_stopped),
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(profile_outside_calls),
         cmocka_unit_test(experiments_only),
