@@ -148,7 +148,7 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
         memset(x, 0, sizeof *x);
     }
     if (mp__rm_load_profiles(m) < 0 || mp__rm_load_noise(m) < 0 ||
-        mp__rm_load_counted(m, res) < 0 || mp__rm_load_sim_fns(m) < 0)
+        mp__rm_load_all_metrics(m, res) < 0 || mp__rm_load_sim_fns(m) < 0)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     mp__rm_load_topology(m);
     mp__rm_load_counters(m);

@@ -158,42 +158,36 @@ void mp__rm_free_noise(mp_rmodel *m)
     free(x->vuln_state);
 }
 
-/* A metric of an ok cell that is a counter into x: a summary with a scope,
- * or null with its counters_missing entry; 0 for a time. */
-static int counter_of(const cJSON *e, const cJSON *missing, mp_rcounted *x)
+/* Metric e of an entry whose counters_missing is missing into x. */
+static void metric_of(const cJSON *e, const cJSON *missing, mp_rall_metric *x)
 {
     const cJSON *info = cJSON_IsNull(e) ? cJSON_GetObjectItemCaseSensitive(missing, e->string) : e;
-    if (!cJSON_IsNull(e) && !cJSON_GetObjectItemCaseSensitive(e, "scope"))
-        return 0;
     x->name = e->string;
-    x->scope = mp_json_str(info, "scope", "?");
+    x->counter = cJSON_IsNull(e) || cJSON_GetObjectItemCaseSensitive(e, "scope");
     x->counted = !cJSON_IsNull(e);
+    x->scope = mp_json_str(info, "scope", "?");
     x->dropped = mp_json_num(info, "dropped", 0);
-    return 1;
+    x->read_path = mp_json_str(e, "read_path", NULL);
+    x->max = mp_json_num(e, "max", NAN);
 }
 
-int mp__rm_load_counted(mp_rmodel *m, const cJSON *results)
+int mp__rm_load_all_metrics(mp_rmodel *m, const cJSON *results)
 {
     const cJSON *c, *e;
-    size_t k = 0, n = 0;
+    size_t n = 0, cell = 0;
     cJSON_ArrayForEach(c, results)
-        if (k < m->nall && m->all[k++].status == MP_CELL_OK)
-            n += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "metrics"));
-    if (!(m->counted = calloc(n ? n : 1, sizeof *m->counted)))
+        n += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "metrics"));
+    if (!(m->all_metrics = calloc(n ? n : 1, sizeof *m->all_metrics)))
         return -ENOMEM;
-    k = 0;
     cJSON_ArrayForEach(c, results) {
-        size_t cell = k++;
-        if (cell >= m->nall || m->all[cell].status != MP_CELL_OK)
-            continue;
         const cJSON *missing = cJSON_GetObjectItemCaseSensitive(c, "counters_missing");
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
-            mp_rcounted *x = &m->counted[m->ncounted];
-            if (e->string && m->ncounted < n && counter_of(e, missing, x)) {
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "metrics"))
+            if (e->string && m->nall_metrics < n) {
+                mp_rall_metric *x = &m->all_metrics[m->nall_metrics++];
+                metric_of(e, missing, x);
                 x->cell = cell;
-                m->ncounted++;
             }
-        }
+        cell++;
     }
     return 0;
 }

@@ -72,16 +72,20 @@ typedef struct mp_rnoise {
     int mitigations_ok;           /* an object */
 } mp_rnoise;
 
-/* A counter of an ok entry of results[]: a metric whose summary has a
- * "scope", or a null one (nothing counted), its scope and drops then from
- * the entry's counters_missing.  Strings point into the model's JSON. */
-typedef struct mp_rcounted {
+/* A metric of an entry of results[], whatever the entry's status: its key
+ * and what the report reads of it.  A counter is a summary with a "scope",
+ * or null (nothing counted), its scope and drops then from the entry's
+ * counters_missing.  Strings point into the model's JSON. */
+typedef struct mp_rall_metric {
     size_t cell;                  /* the entry, an index of all[] */
     const char *name;
-    const char *scope;            /* "?" when not a string */
+    int counter;                  /* a summary with a scope, or null */
     int counted;                  /* 0: null, nothing counted */
-    double dropped;               /* samples dropped; 0 when not a number */
-} mp_rcounted;
+    const char *scope;            /* a counter's; "?" when not a string */
+    double dropped;               /* a counter's samples dropped; 0 when not a number */
+    const char *read_path;        /* NULL when not a string */
+    double max;                   /* NaN when not a number */
+} mp_rall_metric;
 
 /* A kernel function of a simulated cell's "sim_functions" (sim-import):
  * misses per call, NaN where not a number; the name points into the
@@ -197,8 +201,8 @@ typedef struct mp_rmodel {
     size_t ndcells;               /* "sleep depth" section; compare leaves them out) */
     mp_rcell *all;                /* every entry of results[], its fields read unchecked */
     size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
-    mp_rcounted *counted;         /* the counters of every ok entry of all[], in file */
-    size_t ncounted;              /* order (report/load_opt.c) */
+    mp_rall_metric *all_metrics;  /* every metric of every entry of all[], in file */
+    size_t nall_metrics;          /* order (report/load_opt.c) */
     mp_rxtable *xtabs;            /* "experiments", each by its table */
     size_t nxtabs;                /* (report/load_xtable.c) */
     cJSON *legacy;                /* old files' experiments as tables (exp_legacy.c) */

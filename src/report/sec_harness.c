@@ -3,7 +3,7 @@
  * watched the descriptors, which interval each figure covers, counters
  * that counted nothing or dropped samples, and the host's load, steal,
  * frequency and mitigations.  Reads every entry of results[] (m->all,
- * m->counted), private and shared tables, K of N and every wake delay. */
+ * m->all_metrics), private and shared tables, K of N and every wake delay. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -177,8 +177,10 @@ static void table_dropped(FILE *f, const mp_rmodel *m)
 {
     struct { char name[96], scope[16]; int counted, missing; double dropped; } row[MAXROWS];
     size_t nr = 0;
-    for (size_t k = 0; k < m->ncounted; k++) {
-        const mp_rcounted *e = &m->counted[k];
+    for (size_t k = 0; k < m->nall_metrics; k++) {
+        const mp_rall_metric *e = &m->all_metrics[k];
+        if (!e->counter || m->all[e->cell].status != MP_CELL_OK)
+            continue;
         size_t i;
         for (i = 0; i < nr; i++)
             if (!strcmp(row[i].name, e->name))
