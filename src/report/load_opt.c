@@ -158,7 +158,7 @@ void mp__rm_free_noise(mp_rmodel *m)
     free(x->vuln_state);
 }
 
-/* Metric e of an entry whose counters_missing is missing into x. */
+/* Metric e of an entry into x; missing: the entry's counters_missing. */
 static void metric_of(const cJSON *e, const cJSON *missing, mp_rall_metric *x)
 {
     const cJSON *info = cJSON_IsNull(e) ? cJSON_GetObjectItemCaseSensitive(missing, e->string) : e;
