@@ -100,7 +100,7 @@ void mp_rmd_scalar_rows_except(FILE *f, const cJSON *o, const char *prefix, cons
 static int field_text(const mp_rtfield *x, const char *rec, char *v, size_t len)
 {
     const char *at = rec + x->off;
-    size_t n = x->count_off ? *(const size_t *)(rec + x->count_off) : 0, o = 0, left = 0;
+    size_t o = 0, left = 0;
     switch (x->type) {
     case MP_RT_TEXT:
         snprintf(v, len, "%s", at);
@@ -129,7 +129,7 @@ static int field_text(const mp_rtfield *x, const char *rec, char *v, size_t len)
     case MP_RT_TEXT_LIST:
     case MP_RT_COUNT_LIST:
         v[0] = 0;
-        for (size_t i = 0; i < n && i < x->len; i++) {
+        for (size_t i = 0; i < *(const size_t *)(rec + x->count_off) && i < x->len; i++) {
             char item[64];
             if (x->type == MP_RT_COUNT_LIST)
                 snprintf(item, sizeof item, "%g", (double)((const long long *)at)[i]);
