@@ -914,8 +914,9 @@ static void odd_optional_objects(void **st)
 /* "Host and context" lists the context fields of the schema the file holds,
  * in the file's order, from the model: a value not of its field's kind (a
  * count as text or not whole, a boolean as a number, a string other than
- * "unavailable" for a number) and a key the schema lacks are left out;
- * noise, an object another writer made, is listed as it is. */
+ * "unavailable" for a number, a number in a list of text) and a key the
+ * schema lacks are left out; noise, an object another writer made, is
+ * listed as it is. */
 static void context_fields_of_the_schema(void **st)
 {
     (void)st;
@@ -924,7 +925,8 @@ static void context_fields_of_the_schema(void **st)
         "context.nr_cpus", "\"2\"", "context.hypervisor", "1", "context.extra", "\"seen\"",
         "context.kptr_restrict", "\"unreadable\"", "context.perf_event_paranoid",
         "\"unavailable\"", "context.rlimit_nofile.soft", "2.5",
-        "context.noise", "{\"cpu_mhz_source\": \"x\", \"loadavg_start\": [1, 2, 3]}", NULL};
+        "context.noise", "{\"cpu_mhz_source\": \"x\", \"loadavg_start\": [1, 2, 3]}",
+        "context.emulation_seen", "[\"qemu\", 5, \"CPU implementer 0x00\"]", NULL};
     run_dir_edited(dir, sizeof dir, odd);
     char *md = build_report(dir, 0);
     const char *host = strstr(md, "| host | fixture-host |\n");
@@ -933,6 +935,7 @@ static void context_fields_of_the_schema(void **st)
     assert_true(host && hard && cmd && host < hard && hard < cmd);
     HAS(md, "| arch | x86_64 |\n| cpu_model | Synthetic CPU |\n| kernel | 6.1.0-test |\n");
     HAS(md, "| perf_event_paranoid | unavailable |\n");
+    HAS(md, "| emulation_seen | qemu; CPU implementer 0x00 |\n");
     HAS(md, "| noise.cpu_mhz_source | x |\n| noise.loadavg_start | 1, 2, 3 |\n");
     NOT(md, "| nr_cpus |");
     NOT(md, "| hypervisor |");
