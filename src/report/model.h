@@ -192,7 +192,6 @@ typedef struct mp_rmodel {
     const mp_rcell **by_key;      /* cells in key order: mode, fd kind, backend, nfds, */
                                   /* then file order (the lookups below search it) */
     mp_rprofile *profiles;        /* [ncells]: cells[i]'s profile, read when it has one */
-    mp_rsim_fns *sim_fns;         /* [ncells]: cells[i]'s kernel functions (sim-import) */
     mp_rcell *kcells;             /* cells with active > 1 (the "K of N ready" section) */
     size_t nkcells;
     long long wake_delay_ns;      /* the wake delay of the wakeup cells in cells[] (the
@@ -203,6 +202,7 @@ typedef struct mp_rmodel {
     size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
     mp_rall_metric *all_metrics;  /* every metric of every entry of all[], in file */
     size_t nall_metrics;          /* order (report/load_opt.c) */
+    mp_rsim_fns *sim_fns;         /* [ncells]: cells[i]'s kernel functions (sim-import) */
     mp_rxtable *xtabs;            /* "experiments", each by its table */
     size_t nxtabs;                /* (report/load_xtable.c) */
     cJSON *legacy;                /* old files' experiments as tables (exp_legacy.c) */
