@@ -185,6 +185,27 @@ static void simulated_run(void **st)
     rm_rf(dir);
 }
 
+/* A simulated cell's kernel functions: the first 8 named by a string, in
+ * the file's order, a miss count that is not a number as "–". */
+static void simulated_functions(void **st)
+{
+    (void)st;
+    char dir[64], path[600];
+    run_dir_with(dir, sizeof dir, "simulated/results.json");
+    cJSON *doc = load_doc(dir);
+    assert_int_equal(mp_fx_set_json(doc, "results[2].sim_functions.functions",
+                                    "[{\"name\": 5, \"L1d-misses\": 9}, {\"name\": \"f0\", \"L1d-misses\": \"many\", \"L2-misses\": 2, \"L1i-misses\": 1}, {\"name\": \"f1\", \"L1d-misses\": 1000}, {\"name\": \"f2\", \"L1d-misses\": 2000}, {\"name\": \"f3\", \"L1d-misses\": 3000}, {\"name\": \"f4\", \"L1d-misses\": 4000}, {\"name\": \"f5\", \"L1d-misses\": 5000}, {\"name\": \"f6\", \"L1d-misses\": 6000}, {\"name\": \"f7\", \"L1d-misses\": 7000}, {\"name\": \"f8\", \"L1d-misses\": 8000}]"), 0);
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    assert_int_equal(mp_fx_write_doc(path, doc), 0);
+    char *md = build_report(dir, 0);
+    HAS(md, "|---|---:|---:|---:|---:|\n| `f0` | – | – | 2 | 1 |\n| `f1` | 1,000 | 1 | – | – |\n");
+    HAS(md, "| `f7` | 7,000 | 7 | – | – |\n\n");
+    NOT(md, "| `f8` |");
+    NOT(md, "| 9 |");
+    free(md);
+    rm_rf(dir);
+}
+
 /* Simulated counts are differences of two boots and go below zero by
  * noise: with epoll's 0.31 -> 2.46 -> -3 no count up to 3 per call starts
  * a knee (epoll's is no knee; poll's 4 -> 445 still is), and the report
@@ -654,6 +675,75 @@ static void private_and_shared(void **st)
     rm_rf(dir);
 }
 
+/* The harness section's counter table walks every ok cell of results[] (K
+ * of N ones included): a counter is a summary with a scope or a null one,
+ * whose scope and drops its counters_missing entry gives; a summary without
+ * a scope is a time and not listed; cells not ok are not counted. */
+static void counters_dropped(void **st)
+{
+    (void)st;
+    char dir[64], row[160];
+    run_dir_with(dir, sizeof dir, "synthetic/results.json");
+    cJSON *doc = load_doc(dir);
+    cJSON *cell;
+    int ok = 0, other = 0;
+    cJSON_ArrayForEach(cell, cJSON_GetObjectItem(doc, "results")) {
+        cJSON *mt = cJSON_GetObjectItem(cell, "metrics");
+        if (!cJSON_IsObject(mt)) {
+            set_key(cell, "metrics", mt = cJSON_CreateObject());
+        }
+        int is_ok = !strcmp(cJSON_GetObjectItem(cell, "status")->valuestring, "ok");
+        is_ok ? ok++ : other++;
+        cJSON *cs = cJSON_AddObjectToObject(mt, "t-counted");
+        cJSON_AddNumberToObject(cs, "p50", 3);
+        cJSON_AddStringToObject(cs, "scope", "user");
+        cJSON_AddNumberToObject(cs, "dropped", 2);
+        cJSON_AddNullToObject(mt, "t-nothing");
+        cJSON *t = cJSON_AddObjectToObject(mt, "t-time");
+        cJSON_AddNumberToObject(t, "p50", 1);
+        cJSON *miss = cJSON_GetObjectItem(cell, "counters_missing");
+        if (!cJSON_IsObject(miss))
+            set_key(cell, "counters_missing", miss = cJSON_CreateObject());
+        cJSON *w = cJSON_AddObjectToObject(miss, "t-nothing");
+        cJSON_AddStringToObject(w, "scope", "user+kernel");
+        cJSON_AddNumberToObject(w, "dropped", 7);
+    }
+    assert_true(ok > 0 && other > 0);
+    save_doc(dir, doc);
+    char *md = build_report(dir, 0);
+    snprintf(row, sizeof row, "| t-counted | user | %d | 0 | %d |\n", ok, 2 * ok);
+    HAS(md, row);
+    snprintf(row, sizeof row, "| t-nothing | user+kernel | 0 | %d | %d |\n", ok, 7 * ok);
+    HAS(md, row);
+    NOT(md, "| t-time | ? |");
+    free(md);
+    rm_rf(dir);
+}
+
+/* The notes of an emulated CPU and of stopped samples, from every cell:
+ * what gave emulation away, the counters read in hardware that counted 0
+ * in every cell, and the samples spanning a stop with their cells. */
+static void emulated_and_stopped(void **st)
+{
+    (void)st;
+    char dir[64];
+    static const char *const edits[] = {
+        "context.emulated", "true", "context.emulation_seen", "[\"qemu\", 5, \"tcg\"]",
+        "results[0].metrics.t-zero", "{\"p50\": 0, \"max\": 0, \"read_path\": \"rdpmc\"}",
+        "results[1].metrics.t-zero", "{\"p50\": 0, \"max\": 0, \"read_path\": \"rdpmc\"}",
+        "results[0].metrics.t-some", "{\"p50\": 0, \"max\": 0, \"read_path\": \"rdpmc\"}",
+        "results[1].metrics.t-some", "{\"p50\": 1, \"max\": 2, \"read_path\": \"rdpmc\"}",
+        "results[0].metrics.t-soft", "{\"p50\": 0, \"max\": 0, \"read_path\": \"read\"}",
+        "results[0].samples_stopped", "2", "results[1].samples_stopped", "3", NULL};
+    run_dir_edited(dir, sizeof dir, edits);
+    char *md = build_report(dir, 0);
+    HAS(md, "> **Emulated CPU** (seen: qemu; tcg): times are the emulator's");
+    HAS(md, "read these zeros as missing, not as no events): `t-zero`.\n");
+    HAS(md, "> **5 samples in 2 cells spanned a stop of the process**");
+    free(md);
+    rm_rf(dir);
+}
+
 /* K of N and the experiments of the synthetic fixture (make_fixtures.py
  * says what they were built to show). */
 static void golden_kofn_experiments(void **st)
@@ -817,6 +907,41 @@ static void odd_optional_objects(void **st)
     HAS(md, "- topology.caches[0] ignored: needs a level 1..5 and a size in bytes");
     HAS(md, "- counters ignored: expected an object");
     HAS(md, "- results[0].profile ignored: it does not follow the profile schema");
+    free(md);
+    rm_rf(dir);
+}
+
+/* "Host and context" lists the context fields of the schema the file holds,
+ * in the file's order, from the model: a value not of its field's kind (a
+ * count as text or not whole, a boolean as a number, a string other than
+ * "unavailable" for a number, a number in a list of text) and a key the
+ * schema lacks are left out; noise, an object another writer made, is
+ * listed as it is. */
+static void context_fields_of_the_schema(void **st)
+{
+    (void)st;
+    char dir[64];
+    static const char *const odd[] = {
+        "context.nr_cpus", "\"2\"", "context.hypervisor", "1", "context.extra", "\"seen\"",
+        "context.kptr_restrict", "\"unreadable\"", "context.perf_event_paranoid",
+        "\"unavailable\"", "context.rlimit_nofile.soft", "2.5",
+        "context.noise", "{\"cpu_mhz_source\": \"x\", \"loadavg_start\": [1, 2, 3]}",
+        "context.emulation_seen", "[\"qemu\", 5, \"CPU implementer 0x00\"]", NULL};
+    run_dir_edited(dir, sizeof dir, odd);
+    char *md = build_report(dir, 0);
+    const char *host = strstr(md, "| host | fixture-host |\n");
+    const char *hard = strstr(md, "| rlimit_nofile.hard | 20000 |\n");
+    const char *cmd = strstr(md, "| command | muxprof run --fds");
+    assert_true(host && hard && cmd && host < hard && hard < cmd);
+    HAS(md, "| arch | x86_64 |\n| cpu_model | Synthetic CPU |\n| kernel | 6.1.0-test |\n");
+    HAS(md, "| perf_event_paranoid | unavailable |\n");
+    HAS(md, "| emulation_seen | qemu; CPU implementer 0x00 |\n");
+    HAS(md, "| noise.cpu_mhz_source | x |\n| noise.loadavg_start | 1, 2, 3 |\n");
+    NOT(md, "| nr_cpus |");
+    NOT(md, "| hypervisor |");
+    NOT(md, "| extra |");
+    NOT(md, "| kptr_restrict |");
+    NOT(md, "| rlimit_nofile.soft |");
     free(md);
     rm_rf(dir);
 }
@@ -1097,6 +1222,8 @@ int main(void)
         cmocka_unit_test(terminal_notes),
         cmocka_unit_test(constant_counter),
         cmocka_unit_test(private_and_shared),
+        cmocka_unit_test(counters_dropped),
+        cmocka_unit_test(emulated_and_stopped),
         cmocka_unit_test(golden_profile),
         cmocka_unit_test(profile_outside_calls),
         cmocka_unit_test(experiments_only),
@@ -1105,6 +1232,7 @@ int main(void)
         cmocka_unit_test(odd_experiments),
         cmocka_unit_test(degraded_arm64),
         cmocka_unit_test(odd_optional_objects),
+        cmocka_unit_test(context_fields_of_the_schema),
         cmocka_unit_test(empty_interrupted),
         cmocka_unit_test(malformed_inputs),
         cmocka_unit_test(random_damage),
@@ -1112,6 +1240,7 @@ int main(void)
         cmocka_unit_test(command_line),
         cmocka_unit_test(simulated_run),
         cmocka_unit_test(simulated_noise_no_knee),
+        cmocka_unit_test(simulated_functions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

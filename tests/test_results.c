@@ -828,6 +828,35 @@ static void tool_names_this_binary(void **state)
     cJSON_Delete(t);
 }
 
+/* The fields an object holds, by the context table: in the object's order
+ * (not the table's), rlimit_nofile's fields in place of it, a value not of
+ * its row's kind and a key the table lacks left out; max bounds them. */
+static void held_fields_in_file_order(void **state)
+{
+    (void)state;
+    cJSON *o = cJSON_Parse(
+        "{\"nr_cpus\": 8, \"host\": \"h\", \"unknown\": 1, \"arch\": 5,"
+        " \"rlimit_nofile\": {\"hard\": 9, \"x\": 1, \"soft\": 2.5},"
+        " \"perf_event_paranoid\": \"unavailable\", \"kptr_restrict\": \"unreadable\","
+        " \"nr_open\": 1048576, \"hypervisor\": 1, \"emulated\": false,"
+        " \"emulation_seen\": [], \"noise\": null, \"geometry\": {\"L1d\": 1},"
+        " \"simulated\": true}");
+    assert_non_null(o);
+    mp_rtheld h[32];
+    size_t n = mp_rtable_held(&mp_rcontext_table, o, h, 32);
+    char keys[512] = "";
+    for (size_t i = 0; i < n; i++)
+        snprintf(keys + strlen(keys), sizeof keys - strlen(keys), "%s%s%s%s", i ? "," : "",
+                 h[i].in ? h[i].in->key : "", h[i].in ? "." : "", h[i].field->key);
+    assert_string_equal(keys, "nr_cpus,host,rlimit_nofile.hard,perf_event_paranoid,nr_open,"
+                              "emulated,emulation_seen,geometry,simulated");
+    assert_int_equal(mp_rtable_held(&mp_rcontext_table, o, h, 3), 3);
+    assert_string_equal(h[2].field->key, "hard");
+    assert_int_equal(mp_rtable_held(&mp_rcontext_table, cJSON_GetObjectItem(o, "host"), h, 32),
+                     0);
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -846,6 +875,7 @@ int main(void)
         cmocka_unit_test(doc_names_every_field),
         cmocka_unit_test(doc_names_every_table_field),
         cmocka_unit_test(tool_names_this_binary),
+        cmocka_unit_test(held_fields_in_file_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

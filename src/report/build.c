@@ -13,7 +13,6 @@
 
 #include "common/anonymize.h"
 #include "common/file.h"
-#include "common/json.h"
 #include "common/quote.h"
 #include "report/internal.h"
 
@@ -53,10 +52,9 @@ static void stopped_note(FILE *f, const mp_rmodel *m)
 {
     double n = 0;
     int cells = 0;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results")) {
-        double k = mp_json_num(c, "samples_stopped", 0);
-        if (isfinite(k) && k >= 1 && k <= 1e12) {
+    for (size_t i = 0; i < m->nall; i++) {
+        double k = (double)m->all[i].samples_stopped;
+        if (k >= 1 && k <= 1e12) {
             n += k;
             cells++;
         }
@@ -71,41 +69,35 @@ static void stopped_note(FILE *f, const mp_rmodel *m)
 
 static void emulation_note(FILE *f, const mp_rmodel *m)
 {
-    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
-    if (m->simulated || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(ctx, "emulated")))
+    if (m->simulated || !m->context.emulated)
         return;
     fprintf(f, "> **Emulated CPU**");
-    const cJSON *e, *seen = cJSON_GetObjectItemCaseSensitive(ctx, "emulation_seen");
     const char *sep = " (seen: ";
-    cJSON_ArrayForEach(e, seen)
-        if (cJSON_IsString(e)) {
-            fprintf(f, "%s%s", sep, MP_QMD(e->valuestring));
-            sep = "; ";
-        }
+    for (size_t i = 0; i < m->context.nemulation_seen; i++) {
+        fprintf(f, "%s%s", sep, MP_QMD(m->context.emulation_seen[i]));
+        sep = "; ";
+    }
     fprintf(f, "%s: times are the emulator's, and so are the hardware counts: cycles count "
                "virtual time, instructions are exact only under `-icount`.", *sep == ';' ? ")"
                                                                                        : "");
     char names[32][96];
     int any[32], n = 0;
-    const cJSON *c, *mt;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results"))
-        cJSON_ArrayForEach(mt, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
-            const cJSON *path = cJSON_GetObjectItemCaseSensitive(mt, "read_path");
-            const cJSON *mx = cJSON_GetObjectItemCaseSensitive(mt, "max");
-            if (!cJSON_IsString(path) || !mt->string || !strcmp(path->valuestring, "read"))
-                continue;   /* software counters are read with read() */
-            int i;
-            for (i = 0; i < n && strcmp(names[i], mt->string); i++)
-                ;
-            if (i == n) {
-                if (n == 32)
-                    continue;
-                snprintf(names[n], sizeof names[n], "%s", mt->string);
-                any[n++] = 0;
-            }
-            if (!cJSON_IsNumber(mx) || mx->valuedouble != 0)
-                any[i] = 1;
+    for (size_t k = 0; k < m->nall_metrics; k++) {
+        const mp_rall_metric *mt = &m->all_metrics[k];
+        if (!mt->read_path || !strcmp(mt->read_path, "read"))
+            continue;   /* software counters are read with read() */
+        int i;
+        for (i = 0; i < n && strcmp(names[i], mt->name); i++)
+            ;
+        if (i == n) {
+            if (n == 32)
+                continue;
+            snprintf(names[n], sizeof names[n], "%s", mt->name);
+            any[n++] = 0;
         }
+        if (isnan(mt->max) || mt->max != 0)
+            any[i] = 1;
+    }
     sep = " Counted 0 in every call of every cell, so **not measured here** (the emulator "
           "does not model them; read these zeros as missing, not as no events): ";
     for (int i = 0; i < n; i++)

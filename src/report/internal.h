@@ -98,6 +98,12 @@ int mp__rm_load_profiles(mp_rmodel *m);
 /* context.noise into m->noise (load_opt.c); -ENOMEM.  Freed by mp__rm_free_noise. */
 int mp__rm_load_noise(mp_rmodel *m);
 void mp__rm_free_noise(mp_rmodel *m);
+/* The metrics of every entry of results[] into m->all_metrics (load_opt.c);
+ * -ENOMEM. */
+int mp__rm_load_all_metrics(mp_rmodel *m, const cJSON *results);
+/* Each cell's sim_functions and sim_other_core into m->sim_fns (load_opt.c);
+ * -ENOMEM. */
+int mp__rm_load_sim_fns(mp_rmodel *m);
 void mp__rm_load_topology(mp_rmodel *m);
 void mp__rm_load_counters(mp_rmodel *m);
 /* "experiments": each experiment by its table into m->xtabs, what does not

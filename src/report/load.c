@@ -75,8 +75,11 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
     if (ctx && !cJSON_IsObject(ctx))
         return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
     mp_rcontext_read(ctx, &m->context);
-    mp_rconfig_read(cJSON_GetObjectItemCaseSensitive(m->root, "config"), &m->config);
+    mp_rconfig_read(cfg, &m->config);
+    m->ncontext_held = mp_rtable_held(&mp_rcontext_table, ctx, m->context_held, MP_RM_MAX_HELD);
+    m->settings = cJSON_IsObject(cfg) ? cfg : NULL;
     /* an anonymized document never says where it lies */
     m->anonymized = m->context.anonymized != NULL;
     snprintf(m->shown, sizeof m->shown, "%s", m->anonymized ? "results.json" : path);
@@ -144,7 +147,8 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
             free(x->counters);
         memset(x, 0, sizeof *x);
     }
-    if (mp__rm_load_profiles(m) < 0 || mp__rm_load_noise(m) < 0)
+    if (mp__rm_load_profiles(m) < 0 || mp__rm_load_noise(m) < 0 ||
+        mp__rm_load_all_metrics(m, res) < 0 || mp__rm_load_sim_fns(m) < 0)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     mp__rm_load_topology(m);
     mp__rm_load_counters(m);

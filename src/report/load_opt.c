@@ -123,6 +123,80 @@ void mp__rm_free_noise(mp_rmodel *m)
     free(x->vuln_state);
 }
 
+/* Metric e of an entry into x; missing: the entry's counters_missing. */
+static void metric_of(const cJSON *e, const cJSON *missing, mp_rall_metric *x)
+{
+    const cJSON *info = cJSON_IsNull(e) ? cJSON_GetObjectItemCaseSensitive(missing, e->string) : e;
+    x->name = e->string;
+    x->counter = cJSON_IsNull(e) || cJSON_GetObjectItemCaseSensitive(e, "scope");
+    x->counted = !cJSON_IsNull(e);
+    x->scope = mp_json_str(info, "scope", "?");
+    x->dropped = mp_json_num(info, "dropped", 0);
+    x->read_path = mp_json_str(e, "read_path", NULL);
+    x->max = mp_json_num(e, "max", NAN);
+}
+
+int mp__rm_load_all_metrics(mp_rmodel *m, const cJSON *results)
+{
+    const cJSON *c, *e;
+    size_t n = 0, cell = 0;
+    cJSON_ArrayForEach(c, results)
+        n += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "metrics"));
+    if (!(m->all_metrics = calloc(n ? n : 1, sizeof *m->all_metrics)))
+        return -ENOMEM;
+    cJSON_ArrayForEach(c, results) {
+        const cJSON *missing = cJSON_GetObjectItemCaseSensitive(c, "counters_missing");
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "metrics"))
+            if (e->string && m->nall_metrics < n) {
+                mp_rall_metric *x = &m->all_metrics[m->nall_metrics++];
+                metric_of(e, missing, x);
+                x->cell = cell;
+            }
+        cell++;
+    }
+    return 0;
+}
+
+static double number_at(const cJSON *o, const char *key)
+{
+    return mp_json_num(o, key, NAN);
+}
+
+static int read_sim_fns(const cJSON *cell, mp_rsim_fns *x)
+{
+    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(cell, "sim_functions");
+    const cJSON *fns = cJSON_GetObjectItemCaseSensitive(sf, "functions"), *e;
+    const cJSON *chk = cJSON_GetObjectItemCaseSensitive(sf, "mapping_check");
+    x->present = sf != NULL;
+    x->l1d_share = number_at(sf, "attributed_L1d_share");
+    x->checked = number_at(chk, "instructions");
+    x->agree = number_at(chk, "agree");
+    x->other_core_l1d = number_at(cJSON_GetObjectItemCaseSensitive(cell, "sim_other_core"),
+                                  "L1d-misses");
+    if (!cJSON_IsArray(fns) || !(x->nentries = (size_t)cJSON_GetArraySize(fns)))
+        return 0;
+    if (!(x->fns = calloc(x->nentries, sizeof *x->fns)))
+        return -ENOMEM;
+    cJSON_ArrayForEach(e, fns) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
+        if (cJSON_IsString(name))
+            x->fns[x->nfns++] = (mp_rsim_fn){name->valuestring, number_at(e, "L1d-misses"),
+                                             number_at(e, "L2-misses"), number_at(e, "L1i-misses"),
+                                             number_at(e, "LLC-load-misses")};
+    }
+    return 0;
+}
+
+int mp__rm_load_sim_fns(mp_rmodel *m)
+{
+    if (!(m->sim_fns = calloc(m->ncells ? m->ncells : 1, sizeof *m->sim_fns)))
+        return -ENOMEM;
+    for (size_t i = 0; i < m->ncells; i++)
+        if (read_sim_fns(m->cells[i].json, &m->sim_fns[i]) < 0)
+            return -ENOMEM;
+    return 0;
+}
+
 void mp__rm_load_topology(mp_rmodel *m)
 {
     const cJSON *t = cJSON_GetObjectItemCaseSensitive(m->root, "topology");
@@ -133,6 +207,7 @@ void mp__rm_load_topology(mp_rmodel *m)
         mp__rm_warn(m, "topology ignored: expected an object");
         return;
     }
+    m->topology = t;
     const cJSON *lb = cJSON_GetObjectItemCaseSensitive(t, "line_bytes");
     if (cJSON_IsNumber(lb) && lb->valuedouble >= 8 && lb->valuedouble <= 4096 &&
         lb->valuedouble == floor(lb->valuedouble)) {

@@ -156,6 +156,10 @@ void mp_rm_free(mp_rmodel *m)
         free(m->dcells[i].counters);
     free(m->dcells);
     free(m->all);
+    free(m->all_metrics);
+    for (size_t i = 0; m->sim_fns && i < m->ncells; i++)
+        free(m->sim_fns[i].fns);
+    free(m->sim_fns);
     mp__rm_free_experiments(m);
     mp__rm_free_noise(m);
     free(m->counters);

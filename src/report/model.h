@@ -20,6 +20,7 @@
 #define MP_RM_MAX_LIST 32
 #define MP_RM_MAX_CACHES 8
 #define MP_RM_MAX_WARN 32
+#define MP_RM_MAX_HELD 64         /* fields of context a report lists */
 
 typedef struct mp_rcache {
     int level;                    /* 1, 2, 3, ... */
@@ -55,6 +56,41 @@ typedef struct mp_rnoise {
     size_t nvuln;
     int mitigations_ok;           /* an object */
 } mp_rnoise;
+
+/* A metric of an entry of results[], whatever the entry's status: its key
+ * and what the report reads of it.  A counter is a summary with a "scope",
+ * or null (nothing counted), its scope and drops then from the entry's
+ * counters_missing.  Strings point into the model's JSON. */
+typedef struct mp_rall_metric {
+    size_t cell;                  /* the entry, an index of all[] */
+    const char *name;
+    int counter;                  /* a summary with a scope, or null */
+    int counted;                  /* 0: null, nothing counted */
+    const char *scope;            /* a counter's; "?" when not a string */
+    double dropped;               /* a counter's samples dropped; 0 when not a number */
+    const char *read_path;        /* NULL when not a string */
+    double max;                   /* NaN when not a number */
+} mp_rall_metric;
+
+/* A kernel function of a simulated cell's "sim_functions" (sim-import):
+ * misses per call, NaN where not a number; the name points into the
+ * model's JSON. */
+typedef struct mp_rsim_fn {
+    const char *name;
+    double l1d, l2, l1i, llc;     /* L1d-, L2-, L1i-, LLC-load-misses */
+} mp_rsim_fn;
+
+/* A cell's "sim_functions" and "sim_other_core" as the report reads them:
+ * numbers NaN where the file has none. */
+typedef struct mp_rsim_fns {
+    int present;                  /* the cell has "sim_functions" */
+    size_t nentries;              /* functions[]'s entries, named or not (0: not an array) */
+    mp_rsim_fn *fns;              /* those named by a string, in the file's order */
+    size_t nfns;
+    double l1d_share;             /* attributed_L1d_share */
+    double checked, agree;        /* mapping_check: instructions, agree */
+    double other_core_l1d;        /* sim_other_core's L1d-misses */
+} mp_rsim_fns;
 
 /* A column of an experiment's own table (experiments.X.table.columns[],
  * experiments/table.h); its strings point into the model's JSON tree. */
@@ -115,6 +151,11 @@ typedef struct mp_rmodel {
     cJSON *root;
     mp_rcontext context;          /* "context", unchecked (its strings point into root) */
     mp_rconfig config;            /* "config", unchecked (its strings point into root) */
+    mp_rtheld context_held[MP_RM_MAX_HELD];   /* the fields of context the file holds, in */
+    size_t ncontext_held;                     /* its order (results/table.h: mp_rtable_held) */
+    const cJSON *settings;        /* "config" when an object, else NULL: the settings the
+                                   * method section lists as the file holds them (run/
+                                   * writes them by its own table of options) */
     mp_rnoise noise;              /* context.noise */
     char arch[32];
     mp_abi abi;
@@ -124,6 +165,8 @@ typedef struct mp_rmodel {
     int line_known;               /* 0: 64 assumed */
     mp_rcache caches[MP_RM_MAX_CACHES];
     size_t ncaches;
+    const cJSON *topology;        /* "topology" when an object, else NULL: the context
+                                   * section lists its scalars as the file holds them */
     mp_rcounter *counters;        /* from the "counters" object */
     size_t ncounters;
     char counters_preset[64], counters_scope[32], counters_note[256];
@@ -144,6 +187,9 @@ typedef struct mp_rmodel {
     size_t ndcells;               /* "sleep depth" section; compare leaves them out) */
     mp_rcell *all;                /* every entry of results[], its fields read unchecked */
     size_t nall;                  /* (mp_rcell_read): private and shared tables alike */
+    mp_rall_metric *all_metrics;  /* every metric of every entry of all[], in file */
+    size_t nall_metrics;          /* order (report/load_opt.c) */
+    mp_rsim_fns *sim_fns;         /* [ncells]: cells[i]'s kernel functions (sim-import) */
     mp_rxtable *xtabs;            /* "experiments", each by its table */
     size_t nxtabs;                /* (report/load_xtable.c) */
     cJSON *legacy;                /* old files' experiments as tables (exp_legacy.c) */

@@ -61,15 +61,11 @@ static const char *cell_name(char *buf, size_t len, const mp_rcell *c)
 
 static void noise_warnings(const warn_to *o, const mp_rmodel *m)
 {
-    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(m->root, "context");
-    const cJSON *noise = cJSON_GetObjectItemCaseSensitive(ctx, "noise");
-    const cJSON *w;
     char b[400], line[420];
-    cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(noise, "warnings"))
-        if (cJSON_IsString(w)) {
-            snprintf(line, sizeof line, "noisy run: %s", mp_md_cell(b, sizeof b, w->valuestring));
-            o->fn(o->ctx, line);
-        }
+    for (size_t i = 0; i < m->noise.nwarnings; i++) {
+        snprintf(line, sizeof line, "noisy run: %s", mp_md_cell(b, sizeof b, m->noise.warnings[i]));
+        o->fn(o->ctx, line);
+    }
 }
 
 /* One warning line listing the cells pick() selects, each described by

@@ -15,7 +15,6 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     (void)figs;
     char b[256];
-    const cJSON *r = m->root;
     fprintf(f, "## Host and context\n\n| field | value |\n|---|---|\n");
     static const char *top[] = {"status", "interrupted_cell", "started_utc", "finished_utc",
                                 "tool.version"};
@@ -24,9 +23,7 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             char c[300];
             fprintf(f, "| %s | %s |\n", top[i], mp_md_cell(c, sizeof c, b));
         }
-    const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(r, "context");
-    if (cJSON_IsObject(ctx))
-        mp_rmd_scalar_rows(f, ctx, "");
+    mp_rmd_table_rows(f, m->context_held, m->ncontext_held, &m->context);
     fprintf(f, "| cache line | %u bytes%s |\n", m->line_bytes,
             m->line_known ? " (topology.line_bytes)" : " (assumed: results.json has no "
             "topology.line_bytes)");
@@ -35,19 +32,8 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         fprintf(f, "| cache %s | %s bytes |\n", m->caches[i].name,
                 mp_fmt_num(s, sizeof s, (double)m->caches[i].bytes));
     }
-    const cJSON *topo = cJSON_GetObjectItemCaseSensitive(r, "topology");
-    if (cJSON_IsObject(topo)) {
-        const cJSON *e;
-        cJSON_ArrayForEach(e, topo)   /* scalars and the chosen pair, not cache lists */
-            if (e->string && strcmp(e->string, "line_bytes") && !cJSON_IsArray(e)) {
-                cJSON *one = cJSON_CreateObject();
-                if (!one)
-                    break;
-                cJSON_AddItemReferenceToObject(one, e->string, (cJSON *)e);
-                mp_rmd_scalar_rows(f, one, "topology.");
-                cJSON_Delete(one);
-            }
-    }
+    /* its scalars, not its cache lists or objects */
+    mp_rmd_scalar_rows_except(f, m->topology, "topology.", "line_bytes");
     if (mp_rm_text(m, "calibration.clock", b, sizeof b))
         fprintf(f, "| clock | %s |\n", MP_QMD(b));
     if (mp_rm_text(m, "calibration.empty_bracket_ns.p50", b, sizeof b))

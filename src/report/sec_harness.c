@@ -2,28 +2,18 @@
  * noise: who shared the measuring process's descriptor table, who else
  * watched the descriptors, which interval each figure covers, counters
  * that counted nothing or dropped samples, and the host's load, steal,
- * frequency and mitigations.  Reads results.json (m->root) directly. */
+ * frequency and mitigations.  Reads every entry of results[] (m->all,
+ * m->all_metrics), private and shared tables, K of N and every wake delay. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "common/json.h"
 #include "report/internal.h"
 #include "report/md.h"
 #include "common/quote.h"
 #include "report/format.h"
 
 #define MAXROWS 64
-
-static const cJSON *results(const mp_rmodel *m)
-{
-    return cJSON_GetObjectItemCaseSensitive(m->root, "results");
-}
-
-static int is_ok(const cJSON *c)
-{
-    return !strcmp(mp_json_str(c, "status", ""), "ok");
-}
 
 /* A text field as shown: "?" when the file does not hold it. */
 static const char *shown(const char *s)
@@ -187,32 +177,24 @@ static void table_dropped(FILE *f, const mp_rmodel *m)
 {
     struct { char name[96], scope[16]; int counted, missing; double dropped; } row[MAXROWS];
     size_t nr = 0;
-    const cJSON *c, *e;
-    cJSON_ArrayForEach(c, results(m)) {
-        if (!is_ok(c))
+    for (size_t k = 0; k < m->nall_metrics; k++) {
+        const mp_rall_metric *e = &m->all_metrics[k];
+        if (!e->counter || m->all[e->cell].status != MP_CELL_OK)
             continue;
-        const cJSON *miss = cJSON_GetObjectItemCaseSensitive(c, "counters_missing");
-        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
-            const cJSON *info = cJSON_IsNull(e) ? cJSON_GetObjectItemCaseSensitive(miss, e->string)
-                                                : e;
-            if (!cJSON_IsNull(e) && !cJSON_GetObjectItemCaseSensitive(e, "scope"))
-                continue;   /* a time, not a counter */
-            size_t i;
-            for (i = 0; i < nr; i++)
-                if (!strcmp(row[i].name, e->string))
-                    break;
-            if (i == nr) {
-                if (nr == MAXROWS)
-                    continue;
-                snprintf(row[nr].name, sizeof row[nr].name, "%s", e->string);
-                snprintf(row[nr].scope, sizeof row[nr].scope, "%s",
-                         mp_json_str(info, "scope", "?"));
-                row[nr].counted = row[nr].missing = 0;
-                row[nr++].dropped = 0;
-            }
-            cJSON_IsNull(e) ? row[i].missing++ : row[i].counted++;
-            row[i].dropped += mp_json_num(info, "dropped", 0);
+        size_t i;
+        for (i = 0; i < nr; i++)
+            if (!strcmp(row[i].name, e->name))
+                break;
+        if (i == nr) {
+            if (nr == MAXROWS)
+                continue;
+            snprintf(row[nr].name, sizeof row[nr].name, "%s", e->name);
+            snprintf(row[nr].scope, sizeof row[nr].scope, "%s", e->scope);
+            row[nr].counted = row[nr].missing = 0;
+            row[nr++].dropped = 0;
         }
+        e->counted ? row[i].counted++ : row[i].missing++;
+        row[i].dropped += e->dropped;
     }
     if (!nr)
         return;

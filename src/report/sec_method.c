@@ -18,31 +18,26 @@ static void syscalls_made(FILE *f, const mp_rmodel *m)
     char seen[16][96];
     size_t n = 0;
     int other = 0;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(m->root, "results")) {
-        const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "backend");
-        const cJSON *sc = cJSON_GetObjectItemCaseSensitive(c, "syscall");
-        if (!cJSON_IsString(b) || !cJSON_IsString(sc) || !mp__rm_safe_name(b->valuestring) ||
-            !mp__rm_safe_name(sc->valuestring))
+    for (size_t k = 0; k < m->nall; k++) {
+        const char *bn = m->all[k].backend, *sn = m->all[k].syscall;
+        if (!mp__rm_safe_name(bn) || !mp__rm_safe_name(sn))
             continue;
         char pair[96];
-        snprintf(pair, sizeof pair, "`%s`: `%s`", b->valuestring, sc->valuestring);
+        snprintf(pair, sizeof pair, "`%s`: `%s`", bn, sn);
         size_t i;
         for (i = 0; i < n && strcmp(seen[i], pair); i++)
             ;
         if (i < n || n == 16)
             continue;
         snprintf(seen[n++], sizeof seen[0], "%s", pair);
-        const char *bn = b->valuestring, *sn = sc->valuestring;
         if (!strcmp(sn, "pselect6") || !strcmp(sn, "epoll_pwait") ||
             (!strcmp(sn, "ppoll") && strcmp(bn, "ppoll")))
             other = 1;
     }
     if (!n)
         return;
-    char arch[64];
     fprintf(f, "System call each backend made on this host (%s)%s: ",
-            MP_QMD(mp_rm_text(m, "context.arch", arch, sizeof arch) ? arch : "arch unknown"),
+            MP_QMD(m->context.has_uname ? m->context.arch : "arch unknown"),
             other ? ", not always its namesake: the C library uses the newer call where the "
                     "architecture has no older one (arm64: poll is ppoll, select is pselect6, "
                     "epoll_wait is epoll_pwait)" : "");
@@ -55,10 +50,9 @@ static void method(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     (void)figs;
     fprintf(f, "## What was measured and how\n\n");
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
-    if (cJSON_IsObject(cfg)) {
+    if (m->settings) {
         fprintf(f, "| setting | value |\n|---|---|\n");
-        mp_rmd_scalar_rows(f, cfg, "");
+        mp_rmd_scalar_rows(f, m->settings, "");
         fputc('\n', f);
     }
     if (mp__r_experiments_only(m)) {

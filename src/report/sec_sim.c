@@ -240,55 +240,36 @@ static void findings_llc(FILE *f, const mp_rmodel *m, const char *mode, const ch
 }
 
 /* The cell's "sim_functions": top rows by L1d misses per call. */
-static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c, const cJSON *cell,
-                            int own)
+static void table_functions(FILE *f, const mp_rmodel *m, const mp_rcell *c,
+                            const mp_rsim_fns *x, int own)
 {
-    /* muxprof's model keeps LLC-load misses per instruction, QEMU's plugin L1i misses. */
-    const char *last = own ? "LLC-load-misses" : "L1i-misses";
-    const cJSON *sf = cJSON_GetObjectItemCaseSensitive(cell, "sim_functions");
-    const cJSON *fns = cJSON_GetObjectItemCaseSensitive(sf, "functions");
-    const cJSON *share = cJSON_GetObjectItemCaseSensitive(sf, "attributed_L1d_share");
-    if (!cJSON_IsArray(fns) || !cJSON_GetArraySize(fns))
+    if (!x->nentries)
         return;
     char a[32], b[32], d[32], i1s[32], nm[160];
     fprintf(f, "**%s, N = %s** (%s", c->backend, mp_fmt_num(nm, sizeof nm, (double)c->nfds),
             MP_QMD(m->sim_label));
-    if (cJSON_IsNumber(share))
+    if (!isnan(x->l1d_share))
         fprintf(f, own ? "; the listed functions hold %.0f%% of its L1d misses" :
                          "; the listed instructions hold %.0f%% of the difference in L1d misses",
-                100 * share->valuedouble);
+                100 * x->l1d_share);
     /* The plugin's instruction lists sum every simulated core: what the other CPU's
      * difference did not cancel is in the table too. */
-    const cJSON *oc = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(cell, "sim_other_core"), "L1d-misses");
-    const cJSON *chk = cJSON_GetObjectItemCaseSensitive(sf, "mapping_check");
-    const cJSON *ci = cJSON_GetObjectItemCaseSensitive(chk, "instructions");
-    const cJSON *ca = cJSON_GetObjectItemCaseSensitive(chk, "agree");
-    if (cJSON_IsNumber(ci) && cJSON_IsNumber(ca))
+    if (!isnan(x->checked) && !isnan(x->agree))
         fprintf(f, "; address mapping checked: the plugin's disassembly of %.0f top "
                    "instructions agrees with the kernel image's at the mapped address for %.0f",
-                ci->valuedouble, ca->valuedouble);
-    if (cJSON_IsNumber(oc))
+                x->checked, x->agree);
+    if (!isnan(x->other_core_l1d))
         fprintf(f, "; the other CPU's L1d misses changed by %s per call, which these rows "
-                   "include: trust rows well above it", cnt(a, sizeof a, oc->valuedouble));
+                   "include: trust rows well above it", cnt(a, sizeof a, x->other_core_l1d));
     fprintf(f, ")\n\n| kernel function | L1d misses per call | per fd | L2 misses per call | "
                "%s per call |\n|---|---:|---:|---:|---:|\n",
             own ? "LLC-load misses" : "L1i misses");
-    const cJSON *e;
-    int rows = 0;
-    cJSON_ArrayForEach(e, fns) {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(e, "name");
-        const cJSON *d1 = cJSON_GetObjectItemCaseSensitive(e, "L1d-misses");
-        const cJSON *l2 = cJSON_GetObjectItemCaseSensitive(e, "L2-misses");
-        const cJSON *i1 = cJSON_GetObjectItemCaseSensitive(e, last);
-        if (!cJSON_IsString(name) || rows++ >= TOP_ROWS)
-            continue;
-        double v = cJSON_IsNumber(d1) ? d1->valuedouble : NAN;
-        fprintf(f, "| %s | %s | %s | %s | %s |\n",
-                mp_quote_md_code(nm, sizeof nm, name->valuestring, 1),
-                cnt(a, sizeof a, v), cnt(b, sizeof b, v / (double)c->nfds),
-                cnt(d, sizeof d, cJSON_IsNumber(l2) ? l2->valuedouble : NAN),
-                cnt(i1s, sizeof i1s, cJSON_IsNumber(i1) ? i1->valuedouble : NAN));
+    for (size_t i = 0; i < x->nfns && i < TOP_ROWS; i++) {
+        /* muxprof's model keeps LLC-load misses per instruction, QEMU's plugin L1i misses. */
+        const mp_rsim_fn *e = &x->fns[i];
+        fprintf(f, "| %s | %s | %s | %s | %s |\n", mp_quote_md_code(nm, sizeof nm, e->name, 1),
+                cnt(a, sizeof a, e->l1d), cnt(b, sizeof b, e->l1d / (double)c->nfds),
+                cnt(d, sizeof d, e->l2), cnt(i1s, sizeof i1s, own ? e->llc : e->l1i));
     }
     fputc('\n', f);
 }
@@ -340,8 +321,7 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         }
     int any = 0;
     for (size_t i = 0; i < m->ncells; i++) {
-        const cJSON *cell = m->cells[i].json;
-        if (!cJSON_GetObjectItemCaseSensitive(cell, "sim_functions"))
+        if (!m->sim_fns[i].present)
             continue;
         if (!any++ && own)
             fprintf(f, "## Where the simulated misses are: kernel functions (%s)\n\n"
@@ -355,7 +335,7 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                 "address, their difference divided by K, summed per function (guest "
                 "addresses from nokaslr and the kernel's own symbol table). Top %d per cell "
                 "by L1d misses.\n\n", MP_QMD(m->sim_label), TOP_ROWS);
-        table_functions(f, m, &m->cells[i], cell, own);
+        table_functions(f, m, &m->cells[i], &m->sim_fns[i], own);
     }
 }
 

@@ -134,6 +134,69 @@ cJSON *mp_rtable_json(const mp_rtable *t, const void *rec)
     return o;
 }
 
+static int of_kind(const mp_rtfield *f, const cJSON *j)
+{
+    switch (f->type) {
+    case MP_RT_TEXT:
+    case MP_RT_STR:
+    case MP_RT_HEX:
+        return cJSON_IsString(j);
+    case MP_RT_COUNT:
+        return cJSON_IsNumber(j) && isfinite(j->valuedouble) && fabs(j->valuedouble) < 1e18 &&
+               j->valuedouble == floor(j->valuedouble);
+    case MP_RT_NUMBER:
+        return cJSON_IsNumber(j) || (f->absent == MP_RT_UNAVAILABLE_NAN && cJSON_IsString(j) &&
+                                     !strcmp(j->valuestring, "unavailable"));
+    case MP_RT_BOOL:
+        return cJSON_IsBool(j);
+    case MP_RT_CHOICE:
+        for (int k = 0; cJSON_IsString(j) && f->names[k]; k++)
+            if (!strcmp(j->valuestring, f->names[k]))
+                return 1;
+        return 0;
+    case MP_RT_TEXT_LIST:
+    case MP_RT_COUNT_LIST:
+    case MP_RT_OBJECT_LIST:
+        return cJSON_IsArray(j);
+    case MP_RT_OBJECT:
+        return cJSON_IsObject(j);
+    case MP_RT_JSON:
+        return j && !cJSON_IsNull(j);
+    default:   /* a kind with no test of its value here is not listed */
+        return 0;
+    }
+}
+
+static const mp_rtfield *row_of(const mp_rtable *t, const char *key)
+{
+    for (size_t i = 0; key && i < t->nfields; i++)
+        if (!strcmp(t->fields[i].key, key))
+            return &t->fields[i];
+    return NULL;
+}
+
+static size_t held(const mp_rtable *t, const cJSON *o, const mp_rtfield *in, mp_rtheld *out,
+                   size_t max)
+{
+    const cJSON *e, *obj = cJSON_IsObject(o) ? o : NULL;
+    size_t n = 0;
+    cJSON_ArrayForEach(e, obj) {
+        const mp_rtfield *f = row_of(t, e->string);
+        if (!f || !of_kind(f, e) || n == max)
+            continue;
+        if (f->type == MP_RT_OBJECT)
+            n += in ? 0 : held(f->sub, e, f, out + n, max - n);
+        else
+            out[n++] = (mp_rtheld){f, in};
+    }
+    return n;
+}
+
+size_t mp_rtable_held(const mp_rtable *t, const cJSON *o, mp_rtheld *out, size_t max)
+{
+    return held(t, o, NULL, out, max);
+}
+
 static void read_list(const mp_rtfield *f, const cJSON *j, char *at, size_t *n)
 {
     const cJSON *e;

@@ -78,6 +78,21 @@ typedef struct mp_rtable {
 
 #define MP_RT_WHEN(type, member) (1 + offsetof(type, member))
 
+/* A field that an object holds: its row, and the OBJECT row whose object
+ * it lies in, or NULL for a field of the object itself. */
+typedef struct mp_rtheld {
+    const mp_rtfield *field, *in;
+} mp_rtheld;
+
+/* The fields object o holds with a value of their row's kind (what
+ * mp_rtable_read takes for a value: a string for TEXT, STR and HEX, one of
+ * the names for CHOICE, a whole number the model can hold for COUNT, a number or
+ * "unavailable" for NUMBER written MP_RT_UNAVAILABLE_NAN, a boolean, an
+ * array for a list, anything but null for JSON), in o's order, an OBJECT
+ * row's object as its own fields in its order: at most max into out, and
+ * how many.  A key the table lacks is not listed. */
+size_t mp_rtable_held(const mp_rtable *t, const cJSON *o, mp_rtheld *out, size_t max);
+
 /* The object of rec (a model of table t), field by field. */
 cJSON *mp_rtable_json(const mp_rtable *t, const void *rec);
 
