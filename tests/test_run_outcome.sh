@@ -42,7 +42,9 @@ report-fails)
   ;;
 helper-killed)
   # ready mode only: the one child of muxprof is the descriptor helper
-  "$bin" run --fds 10,100,1000 --samples 2000 --repeats 5 --backends poll,epoll \
+  # long enough (about 4 s) that a loaded host's slow /proc scan finds the helper while
+  # passes still need it
+  "$bin" run --fds 10,100,1000 --samples 2000 --repeats 30 --backends poll,epoll \
     --mode ready --events none --no-plots --quiet --out "$tmp/killed" >"$tmp/out" 2>"$tmp/err" &
   pid=$!
   want_parent=$pid
