@@ -126,13 +126,13 @@ static void test_quick_run(void **state)
                 assert_true(p10 <= p50 && p50 <= p99 && p50 > 0);
                 double kept = num(found, "samples_kept");
                 if (!strcmp(modes[m], "ready"))
-                    assert_true(kept == 400);   /* 100 samples x 4 repeats */
+                    assert_true(kept == 500);   /* 100 samples x 5 repeats */
                 else
-                    assert_true(kept + num(found, "samples_discarded") == 400);
+                    assert_true(kept + num(found, "samples_discarded") == 500);
                 assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(found,
-                                 "repeat_medians_ns")), 4);
+                                 "repeat_medians_ns")), 5);
                 /* the interval comes from the repeat medians (on wall_ns's scale):
-                 * with 4 repeats their whole range, covering 87.5% */
+                 * with 5 repeats their whole range, covering 93.75% */
                 const cJSON *ci = cJSON_GetObjectItem(found, "wall_p50_ci95_ns");
                 const cJSON *rm = cJSON_GetObjectItem(found, "repeat_medians_ns"), *e;
                 double rlo = INFINITY, rhi = -INFINITY;
@@ -141,7 +141,7 @@ static void test_quick_run(void **state)
                     rhi = fmax(rhi, e->valuedouble);
                 }
                 if (!ci || num(ci, "lo") != rlo || num(ci, "hi") != rhi ||
-                    num(ci, "level") != 0.875 || num(ci, "repeats") != 4 ||
+                    num(ci, "level") != 0.9375 || num(ci, "repeats") != 5 ||
                     strcmp(str(ci, "method"), "order statistics of the repeat medians") ||
                     strcmp(str(found, "repeat_medians_of"), "wall_ns"))
                     fail_msg("cell %s N=%d %s: wall_p50_ci95_ns missing or not the range of "
