@@ -44,9 +44,9 @@ static int read_all(const char *path, char **out, size_t *len, mp_err *err)
     return 0;
 }
 
-/* The text fields of table t in rec (below the top level's member prefix,
- * "" for the top level) that the file holds as a number or a boolean: as
- * the text the report shows any scalar in (mp_rm_text), in m->run_text from
+/* The text fields of table t in rec (the object at dotted path prefix, ""
+ * for the top level) that the file holds as a number or a boolean: as the
+ * text the report shows any scalar in (mp_rm_text), in m->run_text from
  * *next on. */
 static void text_of_scalars(mp_rmodel *m, const mp_rtable *t, void *rec, const char *prefix,
                             size_t *next)
