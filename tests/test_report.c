@@ -953,11 +953,37 @@ static void empty_interrupted(void **st)
     run_dir_with(dir, sizeof dir, "empty/results.json");
     char *md = build_report(dir, 1);
     HAS(md, "> **This run is interrupted**: some cells were not measured.");
+    HAS(md, "| status | interrupted |\n| interrupted_cell | 0 |\n");
     HAS(md, "  - not measured in this run: results.json has no cells\n");
     HAS(md, "**FD_SETSIZE cliff** (seeds 001, 002: select cannot watch fd numbers >= 1024): "
             "not tested (no select cells).");
     HAS(md, "No figures: no cell of this run has a measured time.");
     free(md);
+    rm_rf(dir);
+}
+
+/* The top level's members in the model: a text as the file holds it, one
+ * held as a number or a boolean as the text the report shows a scalar in,
+ * an absent one NULL. */
+static void top_level_in_the_model(void **st)
+{
+    (void)st;
+    char dir[64], path[600];
+    const char *const edits[] = {"status", "\"errors\"", "interrupted_cell", "0",
+                                 "tool.version", "true", "finished_utc", NULL, NULL};
+    run_dir_edited(dir, sizeof dir, edits);
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    mp_rmodel m;
+    mp_err err;
+    assert_int_equal(mp_rm_load(&m, path, &err), 0);
+    assert_string_equal(m.run.schema, "muxprof-results/1");
+    assert_string_equal(m.run.status, "errors");
+    assert_string_equal(m.run.interrupted_cell, "0");
+    assert_string_equal(m.run.tool.version, "yes");
+    assert_string_equal(m.run.tool.name, "muxprof");
+    assert_null(m.run.finished_utc);
+    assert_non_null(m.run.started_utc);
+    mp_rm_free(&m);
     rm_rf(dir);
 }
 
@@ -1234,6 +1260,7 @@ int main(void)
         cmocka_unit_test(odd_optional_objects),
         cmocka_unit_test(context_fields_of_the_schema),
         cmocka_unit_test(empty_interrupted),
+        cmocka_unit_test(top_level_in_the_model),
         cmocka_unit_test(malformed_inputs),
         cmocka_unit_test(random_damage),
         cmocka_unit_test(without_gnuplot),

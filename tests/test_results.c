@@ -14,6 +14,7 @@
 #include "results/cell.h"
 #include "results/config.h"
 #include "results/context.h"
+#include "results/top.h"
 #include "results/counters.h"
 #include "results/profile.h"
 #include "results/schema.h"
@@ -244,9 +245,9 @@ static void context_through_its_table(void **state)
 }
 
 /* config read back: each field report/ reads is a row of the table run/
- * writes config by (run/config.h), a list of text there as here; a config
- * written from a run's configuration reads back its lists; a list value
- * of another kind is skipped. */
+ * writes config by (run/config.h), of the same kind there as here; a config
+ * written from a run's configuration reads back its lists and anonymize; a
+ * list value of another kind is skipped. */
 static void config_read_back_from_its_writer(void **state)
 {
     (void)state;
@@ -256,7 +257,6 @@ static void config_read_back_from_its_writer(void **state)
             if (!strcmp(mp_run_config_table.fields[k].key, f->key))
                 w = &mp_run_config_table.fields[k];
         assert_non_null(w);
-        assert_int_equal(f->type, MP_RT_TEXT_LIST);
         assert_string_equal(rt_kind(w), rt_kind(f));
     }
     static mp_run_config run;
@@ -273,6 +273,12 @@ static void config_read_back_from_its_writer(void **state)
     assert_string_equal(back.backends[1], "select");
     assert_int_equal(back.nmodes, 1);
     assert_string_equal(back.modes[0], "wakeup");
+    assert_false(back.anonymize);
+    cJSON_Delete(o);
+    run.anonymize = 1;
+    o = mp_run_config_json(&run);
+    mp_rconfig_read(o, &back);
+    assert_true(back.anonymize);
 
     cJSON_InsertItemInArray(cJSON_GetObjectItem(o, "backends"), 0, cJSON_CreateNumber(3));
     mp_rconfig_read(o, &back);
@@ -659,15 +665,15 @@ static int doc_matches_table(const char *doc, const mp_rtable *t)
     return bad;
 }
 
-/* docs/results-schema.md lists every field of context, config, counters and
- * a cell's profile and topology (and of their objects) as their tables do. */
+/* docs/results-schema.md lists every field of the top level, context,
+ * config, counters and a cell's profile and topology (and of their objects) as their tables do. */
 static void doc_names_every_table_field(void **state)
 {
     (void)state;
     const char *doc = read_doc();
     assert_non_null(doc);
-    const mp_rtable *tables[] = {&mp_rcontext_table, &mp_run_config_table, &mp_rcounters_table,
-                                 &mp_rprofile_table, &mp_rtopology_table};
+    const mp_rtable *tables[] = {&mp_rrun_table, &mp_rcontext_table, &mp_run_config_table,
+                                 &mp_rcounters_table, &mp_rprofile_table, &mp_rtopology_table};
     int bad = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         bad += doc_matches_table(doc, tables[i]);
@@ -817,6 +823,52 @@ static void keyed_list_through_its_table(void **state)
     cJSON_Delete(o);
 }
 
+/* The top level's members written in the table's order, those without a
+ * value left out, and read back. */
+static void top_level_through_its_table(void **state)
+{
+    (void)state;
+    cJSON *rec = cJSON_Parse("{\"from\":\"journal.jsonl\"}");
+    mp_rrun r = {.schema = "muxprof-results/1", .has_tool = 1,
+                 .tool = {"muxprof", "0.1.0", "g"}, .status = "interrupted",
+                 .interrupted_cell = "poll pipe ready N=10", .interrupted_signal = 15,
+                 .recovered = rec, .started_utc = "S", .finished_utc = "F"};
+    cJSON *o = mp_rrun_json(&r);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"schema\":\"muxprof-results/1\",\"tool\":{\"name\":\"muxprof\","
+                           "\"version\":\"0.1.0\",\"git_describe\":\"g\"},"
+                           "\"status\":\"interrupted\",\"interrupted_cell\":\"poll pipe ready N=10\","
+                           "\"interrupted_signal\":15,\"recovered\":{\"from\":\"journal.jsonl\"},"
+                           "\"started_utc\":\"S\",\"finished_utc\":\"F\"}");
+    free(s);
+    mp_rrun back;
+    mp_rrun_read(o, &back);
+    assert_string_equal(back.schema, "muxprof-results/1");
+    assert_true(back.has_tool);
+    assert_string_equal(back.tool.version, "0.1.0");
+    assert_string_equal(back.status, "interrupted");
+    assert_string_equal(back.interrupted_cell, "poll pipe ready N=10");
+    assert_int_equal(back.interrupted_signal, 15);
+    assert_ptr_equal(back.recovered, cJSON_GetObjectItem(o, "recovered"));
+    assert_string_equal(back.started_utc, "S");
+    assert_string_equal(back.finished_utc, "F");
+    cJSON_Delete(o);
+
+    mp_rrun some = {.status = "complete", .interrupted_cell = "", .finished_utc = "F"};
+    o = mp_rrun_json(&some);
+    s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"status\":\"complete\",\"finished_utc\":\"F\"}");
+    free(s);
+    mp_rrun_read(o, &back);
+    assert_false(back.has_tool);
+    assert_null(back.tool.version);
+    assert_null(back.interrupted_cell);
+    assert_int_equal(back.interrupted_signal, 0);
+    assert_null(back.started_utc);
+    cJSON_Delete(o);
+    cJSON_Delete(rec);
+}
+
 static void tool_names_this_binary(void **state)
 {
     (void)state;
@@ -874,6 +926,7 @@ int main(void)
         cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),
         cmocka_unit_test(doc_names_every_table_field),
+        cmocka_unit_test(top_level_through_its_table),
         cmocka_unit_test(tool_names_this_binary),
         cmocka_unit_test(held_fields_in_file_order),
     };

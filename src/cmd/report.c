@@ -17,6 +17,7 @@
 #include "report/anonymize.h"
 #include "report/plot.h"
 #include "report/report.h"
+#include "results/config.h"
 #include "run/journal.h"
 
 #define MAX_PUB_SUFFIX 999
@@ -166,8 +167,9 @@ static int recover(const char *dir, int anonymize, mp_err *err)
     if (rc == 0)
         rc = mp_journal_write_outputs(&j, &d, how, err);
     /* a run asked for anonymized outputs: its recovered ones are too */
-    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(j.head, "config");
-    if (rc == 0 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cfg, "anonymize")))
+    mp_rconfig cfg;
+    mp_rconfig_read(cJSON_GetObjectItemCaseSensitive(j.head, "config"), &cfg);
+    if (rc == 0 && cfg.anonymize)
         rc = mp_report_anonymize_run(dir, &d, err);
     mp_dir_close(&d);
     if (rc == 0)

@@ -118,14 +118,16 @@ int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs
         return rc;
     FILE *f = a.f;
     char host[128], when[64];
+    snprintf(when, sizeof when, "%s", m->run.started_utc ? m->run.started_utc : "unknown time");
     fprintf(f, "# muxprof report: %s%s%s, %s\n\n", m->simulated ? MP_QMD(m->sim_label) : "",
             m->simulated ? " on " : "",
             MP_QMD(mp_rm_text(m, "context.host", host, sizeof host) ? host : "unknown host"),
-            MP_QMD(mp_rm_text(m, "started_utc", when, sizeof when) ? when : "unknown time"));
-    if (mp_rm_text(m, "status", when, sizeof when) && !strcmp(when, "errors"))
+            MP_QMD(when));
+    snprintf(when, sizeof when, "%s", m->run.status ? m->run.status : "");
+    if (m->run.status && !strcmp(when, "errors"))
         fprintf(f, "> **Cells of this run ended in error**: they were not measured "
                    "(their reasons are in results.json).\n\n");
-    else if (mp_rm_text(m, "status", when, sizeof when) && strcmp(when, "complete"))
+    else if (m->run.status && strcmp(when, "complete"))
         fprintf(f, "> **This run is %s**: some cells were not measured.\n\n", MP_QMD(when));
     stopped_note(f, m);
     emulation_note(f, m);

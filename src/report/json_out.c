@@ -60,22 +60,32 @@ cJSON *mp__rj_cell(const mp_rcell *c)
     return o;
 }
 
+/* v as a string member of o, or null. */
+static void text_or_null(cJSON *o, const char *name, const char *v)
+{
+    if (v)
+        cJSON_AddStringToObject(o, name, v);
+    else
+        cJSON_AddNullToObject(o, name);
+}
+
 cJSON *mp__rj_input(const mp_rmodel *m)
 {
-    static const char *const keys[] = {"schema", "status", "started_utc", "finished_utc",
-                                       "context.host", "context.cpu_model", "context.arch",
+    static const char *const keys[] = {"context.host", "context.cpu_model", "context.arch",
                                        "context.git_describe"};
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", m->path);
+    const struct { const char *name, *value; } top[] = {
+        {"schema", m->run.schema}, {"status", m->run.status},
+        {"started_utc", m->run.started_utc}, {"finished_utc", m->run.finished_utc}};
+    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", top[i].value ? top[i].value : "");
+        text_or_null(o, top[i].name, top[i].value ? buf : NULL);
+    }
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char buf[512];
-        const char *v = mp_rm_text(m, keys[i], buf, sizeof buf);
-        const char *dot = strchr(keys[i], '.');
-        const char *name = dot ? dot + 1 : keys[i];
-        if (v)
-            cJSON_AddStringToObject(o, name, v);
-        else
-            cJSON_AddNullToObject(o, name);
+        text_or_null(o, strchr(keys[i], '.') + 1, mp_rm_text(m, keys[i], buf, sizeof buf));
     }
     cJSON_AddBoolToObject(o, "simulated", m->simulated);
     cJSON_AddBoolToObject(o, "anonymized", m->anonymized);

@@ -44,6 +44,33 @@ static int read_all(const char *path, char **out, size_t *len, mp_err *err)
     return 0;
 }
 
+/* The text fields of table t in rec (the object at dotted path prefix, ""
+ * for the top level) that the file holds as a number or a boolean: as the
+ * text the report shows any scalar in (mp_rm_text), in m->run_text from
+ * *next on. */
+static void text_of_scalars(mp_rmodel *m, const mp_rtable *t, void *rec, const char *prefix,
+                            size_t *next)
+{
+    for (size_t i = 0; i < t->nfields && *next < MP_RM_MAX_RUN_TEXT; i++) {
+        const mp_rtfield *f = &t->fields[i];
+        const char **at = (const char **)((char *)rec + f->off);
+        char key[64];
+        snprintf(key, sizeof key, "%s%s", prefix, f->key);
+        if (f->type == MP_RT_STR && !*at &&
+            mp_rm_text(m, key, m->run_text[*next], sizeof m->run_text[*next]))
+            *at = m->run_text[(*next)++];
+    }
+}
+
+/* The top level's members before its objects into m->run. */
+static void read_run(mp_rmodel *m)
+{
+    size_t next = 0;
+    mp_rrun_read(m->root, &m->run);
+    text_of_scalars(m, &mp_rrun_table, &m->run, "", &next);
+    text_of_scalars(m, &mp_rtool_table, &m->run.tool, "tool.", &next);
+}
+
 int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
 {
     return mp_rm_load_anonymized(m, path, NULL, err);
@@ -76,6 +103,7 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     if (ctx && !cJSON_IsObject(ctx))
         return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
+    read_run(m);
     mp_rcontext_read(ctx, &m->context);
     mp_rconfig_read(cfg, &m->config);
     m->ncontext_held = mp_rtable_held(&mp_rcontext_table, ctx, m->context_held, MP_RM_MAX_HELD);

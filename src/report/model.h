@@ -15,11 +15,13 @@
 #include "results/context.h"
 #include "results/counters.h"
 #include "results/profile.h"
+#include "results/top.h"
 #include "common/mp_err.h"
 
 #define MP_RM_MAX_LIST 32
 #define MP_RM_MAX_CACHES 8
 #define MP_RM_MAX_WARN 32
+#define MP_RM_MAX_RUN_TEXT 8      /* text members of the top level and its tool */
 #define MP_RM_MAX_HELD 64         /* fields of context a report lists */
 
 typedef struct mp_rcache {
@@ -149,6 +151,11 @@ typedef struct mp_rmodel {
                                    * anonymized */
     int anonymized;               /* context.anonymized: outputs name no path */
     cJSON *root;
+    mp_rrun run;                  /* the top level's members before its objects,
+                                   * unchecked (its strings point into root or into
+                                   * run_text) */
+    char run_text[MP_RM_MAX_RUN_TEXT][32];   /* those of them held as a number or a
+                                                boolean, as text */
     mp_rcontext context;          /* "context", unchecked (its strings point into root) */
     mp_rconfig config;            /* "config", unchecked (its strings point into root) */
     mp_rtheld context_held[MP_RM_MAX_HELD];   /* the fields of context the file holds, in */

@@ -16,12 +16,15 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     (void)figs;
     char b[256];
     fprintf(f, "## Host and context\n\n| field | value |\n|---|---|\n");
-    static const char *top[] = {"status", "interrupted_cell", "started_utc", "finished_utc",
-                                "tool.version"};
+    const struct { const char *name, *value; } top[] = {
+        {"status", m->run.status}, {"interrupted_cell", m->run.interrupted_cell},
+        {"started_utc", m->run.started_utc}, {"finished_utc", m->run.finished_utc},
+        {"tool.version", m->run.tool.version}};
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
-        if (mp_rm_text(m, top[i], b, sizeof b)) {
+        if (top[i].value) {
             char c[300];
-            fprintf(f, "| %s | %s |\n", top[i], mp_md_cell(c, sizeof c, b));
+            snprintf(b, sizeof b, "%s", top[i].value);
+            fprintf(f, "| %s | %s |\n", top[i].name, mp_md_cell(c, sizeof c, b));
         }
     mp_rmd_table_rows(f, m->context_held, m->ncontext_held, &m->context);
     fprintf(f, "| cache line | %u bytes%s |\n", m->line_bytes,

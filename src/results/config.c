@@ -11,6 +11,8 @@
 static const mp_rtfield fields[] = {
     LIST(backends),
     LIST(modes),
+    {.key = "anonymize", .type = MP_RT_BOOL, .off = offsetof(mp_rconfig, anonymize), .unit = "",
+     .doc = ""},
 };
 #undef LIST
 

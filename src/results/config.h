@@ -1,6 +1,6 @@
 /* config.h - what report/ reads back of results.json's "config" object
  * (docs/results-schema.md): the order of the backends and modes a run
- * asked for.  run/ writes the object from its configuration through the
+ * asked for, and whether its outputs were anonymized.  run/ writes the object from its configuration through the
  * table of the options it records (run/config.h: mp_run_config_table),
  * which holds each field's kind, unit and doc; the rows here read fields
  * of it by their key, and test_results holds each to its row there. */
@@ -18,6 +18,7 @@ typedef struct mp_rconfig {
     size_t nbackends;
     const char *modes[MP_RCFG_MAX_LIST];
     size_t nmodes;
+    int anonymize;                /* every output of the run was anonymized */
 } mp_rconfig;
 
 extern const mp_rtable mp_rconfig_table;

@@ -11,6 +11,7 @@
 #include "run/results.h"
 #include "results/counters.h"
 #include "results/schema.h"
+#include "results/top.h"
 
 cJSON *mp_counters_json(const mp_pmu_plan *plan)
 {
@@ -161,10 +162,9 @@ static cJSON *dup_or_empty(const cJSON *o)
 
 cJSON *mp_results_head_json(const mp_results *r)
 {
-    cJSON *h = cJSON_CreateObject();
-    cJSON_AddStringToObject(h, "schema", MP_RESULTS_SCHEMA);
-    cJSON_AddItemToObject(h, "tool", mp_res_tool_json());
-    cJSON_AddStringToObject(h, "started_utc", r->started_utc);
+    mp_rrun top = {.schema = MP_RESULTS_SCHEMA, .has_tool = 1, .tool = mp_rtool_this(),
+                   .started_utc = r->started_utc};
+    cJSON *h = mp_rrun_json(&top);
     cJSON_AddItemToObject(h, "context", dup_or_empty(r->context));
     cJSON_AddItemToObject(h, "topology", dup_or_empty(r->topology));
     cJSON_AddItemToObject(h, "counters", dup_or_empty(r->counters));
@@ -173,26 +173,32 @@ cJSON *mp_results_head_json(const mp_results *r)
     return h;
 }
 
-cJSON *mp_results_tail_json(const mp_results *r)
+/* The cell, or what else, that a signal interrupted, into buf ("" when none). */
+static const char *interrupted_what(const mp_results *r, char *buf, size_t len)
 {
-    cJSON *t = cJSON_CreateObject();
-    cJSON_AddStringToObject(t, "status", mp_results_status(r));
+    buf[0] = 0;
     if (r->interrupted && r->interrupted_cell >= 0 && (size_t)r->interrupted_cell < r->ncells) {
         const mp_cell *c = &r->cells[r->interrupted_cell];
-        char buf[160];
         char d[32] = "";
         if (c->wake_delay_ns > 0)
             snprintf(d, sizeof d, " asleep %s", mp_duration_fmt((char[24]){0}, 24,
                                                                 c->wake_delay_ns));
-        snprintf(buf, sizeof buf, "%s %s %s N=%d%s", c->backend->name,
-                 mp_fd_kind_name(c->kind), mp_mode_name(c->mode), c->nfds, d);
-        cJSON_AddStringToObject(t, "interrupted_cell", buf);
-    } else if (r->interrupted && r->interrupted_what[0]) {
-        cJSON_AddStringToObject(t, "interrupted_cell", r->interrupted_what);
+        snprintf(buf, len, "%s %s %s N=%d%s", c->backend->name, mp_fd_kind_name(c->kind),
+                 mp_mode_name(c->mode), c->nfds, d);
+    } else if (r->interrupted) {
+        snprintf(buf, len, "%s", r->interrupted_what);
     }
-    if (r->interrupted)
-        cJSON_AddNumberToObject(t, "interrupted_signal", r->interrupted);
-    cJSON_AddStringToObject(t, "finished_utc", r->finished_utc);
+    return buf;
+}
+
+/* The tail carries context.noise for the assembler, which puts it in context. */
+cJSON *mp_results_tail_json(const mp_results *r)
+{
+    char what[160];
+    mp_rrun top = {.status = mp_results_status(r),
+                   .interrupted_cell = interrupted_what(r, what, sizeof what),
+                   .interrupted_signal = r->interrupted, .finished_utc = r->finished_utc};
+    cJSON *t = mp_rrun_json(&top);
     const cJSON *noise = cJSON_GetObjectItemCaseSensitive(r->context, "noise");
     if (noise)
         cJSON_AddItemToObject(t, "noise", cJSON_Duplicate(noise, 1));
@@ -210,21 +216,15 @@ static void copy_key(cJSON *dst, const cJSON *src, const char *key)
 cJSON *mp_results_assemble(const cJSON *head, const cJSON *tail, const cJSON *experiments,
                            const cJSON *cells, const cJSON *recovered)
 {
-    cJSON *root = cJSON_CreateObject();
-    copy_key(root, head, "schema");
-    copy_key(root, head, "tool");
-    if (tail) {
-        copy_key(root, tail, "status");
-        copy_key(root, tail, "interrupted_cell");
-        copy_key(root, tail, "interrupted_signal");
-    } else {
-        cJSON_AddStringToObject(root, "status", "interrupted");
-    }
-    if (recovered)
-        cJSON_AddItemToObject(root, "recovered", cJSON_Duplicate(recovered, 1));
-    copy_key(root, head, "started_utc");
-    if (tail)
-        copy_key(root, tail, "finished_utc");
+    mp_rrun top, end;
+    mp_rrun_read(head, &top);
+    mp_rrun_read(tail, &end);
+    top.status = tail ? end.status : "interrupted";
+    top.interrupted_cell = end.interrupted_cell;
+    top.interrupted_signal = end.interrupted_signal;
+    top.finished_utc = end.finished_utc;
+    top.recovered = recovered;
+    cJSON *root = mp_rrun_json(&top);
     cJSON *ctx = dup_or_empty(cJSON_GetObjectItemCaseSensitive(head, "context"));
     if (tail)
         copy_key(ctx, tail, "noise");
