@@ -739,6 +739,30 @@ static void topology_through_its_tables(void **state)
     cJSON_Delete(o);
 }
 
+/* sim-import's topology: the line and the caches with their ways and the
+ * last level's policy; no host counts, instances or placements. */
+static void simulated_topology_through_its_tables(void **state)
+{
+    (void)state;
+    const mp_rtopo_cache caches[] = {
+        {.simulated = 1, .level = 1, .type = "instruction", .size_bytes = 65536, .ways = 4,
+         .line_bytes = 64, .instances = 9, .shared_by = {"0"}, .nshared_by = 1},
+        {.simulated = 1, .level = 3, .type = "unified", .size_bytes = 33554432, .ways = 16,
+         .policy = "victim", .line_bytes = 64}};
+    const mp_rtopo_offer offered[] = {{"auto", "same-l2", 0, 1}};
+    mp_rtopology t = {.simulated = 1, .source = "host", .pus = 4, .line_bytes = 64,
+                      .caches = caches, .ncaches = 2, .offered = offered, .noffered = 1};
+    cJSON *o = mp_rtopology_json(&t);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"simulated\":true,\"line_bytes\":64,\"caches\":["
+                           "{\"level\":1,\"type\":\"instruction\",\"size_bytes\":65536,"
+                           "\"ways\":4,\"line_bytes\":64},"
+                           "{\"level\":3,\"type\":\"unified\",\"size_bytes\":33554432,"
+                           "\"ways\":16,\"policy\":\"victim\",\"line_bytes\":64}]}");
+    free(s);
+    cJSON_Delete(o);
+}
+
 /* A KEYED_LIST: an object with a member per element, in the list's order,
  * named by the element's first field; read back element by element. */
 typedef struct keyed_el {
@@ -870,6 +894,7 @@ int main(void)
         cmocka_unit_test(profile_through_its_tables),
         cmocka_unit_test(keyed_list_through_its_table),
         cmocka_unit_test(topology_through_its_tables),
+        cmocka_unit_test(simulated_topology_through_its_tables),
 
         cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),

@@ -13,6 +13,7 @@
 #include "results/cell.h"
 #include "results/schema.h"
 #include "results/sim.h"
+#include "results/topology.h"
 #include "run/sim_import.h"
 
 /* The metrics of a simulated cell: the name results.json gives each, and
@@ -127,26 +128,20 @@ static cJSON *context_json(const mp__sim_in *im, const char *label)
     return ctx;
 }
 
+/* The simulated topology: the line and the four cache levels of g. */
 static cJSON *topology_json(const mp_sim_geometry *g)
 {
     static const char *const type[] = {"data", "instruction", "unified", "unified"};
     const mp_sim_cache_geo *lv[] = {&g->l1d, &g->l1i, &g->l2, &g->l3};
-    cJSON *t = cJSON_CreateObject(), *caches;
-    cJSON_AddBoolToObject(t, "simulated", 1);
-    cJSON_AddNumberToObject(t, "line_bytes", g->line);
-    cJSON_AddItemToObject(t, "caches", caches = cJSON_CreateArray());
-    for (int i = 0; i < 4; i++) {
-        cJSON *c = cJSON_CreateObject();
-        cJSON_AddNumberToObject(c, "level", i < 2 ? 1 : i);
-        cJSON_AddStringToObject(c, "type", type[i]);
-        cJSON_AddNumberToObject(c, "size_bytes", (double)lv[i]->size);
-        cJSON_AddNumberToObject(c, "ways", lv[i]->ways);
-        if (i == 3)
-            cJSON_AddStringToObject(c, "policy", policy_name(g));
-        cJSON_AddNumberToObject(c, "line_bytes", g->line);
-        cJSON_AddItemToArray(caches, c);
-    }
-    return t;
+    mp_rtopo_cache caches[4];
+    for (int i = 0; i < 4; i++)
+        caches[i] = (mp_rtopo_cache){.simulated = 1, .level = i < 2 ? 1 : i, .type = type[i],
+                                     .size_bytes = (long long)lv[i]->size,
+                                     .ways = lv[i]->ways,
+                                     .policy = i == 3 ? policy_name(g) : NULL,
+                                     .line_bytes = g->line};
+    mp_rtopology t = {.simulated = 1, .line_bytes = g->line, .caches = caches, .ncaches = 4};
+    return mp_rtopology_json(&t);
 }
 
 static cJSON *counters_json(const char *label)
