@@ -87,6 +87,33 @@ static void number_absent_kinds(void **state)
     cJSON_Delete(o);
 }
 
+/* A count left out below 0 is written at 0 and above, and read back
+ * absent as -1: the value it was left out for. */
+static void count_omit_negative(void **state)
+{
+    (void)state;
+    typedef struct { long long a, n; } rec;
+    static const mp_rtfield fields[] = {
+        {"a", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"n", MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, offsetof(rec, n), 0, 0, 0, 0, NULL, NULL, "",
+         ""},
+    };
+    static const mp_rtable t = {"t", fields, 2};
+    const long long n[] = {-1, -7, 0, 3};
+    const char *const want[] = {"{\"a\":-1}", "{\"a\":-7}", "{\"a\":0,\"n\":0}",
+                                "{\"a\":3,\"n\":3}"};
+    for (size_t i = 0; i < 4; i++) {
+        rec r = {n[i], n[i]}, back;
+        cJSON *o = mp_rtable_json(&t, &r);
+        char *text = cJSON_PrintUnformatted(o);
+        assert_string_equal(text, want[i]);
+        free(text);
+        mp_rtable_read(&t, o, &back);
+        assert_int_equal(back.n, n[i] < 0 ? -1 : n[i]);
+        cJSON_Delete(o);
+    }
+}
+
 static mp_rcell error_cell(void)
 {
     mp_rcell c;
@@ -886,6 +913,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_nulls_when_empty),
         cmocka_unit_test(number_absent_kinds),
+        cmocka_unit_test(count_omit_negative),
         cmocka_unit_test(cell_keys_by_status_and_mode),
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_read_back_from_its_writer),
