@@ -446,6 +446,27 @@ static void counters_through_their_tables(void **state)
     cJSON_Delete(o);
 }
 
+/* sim-import's counters: preset, scope, note and its events, each a name,
+ * opened in no pass, and its source; no spec, scope_note or passes. */
+static void simulated_counters_through_their_tables(void **state)
+{
+    (void)state;
+    const mp_rcounter_event ev = {.simulated = 1, .name = "sim:instructions",
+                                  .event = "instructions", .origin = "generic", .opened = 1,
+                                  .pass = -1, .group = -1, .source = "simulated"};
+    mp_rcounters c = {.simulated = 1, .spec = "cache", .preset = "simulated (n1)",
+                      .scope = "user+kernel (simulated core 1)", .scope_note = "s",
+                      .note = "the model's", .passes = 2, .events = &ev, .nevents = 1};
+    cJSON *o = mp_rcounters_json(&c);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"preset\":\"simulated (n1)\","
+                           "\"scope\":\"user+kernel (simulated core 1)\","
+                           "\"note\":\"the model's\",\"events\":[{\"name\":\"sim:instructions\","
+                           "\"status\":\"opened\",\"source\":\"simulated\"}]}");
+    free(s);
+    cJSON_Delete(o);
+}
+
 /* wake_delay_ns: written for wakeup cells only, read back as written; a
  * wakeup cell without it (an older file) reads as 0, a ready cell as -1. */
 /* profile: a sampled pass with every optional key, then one whose event
@@ -918,6 +939,7 @@ int main(void)
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_read_back_from_its_writer),
         cmocka_unit_test(counters_through_their_tables),
+        cmocka_unit_test(simulated_counters_through_their_tables),
         cmocka_unit_test(plain_c_through_a_table),
         cmocka_unit_test(profile_through_its_tables),
         cmocka_unit_test(keyed_list_through_its_table),

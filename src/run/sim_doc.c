@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "results/cell.h"
+#include "results/counters.h"
 #include "results/schema.h"
 #include "results/sim.h"
 #include "results/topology.h"
@@ -144,22 +145,19 @@ static cJSON *topology_json(const mp_sim_geometry *g)
     return mp_rtopology_json(&t);
 }
 
+/* The simulated counters: the metrics of mp__sim_metrics[], each opened
+ * in no pass. */
 static cJSON *counters_json(const char *label)
 {
-    cJSON *c = cJSON_CreateObject(), *ev;
-    cJSON_AddStringToObject(c, "preset", label);
-    cJSON_AddStringToObject(c, "scope", "user+kernel (simulated core 1)");
-    cJSON_AddStringToObject(c, "note", "counts of muxprof's cache and TLB model, not hardware "
-                            "counters");
-    cJSON_AddItemToObject(c, "events", ev = cJSON_CreateArray());
-    for (size_t i = 0; i < MP__SIM_NMETRICS; i++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", mp__sim_metrics[i].metric);
-        cJSON_AddStringToObject(e, "status", "opened");
-        cJSON_AddStringToObject(e, "source", "simulated");
-        cJSON_AddItemToArray(ev, e);
-    }
-    return c;
+    mp_rcounter_event ev[MP__SIM_NMETRICS];
+    for (size_t i = 0; i < MP__SIM_NMETRICS; i++)
+        ev[i] = (mp_rcounter_event){.simulated = 1, .name = mp__sim_metrics[i].metric,
+                                    .opened = 1, .pass = -1, .group = -1,
+                                    .source = "simulated"};
+    mp_rcounters c = {.simulated = 1, .preset = label, .scope = "user+kernel (simulated core 1)",
+                      .note = "counts of muxprof's cache and TLB model, not hardware counters",
+                      .events = ev, .nevents = MP__SIM_NMETRICS};
+    return mp_rcounters_json(&c);
 }
 
 static cJSON *config_json(const mp__sim_in *im, const char *label)
