@@ -17,6 +17,7 @@
 #include "results/counters.h"
 #include "results/profile.h"
 #include "results/schema.h"
+#include "results/sim.h"
 #include "results/topology.h"
 #include "results_rows.h"
 #include "results/summary.h"
@@ -467,6 +468,25 @@ static void simulated_counters_through_their_tables(void **state)
     cJSON_Delete(o);
 }
 
+/* sim-import's config: its lists and fields in the table's order. */
+static void simulated_config_through_its_table(void **state)
+{
+    (void)state;
+    static mp_rsim_config c = {.backends = {"poll", "epoll"}, .nbackends = 2,
+                               .fds = {100, 1000}, .nfds = 2, .active = {1}, .nactive = 1,
+                               .modes = {"ready"}, .nmodes = 1, .fd_kinds = {"pipe"},
+                               .nfd_kinds = 1, .fd_kind = "pipe", .calls = 110,
+                               .ready_pos = "last", .events = "simulated (n1)"};
+    cJSON *o = mp_rsim_config_json(&c);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"backends\":[\"poll\",\"epoll\"],\"fds\":[100,1000],"
+                           "\"active\":[1],\"modes\":[\"ready\"],\"fd_kinds\":[\"pipe\"],"
+                           "\"fd_kind\":\"pipe\",\"calls\":110,\"ready_pos\":\"last\","
+                           "\"events\":\"simulated (n1)\"}");
+    free(s);
+    cJSON_Delete(o);
+}
+
 /* wake_delay_ns: written for wakeup cells only, read back as written; a
  * wakeup cell without it (an older file) reads as 0, a ready cell as -1. */
 /* profile: a sampled pass with every optional key, then one whose event
@@ -715,7 +735,8 @@ static void doc_names_every_table_field(void **state)
     const char *doc = read_doc();
     assert_non_null(doc);
     const mp_rtable *tables[] = {&mp_rcontext_table, &mp_run_config_table, &mp_rcounters_table,
-                                 &mp_rprofile_table, &mp_rtopology_table};
+                                 &mp_rprofile_table, &mp_rtopology_table,
+                                 &mp_rsim_config_table};
     int bad = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         bad += doc_matches_table(doc, tables[i]);
@@ -940,6 +961,7 @@ int main(void)
         cmocka_unit_test(config_read_back_from_its_writer),
         cmocka_unit_test(counters_through_their_tables),
         cmocka_unit_test(simulated_counters_through_their_tables),
+        cmocka_unit_test(simulated_config_through_its_table),
         cmocka_unit_test(plain_c_through_a_table),
         cmocka_unit_test(profile_through_its_tables),
         cmocka_unit_test(keyed_list_through_its_table),

@@ -41,3 +41,33 @@ cJSON *mp_rsim_cell_json(const mp_rcell *c, const char *scope)
     }
     return o;
 }
+
+/* a list of mp_rsim_config, its capacity the member's */
+#define LIST(k, kind, u, d)                                                                  \
+    {.key = #k, .type = kind, .off = offsetof(mp_rsim_config, k),                           \
+     .len = sizeof ((mp_rsim_config *)0)->k / sizeof ((mp_rsim_config *)0)->k[0],          \
+     .count_off = offsetof(mp_rsim_config, n##k), .unit = u, .doc = d}
+#define ROW(k, kind, u, d) {.key = #k, .type = kind, .off = offsetof(mp_rsim_config, k),     \
+                            .unit = u, .doc = d}
+static const mp_rtfield config_fields[] = {
+    LIST(backends, MP_RT_TEXT_LIST, "", "plan.env's backends="),
+    LIST(fds, MP_RT_COUNT_LIST, "fds", "plan.env's fds=: the N measured"),
+    LIST(active, MP_RT_COUNT_LIST, "fds", "K ready at once: 1"),
+    LIST(modes, MP_RT_TEXT_LIST, "", "ready"),
+    LIST(fd_kinds, MP_RT_TEXT_LIST, "", "plan.env's fd_kind="),
+    ROW(fd_kind, MP_RT_STR, "", "the first of fd_kinds"),
+    ROW(calls, MP_RT_COUNT, "calls", "plan.env's calls=: calls per cell, the warm-up's "
+        "included"),
+    ROW(ready_pos, MP_RT_STR, "", "where the ready descriptor lies: last"),
+    ROW(events, MP_RT_STR, "", "context.label: simulated (GEOMETRY)"),
+};
+#undef LIST
+#undef ROW
+
+const mp_rtable mp_rsim_config_table = {"config (simulated)", config_fields,
+                                        sizeof config_fields / sizeof config_fields[0]};
+
+cJSON *mp_rsim_config_json(const mp_rsim_config *c)
+{
+    return mp_rtable_json(&mp_rsim_config_table, c);
+}

@@ -39,16 +39,21 @@ const mp__sim_metric mp__sim_metrics[MP__SIM_NMETRICS] = {
     {MP_RSIM_PREFIX "prefetches", "prefetches"},
 };
 
-/* Split "a,b,c" into a JSON array of strings or of numbers. */
-static cJSON *list_json(const char *v, int numbers)
+/* Split "a,b,c" (its first 4095 bytes) into buf and list's elements: each
+ * a string at text, or a count at count; how many. */
+static size_t split_list(const char *v, char *buf, size_t size, const char **text,
+                         long long *count)
 {
-    cJSON *a = cJSON_CreateArray();
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", v);
-    for (char *save, *t = strtok_r(buf, ",", &save); a && t; t = strtok_r(NULL, ",", &save))
-        cJSON_AddItemToArray(a, numbers ? cJSON_CreateNumber(strtod(t, NULL))
-                                        : cJSON_CreateString(t));
-    return a;
+    size_t n = 0;
+    snprintf(buf, size, "%s", v);
+    for (char *save, *t = strtok_r(buf, ",", &save); t && n < MP_RSIM_MAX_LIST;
+         t = strtok_r(NULL, ",", &save), n++) {
+        if (text)
+            text[n] = t;
+        else
+            count[n] = (long long)strtod(t, NULL);
+    }
+    return n;
 }
 
 static void add_text(cJSON *o, const char *k, const char *v)
@@ -160,20 +165,19 @@ static cJSON *counters_json(const char *label)
     return mp_rcounters_json(&c);
 }
 
+/* The simulated config: what plan.env asked the loop for. */
 static cJSON *config_json(const mp__sim_in *im, const char *label)
 {
-    cJSON *c = cJSON_CreateObject(), *a;
-    cJSON_AddItemToObject(c, "backends", list_json(mp__sim_env(im, "backends"), 0));
-    cJSON_AddItemToObject(c, "fds", list_json(mp__sim_env(im, "fds"), 1));
-    cJSON_AddItemToObject(c, "active", a = cJSON_CreateArray());
-    cJSON_AddItemToArray(a, cJSON_CreateNumber(1));
-    cJSON_AddItemToObject(c, "modes", list_json("ready", 0));
-    cJSON_AddItemToObject(c, "fd_kinds", list_json(mp__sim_env(im, "fd_kind"), 0));
-    cJSON_AddStringToObject(c, "fd_kind", mp__sim_env(im, "fd_kind"));
-    cJSON_AddNumberToObject(c, "calls", strtod(mp__sim_env(im, "calls"), NULL));
-    cJSON_AddStringToObject(c, "ready_pos", "last");
-    cJSON_AddStringToObject(c, "events", label);
-    return c;
+    char backends[4096], fds[4096];
+    const char *kind = mp__sim_env(im, "fd_kind");
+    mp_rsim_config c = {.active = {1}, .nactive = 1, .modes = {"ready"}, .nmodes = 1,
+                        .fd_kinds = {kind}, .nfd_kinds = 1, .fd_kind = kind,
+                        .calls = (long long)strtod(mp__sim_env(im, "calls"), NULL),
+                        .ready_pos = "last", .events = label};
+    c.nbackends = split_list(mp__sim_env(im, "backends"), backends, sizeof backends,
+                             c.backends, NULL);
+    c.nfds = split_list(mp__sim_env(im, "fds"), fds, sizeof fds, NULL, c.fds);
+    return mp_rsim_config_json(&c);
 }
 
 /* Cell c's kernel functions from functions.json (the last entry of its
