@@ -487,6 +487,29 @@ static void simulated_config_through_its_table(void **state)
     cJSON_Delete(o);
 }
 
+/* sim-import's context.geometry: its levels as objects, the last one's
+ * policy only. */
+static void simulated_geometry_through_its_table(void **state)
+{
+    (void)state;
+    const mp_rsim_geometry g = {.name = "n1", .description = "Arm N1", .line_bytes = 64,
+                                .l1d = {65536, 4, NULL}, .l1i = {65536, 4, ""},
+                                .l2 = {1048576, 8, NULL}, .l3 = {33554432, 16, "victim"},
+                                .dtlb = "48,48", .itlb = "48,48", .l2tlb = "1280,5",
+                                .page_bytes = 4096, .prefetch = "none"};
+    cJSON *o = mp_rsim_geometry_json(&g);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"name\":\"n1\",\"description\":\"Arm N1\",\"line_bytes\":64,"
+                           "\"l1d\":{\"size_bytes\":65536,\"ways\":4},"
+                           "\"l1i\":{\"size_bytes\":65536,\"ways\":4},"
+                           "\"l2\":{\"size_bytes\":1048576,\"ways\":8},"
+                           "\"l3\":{\"size_bytes\":33554432,\"ways\":16,\"policy\":\"victim\"},"
+                           "\"dtlb\":\"48,48\",\"itlb\":\"48,48\",\"l2tlb\":\"1280,5\","
+                           "\"page_bytes\":4096,\"prefetch\":\"none\"}");
+    free(s);
+    cJSON_Delete(o);
+}
+
 /* wake_delay_ns: written for wakeup cells only, read back as written; a
  * wakeup cell without it (an older file) reads as 0, a ready cell as -1. */
 /* profile: a sampled pass with every optional key, then one whose event
@@ -736,7 +759,7 @@ static void doc_names_every_table_field(void **state)
     assert_non_null(doc);
     const mp_rtable *tables[] = {&mp_rcontext_table, &mp_run_config_table, &mp_rcounters_table,
                                  &mp_rprofile_table, &mp_rtopology_table,
-                                 &mp_rsim_config_table};
+                                 &mp_rsim_config_table, &mp_rsim_geometry_table};
     int bad = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         bad += doc_matches_table(doc, tables[i]);
@@ -962,6 +985,7 @@ int main(void)
         cmocka_unit_test(counters_through_their_tables),
         cmocka_unit_test(simulated_counters_through_their_tables),
         cmocka_unit_test(simulated_config_through_its_table),
+        cmocka_unit_test(simulated_geometry_through_its_table),
         cmocka_unit_test(plain_c_through_a_table),
         cmocka_unit_test(profile_through_its_tables),
         cmocka_unit_test(keyed_list_through_its_table),

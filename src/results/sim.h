@@ -3,7 +3,8 @@
  * `muxprof sim-import` from the QEMU plugin's summaries.  Such a cell holds
  * only the fields of mp_rcell_fields[] that a counting window gives (no
  * wall time, repeats, descriptor numbers or limits: the guest's loop
- * measured none of them), and each metric says where it was counted. */
+ * measured none of them), and each metric says where it was counted.  The
+ * run's config is its own table: what plan.env asked the guest's loop for. */
 #ifndef MP_RESULTS_SIM_H
 #define MP_RESULTS_SIM_H
 
@@ -53,5 +54,27 @@ extern const mp_rtable mp_rsim_config_table;
 /* c as a simulated run's "config", through mp_rsim_config_table; NULL
  * when out of memory. */
 cJSON *mp_rsim_config_json(const mp_rsim_config *c);
+
+/* context.geometry's cache levels: l1d, l1i, l2, l3. */
+typedef struct mp_rsim_level {
+    long long size_bytes, ways;
+    const char *policy;           /* the last level's; left out when NULL or "" */
+} mp_rsim_level;
+
+/* context.geometry: the modelled caches, TLBs, page and prefetcher. */
+typedef struct mp_rsim_geometry {
+    const char *name, *description;
+    long long line_bytes;
+    mp_rsim_level l1d, l1i, l2, l3;
+    const char *dtlb, *itlb, *l2tlb;   /* "ENTRIES,WAYS" */
+    long long page_bytes;
+    const char *prefetch;
+} mp_rsim_geometry;
+
+extern const mp_rtable mp_rsim_geometry_table;
+
+/* g as a simulated run's context.geometry, through mp_rsim_geometry_table;
+ * NULL when out of memory. */
+cJSON *mp_rsim_geometry_json(const mp_rsim_geometry *g);
 
 #endif

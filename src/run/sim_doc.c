@@ -1,7 +1,8 @@
 /* sim_doc.c - the results.json of a scripts/muxsim.sh directory, from what
  * sim_import.c read (run/internal.h): the context and topology say
- * "simulated" and give the geometry; each cell's metrics go through
- * results/'s cell table (results/sim.h). */
+ * "simulated" and give the geometry; the topology, counters and config are
+ * written through results/'s tables of them, each cell's metrics through
+ * its cell table (results/sim.h). */
 #include "run/internal.h"
 
 #include <math.h>
@@ -51,7 +52,7 @@ static size_t split_list(const char *v, char *buf, size_t size, const char **tex
         if (text)
             text[n] = t;
         else
-            count[n] = (long long)strtod(t, NULL);
+            count[n] = strtoll(t, NULL, 10);
     }
     return n;
 }
@@ -64,32 +65,36 @@ static void add_text(cJSON *o, const char *k, const char *v)
         cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *level_json(const mp_sim_cache_geo *c, const char *policy)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "size_bytes", (double)c->size);
-    cJSON_AddNumberToObject(o, "ways", c->ways);
-    if (policy)
-        cJSON_AddStringToObject(o, "policy", policy);
-    return o;
-}
-
-static void add_tlb(cJSON *o, const char *k, const mp_sim_tlb_geo *t)
-{
-    char s[48];
-    snprintf(s, sizeof s, "%u,%u", t->entries, t->ways);
-    cJSON_AddStringToObject(o, k, s);
-}
-
 static const char *policy_name(const mp_sim_geometry *g)
 {
     return g->l3_policy == MP_SIM_VICTIM ? "victim" : "inclusive";
 }
 
-static cJSON *context_json(const mp__sim_in *im, const char *label)
+static mp_rsim_level level_of(const mp_sim_cache_geo *c, const char *policy)
+{
+    return (mp_rsim_level){.size_bytes = (long long)c->size, .ways = c->ways, .policy = policy};
+}
+
+/* The geometry of the model, as context.geometry. */
+static cJSON *geometry_json(const mp__sim_in *im)
 {
     const mp_sim_geometry *g = &im->g;
-    cJSON *ctx = cJSON_CreateObject(), *geo;
+    const mp_sim_tlb_geo *tlb[] = {&g->dtlb, &g->itlb, &g->l2tlb};
+    char tlbs[3][48];
+    for (int i = 0; i < 3; i++)
+        snprintf(tlbs[i], sizeof tlbs[i], "%u,%u", tlb[i]->entries, tlb[i]->ways);
+    mp_rsim_geometry m = {.name = g->name, .description = g->description, .line_bytes = g->line,
+                          .l1d = level_of(&g->l1d, NULL), .l1i = level_of(&g->l1i, NULL),
+                          .l2 = level_of(&g->l2, NULL), .l3 = level_of(&g->l3, policy_name(g)),
+                          .dtlb = tlbs[0], .itlb = tlbs[1], .l2tlb = tlbs[2],
+                          .page_bytes = (long long)g->page,
+                          .prefetch = mp__sim_env(im, "prefetch")};
+    return mp_rsim_geometry_json(&m);
+}
+
+static cJSON *context_json(const mp__sim_in *im, const char *label)
+{
+    cJSON *ctx = cJSON_CreateObject();
     struct utsname u;
     char method[512], kernel[128];
     const char *k = mp__sim_env(im, "kernel"), *slash = k ? strrchr(k, '/') : NULL;
@@ -101,19 +106,7 @@ static cJSON *context_json(const mp__sim_in *im, const char *label)
     cJSON_AddBoolToObject(ctx, "emulated", 1);
     cJSON_AddBoolToObject(ctx, "simulated", 1);
     cJSON_AddStringToObject(ctx, "label", label);
-    cJSON_AddItemToObject(ctx, "geometry", geo = cJSON_CreateObject());
-    cJSON_AddStringToObject(geo, "name", g->name);
-    cJSON_AddStringToObject(geo, "description", g->description);
-    cJSON_AddNumberToObject(geo, "line_bytes", g->line);
-    cJSON_AddItemToObject(geo, "l1d", level_json(&g->l1d, NULL));
-    cJSON_AddItemToObject(geo, "l1i", level_json(&g->l1i, NULL));
-    cJSON_AddItemToObject(geo, "l2", level_json(&g->l2, NULL));
-    cJSON_AddItemToObject(geo, "l3", level_json(&g->l3, policy_name(g)));
-    add_tlb(geo, "dtlb", &g->dtlb);
-    add_tlb(geo, "itlb", &g->itlb);
-    add_tlb(geo, "l2tlb", &g->l2tlb);
-    cJSON_AddNumberToObject(geo, "page_bytes", (double)g->page);
-    cJSON_AddStringToObject(geo, "prefetch", mp__sim_env(im, "prefetch"));
+    cJSON_AddItemToObject(ctx, "geometry", geometry_json(im));
     snprintf(method, sizeof method, "QEMU TCG guest (-icount shift=0), muxprof's model (sim/, "
              "libmuxsim.so); every cell in one boot, loop pinned to CPU 1 with isolcpus=1; one "
              "counting window per call between the loop's HINT markers, the first %s calls "
@@ -172,7 +165,7 @@ static cJSON *config_json(const mp__sim_in *im, const char *label)
     const char *kind = mp__sim_env(im, "fd_kind");
     mp_rsim_config c = {.active = {1}, .nactive = 1, .modes = {"ready"}, .nmodes = 1,
                         .fd_kinds = {kind}, .nfd_kinds = 1, .fd_kind = kind,
-                        .calls = (long long)strtod(mp__sim_env(im, "calls"), NULL),
+                        .calls = strtoll(mp__sim_env(im, "calls"), NULL, 10),
                         .ready_pos = "last", .events = label};
     c.nbackends = split_list(mp__sim_env(im, "backends"), backends, sizeof backends,
                              c.backends, NULL);
