@@ -18,6 +18,7 @@
 #include "results/counters.h"
 #include "results/profile.h"
 #include "results/schema.h"
+#include "results/sim.h"
 #include "results/topology.h"
 #include "results_rows.h"
 #include "results/summary.h"
@@ -86,6 +87,33 @@ static void number_absent_kinds(void **state)
     mp_rtable_read(&t, o, &back);
     assert_true(back.a == 1 && back.u == 2 && back.n == 3 && back.o == 4.5);
     cJSON_Delete(o);
+}
+
+/* A count left out below 0 is written at 0 and above, and read back
+ * absent as -1: the value it was left out for. */
+static void count_omit_negative(void **state)
+{
+    (void)state;
+    typedef struct { long long a, n; } rec;
+    static const mp_rtfield fields[] = {
+        {"a", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"n", MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, offsetof(rec, n), 0, 0, 0, 0, NULL, NULL, "",
+         ""},
+    };
+    static const mp_rtable t = {"t", fields, 2};
+    const long long n[] = {-1, -7, 0, 3};
+    const char *const want[] = {"{\"a\":-1}", "{\"a\":-7}", "{\"a\":0,\"n\":0}",
+                                "{\"a\":3,\"n\":3}"};
+    for (size_t i = 0; i < 4; i++) {
+        rec r = {n[i], n[i]}, back;
+        cJSON *o = mp_rtable_json(&t, &r);
+        char *text = cJSON_PrintUnformatted(o);
+        assert_string_equal(text, want[i]);
+        free(text);
+        mp_rtable_read(&t, o, &back);
+        assert_int_equal(back.n, n[i] < 0 ? -1 : n[i]);
+        cJSON_Delete(o);
+    }
 }
 
 static mp_rcell error_cell(void)
@@ -425,6 +453,69 @@ static void counters_through_their_tables(void **state)
     cJSON_Delete(o);
 }
 
+/* sim-import's counters: preset, scope, note and its events, each a name,
+ * opened in no pass, and its source; no spec, scope_note or passes. */
+static void simulated_counters_through_their_tables(void **state)
+{
+    (void)state;
+    const mp_rcounter_event ev = {.simulated = 1, .name = "sim:instructions",
+                                  .event = "instructions", .origin = "generic", .opened = 1,
+                                  .pass = -1, .group = -1, .source = "simulated"};
+    mp_rcounters c = {.simulated = 1, .spec = "cache", .preset = "simulated (n1)",
+                      .scope = "user+kernel (simulated core 1)", .scope_note = "s",
+                      .note = "the model's", .passes = 2, .events = &ev, .nevents = 1};
+    cJSON *o = mp_rcounters_json(&c);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"preset\":\"simulated (n1)\","
+                           "\"scope\":\"user+kernel (simulated core 1)\","
+                           "\"note\":\"the model's\",\"events\":[{\"name\":\"sim:instructions\","
+                           "\"status\":\"opened\",\"source\":\"simulated\"}]}");
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* sim-import's config: its lists and fields in the table's order. */
+static void simulated_config_through_its_table(void **state)
+{
+    (void)state;
+    static mp_rsim_config c = {.backends = {"poll", "epoll"}, .nbackends = 2,
+                               .fds = {100, 1000}, .nfds = 2, .active = {1}, .nactive = 1,
+                               .modes = {"ready"}, .nmodes = 1, .fd_kinds = {"pipe"},
+                               .nfd_kinds = 1, .fd_kind = "pipe", .calls = 110,
+                               .ready_pos = "last", .events = "simulated (n1)"};
+    cJSON *o = mp_rsim_config_json(&c);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"backends\":[\"poll\",\"epoll\"],\"fds\":[100,1000],"
+                           "\"active\":[1],\"modes\":[\"ready\"],\"fd_kinds\":[\"pipe\"],"
+                           "\"fd_kind\":\"pipe\",\"calls\":110,\"ready_pos\":\"last\","
+                           "\"events\":\"simulated (n1)\"}");
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* sim-import's context.geometry: its levels as objects, the last one's
+ * policy only. */
+static void simulated_geometry_through_its_table(void **state)
+{
+    (void)state;
+    const mp_rsim_geometry g = {.name = "n1", .description = "Arm N1", .line_bytes = 64,
+                                .l1d = {65536, 4, NULL}, .l1i = {65536, 4, ""},
+                                .l2 = {1048576, 8, NULL}, .l3 = {33554432, 16, "victim"},
+                                .dtlb = "48,48", .itlb = "48,48", .l2tlb = "1280,5",
+                                .page_bytes = 4096, .prefetch = "none"};
+    cJSON *o = mp_rsim_geometry_json(&g);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"name\":\"n1\",\"description\":\"Arm N1\",\"line_bytes\":64,"
+                           "\"l1d\":{\"size_bytes\":65536,\"ways\":4},"
+                           "\"l1i\":{\"size_bytes\":65536,\"ways\":4},"
+                           "\"l2\":{\"size_bytes\":1048576,\"ways\":8},"
+                           "\"l3\":{\"size_bytes\":33554432,\"ways\":16,\"policy\":\"victim\"},"
+                           "\"dtlb\":\"48,48\",\"itlb\":\"48,48\",\"l2tlb\":\"1280,5\","
+                           "\"page_bytes\":4096,\"prefetch\":\"none\"}");
+    free(s);
+    cJSON_Delete(o);
+}
+
 /* wake_delay_ns: written for wakeup cells only, read back as written; a
  * wakeup cell without it (an older file) reads as 0, a ready cell as -1. */
 /* profile: a sampled pass with every optional key, then one whose event
@@ -673,7 +764,8 @@ static void doc_names_every_table_field(void **state)
     const char *doc = read_doc();
     assert_non_null(doc);
     const mp_rtable *tables[] = {&mp_rrun_table, &mp_rcontext_table, &mp_run_config_table,
-                                 &mp_rcounters_table, &mp_rprofile_table, &mp_rtopology_table};
+                                 &mp_rcounters_table, &mp_rprofile_table, &mp_rtopology_table,
+                                 &mp_rsim_config_table, &mp_rsim_geometry_table};
     int bad = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         bad += doc_matches_table(doc, tables[i]);
@@ -741,6 +833,30 @@ static void topology_through_its_tables(void **state)
                                      "\"poker_pu\":1,"
                                      "\"poker_binding_warning\":\"the poker: EPERM\","
                                      "\"bound\":false"));
+    free(s);
+    cJSON_Delete(o);
+}
+
+/* sim-import's topology: the line and the caches with their ways and the
+ * last level's policy; no host counts, instances or placements. */
+static void simulated_topology_through_its_tables(void **state)
+{
+    (void)state;
+    const mp_rtopo_cache caches[] = {
+        {.simulated = 1, .level = 1, .type = "instruction", .size_bytes = 65536, .ways = 4,
+         .line_bytes = 64, .instances = 9, .shared_by = {"0"}, .nshared_by = 1},
+        {.simulated = 1, .level = 3, .type = "unified", .size_bytes = 33554432, .ways = 16,
+         .policy = "victim", .line_bytes = 64}};
+    const mp_rtopo_offer offered[] = {{"auto", "same-l2", 0, 1}};
+    mp_rtopology t = {.simulated = 1, .source = "host", .pus = 4, .line_bytes = 64,
+                      .caches = caches, .ncaches = 2, .offered = offered, .noffered = 1};
+    cJSON *o = mp_rtopology_json(&t);
+    char *s = cJSON_PrintUnformatted(o);
+    assert_string_equal(s, "{\"simulated\":true,\"line_bytes\":64,\"caches\":["
+                           "{\"level\":1,\"type\":\"instruction\",\"size_bytes\":65536,"
+                           "\"ways\":4,\"line_bytes\":64},"
+                           "{\"level\":3,\"type\":\"unified\",\"size_bytes\":33554432,"
+                           "\"ways\":16,\"policy\":\"victim\",\"line_bytes\":64}]}");
     free(s);
     cJSON_Delete(o);
 }
@@ -914,14 +1030,19 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(summary_nulls_when_empty),
         cmocka_unit_test(number_absent_kinds),
+        cmocka_unit_test(count_omit_negative),
         cmocka_unit_test(cell_keys_by_status_and_mode),
         cmocka_unit_test(context_through_its_table),
         cmocka_unit_test(config_read_back_from_its_writer),
         cmocka_unit_test(counters_through_their_tables),
+        cmocka_unit_test(simulated_counters_through_their_tables),
+        cmocka_unit_test(simulated_config_through_its_table),
+        cmocka_unit_test(simulated_geometry_through_its_table),
         cmocka_unit_test(plain_c_through_a_table),
         cmocka_unit_test(profile_through_its_tables),
         cmocka_unit_test(keyed_list_through_its_table),
         cmocka_unit_test(topology_through_its_tables),
+        cmocka_unit_test(simulated_topology_through_its_tables),
 
         cmocka_unit_test(wake_delay_round_trip),
         cmocka_unit_test(doc_names_every_field),

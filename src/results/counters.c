@@ -8,14 +8,15 @@
     {#k, type, absent, offsetof(mp_rcounter_event, k), 0, 0, when, unless, NULL, NULL, unit, doc}
 #define ENCODED MP_RT_WHEN(mp_rcounter_event, encoded)
 #define OPENED MP_RT_WHEN(mp_rcounter_event, opened)
+#define SIMULATED MP_RT_WHEN(mp_rcounter_event, simulated)
 static const char *const status_names[] = {"unavailable", "opened", NULL};
 
 static const mp_rtfield event_fields[] = {
     EV(name, MP_RT_STR, MP_RT_ALWAYS, 0, 0, "", "the metric's name, as --events or the preset "
        "named it"),
-    EV(event, MP_RT_STR, MP_RT_ALWAYS, 0, 0, "", "the event string resolved (\"-\": the "
+    EV(event, MP_RT_STR, MP_RT_ALWAYS, SIMULATED, 1, "", "the event string resolved (\"-\": the "
        "preset's event this model lacks)"),
-    EV(origin, MP_RT_STR, MP_RT_ALWAYS, 0, 0, "", "generic, libpfm4, sysfs, raw or preset"),
+    EV(origin, MP_RT_STR, MP_RT_ALWAYS, SIMULATED, 1, "", "generic, libpfm4, sysfs, raw or preset"),
     EV(pmu, MP_RT_STR, MP_RT_ALWAYS, ENCODED, 0, "", "encoded: the PMU it belongs to"),
     EV(encoding, MP_RT_STR, MP_RT_ALWAYS, ENCODED, 0, "", "encoded: libpfm4's canonical "
        "string or a description"),
@@ -35,9 +36,10 @@ static const mp_rtfield event_fields[] = {
        "cpu_wide: what it counts, in words"),
     {"status", MP_RT_CHOICE, MP_RT_ALWAYS, offsetof(mp_rcounter_event, opened), 0, 0, 0, 0,
      status_names, NULL, "", "opened or unavailable"},
-    EV(pass, MP_RT_COUNT, MP_RT_ALWAYS, OPENED, 0, "", "opened: the 1-based pass measuring it "
-       "(0: the software pass)"),
-    EV(group, MP_RT_COUNT, MP_RT_ALWAYS, OPENED, 0, "", "opened: its group in the pass"),
+    EV(pass, MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, OPENED, 0, "", "opened: the 1-based pass "
+       "measuring it (0: the software pass; simulated: none)"),
+    EV(group, MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, OPENED, 0, "", "opened: its group in the pass "
+       "(simulated: none)"),
     EV(access, MP_RT_STR, MP_RT_OMIT_EMPTY, OPENED, 0, "", "opened: how its pass read it "
        "(rdpmc, mrs, read())"),
     EV(reason, MP_RT_STR, MP_RT_ALWAYS, OPENED, 1, "", "unavailable: why"),
@@ -46,6 +48,7 @@ static const mp_rtfield event_fields[] = {
 #undef EV
 #undef ENCODED
 #undef OPENED
+#undef SIMULATED
 
 const mp_rtable mp_rcounter_event_table = {"counters.events[]", event_fields,
                                            sizeof event_fields / sizeof event_fields[0]};
@@ -65,15 +68,19 @@ static const mp_rtable budget_table = {"counters.budget", budget_fields,
 #define ROW(k, type, absent, when, unit, doc) \
     {#k, type, absent, offsetof(mp_rcounters, k), 0, 0, when, 0, NULL, NULL, unit, doc}
 #define PLANNED MP_RT_WHEN(mp_rcounters, planned)
+/* a field of a run's counters only, left out of a simulated run's */
+#define RUNS(k, type, unit, doc)                                                              \
+    {#k, type, MP_RT_ALWAYS, offsetof(mp_rcounters, k), 0, 0,                                \
+     MP_RT_WHEN(mp_rcounters, simulated), 1, NULL, NULL, unit, doc}
 static const mp_rtfield fields[] = {
-    ROW(spec, MP_RT_STR, MP_RT_ALWAYS, 0, "", "--events as given"),
+    RUNS(spec, MP_RT_STR, "", "--events as given"),
     ROW(preset, MP_RT_STR, MP_RT_ALWAYS, 0, "", "the preset's name, or list"),
     ROW(scope, MP_RT_STR, MP_RT_ALWAYS, 0, "", "what the opened counters include: user+kernel, "
         "user, none"),
-    ROW(scope_note, MP_RT_STR, MP_RT_ALWAYS, 0, "", "why that scope (the privilege seen)"),
+    RUNS(scope_note, MP_RT_STR, "", "why that scope (the privilege seen)"),
     ROW(note, MP_RT_STR, MP_RT_OMIT_EMPTY, 0, "", "older and simulated files: a note on the "
         "counts"),
-    ROW(passes, MP_RT_COUNT, MP_RT_ALWAYS, 0, "passes", "counter passes per cell"),
+    RUNS(passes, MP_RT_COUNT, "passes", "counter passes per cell"),
     ROW(preset_file, MP_RT_STR, MP_RT_ALWAYS, PLANNED, "", "the preset data file chosen "
         "(pmu/presets/)"),
     ROW(preset_source, MP_RT_STR, MP_RT_ALWAYS, PLANNED, "", "that file's source line"),
@@ -92,6 +99,7 @@ static const mp_rtfield fields[] = {
 };
 #undef ROW
 #undef PLANNED
+#undef RUNS
 
 const mp_rtable mp_rcounters_table = {"counters", fields, sizeof fields / sizeof fields[0]};
 

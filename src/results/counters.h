@@ -14,6 +14,7 @@
 
 /* counters.events[] */
 typedef struct mp_rcounter_event {
+    int simulated;                /* sim-import's: no event or origin */
     const char *name, *event, *origin;
     int encoded;                  /* pmu ... scope are there */
     const char *pmu, *encoding;
@@ -24,7 +25,7 @@ typedef struct mp_rcounter_event {
     int cpu_wide;                 /* written only when true, with cpu_scope */
     const char *cpu_scope;
     int opened;                   /* status: 1 "opened", 0 "unavailable", -1 neither */
-    long long pass, group;        /* opened */
+    long long pass, group;        /* opened; left out below 0 (simulated) */
     const char *access;           /* opened; left out when "" */
     const char *reason;           /* not opened */
     const char *source;           /* sim-import: "simulated" */
@@ -37,6 +38,7 @@ typedef struct mp_rbudget {
 } mp_rbudget;
 
 typedef struct mp_rcounters {
+    int simulated;                /* sim-import's: no spec, scope_note or passes */
     const char *spec, *preset, *scope, *scope_note;
     const char *note;             /* older and simulated files: a note on the counts */
     long long passes;

@@ -33,7 +33,9 @@ static cJSON *value_json(const mp_rtfield *f, const char *rec)
     }
     case MP_RT_COUNT: {
         long long n = *(const long long *)at;
-        return f->absent == MP_RT_OMIT_ZERO && !n ? NULL : cJSON_CreateNumber((double)n);
+        if ((f->absent == MP_RT_OMIT_ZERO && !n) || (f->absent == MP_RT_OMIT_NEGATIVE && n < 0))
+            return NULL;
+        return cJSON_CreateNumber((double)n);
     }
     case MP_RT_NUMBER: {
         double x = *(const double *)at;

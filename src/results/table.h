@@ -46,6 +46,7 @@ typedef enum {
     MP_RT_UNAVAILABLE_NAN,  /* NUMBER NaN: the string "unavailable" (the file was unreadable) */
     MP_RT_NULL_NAN,         /* NUMBER NaN: null */
     MP_RT_OMIT_NAN,         /* NUMBER NaN: left out */
+    MP_RT_OMIT_NEGATIVE,    /* COUNT below 0 (what an absent COUNT reads as): left out */
 } mp_rt_absent;
 
 struct mp_rtable;

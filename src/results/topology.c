@@ -4,23 +4,35 @@
 
 #define CACHE(k, type, when, unit, doc) \
     {#k, type, MP_RT_ALWAYS, offsetof(mp_rtopo_cache, k), 0, 0, when, 0, NULL, NULL, unit, doc}
+/* a field of a simulated cache only, left out when 0 or "" */
+#define MODELLED(k, type, absent, doc) \
+    {#k, type, absent, offsetof(mp_rtopo_cache, k), 0, 0, 0, 0, NULL, NULL, "", doc}
+/* a field of a host's cache only */
+#define HOSTS(k, type, unit, doc)                                                             \
+    {#k, type, MP_RT_ALWAYS, offsetof(mp_rtopo_cache, k), 0, 0,                              \
+     MP_RT_WHEN(mp_rtopo_cache, simulated), 1, NULL, NULL, unit, doc}
 #define APART MP_RT_WHEN(mp_rtopo_cache, sized_apart)
 
 static const mp_rtfield cache_fields[] = {
     CACHE(level, MP_RT_COUNT, 0, "", "1 to 5"),
-    CACHE(type, MP_RT_STR, 0, "", "unified or data"),
+    CACHE(type, MP_RT_STR, 0, "", "unified or data (simulated: also instruction)"),
     CACHE(size_bytes, MP_RT_COUNT, 0, "bytes", "size of the level's first cache, 0 unknown"),
     CACHE(size_min_bytes, MP_RT_COUNT, APART, "bytes", "the smallest, when the caches of the "
           "level differ (hybrid CPUs)"),
     CACHE(size_max_bytes, MP_RT_COUNT, APART, "bytes", "the largest, when they differ"),
+    MODELLED(ways, MP_RT_COUNT, MP_RT_OMIT_ZERO, "simulated: the model's associativity"),
+    MODELLED(policy, MP_RT_STR, MP_RT_OMIT_EMPTY, "simulated, the last level: inclusive or "
+             "victim"),
     CACHE(line_bytes, MP_RT_COUNT, 0, "bytes", "line size, 0 when hwloc does not know it"),
-    CACHE(instances, MP_RT_COUNT, 0, "caches", "caches of this level"),
-    CACHE(pus_per_instance, MP_RT_COUNT, 0, "PUs", "PUs sharing the first cache"),
+    HOSTS(instances, MP_RT_COUNT, "caches", "caches of this level"),
+    HOSTS(pus_per_instance, MP_RT_COUNT, "PUs", "PUs sharing the first cache"),
     {"shared_by", MP_RT_TEXT_LIST, MP_RT_ALWAYS, offsetof(mp_rtopo_cache, shared_by),
-     MP_RTOPO_MAX_SHARED, offsetof(mp_rtopo_cache, nshared_by), 0, 0, NULL, NULL, "",
-     "each cache's PUs, as a cpulist"},
+     MP_RTOPO_MAX_SHARED, offsetof(mp_rtopo_cache, nshared_by),
+     MP_RT_WHEN(mp_rtopo_cache, simulated), 1, NULL, NULL, "", "each cache's PUs, as a cpulist"},
 };
 #undef CACHE
+#undef MODELLED
+#undef HOSTS
 #undef APART
 
 static const mp_rtable cache_table = {"topology.caches[]", cache_fields,
@@ -41,26 +53,33 @@ static const mp_rtable offer_table = {"topology.placements_offered.NAME", offer_
 #define ROW(k, type, absent, when, unit, doc) \
     {#k, type, absent, offsetof(mp_rtopology, k), 0, 0, when, 0, NULL, NULL, unit, doc}
 #define PLACED MP_RT_WHEN(mp_rtopology, placed)
+/* a field of a host's topology only, left out of a simulated one */
+#define HOST(k, type, unit, doc)                                                              \
+    {#k, type, MP_RT_ALWAYS, offsetof(mp_rtopology, k), 0, 0,                                \
+     MP_RT_WHEN(mp_rtopology, simulated), 1, NULL, NULL, unit, doc}
 static const mp_rtfield fields[] = {
-    ROW(source, MP_RT_STR, MP_RT_ALWAYS, 0, "", "host, synthetic: DESC or xml: FILE"),
+    ROW(simulated, MP_RT_BOOL, MP_RT_OMIT_ZERO, 0, "", "sim-import: true, the caches are the "
+        "model's (no host fields, no placements)"),
+    HOST(source, MP_RT_STR, "", "host, synthetic: DESC or xml: FILE"),
     ROW(cpu_model, MP_RT_STR, MP_RT_ALWAYS, MP_RT_WHEN(mp_rtopology, has_cpu_model), "",
         "hwloc's CPUModel, when it has one"),
-    ROW(packages, MP_RT_COUNT, MP_RT_ALWAYS, 0, "", "packages (sockets)"),
-    ROW(numa_nodes, MP_RT_COUNT, MP_RT_ALWAYS, 0, "", "NUMA nodes"),
-    ROW(cores, MP_RT_COUNT, MP_RT_ALWAYS, 0, "", "cores"),
-    ROW(pus, MP_RT_COUNT, MP_RT_ALWAYS, 0, "PUs", "PUs (hardware threads) of the machine"),
-    ROW(usable_pus, MP_RT_COUNT, MP_RT_ALWAYS, 0, "PUs", "the PUs this process may use "
+    HOST(packages, MP_RT_COUNT, "", "packages (sockets)"),
+    HOST(numa_nodes, MP_RT_COUNT, "", "NUMA nodes"),
+    HOST(cores, MP_RT_COUNT, "", "cores"),
+    HOST(pus, MP_RT_COUNT, "PUs", "PUs (hardware threads) of the machine"),
+    HOST(usable_pus, MP_RT_COUNT, "PUs", "the PUs this process may use "
         "(cgroup cpuset and affinity)"),
-    ROW(usable_cpus, MP_RT_STR, MP_RT_ALWAYS, 0, "", "those PUs as a cpulist"),
-    ROW(restricted, MP_RT_BOOL, MP_RT_ALWAYS, 0, "", "fewer usable PUs than the machine has"),
+    HOST(usable_cpus, MP_RT_STR, "", "those PUs as a cpulist"),
+    HOST(restricted, MP_RT_BOOL, "", "fewer usable PUs than the machine has"),
     ROW(line_bytes, MP_RT_COUNT, MP_RT_ALWAYS, 0, "bytes", "the cache line the analysis uses"),
-    ROW(line_bytes_known, MP_RT_BOOL, MP_RT_ALWAYS, 0, "", "false: hwloc does not know it, 64 "
+    HOST(line_bytes_known, MP_RT_BOOL, "", "false: hwloc does not know it, 64 "
         "assumed"),
     {"caches", MP_RT_OBJECT_LIST, MP_RT_ALWAYS, offsetof(mp_rtopology, caches),
      sizeof(mp_rtopo_cache), offsetof(mp_rtopology, ncaches), 0, 0, NULL, &cache_table, "",
      "every data cache level, L1 outwards"},
     {"placements_offered", MP_RT_KEYED_LIST, MP_RT_ALWAYS, offsetof(mp_rtopology, offered),
-     sizeof(mp_rtopo_offer), offsetof(mp_rtopology, noffered), 0, 0, NULL, &offer_table, "",
+     sizeof(mp_rtopo_offer), offsetof(mp_rtopology, noffered), MP_RT_WHEN(mp_rtopology, simulated),
+     1, NULL, &offer_table, "",
      "each placement offered here, by the name asked for: its pair"},
     ROW(placement, MP_RT_STR, MP_RT_ALWAYS, PLACED, "", "a run: what the pair chosen turned "
         "out to be"),
@@ -79,6 +98,7 @@ static const mp_rtfield fields[] = {
 };
 #undef ROW
 #undef PLACED
+#undef HOST
 
 const mp_rtable mp_rtopology_table = {"topology", fields, sizeof fields / sizeof fields[0]};
 

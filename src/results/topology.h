@@ -17,11 +17,14 @@
 
 /* topology.caches[] */
 typedef struct mp_rtopo_cache {
+    int simulated;                 /* sim-import's: ways and policy, no instances */
     long long level;
-    const char *type;              /* "unified" or "data" */
+    const char *type;              /* "unified" or "data"; simulated: also "instruction" */
     long long size_bytes;
     int sized_apart;               /* size_min_bytes, size_max_bytes are there */
     long long size_min_bytes, size_max_bytes;
+    long long ways;                /* simulated; left out when 0 */
+    const char *policy;            /* simulated, the last level; left out when NULL or "" */
     long long line_bytes, instances, pus_per_instance;
     const char *shared_by[MP_RTOPO_MAX_SHARED];   /* each cache's PUs, a cpulist */
     size_t nshared_by;
@@ -36,6 +39,7 @@ typedef struct mp_rtopo_offer {
 } mp_rtopo_offer;
 
 typedef struct mp_rtopology {
+    int simulated;                 /* sim-import's: line_bytes and caches only */
     const char *source;
     int has_cpu_model;             /* cpu_model is there */
     const char *cpu_model;

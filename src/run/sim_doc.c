@@ -1,7 +1,8 @@
 /* sim_doc.c - the results.json of a scripts/muxsim.sh directory, from what
  * sim_import.c read (run/internal.h): the context and topology say
- * "simulated" and give the geometry; each cell's metrics go through
- * results/'s cell table (results/sim.h). */
+ * "simulated" and give the geometry; the topology, counters and config are
+ * written through results/'s tables of them, each cell's metrics through
+ * its cell table (results/sim.h). */
 #include "run/internal.h"
 
 #include <math.h>
@@ -11,8 +12,10 @@
 #include <sys/utsname.h>
 
 #include "results/cell.h"
+#include "results/counters.h"
 #include "results/schema.h"
 #include "results/sim.h"
+#include "results/topology.h"
 #include "run/sim_import.h"
 
 /* The metrics of a simulated cell: the name results.json gives each, and
@@ -37,16 +40,21 @@ const mp__sim_metric mp__sim_metrics[MP__SIM_NMETRICS] = {
     {MP_RSIM_PREFIX "prefetches", "prefetches"},
 };
 
-/* Split "a,b,c" into a JSON array of strings or of numbers. */
-static cJSON *list_json(const char *v, int numbers)
+/* Split "a,b,c" (its first 4095 bytes) into buf and list's elements: each
+ * a string at text, or a count at count; how many. */
+static size_t split_list(const char *v, char *buf, size_t size, const char **text,
+                         long long *count)
 {
-    cJSON *a = cJSON_CreateArray();
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", v);
-    for (char *save, *t = strtok_r(buf, ",", &save); a && t; t = strtok_r(NULL, ",", &save))
-        cJSON_AddItemToArray(a, numbers ? cJSON_CreateNumber(strtod(t, NULL))
-                                        : cJSON_CreateString(t));
-    return a;
+    size_t n = 0;
+    snprintf(buf, size, "%s", v);
+    for (char *save, *t = strtok_r(buf, ",", &save); t && n < MP_RSIM_MAX_LIST;
+         t = strtok_r(NULL, ",", &save), n++) {
+        if (text)
+            text[n] = t;
+        else
+            count[n] = strtoll(t, NULL, 10);
+    }
+    return n;
 }
 
 static void add_text(cJSON *o, const char *k, const char *v)
@@ -57,32 +65,36 @@ static void add_text(cJSON *o, const char *k, const char *v)
         cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *level_json(const mp_sim_cache_geo *c, const char *policy)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "size_bytes", (double)c->size);
-    cJSON_AddNumberToObject(o, "ways", c->ways);
-    if (policy)
-        cJSON_AddStringToObject(o, "policy", policy);
-    return o;
-}
-
-static void add_tlb(cJSON *o, const char *k, const mp_sim_tlb_geo *t)
-{
-    char s[48];
-    snprintf(s, sizeof s, "%u,%u", t->entries, t->ways);
-    cJSON_AddStringToObject(o, k, s);
-}
-
 static const char *policy_name(const mp_sim_geometry *g)
 {
     return g->l3_policy == MP_SIM_VICTIM ? "victim" : "inclusive";
 }
 
-static cJSON *context_json(const mp__sim_in *im, const char *label)
+static mp_rsim_level level_of(const mp_sim_cache_geo *c, const char *policy)
+{
+    return (mp_rsim_level){.size_bytes = (long long)c->size, .ways = c->ways, .policy = policy};
+}
+
+/* The geometry of the model, as context.geometry. */
+static cJSON *geometry_json(const mp__sim_in *im)
 {
     const mp_sim_geometry *g = &im->g;
-    cJSON *ctx = cJSON_CreateObject(), *geo;
+    const mp_sim_tlb_geo *tlb[] = {&g->dtlb, &g->itlb, &g->l2tlb};
+    char tlbs[3][48];
+    for (int i = 0; i < 3; i++)
+        snprintf(tlbs[i], sizeof tlbs[i], "%u,%u", tlb[i]->entries, tlb[i]->ways);
+    mp_rsim_geometry m = {.name = g->name, .description = g->description, .line_bytes = g->line,
+                          .l1d = level_of(&g->l1d, NULL), .l1i = level_of(&g->l1i, NULL),
+                          .l2 = level_of(&g->l2, NULL), .l3 = level_of(&g->l3, policy_name(g)),
+                          .dtlb = tlbs[0], .itlb = tlbs[1], .l2tlb = tlbs[2],
+                          .page_bytes = (long long)g->page,
+                          .prefetch = mp__sim_env(im, "prefetch")};
+    return mp_rsim_geometry_json(&m);
+}
+
+static cJSON *context_json(const mp__sim_in *im, const char *label)
+{
+    cJSON *ctx = cJSON_CreateObject();
     struct utsname u;
     char method[512], kernel[128];
     const char *k = mp__sim_env(im, "kernel"), *slash = k ? strrchr(k, '/') : NULL;
@@ -94,19 +106,7 @@ static cJSON *context_json(const mp__sim_in *im, const char *label)
     cJSON_AddBoolToObject(ctx, "emulated", 1);
     cJSON_AddBoolToObject(ctx, "simulated", 1);
     cJSON_AddStringToObject(ctx, "label", label);
-    cJSON_AddItemToObject(ctx, "geometry", geo = cJSON_CreateObject());
-    cJSON_AddStringToObject(geo, "name", g->name);
-    cJSON_AddStringToObject(geo, "description", g->description);
-    cJSON_AddNumberToObject(geo, "line_bytes", g->line);
-    cJSON_AddItemToObject(geo, "l1d", level_json(&g->l1d, NULL));
-    cJSON_AddItemToObject(geo, "l1i", level_json(&g->l1i, NULL));
-    cJSON_AddItemToObject(geo, "l2", level_json(&g->l2, NULL));
-    cJSON_AddItemToObject(geo, "l3", level_json(&g->l3, policy_name(g)));
-    add_tlb(geo, "dtlb", &g->dtlb);
-    add_tlb(geo, "itlb", &g->itlb);
-    add_tlb(geo, "l2tlb", &g->l2tlb);
-    cJSON_AddNumberToObject(geo, "page_bytes", (double)g->page);
-    cJSON_AddStringToObject(geo, "prefetch", mp__sim_env(im, "prefetch"));
+    cJSON_AddItemToObject(ctx, "geometry", geometry_json(im));
     snprintf(method, sizeof method, "QEMU TCG guest (-icount shift=0), muxprof's model (sim/, "
              "libmuxsim.so); every cell in one boot, loop pinned to CPU 1 with isolcpus=1; one "
              "counting window per call between the loop's HINT markers, the first %s calls "
@@ -127,60 +127,50 @@ static cJSON *context_json(const mp__sim_in *im, const char *label)
     return ctx;
 }
 
+/* The simulated topology: the line and the four cache levels of g. */
 static cJSON *topology_json(const mp_sim_geometry *g)
 {
     static const char *const type[] = {"data", "instruction", "unified", "unified"};
     const mp_sim_cache_geo *lv[] = {&g->l1d, &g->l1i, &g->l2, &g->l3};
-    cJSON *t = cJSON_CreateObject(), *caches;
-    cJSON_AddBoolToObject(t, "simulated", 1);
-    cJSON_AddNumberToObject(t, "line_bytes", g->line);
-    cJSON_AddItemToObject(t, "caches", caches = cJSON_CreateArray());
-    for (int i = 0; i < 4; i++) {
-        cJSON *c = cJSON_CreateObject();
-        cJSON_AddNumberToObject(c, "level", i < 2 ? 1 : i);
-        cJSON_AddStringToObject(c, "type", type[i]);
-        cJSON_AddNumberToObject(c, "size_bytes", (double)lv[i]->size);
-        cJSON_AddNumberToObject(c, "ways", lv[i]->ways);
-        if (i == 3)
-            cJSON_AddStringToObject(c, "policy", policy_name(g));
-        cJSON_AddNumberToObject(c, "line_bytes", g->line);
-        cJSON_AddItemToArray(caches, c);
-    }
-    return t;
+    mp_rtopo_cache caches[4];
+    for (int i = 0; i < 4; i++)
+        caches[i] = (mp_rtopo_cache){.simulated = 1, .level = i < 2 ? 1 : i, .type = type[i],
+                                     .size_bytes = (long long)lv[i]->size,
+                                     .ways = lv[i]->ways,
+                                     .policy = i == 3 ? policy_name(g) : NULL,
+                                     .line_bytes = g->line};
+    mp_rtopology t = {.simulated = 1, .line_bytes = g->line, .caches = caches, .ncaches = 4};
+    return mp_rtopology_json(&t);
 }
 
+/* The simulated counters: the metrics of mp__sim_metrics[], each opened
+ * in no pass. */
 static cJSON *counters_json(const char *label)
 {
-    cJSON *c = cJSON_CreateObject(), *ev;
-    cJSON_AddStringToObject(c, "preset", label);
-    cJSON_AddStringToObject(c, "scope", "user+kernel (simulated core 1)");
-    cJSON_AddStringToObject(c, "note", "counts of muxprof's cache and TLB model, not hardware "
-                            "counters");
-    cJSON_AddItemToObject(c, "events", ev = cJSON_CreateArray());
-    for (size_t i = 0; i < MP__SIM_NMETRICS; i++) {
-        cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "name", mp__sim_metrics[i].metric);
-        cJSON_AddStringToObject(e, "status", "opened");
-        cJSON_AddStringToObject(e, "source", "simulated");
-        cJSON_AddItemToArray(ev, e);
-    }
-    return c;
+    mp_rcounter_event ev[MP__SIM_NMETRICS];
+    for (size_t i = 0; i < MP__SIM_NMETRICS; i++)
+        ev[i] = (mp_rcounter_event){.simulated = 1, .name = mp__sim_metrics[i].metric,
+                                    .opened = 1, .pass = -1, .group = -1,
+                                    .source = "simulated"};
+    mp_rcounters c = {.simulated = 1, .preset = label, .scope = "user+kernel (simulated core 1)",
+                      .note = "counts of muxprof's cache and TLB model, not hardware counters",
+                      .events = ev, .nevents = MP__SIM_NMETRICS};
+    return mp_rcounters_json(&c);
 }
 
+/* The simulated config: what plan.env asked the loop for. */
 static cJSON *config_json(const mp__sim_in *im, const char *label)
 {
-    cJSON *c = cJSON_CreateObject(), *a;
-    cJSON_AddItemToObject(c, "backends", list_json(mp__sim_env(im, "backends"), 0));
-    cJSON_AddItemToObject(c, "fds", list_json(mp__sim_env(im, "fds"), 1));
-    cJSON_AddItemToObject(c, "active", a = cJSON_CreateArray());
-    cJSON_AddItemToArray(a, cJSON_CreateNumber(1));
-    cJSON_AddItemToObject(c, "modes", list_json("ready", 0));
-    cJSON_AddItemToObject(c, "fd_kinds", list_json(mp__sim_env(im, "fd_kind"), 0));
-    cJSON_AddStringToObject(c, "fd_kind", mp__sim_env(im, "fd_kind"));
-    cJSON_AddNumberToObject(c, "calls", strtod(mp__sim_env(im, "calls"), NULL));
-    cJSON_AddStringToObject(c, "ready_pos", "last");
-    cJSON_AddStringToObject(c, "events", label);
-    return c;
+    char backends[4096], fds[4096];
+    const char *kind = mp__sim_env(im, "fd_kind");
+    mp_rsim_config c = {.active = {1}, .nactive = 1, .modes = {"ready"}, .nmodes = 1,
+                        .fd_kinds = {kind}, .nfd_kinds = 1, .fd_kind = kind,
+                        .calls = strtoll(mp__sim_env(im, "calls"), NULL, 10),
+                        .ready_pos = "last", .events = label};
+    c.nbackends = split_list(mp__sim_env(im, "backends"), backends, sizeof backends,
+                             c.backends, NULL);
+    c.nfds = split_list(mp__sim_env(im, "fds"), fds, sizeof fds, NULL, c.fds);
+    return mp_rsim_config_json(&c);
 }
 
 /* Cell c's kernel functions from functions.json (the last entry of its
