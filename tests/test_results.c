@@ -222,6 +222,7 @@ static mp_rcontext a_context(void)
     c.compiler = "gcc";
     c.build_type = "Release";
     c.command = "muxprof run";
+    c.boot_seconds_total = NAN;   /* as mp_context_read leaves it: a simulated run's alone */
     return c;
 }
 
@@ -786,9 +787,9 @@ static void doc_names_every_table_field(void **state)
     "{\"auto\":{\"kind\":\"same-l2\",\"waiter_pu\":0,\"poker_pu\":1}," \
     "\"none\":{\"kind\":\"none\",\"waiter_pu\":-1,\"poker_pu\":-1}}" tail "}"
 
-/* topology: the verb's object (no pair), then a run's, byte for byte in the
- * order results.json has always had them; each placement offered a member
- * named by the placement asked for. */
+/* topology: the verb's object (no pair), then a run's, byte for byte in
+ * results.json's order; each placement offered a member named by the
+ * placement asked for. */
 static void topology_through_its_tables(void **state)
 {
     (void)state;

@@ -73,6 +73,10 @@ PY
 grep -q "^## Simulated cache counts per call: simulated (neoverse-n1)" "$t/good/report.md" &&
     grep -qF "| poll | 1,000 | 52,860 | 4,399 | 4.4 | 35.2 | 4,399 | 17 | 0 |" "$t/good/report.md" ||
     fail "report.md: $(grep -n 'poll | 1,000' "$t/good/report.md")"
+# the guest's side of the context is listed with the host's
+for row in "| guest_kernel | 6.1.0-57-arm64 |" "| boot_seconds_total | 317 |" "| qemu | QEMU emulator"; do
+    grep -qF "$row" "$t/good/report.md" || fail "report.md's context lacks '$row'"
+done
 # its own results.json is replaced; one it did not write is not
 "$mp" sim-import "$t/good" >/dev/null 2>"$t/err" || fail "a second import: $(cat "$t/err")"
 fresh foreign && echo '{}' > "$t/foreign/results.json"
@@ -199,6 +203,10 @@ fresh bad && sed -i '/^calls=/d' "$t/bad/plan.env"
 refused "$t/bad" "$t/bad/plan.env: no calls= line" 2
 fresh bad && sed -i 's/^fds=.*/fds=100,,1000/' "$t/bad/plan.env"
 refused "$t/bad" "$t/bad/plan.env: fds= must be counts separated by commas" 2
+fresh bad && sed -i 's/^fds=.*/fds=100,99999999999999999999/' "$t/bad/plan.env"
+refused "$t/bad" "$t/bad/plan.env: fds= must be counts from 1 to 16777216" 2
+fresh bad && sed -i 's/^fds=.*/fds=0,100/' "$t/bad/plan.env"
+refused "$t/bad" "$t/bad/plan.env: fds= must be counts from 1 to 16777216" 2
 fresh bad && sed -i 's/^prefetch=.*/prefetch=l3/' "$t/bad/plan.env"
 refused "$t/bad" "prefetch: 'l3' is not one of none, l1d, l2, l1d+l2" 2
 fresh bad && printf 'line=64\n' > "$t/bad.conf"

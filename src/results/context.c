@@ -56,6 +56,12 @@ static const mp_rtfield fields[] = {
     ROW(label, MP_RT_STR, MP_RT_OMIT_EMPTY, 0, 0, "", "sim-import: simulated (GEOMETRY)"),
     ROW(geometry, MP_RT_JSON, MP_RT_OMIT_EMPTY, 0, 0, "", "sim-import: the modelled caches"),
     ROW(method, MP_RT_STR, MP_RT_OMIT_EMPTY, 0, 0, "", "sim-import: how it was counted"),
+    ROW(qemu, MP_RT_STR, MP_RT_OMIT_EMPTY, 0, 0, "", "sim-import: the emulator's version"),
+    ROW(guest_kernel, MP_RT_STR, MP_RT_OMIT_EMPTY, 0, 0, "", "sim-import: the guest's kernel"),
+    ROW(host_load, MP_RT_JSON, MP_RT_OMIT_EMPTY, 0, 0, "",
+        "sim-import: the host's load average at the boot's start and end"),
+    ROW(boot_seconds_total, MP_RT_NUMBER, MP_RT_OMIT_NAN, 0, 0, "s",
+        "sim-import: how long the guest's boot took"),
 };
 #undef ROW
 #undef TEXT

@@ -38,6 +38,10 @@ typedef struct mp_rcontext {
     const char *label;            /* sim-import: "simulated (GEOMETRY)" */
     const cJSON *geometry;        /* sim-import: the modelled caches */
     const char *method;           /* sim-import: how the counts were made */
+    const char *qemu;             /* sim-import: the emulator's version */
+    const char *guest_kernel;     /* sim-import: the guest's kernel */
+    const cJSON *host_load;       /* sim-import: the host's load at the boot's start, end */
+    double boot_seconds_total;    /* sim-import: the boot's length; NaN: absent */
 } mp_rcontext;
 
 extern const mp_rtable mp_rcontext_table;

@@ -3,7 +3,7 @@
  * is left out, a unit and one line of doc.  The writer and the reader of
  * the object go through the same rows, and the schema's test holds
  * docs/results-schema.md to them.  A <cell> has its own table
- * (results/cell.h); context, config, counters and topology use this one.  The
+ * (results/cell.h); every other object written through a table uses this one.  The
  * model may be a struct of another layer: INT, ARRAY and REF describe its
  * plain C (int members, arrays counted by an int, a pointer to a named
  * thing) without a copy made for the writer. */

@@ -66,11 +66,6 @@ const char *mp_mode_names(void)
     return mp_names_join(buf, sizeof buf, mp_mode_name_of, 2);
 }
 
-const char *mp_ready_pos_name(mp_ready_pos p)
-{
-    return (unsigned)p < 3 ? mp_ready_pos_name_of[p] : mp_ready_pos_name_of[2];
-}
-
 int mp_ready_pos_parse(const char *s, mp_ready_pos *out)
 {
     int i = find(mp_ready_pos_name_of, 3, s);
@@ -87,11 +82,6 @@ const char *mp_ready_pos_names(void)
 }
 
 const char *const mp_repeat_order_name_of[] = {"passes", "back-to-back", NULL};
-
-const char *mp_repeat_order_name(mp_repeat_order o)
-{
-    return (unsigned)o < 2 ? mp_repeat_order_name_of[o] : mp_repeat_order_name_of[0];
-}
 
 int mp_repeat_order_parse(const char *s, mp_repeat_order *out)
 {

@@ -105,11 +105,9 @@ const char *mp_mode_name(mp_mode m);
 int mp_mode_parse(const char *s, mp_mode *out);
 /* "ready, wakeup" for messages. */
 const char *mp_mode_names(void);
-const char *mp_ready_pos_name(mp_ready_pos p);
 int mp_ready_pos_parse(const char *s, mp_ready_pos *out);
 /* "first, middle, last" for messages. */
 const char *mp_ready_pos_names(void);
-const char *mp_repeat_order_name(mp_repeat_order o);
 /* MP_EUSAGE when s names no order. */
 int mp_repeat_order_parse(const char *s, mp_repeat_order *out);
 /* "passes, back-to-back" for messages. */

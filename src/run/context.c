@@ -155,6 +155,7 @@ void mp_context_read(mp_rcontext *c, const char *command)
 {
     struct utsname u;
     memset(c, 0, sizeof *c);
+    c->boot_seconds_total = NAN;   /* a simulated run's alone */
     mp_context_hostname(c->host, sizeof c->host);
     if (uname(&u) == 0) {
         c->has_uname = 1;

@@ -137,6 +137,17 @@ static int read_env(mp__sim_in *im, mp_err *err)
     for (const char *c = fds; *c; c++)
         if (!((*c >= '0' && *c <= '9') || (*c == ',' && c > fds && c[1] && c[1] != ',')))
             return bad(err, im, "plan.env", 0, "fds= must be counts separated by commas");
+    for (const char *c = fds; *c;) {   /* each count in the range a cell may have */
+        char one[16];
+        size_t len = strcspn(c, ",");
+        if (len >= sizeof one)
+            return bad(err, im, "plan.env", 0, "fds= must be counts from 1 to 16777216");
+        memcpy(one, c, len);
+        one[len] = 0;
+        if (whole(one, 1, 1 << 24, &v))
+            return bad(err, im, "plan.env", 0, "fds= must be counts from 1 to 16777216");
+        c += len + (c[len] == ',');
+    }
     for (const char *c = be; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' ||
               (*c == ',' && c > be && c[1] && c[1] != ',')))
