@@ -250,3 +250,18 @@ int mp_crossing_loglog(const double *x, const double *a, const double *b, size_t
         *at = exp(l);
     return r;
 }
+
+void mp_add_sorted(long long *v, size_t *n, size_t max, long long x)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (v[i] == x)
+            return;
+    if (*n >= max)
+        return;
+    size_t j = (*n)++;
+    while (j > 0 && v[j - 1] > x) {
+        v[j] = v[j - 1];
+        j--;
+    }
+    v[j] = x;
+}

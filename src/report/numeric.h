@@ -119,4 +119,8 @@ int mp_crossing(const double *x, const double *a, const double *b, size_t n, dou
  * value must be positive (else MP_CROSS_NODATA). */
 int mp_crossing_loglog(const double *x, const double *a, const double *b, size_t n, double *at);
 
+/* x into v[0..*n-1], kept ascending and without repeats; nothing when x is
+ * there already or v holds max values. */
+void mp_add_sorted(long long *v, size_t *n, size_t max, long long x);
+
 #endif

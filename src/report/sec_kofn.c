@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/numeric.h"
 #include "report/series.h"
 #include "report/fig.h"
 #include "report/internal.h"
@@ -24,21 +25,6 @@ typedef struct kofn {
     char backends[MP_RM_MAX_LIST][32];
     size_t nb;
 } kofn;
-
-static void add_sorted(long long *v, size_t *n, long long x)
-{
-    for (size_t i = 0; i < *n; i++)
-        if (v[i] == x)
-            return;
-    if (*n >= MAXL)
-        return;
-    size_t j = (*n)++;
-    while (j > 0 && v[j - 1] > x) {
-        v[j] = v[j - 1];
-        j--;
-    }
-    v[j] = x;
-}
 
 static void add_backend(kofn *q, const char *b)
 {
@@ -75,8 +61,8 @@ static void lists(const mp_rmodel *m, const char *kind, kofn *q)
         const mp_rcell *c = &m->kcells[i];
         if (strcmp(c->mode, "ready") || strcmp(c->fd_kind, kind))
             continue;
-        add_sorted(q->ns, &q->nn, c->nfds);
-        add_sorted(q->ks, &q->nk, c->active);
+        mp_add_sorted(q->ns, &q->nn, MAXL, c->nfds);
+        mp_add_sorted(q->ks, &q->nk, MAXL, c->active);
     }
     /* config order for backends, then any others with K > 1 cells */
     for (size_t b = 0; b < m->nbackends; b++)

@@ -16,6 +16,7 @@
 #include "report/format.h"
 #include "report/internal.h"
 #include "report/md.h"
+#include "report/numeric.h"
 #include "report/series.h"
 
 #define MAXD 16
@@ -28,21 +29,6 @@ typedef struct depth {
     long long ns[MAXN];
     size_t nn;
 } depth;
-
-static void add_sorted(long long *v, size_t *n, size_t max, long long x)
-{
-    for (size_t i = 0; i < *n; i++)
-        if (v[i] == x)
-            return;
-    if (*n >= max)
-        return;
-    size_t j = (*n)++;
-    while (j > 0 && v[j - 1] > x) {
-        v[j] = v[j - 1];
-        j--;
-    }
-    v[j] = x;
-}
 
 /* Whether the run has anything to say about sleep depth: wakeup cells and
  * either several delays or one other than 0. */
@@ -58,11 +44,11 @@ static void lists(const mp_rmodel *m, const char *kind, depth *q)
     q->delays[q->nd++] = m->wake_delay_ns;
     for (size_t i = 0; i < m->ncells; i++)
         if (!strcmp(m->cells[i].mode, "wakeup") && !strcmp(m->cells[i].fd_kind, kind))
-            add_sorted(q->ns, &q->nn, MAXN, m->cells[i].nfds);
+            mp_add_sorted(q->ns, &q->nn, MAXN, m->cells[i].nfds);
     for (size_t i = 0; i < m->ndcells; i++)
         if (!strcmp(m->dcells[i].fd_kind, kind)) {
-            add_sorted(q->delays, &q->nd, MAXD, m->dcells[i].wake_delay_ns);
-            add_sorted(q->ns, &q->nn, MAXN, m->dcells[i].nfds);
+            mp_add_sorted(q->delays, &q->nd, MAXD, m->dcells[i].wake_delay_ns);
+            mp_add_sorted(q->ns, &q->nn, MAXN, m->dcells[i].nfds);
         }
 }
 
