@@ -49,3 +49,9 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
                    ${CMAKE_CURRENT_SOURCE_DIR}/fixtures ${CMAKE_CURRENT_BINARY_DIR}/nonregular-test)
   set_tests_properties(test_nonregular_inputs PROPERTIES LABELS hardening TIMEOUT 120)
 endif()
+
+# .ci/run stops at the first failed command (a failed setup included).
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_ci_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_ci_run.sh ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_ci_run PROPERTIES LABELS "hardening" TIMEOUT 60)
+endif()
