@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/file.h"
+#include "common/input.h"
 
 #define NOTE "context.host replaced by a label; paths in context.command and in every " \
              "free-text field replaced by " MP_ANON_PATH ", kernel addresses by " \
@@ -65,36 +67,46 @@ int mp_rm_anonymize(cJSON *doc, mp_anon *labels, mp_err *err)
     return 0;
 }
 
-/* dir/name into dst; a missing file is skipped. */
+/* dir/name into dst, opened as every input of a run directory is
+ * (common/input.h): not followed when a symbolic link, a FIFO or device
+ * refused without blocking, at most MP_ANON_COPY_MAX_BYTES; streamed into a
+ * temporary file of dst renamed into place, as every output is.  A missing
+ * file is skipped; one refused is bad input (-EBADMSG). */
 static int copy_file(const char *dir, const char *name, mp_dir *dst, mp_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno == ENOENT ? 0 : mp_errf(err, -errno, "cannot read %s: %s", path,
-                                             strerror(errno));
-    char *buf = NULL;
-    size_t n = 0, cap = 0, got;
-    int rc = 0;
-    do {
-        if (n + 65536 > cap) {
-            char *b = realloc(buf, cap = n + 65536 * 4);
-            if (!b) {
-                rc = mp_errf(err, -ENOMEM, "out of memory copying %s", path);
-                break;
-            }
-            buf = b;
+    int fd = mp_open_regular_file_in(dir, name, MP_ANON_COPY_MAX_BYTES, err);
+    if (fd == -ENOENT)
+        return 0;
+    if (fd == -ELOOP || fd == -EFBIG)
+        err->code = fd = -EBADMSG;   /* the message stays: it names the file and why */
+    if (fd < 0)
+        return fd;
+    mp_afile a;
+    int rc = mp_afile_open(&a, dst, name, err);
+    static char buf[1 << 16];
+    unsigned long long n = 0;
+    while (!rc) {
+        ssize_t got = read(fd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            rc = mp_errf(err, -errno, "cannot read %s: %s", path, strerror(errno));
+            break;
         }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
-    } while (got > 0);
-    if (!rc && ferror(f))
-        rc = mp_errf(err, -EIO, "cannot read %s", path);
-    fclose(f);
+        if (!got)
+            break;
+        if ((n += (unsigned long long)got) > MP_ANON_COPY_MAX_BYTES)
+            rc = mp_errf(err, -EBADMSG, "%s grew past the limit of %llu bytes for a copy while "
+                         "read", path, (unsigned long long)MP_ANON_COPY_MAX_BYTES);
+        else if (fwrite(buf, 1, (size_t)got, a.f) != (size_t)got)
+            rc = mp_errf(err, -EIO, "cannot write %s/%s: %s", dst->path, name, strerror(errno));
+    }
+    close(fd);
     if (!rc)
-        rc = mp_write_file(dst, name, buf ? buf : "", n, err);
-    free(buf);
+        return mp_afile_commit(&a, err);
+    mp_afile_abort(&a);
     return rc;
 }
 

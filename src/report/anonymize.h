@@ -24,9 +24,15 @@ int mp_rm_anonymize(cJSON *doc, mp_anon *labels, mp_err *err);
  * (labels NULL: not anonymized). */
 int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_err *err);
 
+/* The largest results.csv or samples.csv copied: a run's samples.csv of
+ * 100 M samples is about 6 GB. */
+#define MP_ANON_COPY_MAX_BYTES (8ull << 30)
+
 /* SRC/results.json anonymized into DST/results.json; when DST is another
  * directory, results.csv and samples.csv are copied beside it (they hold
- * cell keys, metric names and numbers only).  report.md and figures are then
+ * cell keys, metric names and numbers only), each opened as the run
+ * directory's inputs are: a symbolic link, anything but a regular file and a
+ * file over MP_ANON_COPY_MAX_BYTES are refused (-EBADMSG).  report.md and figures are then
  * made from DST with mp_report_build. */
 int mp_report_anonymize_run(const char *src, mp_dir *dst, mp_err *err);
 
