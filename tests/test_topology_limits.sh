@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_topology_limits.sh - `topology --synthetic` is bounded: more objects under one parent
 # than MP_TOPO_SYNTHETIC_MAX_ARITY (1024; hwloc builds a level in time that grows with its
-# square: pu:65536 took minutes) or more PUs than MP_TOPO_MAX_PUS (4096) are refused as
+# square: pu:65536 took minutes), whether a level is given as type:N or by its
+# count alone ("65536", "2 8 2"), or more PUs than MP_TOPO_MAX_PUS (4096) are refused as
 # usage errors with the numbers; a topology at both limits loads.  Each command runs under
 # `timeout 60`: the unbounded build did not end.
 #
@@ -22,7 +23,12 @@ check() {
     [ -z "$3" ] || grep -q -- "$3" "$err" || no "'$1': no '$3' in: $(head -c 300 "$err")"
 }
 check "pu:65536" 2 "has 65536 objects under one parent; at most 1024 are accepted"
+check "65536" 2 "has 65536 objects under one parent; at most 1024 are accepted"
+check "2 65536" 2 "has 65536 objects under one parent; at most 1024 are accepted"
+check "package:2 0x10000" 2 "has 65536 objects under one parent; at most 1024 are accepted"
+check "4 1024 2" 2 "has 8192 PUs; muxprof handles at most 4096"
 check "package:2 core:1024 pu:4" 2 "has 8192 PUs; muxprof handles at most 4096"
 check "package:4 core:1024 pu:1" 0 ""
+check "4 1024 1" 0 ""
 [ "$fail" = 0 ] && echo "ok: synthetic topologies past the limits refused, at them loaded"
 exit "$fail"

@@ -3,6 +3,7 @@
  * answer questions about counts and data caches. */
 #include "internal.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,8 @@ static int start(mp_topo **out, mp_topo **t, mp_err *err)
 /* Check a synthetic description against the limits before hwloc builds it
  * (hwloc inserts each object among its siblings one by one: the time grows
  * with the square of the siblings under one parent).  The counts are the
- * numbers after each "type:" outside parentheses and brackets; what this
+ * numbers after each "type:" and the levels given by a bare number ("2 8 2"),
+ * outside parentheses and brackets; what this
  * scan does not understand is left to hwloc's own parser. */
 static int check_synthetic(const char *desc, mp_err *err)
 {
@@ -118,9 +120,14 @@ static int check_synthetic(const char *desc, mp_err *err)
             depth++;
         else if ((*p == ')' || *p == ']') && depth > 0)
             depth--;
-        if (depth || *p != ':' || p[1] < '0' || p[1] > '9')
+        if (depth)
             continue;
-        double n = strtod(p + 1, NULL);
+        /* a count: after "type:", or a level given by its count alone ("2 8 2") */
+        const char *num = *p == ':' ? p + 1
+                          : p == desc || isspace((unsigned char)p[-1]) ? p : NULL;
+        if (!num || *num < '0' || *num > '9')
+            continue;
+        double n = strtod(num, NULL);
         if (n > MP_TOPO_SYNTHETIC_MAX_ARITY)
             return mp_errf(err, MP_EUSAGE, "topology: the synthetic description '%.100s' has "
                            "%.0f objects under one parent; at most %d are accepted (nest them "
