@@ -50,6 +50,14 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_nonregular_inputs PROPERTIES LABELS hardening TIMEOUT 120)
 endif()
 
+# A bare reference name is the built-in dataset, never a local directory of that name.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_reference_names
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_reference_names.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_reference_names PROPERTIES LABELS hardening TIMEOUT 120)
+endif()
+
 # .ci/run stops at the first failed command (a failed setup included).
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_ci_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_ci_run.sh ${CMAKE_SOURCE_DIR})

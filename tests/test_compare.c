@@ -973,7 +973,7 @@ static void approximate_and_interrupted(void **st)
     HAS(md, "- AMD EPYC 7763 64-Core Processor (x86_64): wakeup mode, tcp fds, select at N = 900");
     /* seed 001 (wakeup, tcp, N 8..900) and seed 002 (ready, pipe): nothing shared */
     assert_int_equal(compare("python-selectors-tcp", "aarch64-gcc13-pipe", "--out", out, NULL), 2);
-    HAS(err_text, "reference python-selectors-tcp (reports/reference/python-selectors-tcp.json)"
+    HAS(err_text, "reference python-selectors-tcp (built in: reports/reference/python-selectors-tcp.json)"
                   " has wakeup mode, tcp fds");
 }
 

@@ -77,7 +77,9 @@ const mp_cli mp_cli_compare = {
         "       muxprof compare --list-references\n\n"
         "Set runs of several hosts side by side.  Each argument is a run directory, its\n"
         "results.json, or the name of a reference dataset (published figures carried in\n"
-        "the binary; --list-references lists them).  Writes DIR/report.md and DIR/figures/:\n"
+        "the binary; --list-references lists them; a bare name is always the built-in\n"
+        "dataset: ./NAME reads a local file or directory of that name).  Writes\n"
+        "DIR/report.md and DIR/figures/:\n"
         "per backend and mode the time per call vs N with one line per host, poll/epoll\n"
         "and select/epoll ratios, per-descriptor slopes (ns, and cycles where counted) and\n"
         "counters side by side.  Cells measured by at least two inputs are compared; the\n"
@@ -239,8 +241,12 @@ int mp_cmd_compare(int argc, char **argv)
         } else {
             FILE *f = json ? stderr : stdout;   /* stdout: the JSON document only */
             for (size_t i = 0; i < c.n; i++)
-                fprintf(f, "host %zu: %s%s  <- %s\n", i + 1, c.h[i].label,
-                        c.h[i].reference ? " (published reference)" : "", c.h[i].m.path);
+                fprintf(f, "host %zu: %s%s  <- %s%s\n", i + 1, c.h[i].label,
+                        !c.h[i].reference ? ""
+                        : c.h[i].builtin ? " (published reference, built in)"
+                                         : " (a file that calls itself a reference, not built in)",
+                        c.h[i].m.path, c.h[i].shadowed ? "; the local path of that name is "
+                        "not read: give ./NAME for it" : "");
             if (!json)
                 mp_cmp_print_changes(stdout, &c);
             fprintf(f, "wrote %s/report.md; %zu figure%s drawn in %s/figures/%s%s\n", out,

@@ -38,11 +38,21 @@ static int is_cycles(const char *name)
     return 0;
 }
 
+/* A name of a built-in reference dataset (no '/') is that dataset, whatever
+ * the current directory holds: a directory or file planted under that name
+ * cannot stand in for published figures.  A local path of that name is
+ * read when written as one ("./epyc-9354p"). */
 static int resolve(mp_cmp_host *h, const char *arg, mp_anon *labels, mp_err *err)
 {
     struct stat st;
     char path[PATH_MAX + 16];
     mp_echo e;
+    const mp_cmp_ref *r = strchr(arg, '/') ? NULL : mp_cmp_ref_find(arg);
+    if (r) {
+        h->builtin = 1;
+        h->shadowed = lstat(arg, &st) == 0;
+        return mp_cmp_ref_load(&h->m, r, err);
+    }
     if (stat(arg, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             snprintf(path, sizeof path, "%s/results.json", arg);
@@ -54,9 +64,6 @@ static int resolve(mp_cmp_host *h, const char *arg, mp_anon *labels, mp_err *err
         }
         return mp_rm_load_anonymized(&h->m, path, labels, err);
     }
-    const mp_cmp_ref *r = mp_cmp_ref_find(arg);
-    if (r)
-        return mp_cmp_ref_load(&h->m, r, err);
     return mp_errf(err, -ENOENT, "%s: no such run directory, results.json or reference "
                    "dataset (`muxprof compare --list-references` lists the references)",
                    mp_echo_arg(&e, arg));

@@ -35,6 +35,8 @@ typedef struct mp_cmp_host {
     char machine[192];         /* CPU model and arch, kept when a --label replaces label */
     int labelled;              /* label given by --label */
     int reference;             /* a published dataset, not a muxprof run */
+    int builtin;               /* reference: one carried in the binary, named by its name */
+    int shadowed;              /* builtin, and a local file or directory has that name too */
     char source[512];          /* reference: the article */
     int emulated;              /* context.emulated */
     int has_counters;          /* at least one counter metric in an ok cell */

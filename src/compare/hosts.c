@@ -105,8 +105,13 @@ void mp__cmp_hosts(FILE *f, const mp_cmp *c)
                     h->user_only ? " (**user only**: kernel work not counted)" : "");
         fputs(" | ", f);
         if (h->reference)
-            fprintf(f, "published figures, median only (no spread known); source: %s",
-                    mp_md_cell(s, sizeof s, h->source));
+            fprintf(f, "%s, median only (no spread known); source: %s%s",
+                    h->builtin ? "published figures built into muxprof"
+                               : "**a file that calls itself a reference dataset** (not one "
+                                 "built into muxprof)",
+                    mp_md_cell(s, sizeof s, h->source),
+                    h->shadowed ? " (the built-in dataset of this name, not the local path "
+                                  "of the same name: name that ./NAME)" : "");
         if (h->m.simulated)
             fputs("**simulated: counts of a cache model, no times** ", f);
         else if (h->emulated)

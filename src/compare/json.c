@@ -25,6 +25,7 @@ static cJSON *inputs(const mp_cmp *c)
         cJSON_AddStringToObject(o, "argument", h->arg);
         cJSON_AddStringToObject(o, "file", h->m.shown);
         cJSON_AddBoolToObject(o, "reference", h->reference);
+        cJSON_AddBoolToObject(o, "builtin", h->builtin);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;

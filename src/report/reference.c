@@ -64,7 +64,7 @@ int mp_cmp_ref_load(mp_rmodel *m, const mp_cmp_ref *r, mp_err *err)
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     int rc = mp_rm_load(m, path, err);
     close(fd);
-    snprintf(m->path, sizeof m->path, "reference %s (reports/reference/%s.json)", r->name,
+    snprintf(m->path, sizeof m->path, "reference %s (built in: reports/reference/%s.json)", r->name,
              r->name);
     snprintf(m->shown, sizeof m->shown, "%s", m->path);
     if (rc) {
