@@ -58,6 +58,15 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_reference_names PROPERTIES LABELS hardening TIMEOUT 120)
 endif()
 
+# Every JSON document printed is valid UTF-8, whatever bytes its strings came from.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_json_utf8
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_json_utf8.sh $<TARGET_FILE:muxprof>
+                   ${CMAKE_CURRENT_SOURCE_DIR}/fixtures)
+  set_tests_properties(test_json_utf8 PROPERTIES LABELS hardening SKIP_RETURN_CODE 77
+                       TIMEOUT 120)
+endif()
+
 # .ci/run stops at the first failed command (a failed setup included).
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_ci_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_ci_run.sh ${CMAKE_SOURCE_DIR})

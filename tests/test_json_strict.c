@@ -1,5 +1,5 @@
-/* test_json_strict.c - mp_json_parse (one document, no key twice, where it
- * went wrong) and mp_echo_arg (a user's value, bounded and on one line). */
+/* test_json_strict.c - mp_json_parse (one document, no key twice, UTF-8,
+ * where it went wrong), mp_json_print (always UTF-8) and mp_echo_arg (a user's value, bounded and on one line). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,11 +97,65 @@ static void test_echo(void **state)
     HAS(s + MP_ECHO_MAX - 1, "... (");
 }
 
+static void test_utf8(void **state)
+{
+    (void)state;
+    mp_err e;
+    assert_int_equal(parse("{\"a\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}", &e), 0);
+    static const char *bad[] = {
+        "{\"a\": \"\xff\"}",              /* not a lead byte */
+        "{\"a\": \"\x80\"}",              /* a continuation alone */
+        "{\"a\": \"\xc0\xaf\"}",          /* overlong '/' */
+        "{\"a\": \"\xe0\x80\xaf\"}",      /* overlong, three bytes */
+        "{\"a\": \"\xed\xa0\x80\"}",      /* a surrogate */
+        "{\"a\": \"\xf4\x90\x80\x80\"}",  /* above U+10FFFF */
+        "{\"a\": \"\xe2\x82\"}",          /* cut short */
+        "{\"\xfe\": 1}",                  /* in a key */
+        "{\"a\": 1}\n\xc3",                /* cut short at the very end */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(parse(bad[i], &e), -EBADMSG);
+        HAS(e.msg, "not valid UTF-8 at line");
+    }
+    assert_int_equal(parse("{\"a\": 1}\n\xc3", &e), -EBADMSG);
+    HAS(e.msg, "line 2 (byte 9, 0xc3)");
+}
+
+/* What mp_json_print writes parses back, strictly, with U+FFFD for each
+ * byte that was not UTF-8 and every valid character as it was. */
+static void test_print_utf8(void **state)
+{
+    (void)state;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "label", "a\xff\xfe b \xc3\xa9 \xe2\x82");
+    cJSON_AddStringToObject(o, "k\x80", "ok");
+    for (int formatted = 0; formatted <= 1; formatted++) {
+        char *text = mp_json_print(o, formatted);
+        assert_non_null(text);
+        cJSON *back = NULL;
+        mp_err e;
+        assert_int_equal(mp_json_parse(text, strlen(text), &back, &e), 0);
+        assert_string_equal(mp_json_str(back, "label", ""),
+                            "a\xef\xbf\xbd\xef\xbf\xbd b \xc3\xa9 \xef\xbf\xbd\xef\xbf\xbd");
+        assert_string_equal(mp_json_str(back, "k\xef\xbf\xbd", ""), "ok");
+        cJSON_Delete(back);
+        free(text);
+    }
+    cJSON_Delete(o);
+    cJSON *x = cJSON_CreateString("x");
+    char *plain = mp_json_print(x, 0);
+    assert_string_equal(plain, "\"x\"");
+    free(plain);
+    cJSON_Delete(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_document),
         cmocka_unit_test(test_duplicate_keys),
+        cmocka_unit_test(test_utf8),
+        cmocka_unit_test(test_print_utf8),
         cmocka_unit_test(test_echo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,8 @@
 #!/bin/sh
 # results.json is parsed strictly by every reader: text after the document,
-# a second document, or a key twice in one object is refused (exit 2, the
+# a second document, a key twice in one object, or bytes that are not UTF-8
+# (a stray byte, an overlong form, a surrogate, a sequence cut short) are
+# refused (exit 2, the
 # file and what is wrong named), by report, report --anonymize and compare.
 #   test_strict_json.sh MUXPROF FUZZ_DIR
 bin=${1:?usage: test_strict_json.sh MUXPROF FUZZ_DIR}
@@ -23,6 +25,7 @@ for f in "$fuzz"/regress/json/strict-*.json; do
   name=$(basename "$f" .json)
   case $name in
     *duplicate*) want="appears twice" ;;
+    *utf8*) want="not valid UTF-8 at line" ;;
     *) want="text after the end of the JSON document" ;;
   esac
   d=$tmp/$name

@@ -6,6 +6,7 @@
 
 #include "cmd/internal.h"
 
+#include "common/json.h"
 #include "common/version.h"
 #include "results/schema.h"
 
@@ -32,7 +33,7 @@ cJSON *mp_json_doc_new(const char *name)
 
 int mp_json_doc_print(const cJSON *doc, FILE *f)
 {
-    char *s = doc ? cJSON_Print(doc) : NULL;
+    char *s = doc ? mp_json_print(doc, 1) : NULL;
     if (!s) {
         fprintf(stderr, "muxprof: out of memory printing the JSON document\n");
         return 1;

@@ -4,6 +4,7 @@
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
 #include "cmd/opt.h"
+#include "common/json.h"
 #include "run/topo_rec.h"
 #include "topology/topology.h"
 #include "sim/model.h"
@@ -168,7 +169,7 @@ int mp_cmd_topology(int argc, char **argv)
     if (json) {
         mp_topo_rec rec;
         cJSON *o = mp_topo_rec_fill(&rec, t) == 0 ? mp_rtopology_json(&rec.m) : NULL;
-        char *s = o ? cJSON_Print(o) : NULL;
+        char *s = o ? mp_json_print(o, 1) : NULL;
         cJSON_Delete(o);
         mp_topo_rec_free(&rec);
         if (!s) {

@@ -1,5 +1,6 @@
 /* json.c - strict parsing and lenient getters for cJSON.  See json.h. */
 #include "common/json.h"
+#include "common/quote.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +61,28 @@ static const char *duplicate_key(const cJSON *j, char *path, size_t len, int *rc
     return NULL;
 }
 
+/* The offset of the first byte of text that is not valid UTF-8, or len. */
+static size_t utf8_bad(const char *text, size_t len)
+{
+    size_t at = 0;
+    while (at < len) {
+        size_t n = (unsigned char)text[at] < 0x80 ? 1 : mp_utf8_seq(text + at, len - at);
+        if (!n)
+            return at;
+        at += n;
+    }
+    return len;
+}
+
 int mp_json_parse(const char *text, size_t len, cJSON **out, mp_err *err)
 {
     const char *end = NULL;
     *out = NULL;
+    size_t bad = utf8_bad(text, len);
+    if (bad < len)
+        return mp_errf(err, -EBADMSG, "not valid UTF-8 at line %zu (byte %zu, 0x%02x); JSON "
+                       "text is UTF-8: convert the file (iconv -t UTF-8)", line_of(text, bad),
+                       bad, (unsigned char)text[bad]);
     cJSON *j = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     size_t at = end && end >= text ? (size_t)(end - text) : 0;
     if (!j)
@@ -92,6 +111,47 @@ int mp_json_parse(const char *text, size_t len, cJSON **out, mp_err *err)
     }
     *out = j;
     return 0;
+}
+
+/* The escape that stands for a byte that is not UTF-8: U+FFFD. */
+#define REPLACEMENT "\\ufffd"
+
+char *mp_json_print(const cJSON *j, int formatted)
+{
+    char *text = formatted ? cJSON_Print(j) : cJSON_PrintUnformatted(j);
+    if (!text)
+        return NULL;
+    size_t len = strlen(text), bad = utf8_bad(text, len), nbad = 0;
+    if (bad == len)
+        return text;
+    for (size_t at = bad; at < len; at++) {   /* an upper bound: every byte from the first */
+        size_t n = (unsigned char)text[at] < 0x80 ? 1 : mp_utf8_seq(text + at, len - at);
+        if (!n)
+            nbad++;
+        else
+            at += n - 1;
+    }
+    char *fixed = malloc(len + nbad * (sizeof REPLACEMENT - 2) + 1);
+    if (!fixed) {
+        free(text);
+        return NULL;
+    }
+    size_t o = 0;
+    for (size_t at = 0; at < len;) {
+        size_t n = (unsigned char)text[at] < 0x80 ? 1 : mp_utf8_seq(text + at, len - at);
+        if (!n) {   /* only inside a string: everything else cJSON prints is ASCII */
+            memcpy(fixed + o, REPLACEMENT, sizeof REPLACEMENT - 1);
+            o += sizeof REPLACEMENT - 1;
+            at++;
+        } else {
+            memcpy(fixed + o, text + at, n);
+            o += n;
+            at += n;
+        }
+    }
+    fixed[o] = 0;
+    free(text);
+    return fixed;
 }
 
 double mp_json_num(const cJSON *o, const char *key, double missing)

@@ -49,10 +49,14 @@ static void q_end(qout *w, const char *p)
     }
 }
 
-/* Length of the valid UTF-8 sequence at s (s[0] >= 0x80), 0 when invalid. */
-static size_t utf8_seq(const unsigned char *s)
+size_t mp_utf8_seq(const char *str, size_t avail)
 {
+    const unsigned char *s = (const unsigned char *)str;
+    if (!avail)
+        return 0;
     unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
     size_t n;
     unsigned char lo = 0x80, hi = 0xbf;   /* the allowed range of the second byte */
     if (c >= 0xc2 && c <= 0xdf)
@@ -71,10 +75,10 @@ static size_t utf8_seq(const unsigned char *s)
             hi = 0x8f;        /* nothing above U+10FFFF */
     } else
         return 0;
-    if (s[1] < lo || s[1] > hi)
+    if (avail < 2 || s[1] < lo || s[1] > hi)
         return 0;
     for (size_t i = 2; i < n; i++)
-        if (s[i] < 0x80 || s[i] > 0xbf)
+        if (i >= avail || s[i] < 0x80 || s[i] > 0xbf)
             return 0;
     return n;
 }
@@ -86,7 +90,7 @@ typedef const char *(*q_map)(const char *s, char *tmp, const void *arg);
 static void q_text(qout *w, const char *s, size_t keep, q_map map, const void *arg)
 {
     while (s && *s && !w->full) {
-        size_t n = (unsigned char)*s < 0x80 ? 1 : utf8_seq((const unsigned char *)s);
+        size_t n = mp_utf8_seq(s, 4);   /* stops at the NUL, which is no continuation */
         if (n == 0) {
             q_put(w, "?", 1, keep);
             s++;

@@ -58,4 +58,10 @@ const char *mp_quote_sh(char *buf, size_t len, const char *s);
 #define MP_QCOMMENT(s) mp_quote_comment((char[MP_QUOTE_MAX]){0}, MP_QUOTE_MAX, (s))
 #define MP_QDAT(s) mp_quote_dat((char[MP_QUOTE_MAX]){0}, MP_QUOTE_MAX, (s))
 
+/* Length of the valid UTF-8 character at s (1 for ASCII), reading at most
+ * avail bytes and none past the first that does not fit; 0 when the bytes
+ * there are not valid UTF-8 (a stray continuation byte, an overlong form, a
+ * surrogate, a code point above U+10FFFF, a sequence cut short). */
+size_t mp_utf8_seq(const char *s, size_t avail);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "common/file.h"
 #include "common/input.h"
+#include "common/json.h"
 
 #define NOTE "context.host replaced by a label; paths in context.command and in every " \
              "free-text field replaced by " MP_ANON_PATH ", kernel addresses by " \
@@ -127,7 +128,7 @@ int mp_report_anonymize_run(const char *src, mp_dir *dst, mp_err *err)
         return mp_errf(err, -ENOMEM, "out of memory");
     mp_rmodel m;
     int rc = mp_rm_load_anonymized(&m, path, labels, err);
-    char *text = rc ? NULL : cJSON_Print(m.root);
+    char *text = rc ? NULL : mp_json_print(m.root, 1);
     if (!rc && !text)
         rc = mp_errf(err, -ENOMEM, "out of memory writing %s/results.json", dst->path);
     if (!rc)

@@ -62,7 +62,7 @@ static void fail(mp_journal *j, int e, const char *what)
 /* One line: the record as one write() (looping only on a short write). */
 static int append(mp_journal *j, const cJSON *rec, int sync)
 {
-    char *text = cJSON_PrintUnformatted(rec);
+    char *text = mp_json_print(rec, 0);
     if (!text)
         return -ENOMEM;
     size_t len = strlen(text);
@@ -180,7 +180,7 @@ oom:
  * an epsilon, and results.csv rounds them again). */
 static cJSON *as_read_back(cJSON *o)
 {
-    char *text = o ? cJSON_PrintUnformatted(o) : NULL;
+    char *text = o ? mp_json_print(o, 0) : NULL;
     cJSON_Delete(o);
     cJSON *back = text ? cJSON_Parse(text) : NULL;
     free(text);

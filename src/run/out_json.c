@@ -6,6 +6,7 @@
 
 #include "common/clock.h"
 #include "common/duration.h"
+#include "common/json.h"
 #include "common/file.h"
 #include "run/context.h"
 #include "run/results.h"
@@ -248,7 +249,7 @@ cJSON *mp_results_assemble(const cJSON *head, const cJSON *tail, const cJSON *ex
 
 int mp_write_results_json(const cJSON *root, mp_dir *dir, mp_err *err)
 {
-    char *text = cJSON_Print(root);
+    char *text = mp_json_print(root, 1);
     if (!text)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
     int rc = mp_write_file(dir, "results.json", text, strlen(text), err);

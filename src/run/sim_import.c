@@ -14,6 +14,7 @@
 
 #include "common/file.h"
 #include "common/input.h"
+#include "common/json.h"
 
 #define MP__SIM_ENV_MAX 64
 #define CELLS_MAX 100000
@@ -540,7 +541,7 @@ int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out,
         rc = mp_errf(err, -EBADMSG, "%s: %zu loops succeeded (cells.txt) but the plugin saw %zu "
                      "cells (muxsim.tsv): the two do not pair up", dir, ok, im.ncells);
     cJSON *doc = rc ? NULL : mp__sim_document(&im, out);
-    char *text = doc ? cJSON_Print(doc) : NULL;
+    char *text = doc ? mp_json_print(doc, 1) : NULL;
     if (!rc && !text)
         rc = mp_errf(err, -ENOMEM, "out of memory building %s/results.json", dir);
     if (!rc)
