@@ -13,7 +13,10 @@
 #   - `compare --out RUN_DIR` (a run directory) is refused without --force;
 #   - four parallel runs into one new --out: exactly one succeeds, the others
 #     exit 2 saying why; four with the default name take four directories;
-#   - a dangling --out symlink is named as one.
+#   - a dangling --out symlink is named as one;
+#   - a symbolic link among the parents of --out (another user's
+#     shared/reports -> a root-only directory) is refused for run, compare
+#     and report --anonymize, nothing written through it.
 #
 #   test_out_dirs.sh MUXPROF FIXTURES
 #
@@ -212,6 +215,36 @@ rc=$?
 [ $rc = 2 ] && grep -q "is a symbolic link" "$tmp/link2.err" &&
   ok "an --out symlink to a run directory: refused, even with --force" ||
   no "an --out symlink to a directory: exit $rc: $(cat "$tmp/link2.err")"
+
+# --- a link among the parents of --out, planted by another user ------------
+# The other user's world-writable directory holds reports -> root's private
+# directory: root's run, compare and anonymized copy must not land there.
+target=$tmp/roottarget
+mkdir -m 0700 "$target"
+shared=$tmp/shared
+mkdir -m 1777 "$shared"
+as_other ln -s "$target" "$shared/reports" || no "the other user could not plant the link"
+parent_refused() {   # parent_refused NAME CMD...: exit 2, the link named, nothing in target
+  local name=$1
+  shift
+  "$@" >/dev/null 2>"$tmp/$name.err"
+  local rc=$?
+  if [ $rc = 2 ] && grep -q "$shared/reports is a symbolic link (to $target)" "$tmp/$name.err" &&
+     [ -z "$(ls -A "$target")" ]; then
+    ok "$name through a linked parent: refused ($(cat "$tmp/$name.err"))"
+  else
+    no "$name through a linked parent: exit $rc, target holds '$(ls -A "$target" | tr '\n' ' ')': $(cat "$tmp/$name.err")"
+  fi
+}
+parent_refused run "$bin" "${quick[@]}" --out "$shared/reports/run"
+parent_refused run-deeper "$bin" "${quick[@]}" --out "$shared/reports/a/b/run"
+parent_refused compare "$bin" compare "$fix/compare/hostA" "$fix/compare/hostB" \
+  --out "$shared/reports/cmp" --no-plots
+parent_refused anonymize "$bin" report "$run" --anonymize --out "$shared/reports/pub" --no-plots
+# the same path written without the link is taken
+"$bin" "${quick[@]}" --out "$target/run" >/dev/null 2>"$tmp/direct.err" &&
+  [ -f "$target/run/results.json" ] && ok "the directory named by its own path: written" ||
+  no "the directory named by its own path: $(cat "$tmp/direct.err")"
 
 [ $fails = 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "all checks passed"

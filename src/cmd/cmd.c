@@ -53,7 +53,7 @@ int mp__cmd_out_dir(mp_dir *d, const char *path, int force, mp_err *err)
 {
     int rc = mp_dir_create(d, path, err);
     if (rc != -EEXIST)
-        return rc;
+        return rc == -ELOOP ? MP_EUSAGE : rc;   /* a link among the parents, as root */
     if ((rc = mp_dir_open(d, path, 1, err)))
         return refused(rc);
     if (mp_dir_has_manifest(d)) {

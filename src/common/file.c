@@ -98,28 +98,84 @@ static void dir_init(mp_dir *d, const char *path)
 
 /* ---- directories ------------------------------------------------------- */
 
-static int mkdir_parents(const char *path, mp_err *err)
+/* Why the component upto of a path (a symbolic link, in the directory at)
+ * is not followed. */
+static int parent_link_refused(int at, const char *name, const char *upto, mp_err *err)
+{
+    char to[PATH_MAX];
+    ssize_t n = readlinkat(at, name, to, sizeof to - 1);
+    to[n > 0 ? n : 0] = '\0';
+    return mp_errf(err, -ELOOP, "%s is a symbolic link (to %s); running as root, muxprof "
+                   "follows no link in an output directory's path, whoever made it: name "
+                   "the directory by its own path (`realpath -m`)", upto, n > 0 ? to : "?");
+}
+
+/* The directory that holds path's last component, opened one component at a
+ * time from / (or the current directory, for a relative path) with openat,
+ * so that no name is resolved twice; with create, missing components are
+ * made (mode 0777 less the umask, as mkdir -p).  Running as root no
+ * component is followed when a symbolic link (O_NOFOLLOW): a link planted
+ * by another user among the parents of --out (/tmp/reports -> /root/x)
+ * cannot take root's output elsewhere.  As any other user a link among the
+ * parents is followed, as the kernel resolves it: it leads only where that
+ * user may write.  The last component goes into last ("" for "/"); the
+ * descriptor, or -errno with err filled. */
+static int open_parent(const char *path, int create, char *last, size_t last_len,
+                       mp_err *err)
 {
     char tmp[PATH_MAX];
+    if (!*path)
+        return mp_errf(err, -ENOENT, "an empty path names no directory");
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp)
         return mp_errf(err, -ENAMETOOLONG, "%s: path too long", path);
     size_t n = strlen(tmp);
     while (n > 1 && tmp[n - 1] == '/')
         tmp[--n] = '\0';
-    char *last = strrchr(tmp, '/');
-    if (!last || last == tmp)
-        return 0;
-    *last = '\0';
-    for (char *p = tmp + 1;; p++)
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            if (mkdir(tmp, 0777) < 0 && errno != EEXIST)
-                return mp_errf(err, -errno, "cannot create directory %s: %s", tmp,
-                               strerror(errno));
-            if (!(*p = c))
-                return 0;
+    char *slash = strrchr(tmp, '/');
+    const char *base = slash ? slash + 1 : tmp;
+    if (strlen(base) >= last_len)
+        return mp_errf(err, -ENAMETOOLONG, "%s: name too long", path);
+    snprintf(last, last_len, "%s", base);
+    int nofollow = geteuid() == 0 ? O_NOFOLLOW : 0;
+    int at = open(tmp[0] == '/' ? "/" : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (at < 0)
+        return mp_errf(err, -errno, "cannot open %s: %s", tmp[0] == '/' ? "/" : ".",
+                       strerror(errno));
+    if (!slash)
+        return at;
+    *slash = '\0';   /* tmp: the parent part; walked component by component */
+    for (char *p = tmp; *p;) {
+        while (*p == '/')
+            p++;
+        char *end = p + strcspn(p, "/");
+        char c = *end;
+        *end = '\0';
+        if (*p && strcmp(p, ".")) {
+            if (create && mkdirat(at, p, 0777) != 0 && errno != EEXIST) {
+                int e = errno;
+                close(at);
+                return mp_errf(err, -e, "cannot create directory %s: %s", tmp, strerror(e));
+            }
+            int fd = openat(at, p, O_RDONLY | O_DIRECTORY | O_CLOEXEC | nofollow);
+            if (fd < 0) {
+                int e = errno;
+                struct stat st;
+                int rc = (e == ELOOP || e == ENOTDIR) && nofollow &&
+                                 fstatat(at, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+                                 S_ISLNK(st.st_mode)
+                             ? parent_link_refused(at, p, tmp, err)
+                             : mp_errf(err, -e, e == ENOTDIR ? "%s is not a directory"
+                                       : "cannot open %s: %s", tmp, strerror(e));
+                close(at);
+                return rc;
+            }
+            close(at);
+            at = fd;
         }
+        *end = c;
+        p = end;
+    }
+    return at;
 }
 
 static int dir_take(mp_dir *d, int fd, mp_err *err)
@@ -140,17 +196,23 @@ static int dir_take(mp_dir *d, int fd, mp_err *err)
 int mp_dir_create(mp_dir *d, const char *path, mp_err *err)
 {
     dir_init(d, path);
-    int rc = mkdir_parents(path, err);
-    if (rc)
-        return rc;
-    if (mkdir(path, DIR_MODE) != 0)
-        return errno == EEXIST ? mp_errf(err, -EEXIST, "%s exists", path)
-                               : mp_errf(err, -errno, "cannot create directory %s: %s", path,
-                                         strerror(errno));
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    char last[NAME_MAX + 1];
+    int at = open_parent(path, 1, last, sizeof last, err);
+    if (at < 0)
+        return at;
+    if (!*last || mkdirat(at, last, DIR_MODE) != 0) {
+        int e = *last ? errno : EEXIST;
+        close(at);
+        return e == EEXIST ? mp_errf(err, -EEXIST, "%s exists", path)
+                           : mp_errf(err, -e, "cannot create directory %s: %s", path,
+                                     strerror(e));
+    }
+    int fd = openat(at, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    close(at);
     if (fd < 0)
         return mp_errf(err, -errno, "cannot open %s: %s", path, strerror(errno));
-    if ((rc = dir_take(d, fd, err)))
+    int rc = dir_take(d, fd, err);
+    if (rc)
         return rc;
     d->created = 1;
     if ((rc = mp_dir_claim(d, err)) == -EEXIST)
@@ -163,12 +225,20 @@ int mp_dir_create(mp_dir *d, const char *path, mp_err *err)
 int mp_dir_open(mp_dir *d, const char *path, int nofollow, mp_err *err)
 {
     dir_init(d, path);
+    char last[NAME_MAX + 1];
+    int at = open_parent(path, 0, last, sizeof last, err);
+    if (at < 0)
+        return at;
+    const char *name = *last ? last : ".";
     struct stat st;
-    if (nofollow && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+    if (nofollow && fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+        close(at);
         return link_refused(path, err);
-    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    }
+    int fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    int e = errno;
+    close(at);
     if (fd < 0) {
-        int e = errno;
         if (e == ENOTDIR)
             return mp_errf(err, -ENOTDIR, "%s exists and is not a directory", path);
         if (e == ELOOP)
