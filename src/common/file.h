@@ -40,6 +40,11 @@ typedef struct mp_dir {
     mp_dir_list *list;        /* a top directory's manifest */
 } mp_dir;
 
+/* The path of a directory taken by mp_dir_create or mp_dir_open is opened
+ * one component at a time with openat (from / or the current directory),
+ * so no name is resolved twice; running as root no component is followed
+ * when it is a symbolic link: -ELOOP naming the link and its target. */
+
 /* Create the directory path (its missing parents too) and take it, with an
  * empty manifest.  The last component must not exist: -EEXIST ("PATH exists")
  * when it does, so two processes cannot both create the same directory. */
