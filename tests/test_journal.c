@@ -561,7 +561,7 @@ static void wait_second_pass(pid_t pid, const char *out)
     snprintf(path, sizeof path, "%s/journal.jsonl", out);
     for (int i = 0; i < 12000; i++) {
         char *s = mp_test_slurp(path);
-        int found = s && strstr(s, "\"pass\":1,") != NULL;
+        int found = s && strstr(s, "\"pass\":1,\"cell\":") != NULL;
         free(s);
         if (found)
             return;

@@ -1,9 +1,10 @@
 /* journal.h - the run's journal: DIR/journal.jsonl, append-only, one JSON
- * document per line, each line written with one write() and made durable
- * (fsync) as soon as the cells it holds are final.  A run killed at any
- * point (SIGKILL, a crash, a second Ctrl-C, a lost terminal) leaves every
- * finished cell in it; `muxprof report DIR` assembles results.json from
- * it.  The journal also keeps in memory what it wrote, and results.json,
+ * document per line, each line written with one write(): a record per
+ * cell per pass, made durable (fsync) once per pass, and a record per
+ * cell once it is final.  A run killed at any point (SIGKILL, a crash, a
+ * second Ctrl-C, a lost terminal) leaves every repeat measured before its
+ * last pass in it; `muxprof report DIR` assembles results.json and
+ * samples.csv from it.  The journal also keeps in memory what it wrote, and results.json,
  * results.csv and samples.csv of a run are written from that: one path
  * for a run that finished and one that is recovered.
  *
