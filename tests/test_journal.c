@@ -22,7 +22,15 @@
  *     stderr says that the journal could not be written either;
  *   - journals that are not a run's: a torn last line is left out, a
  *     damaged line, a FIFO and a symlink are refused, a leftover journal is
- *     never overwritten by a new run.
+ *     never overwritten by a new run;
+ *   - SIGKILL once the first pass is over (before any cell is final):
+ *     every cell is recovered from its pass records, with samples.csv;
+ *   - results.json written, samples.csv not: `muxprof report DIR` (the
+ *     advice printed) writes samples.csv from the journal;
+ *   - the descriptor helper killed once the first pass is over: the cells
+ *     keep the repeats timed before, the run says "errors";
+ *   - a plan of more cells than a report reads, and a journal line of
+ *     more samples than a run keeps: refused, nothing measured or read.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,6 +40,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,7 +295,8 @@ static void test_sigkill_recovered(void **state)
     snprintf(path, sizeof path, "%s.report", out);
     char *err = mp_test_slurp(path);
     assert_non_null(err);
-    if (!strstr(err, "had no results.json: wrote it from"))
+    if (!strstr(err, "had no results.json: wrote results.json, results.csv and samples.csv "
+                     "from"))
         fail_msg("report did not say it recovered the run: %s", err);
     free(err);
     snprintf(path, sizeof path, "%s/samples.csv", out);
@@ -456,9 +466,11 @@ static void test_hostile_journals(void **state)
     /* a damaged line that is not the last: refused, nothing written */
     assert_int_equal(report_edited("damaged", "head -2 ../j > journal.jsonl && echo '{oops' >> "
                                    "journal.jsonl && tail -n +3 ../j >> journal.jsonl"), 2);
-    /* samples that are not integers */
-    assert_int_equal(report_edited("badsample", "sed '2s/\"wall_raw_ns\":\\[\"/&x/' ../j > "
-                                   "journal.jsonl"), 2);
+    /* samples that are not integers, in a pass record and in a cell record */
+    assert_int_equal(report_edited("badsample", "grep -q '\"type\":\"pass\"' ../j && sed "
+                                   "'2s/\"wall_raw_ns\":\"/&x/' ../j > journal.jsonl"), 2);
+    assert_int_equal(report_edited("badcell", "sed '/\"type\":\"cell\"/s/\"wall_raw_ns\":"
+                                   "\\[/&\"x\",/' ../j > journal.jsonl"), 2);
     /* not a muxprof journal */
     assert_int_equal(report_edited("nohead", "tail -n +2 ../j > journal.jsonl"), 2);
     /* a FIFO: refused at once, never blocks */
@@ -541,6 +553,229 @@ static void test_force_then_killed(void **state)
     cJSON_Delete(j);
 }
 
+/* Until DIR/journal.jsonl holds a record of the second pass: the first
+ * pass is over for every cell (its records are written group by group). */
+static void wait_second_pass(pid_t pid, const char *out)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/journal.jsonl", out);
+    for (int i = 0; i < 12000; i++) {
+        char *s = mp_test_slurp(path);
+        int found = s && strstr(s, "\"pass\":1,\"cell\":") != NULL;
+        free(s);
+        if (found)
+            return;
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid)
+            fail_msg("the run ended before its second pass");
+        sleep_ms(10);
+    }
+    kill(pid, SIGKILL);
+    fail_msg("no second pass after 120 s");
+}
+
+/* Rows of DIR/samples.csv per cell index (cells[] of n), -1 when the file
+ * is missing. */
+static int sample_rows(const char *dir, int *rows, int n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/samples.csv", dir);
+    char *s = mp_test_slurp(path);
+    if (!s)
+        return -1;
+    memset(rows, 0, sizeof *rows * (size_t)n);
+    int total = 0;
+    for (char *p = strchr(s, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+        int cell = atoi(p + 1);
+        if (cell >= 0 && cell < n)
+            rows[cell]++;
+        total++;
+    }
+    free(s);
+    return total;
+}
+
+static void test_sigkill_after_first_pass(void **state)
+{
+    (void)state;
+    char out[128], path[256];
+    out_path(out, sizeof out, "pass1");
+    pid_t pid = start_run(out, longer, -1);
+    wait_second_pass(pid, out);
+    kill(pid, SIGKILL);
+    wait_run(pid);
+    assert_int_equal(report(out), 0);
+    snprintf(path, sizeof path, "%s/results.json", out);
+    cJSON *j = load_json(path);
+    assert_non_null(j);
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(j, "results"), *c;
+    int n = cJSON_GetArraySize(cells), rows[64], i = 0;
+    if (n != 18)   /* --quick: 18 cells, each timed in the first pass */
+        fail_msg("%d cells recovered after the first pass, expected all 18", n);
+    assert_true(sample_rows(out, rows, 64) > 0);
+    cJSON_ArrayForEach(c, cells) {
+        const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
+        double kept = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "samples_kept"));
+        if (!st || strcmp(st, "ok") || kept < 1 || rows[i] != (int)kept)
+            fail_msg("cell %d: status %s, %g samples kept, %d rows in samples.csv", i,
+                     st ? st : "?", kept, rows[i]);
+        i++;
+    }
+    const cJSON *rec = cJSON_GetObjectItemCaseSensitive(j, "recovered");
+    assert_true(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(rec, "cells_from_passes"))
+                >= 1);
+    cJSON_Delete(j);
+}
+
+/* The run wrote results.json and results.csv, not samples.csv: the
+ * advice it prints (`muxprof report DIR`) writes samples.csv too. */
+static void test_advice_restores_samples(void **state)
+{
+    (void)state;
+    char out[128], path[256];
+    out_path(out, sizeof out, "nosamples");
+    snprintf(path, sizeof path, "%s/samples.csv", out);
+    static const char *const args[] = {"run", "--quick", "--no-plots", "--force", NULL};
+    expect_exit(wait_run(start_run(out, args, -1)), 0, "the first run");
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    expect_exit(wait_run(start_run(out, args, -1)), 1, "a run whose samples.csv cannot be "
+                "written");
+    assert_int_equal(rmdir(path), 0);
+    snprintf(path, sizeof path, "%s/results.json", out);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);   /* the run wrote it */
+    assert_int_equal(report(out), 0);
+    int rows[64];
+    if (sample_rows(out, rows, 64) <= 0)
+        fail_msg("`muxprof report %s` left no samples.csv (the samples stay in the journal)",
+                 out);
+}
+
+/* A /proc file's first line (its size reads as 0), "" when none. */
+static void proc_line(const char *path, char *buf, int len)
+{
+    FILE *f = fopen(path, "r");
+    buf[0] = '\0';
+    if (f && !fgets(buf, len, f))
+        buf[0] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* The descriptor helper (the run's child named "muxprof") killed once the
+ * first pass is over: the cells keep the repeats timed before. */
+static void test_helper_death_keeps_repeats(void **state)
+{
+    (void)state;
+    char out[128], path[256];
+    out_path(out, sizeof out, "helper");
+    pid_t pid = start_run(out, longer, -1);
+    wait_second_pass(pid, out);
+    /* the children of every thread of the run (a thread may have forked it) */
+    snprintf(path, sizeof path, "/proc/%d/task/*/children", (int)pid);
+    glob_t g;
+    int killed = 0;
+    assert_int_equal(glob(path, 0, NULL, &g), 0);
+    for (size_t t = 0; t < g.gl_pathc; t++) {
+        char kids[1024], comm[64];
+        proc_line(g.gl_pathv[t], kids, sizeof kids);
+        for (char *p = strtok(kids, " \n"); p; p = strtok(NULL, " \n")) {
+            snprintf(path, sizeof path, "/proc/%s/comm", p);
+            proc_line(path, comm, sizeof comm);
+            if (!strcmp(comm, "muxprof\n") && kill(atoi(p), SIGKILL) == 0)
+                killed++;
+        }
+    }
+    globfree(&g);
+    if (killed != 1)
+        fail_msg("%d descriptor helpers found among the run's children, expected 1", killed);
+    int st = wait_run(pid);
+    expect_exit(st, 1, "a run whose helper died");
+    snprintf(path, sizeof path, "%s/results.json", out);
+    cJSON *j = load_json(path);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(j, "status")),
+                        "errors");
+    int rows[64], i = 0, kept_part = 0;
+    assert_true(sample_rows(out, rows, 64) > 0);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(j, "results")) {
+        const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
+        const char *why = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "reason"));
+        double kept = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "samples_kept"));
+        if (!s || strcmp(s, "ok") || kept < 1 || rows[i] != (int)kept)
+            fail_msg("cell %d: status %s (%s), %g samples kept, %d rows: the repeats timed "
+                     "before the helper died are lost", i, s ? s : "?", why ? why : "",
+                     kept, rows[i]);
+        kept_part += why && strstr(why, "timed in ") && strstr(why, "helper");
+        i++;
+    }
+    assert_true(kept_part >= 1);
+    cJSON_Delete(j);
+}
+
+static void test_oversized_plan(void **state)
+{
+    (void)state;
+    char out[128], path[256];
+    out_path(out, sizeof out, "huge");
+    /* 64 N x 64 K x 3 backends x 2 modes x 2 fd tables: 49,152 cells, about
+     * 74 MiB of results.json at the least */
+    char fds[512] = "", act[512] = "";
+    for (int i = 1; i <= 64; i++) {
+        snprintf(fds + strlen(fds), sizeof fds - strlen(fds), "%s%d", i > 1 ? "," : "", i);
+        snprintf(act + strlen(act), sizeof act - strlen(act), "%s%d", i > 1 ? "," : "", i);
+    }
+    const char *const args[] = {"run", "--fds", fds, "--active", act, "--backends",
+                                "select,poll,epoll", "--mode", "ready,wakeup", "--fd-table",
+                                "private,shared", "--no-plots", NULL};
+    pid_t pid = start_run(out, args, -1);
+    int st = 0, waited = 0;
+    while (waitpid(pid, &st, WNOHANG) != pid && waited < 20000) {
+        sleep_ms(10);
+        waited += 10;
+    }
+    if (waited >= 20000) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        fail_msg("a plan of 49,152 cells was not refused: the run measured for 20 s");
+    }
+    expect_exit(st, 2, "a plan of more than a report reads");
+    struct stat sb;
+    assert_int_not_equal(stat(out, &sb), 0);   /* nothing made */
+    snprintf(path, sizeof path, "%s.stderr", out);
+    char *se = mp_test_slurp(path);
+    assert_non_null(se);
+    if (!strstr(se, "49152 cells") || !strstr(se, "50000 cells"))
+        fail_msg("the refusal does not give the numbers:\n%s", se);
+    free(se);
+}
+
+/* A cell record of 20,000,001 samples (40 MB): more than a run keeps
+ * for a cell; refused before its line is parsed. */
+static void test_oversized_line(void **state)
+{
+    (void)state;
+    char path[256];
+    snprintf(path, sizeof path, "%s/kill/journal.jsonl", root);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        skip();   /* test_sigkill_recovered made it */
+    assert_int_equal(report_edited("bigline", "head -1 ../j > journal.jsonl && "
+                                   "{ printf '{\"type\":\"cell\",\"index\":0,\"cell\":{},"
+                                   "\"wall_raw_ns\":[\"1'; yes ' 1' | head -n 20000000 | "
+                                   "tr -d '\\n'; printf '\"]}\\n'; } >> journal.jsonl"), 2);
+    snprintf(path, sizeof path, "%s/bigline.report", root);
+    char *err = mp_test_slurp(path);
+    assert_non_null(err);
+    if (!strstr(err, "more samples than a journal holds"))
+        fail_msg("an oversized journal line was not refused for its size:\n%s", err);
+    free(err);
+    snprintf(path, sizeof path, "%s/bigline/results.json", root);
+    assert_int_not_equal(stat(path, &st), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +788,13 @@ int main(void)
         cmocka_unit_test(test_hostile_journals),
         cmocka_unit_test(test_leftover_journal),
         cmocka_unit_test(test_force_then_killed),
+        cmocka_unit_test(test_sigkill_after_first_pass),
+        cmocka_unit_test(test_advice_restores_samples),
+        cmocka_unit_test(test_helper_death_keeps_repeats),
+        cmocka_unit_test(test_oversized_plan),
+        cmocka_unit_test(test_oversized_line),
     };
+    if (getenv("MP_TEST_FILTER"))   /* one test by name, to rerun it alone */
+        cmocka_set_test_filter(getenv("MP_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }

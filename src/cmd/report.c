@@ -139,23 +139,29 @@ static int run_dir(const char *arg, char *dir, size_t len)
     return 1;
 }
 
-/* A run that stopped before its results.json was written (killed, or its
+/* A run that stopped before its outputs were all written (killed, or a
  * last write failed) left its journal: results.json, results.csv and
  * samples.csv are written from that, and said so on stderr.  Nothing to
- * do (0) when DIR has a results.json or no journal. */
+ * do (0) when DIR has all three or no journal. */
 static int recover(const char *dir, int anonymize, mp_err *err)
 {
+    static const char *const outputs[] = {"results.json", "results.csv", "samples.csv"};
     char path[PATH_MAX + 32];
+    const char *missing = NULL;
     struct stat st;
-    snprintf(path, sizeof path, "%s/results.json", dir);
-    if (lstat(path, &st) == 0 || errno != ENOENT)
+    for (size_t i = 0; !missing && i < sizeof outputs / sizeof outputs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, outputs[i]);
+        if (lstat(path, &st) != 0 && errno == ENOENT)
+            missing = outputs[i];
+    }
+    if (!missing)
         return 0;
     snprintf(path, sizeof path, "%s/%s", dir, MP_JOURNAL_NAME);
     if (lstat(path, &st) != 0)
         return 0;
     if (anonymize)
-        return mp_errf(err, MP_EUSAGE, "%s has no results.json but a journal: `muxprof report "
-                       "%s` writes results.json from it; then anonymize", dir, dir);
+        return mp_errf(err, MP_EUSAGE, "%s has no %s but a journal: `muxprof report %s` writes "
+                       "it from the journal; then anonymize", dir, missing, dir);
     mp_journal j;
     int rc = mp_journal_read(&j, dir, err);
     cJSON *how = rc == 0 ? mp_journal_recovered_json(&j) : NULL;
@@ -173,10 +179,12 @@ static int recover(const char *dir, int anonymize, mp_err *err)
         rc = mp_report_anonymize_run(dir, &d, err);
     mp_dir_close(&d);
     if (rc == 0)
-        fprintf(stderr, "muxprof report: %s had no results.json: wrote it from %s, %zu cells "
-                "(%s%s)\n", dir, path, j.ncells,
-                j.tail ? "the run ended but could not write it" : "status \"interrupted\": the "
-                "run was stopped before writing it",
+        fprintf(stderr, "muxprof report: %s had no %s: wrote results.json, results.csv and "
+                "samples.csv from %s, %zu cells (%s%s%s)\n", dir, missing, path, j.ncells,
+                j.tail ? "the run ended but could not write them" : "status \"interrupted\": the "
+                "run was stopped before writing them",
+                j.from_passes ? "; cells the run had not finished are summarised from the "
+                "repeats their pass records hold" : "",
                 j.torn ? "; a torn last line, written as the run died, was left out" : "");
     cJSON_Delete(how);
     mp_journal_free(&j);
@@ -286,9 +294,9 @@ int mp_cmd_report(int argc, char **argv)
     } else if (!rc) {
         rc = mp_report_build(dir, figures, &err);
     }
-    if (rc) {   /* a malformed results.json is the input's fault: 2, like compare */
+    if (rc) {   /* a malformed or oversized input is the input's fault: 2, like compare */
         fprintf(stderr, "muxprof report: %s\n", err.msg);
-        return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;
+        return rc == -EBADMSG || rc == -EFBIG || rc == MP_EUSAGE ? 2 : 1;
     }
     printf("wrote %s/report.md%s\n", dir, !figures ? " (figures not drawn: --no-plots)"
            : mp_plot_gnuplot_found(NULL, 0) ? " and figures/"

@@ -22,12 +22,16 @@
 #include "report/report.h"
 #include "run/config.h"
 #include "run/journal.h"
+#include "results/limits.h"
+#include "run/journal.h"
 #include "run/measure.h"
 #include "run/results.h"
 #include "topology/topology.h"
 
-#define MAX_SAMPLES_PER_CELL 20000000L
-#define MAX_SAMPLES_PER_RUN 100e6   /* 12 bytes each, plus samples.csv text */
+/* As many as the journal holds back (12 bytes each in memory, plus
+ * samples.csv text). */
+#define MAX_SAMPLES_PER_CELL MP_JOURNAL_MAX_LINE_SAMPLES
+#define MAX_SAMPLES_PER_RUN ((double)MP_JOURNAL_MAX_SAMPLES)
 
 /* Take the run directory: the default one, or --out as every verb takes its
  * output directory (cmd/internal.h).  A directory given wrongly is
@@ -66,9 +70,9 @@ static void say_where_results_are(const mp_journal *j, const char *dir)
                 "holds at most the cells finished before that; the summary above is all "
                 "that is left of the others\n", j->failed.msg);
     else
-        fprintf(stderr, "muxprof run: the results are kept in %s (made durable as each cell "
-                "finished): `muxprof report %s` writes results.json and the report from it "
-                "once %s is writable\n", j->path, dir, dir);
+        fprintf(stderr, "muxprof run: the results are kept in %s (made durable as they were "
+                "measured): `muxprof report %s` writes results.json, results.csv, samples.csv "
+                "and the report from it once %s is writable\n", j->path, dir, dir);
 }
 
 /* The summary could not be written to stdout.  A reader that went away
@@ -201,8 +205,19 @@ int mp_cmd_run(int argc, char **argv)
         fprintf(stderr, "muxprof run: %s\n", err.msg);
         return 2;
     }
-    double run_samples = (double)cfg.samples * cfg.repeats * cfg.nkinds * cfg.ncounts *
-                         cfg.nactives * mp_run_nslots(&cfg) * cfg.nfd_tables * cfg.nbackends;
+    double cells = (cfg.experiments & MP_EXP_CALLS)
+                       ? (double)cfg.nkinds * cfg.ncounts * cfg.nactives * mp_run_nslots(&cfg) *
+                             cfg.nfd_tables * cfg.nbackends : 0;
+    double run_samples = (double)cfg.samples * cfg.repeats * cells;
+    double json_bytes = cells * MP_RESULTS_CELL_MIN_BYTES(cfg.repeats);
+    if (cells > MP_RESULTS_MAX_CELLS || json_bytes > MP_RESULTS_MAX_BYTES) {
+        fprintf(stderr, "muxprof run: %.0f cells (fd kinds x N x --active x modes x fd tables x "
+                "backends) make a results.json of at least %.0f MiB; `muxprof report` reads at "
+                "most %d cells and %u MiB: split the run (fewer --fds, --backends or modes per "
+                "run)\n", cells, json_bytes / (1 << 20), MP_RESULTS_MAX_CELLS,
+                MP_RESULTS_MAX_BYTES >> 20);
+        return 2;
+    }
     if (run_samples > MAX_SAMPLES_PER_RUN) {
         fprintf(stderr, "muxprof run: %.0f samples in all (samples x repeats x cells) would be "
                 "kept in memory; at most %.0f are: lower --samples or --repeats, or split the "

@@ -16,6 +16,7 @@
 #include "results/counters.h"
 #include "results/profile.h"
 #include "results/top.h"
+#include "results/limits.h"
 #include "common/mp_err.h"
 
 #define MP_RM_MAX_LIST 32
@@ -218,8 +219,8 @@ typedef struct mp_rmodel {
  * run's file, up to 32 times for one made of tiny values), the cells the
  * report's work.  A larger file or one with more cells is refused with
  * the numbers.  docs/results-schema.md states both. */
-#define MP_RM_MAX_FILE_BYTES (64u << 20)
-#define MP_RM_MAX_CELLS 50000
+#define MP_RM_MAX_FILE_BYTES MP_RESULTS_MAX_BYTES
+#define MP_RM_MAX_CELLS MP_RESULTS_MAX_CELLS
 
 /* Read and check PATH.  -ENOENT when absent, -EBADMSG for a bad file. */
 int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "common/json.h"
+#include "results/limits.h"
 #include "results/schema.h"
 
 static int init(mp_journal *j, const char *dir, mp_err *err)
@@ -129,15 +130,16 @@ static int jb_num(jbuf *b, double v)
     return 0;
 }
 
-/* "wall_raw_ns": one string of the samples of each repeat ("" when none). */
-static cJSON *samples_json(const mp_samples *s, int repeats)
+/* "wall_raw_ns": one string of the samples of each repeat ("" when none,
+ * and for the repeats before `from`, whose samples are in pass records). */
+static cJSON *samples_json(const mp_samples *s, int repeats, int from)
 {
     cJSON *a = cJSON_CreateArray();
     jbuf b = {0};
     for (int rep = 0; a && rep < repeats; rep++) {
         b.len = 0;
         int rc = 0;
-        for (size_t k = 0; rc == 0 && k < s->n; k++)
+        for (size_t k = 0; rc == 0 && rep >= from && k < s->n; k++)
             if (s->repeat[k] == rep)
                 rc = jb_num(&b, s->wall_raw_ns[k]);
         cJSON *str = rc == 0 ? cJSON_CreateString(b.len ? b.s : "") : NULL;
@@ -160,10 +162,15 @@ static int keep_cell(mp_journal *j, long index, cJSON *cell, mp_samples s)
         if (!ns)
             goto oom;
         j->samples = ns;
+        long *ni = realloc(j->index, ncap * sizeof *ni);
+        if (!ni)
+            goto oom;
+        j->index = ni;
         j->cap = ncap;
     }
     if (!cJSON_AddItemToArray(j->cells, cell))
         goto oom;
+    j->index[j->ncells] = index;
     j->samples[j->ncells++] = s;
     j->last_index = index;
     return 0;
@@ -201,10 +208,12 @@ int mp_journal_cells(mp_journal *j, mp_results *r, size_t first, size_t n)
         int rc = keep_cell(j, (long)i, cj, s);   /* frees s when it cannot keep it */
         if (rc < 0)
             return rc;
-        cJSON *rec = cJSON_CreateObject(), *sj = samples_json(&s, repeats);
+        int from = j->passes && i < j->npasses ? j->passes[i] : 0;
+        cJSON *rec = cJSON_CreateObject(), *sj = samples_json(&s, repeats, from);
         int ok = rec && sj && cJSON_AddStringToObject(rec, "type", "cell") &&
                  cJSON_AddNumberToObject(rec, "index", (double)i) &&
-                 cJSON_AddItemReferenceToObject(rec, "cell", cj);
+                 cJSON_AddItemReferenceToObject(rec, "cell", cj) &&
+                 (!from || cJSON_AddNumberToObject(rec, "pass_records", from));
         if (ok && cJSON_AddItemToObject(rec, "wall_raw_ns", sj))
             sj = NULL;   /* rec owns it */
         else
@@ -218,6 +227,51 @@ int mp_journal_cells(mp_journal *j, mp_results *r, size_t first, size_t n)
     }
     /* One fsync for the cells that became final together. */
     if (wrote && j->fd >= 0 && !j->failed.code && fsync(j->fd) < 0)
+        fail(j, errno, "fsync of");
+    return 0;
+}
+
+int mp_journal_pass(mp_journal *j, size_t index, size_t ncells, int pass, cJSON *cell,
+                    const mp_cell *c)
+{
+    if (!j->passes) {
+        if (!(j->passes = calloc(ncells ? ncells : 1, 1))) {
+            cJSON_Delete(cell);
+            return -ENOMEM;
+        }
+        j->npasses = ncells;
+    }
+    if (index >= j->npasses || j->passes[index] != pass || pass >= MP_REPEATS_MAX) {
+        cJSON_Delete(cell);   /* a gap: the cell record carries its samples */
+        return 0;
+    }
+    /* repeat `pass` is the last one taken: its samples end the list */
+    size_t k = c->nsamples;
+    while (k > 0 && c->sample_repeat[k - 1] == pass)
+        k--;
+    jbuf b = {0};
+    int rc = 0;
+    for (size_t i = k; rc == 0 && i < c->nsamples; i++)
+        rc = jb_num(&b, c->samples[i]);
+    cJSON *rec = cJSON_CreateObject();
+    int ok = rc == 0 && rec && cJSON_AddStringToObject(rec, "type", "pass") &&
+             cJSON_AddNumberToObject(rec, "index", (double)index) &&
+             cJSON_AddNumberToObject(rec, "pass", pass) &&
+             cJSON_AddItemToObject(rec, "cell", cell);
+    if (!ok && !cJSON_GetObjectItemCaseSensitive(rec, "cell"))
+        cJSON_Delete(cell);
+    ok = ok && cJSON_AddStringToObject(rec, "wall_raw_ns", b.len ? b.s : "");
+    free(b.s);
+    rc = ok ? append(j, rec, 0) : -ENOMEM;
+    cJSON_Delete(rec);
+    if (rc == 0 && j->fd >= 0 && !j->failed.code)
+        j->passes[index]++;
+    return rc;
+}
+
+int mp_journal_sync(mp_journal *j)
+{
+    if (j->fd >= 0 && !j->failed.code && fsync(j->fd) < 0)
         fail(j, errno, "fsync of");
     return 0;
 }
@@ -251,11 +305,21 @@ int mp_journal_tail(mp_journal *j, const mp_results *r)
 int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *recovered,
                              mp_err *err)
 {
+    if (j->ncells > MP_RESULTS_MAX_CELLS)
+        return mp_errf(err, -EFBIG, "%zu cells: a results.json holds at most %d (what `muxprof "
+                       "report` reads); nothing written", j->ncells, MP_RESULTS_MAX_CELLS);
     cJSON *root = mp_results_assemble(j->head, j->tail, j->experiments, j->cells, recovered);
-    if (!root)
-        return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
-    int rc = mp_write_results_json(root, dir, err);
+    char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
+    if (!text)
+        return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
+    size_t len = strlen(text);
+    int rc = len > MP_RESULTS_MAX_BYTES
+                 ? mp_errf(err, -EFBIG, "results.json would be %zu bytes (%zu MiB), over the %u "
+                           "MiB `muxprof report` reads; nothing written (split the run)", len,
+                           len >> 20, MP_RESULTS_MAX_BYTES >> 20)
+                 : mp_write_file(dir, "results.json", text, len, err);
+    free(text);
     if (rc == 0)
         rc = mp_write_csv(j->cells, dir, err);
     if (rc == 0)
@@ -300,14 +364,19 @@ int mp_journal_discard(mp_journal *j, mp_dir *dir, mp_err *err)
 /* ---- reading back ------------------------------------------------------- */
 
 /* "812 799 803": integers separated by one space; appends repeat rep's
- * samples to s.  -EBADMSG when the string is anything else. */
-static int parse_samples(const char *str, int rep, mp_samples *s)
+ * samples to s.  -EBADMSG when the string is anything else, -EFBIG past
+ * a cell's (MP_JOURNAL_MAX_LINE_SAMPLES) or the journal's
+ * (MP_JOURNAL_MAX_SAMPLES, counted in *total) samples. */
+static int parse_samples(const char *str, int rep, mp_samples *s, size_t *total)
 {
     size_t count = *str ? 1 : 0;
     for (const char *p = str; *p; p++)
         count += *p == ' ';
     if (!count)
         return 0;
+    if (s->n + count > MP_JOURNAL_MAX_LINE_SAMPLES || *total + count > MP_JOURNAL_MAX_SAMPLES)
+        return -EFBIG;
+    *total += count;
     double *w = realloc(s->wall_raw_ns, (s->n + count) * sizeof *w);
     if (w)
         s->wall_raw_ns = w;
@@ -355,6 +424,96 @@ static int bad(const mp_journal *j, size_t lineno, mp_err *err, const char *fmt,
     return mp_errf(err, -EBADMSG, "%s: line %zu: %s", j->path, lineno, why);
 }
 
+static int too_many(const mp_journal *j, size_t lineno, mp_err *err)
+{
+    return mp_errf(err, -EFBIG, "%s: line %zu: more samples than a journal holds (%ld for a "
+                   "cell, %ld in all, as `muxprof run` keeps at most)", j->path, lineno,
+                   MP_JOURNAL_MAX_LINE_SAMPLES, MP_JOURNAL_MAX_SAMPLES);
+}
+
+/* The partial of sweep index `index`, or where it would go (*at). */
+static mp_jpartial *find_partial(mp_journal *j, long index, size_t *at)
+{
+    size_t lo = 0, hi = j->npartials;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (j->partials[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *at = lo;
+    return lo < j->npartials && j->partials[lo].index == index ? &j->partials[lo] : NULL;
+}
+
+static void free_samples(mp_samples *s)
+{
+    free(s->wall_raw_ns);
+    free(s->repeat);
+    memset(s, 0, sizeof *s);
+}
+
+/* A sweep index as a record holds it: an integer in 0 .. 1e12. */
+static int index_of(const cJSON *rec, long *index)
+{
+    const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
+    if (!cJSON_IsNumber(idx) || idx->valuedouble != (double)(long)idx->valuedouble ||
+        idx->valuedouble < 0 || idx->valuedouble > 1e12)
+        return -1;
+    *index = (long)idx->valuedouble;
+    return 0;
+}
+
+/* {"type":"pass",...}: the cell's latest state and repeat `pass`'s samples. */
+static int take_pass(mp_journal *j, cJSON *rec, size_t lineno, mp_err *err)
+{
+#define BAD(...) bad(j, lineno, err, __VA_ARGS__)
+    long index;
+    const cJSON *pass = cJSON_GetObjectItemCaseSensitive(rec, "pass");
+    cJSON *cell = cJSON_GetObjectItemCaseSensitive(rec, "cell");
+    const cJSON *walls = cJSON_GetObjectItemCaseSensitive(rec, "wall_raw_ns");
+    if (index_of(rec, &index) < 0 || index <= j->last_index)
+        return BAD("pass record's index missing, not an integer or of a cell already final");
+    if (!cJSON_IsNumber(pass) || pass->valuedouble != (double)(int)pass->valuedouble ||
+        !cJSON_IsObject(cell) || !cJSON_IsString(walls))
+        return BAD("a pass record needs an integer \"pass\", a \"cell\" object and one "
+                   "sample string in \"wall_raw_ns\"");
+    size_t at;
+    mp_jpartial *p = find_partial(j, index, &at);
+    int want = p ? p->passes : 0;
+    if ((int)pass->valuedouble != want || want >= MP_REPEATS_MAX)
+        return BAD("pass %d of cell %ld where pass %d was due (at most %d)",
+                   (int)pass->valuedouble, index, want, MP_REPEATS_MAX - 1);
+    if (!p) {
+        if (j->npartials == j->partials_cap) {
+            size_t ncap = j->partials_cap ? j->partials_cap * 2 : 64;
+            mp_jpartial *np = realloc(j->partials, ncap * sizeof *np);
+            if (!np)
+                return mp_errf(err, -ENOMEM, "out of memory reading %s", j->path);
+            j->partials = np;
+            j->partials_cap = ncap;
+        }
+        memmove(&j->partials[at + 1], &j->partials[at],
+                (j->npartials - at) * sizeof *j->partials);
+        j->npartials++;
+        p = &j->partials[at];
+        memset(p, 0, sizeof *p);
+        p->index = index;
+    }
+    int rc = parse_samples(walls->valuestring, want, &p->s, &j->nsamples_read);
+    if (rc == -EFBIG)
+        return too_many(j, lineno, err);
+    if (rc < 0)
+        return rc == -ENOMEM ? mp_errf(err, rc, "out of memory reading %s", j->path)
+                             : BAD("samples of pass %d are not integers separated by single "
+                                   "spaces", want);
+    cJSON_Delete(p->cell);
+    p->cell = cJSON_DetachItemViaPointer(rec, cell);
+    p->passes++;
+    return 0;
+#undef BAD
+}
+
 /* One parsed line into j; lineno for messages.  -EBADMSG: not a record. */
 static int take_record(mp_journal *j, cJSON *rec, size_t lineno, mp_err *err)
 {
@@ -370,33 +529,51 @@ static int take_record(mp_journal *j, cJSON *rec, size_t lineno, mp_err *err)
         j->head = cJSON_DetachItemViaPointer(rec, h);
         return 0;
     }
+    if (is_type(rec, "pass"))
+        return take_pass(j, rec, lineno, err);
     if (is_type(rec, "cell")) {
-        const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
+        long index;
         cJSON *cell = cJSON_GetObjectItemCaseSensitive(rec, "cell");
         const cJSON *walls = cJSON_GetObjectItemCaseSensitive(rec, "wall_raw_ns");
-        if (!cJSON_IsNumber(idx) || idx->valuedouble != (double)(long)idx->valuedouble ||
-            idx->valuedouble <= (double)j->last_index || idx->valuedouble > 1e12)
+        const cJSON *from = cJSON_GetObjectItemCaseSensitive(rec, "pass_records");
+        if (index_of(rec, &index) < 0 || index <= j->last_index)
             return BAD("cell index missing, not an integer or not above the previous one");
         if (!cJSON_IsObject(cell) || !cJSON_IsArray(walls) ||
             cJSON_GetArraySize(walls) > MP_REPEATS_MAX)
             return BAD("a cell record needs a \"cell\" object and at most %d sample strings "
                        "in \"wall_raw_ns\"", MP_REPEATS_MAX);
+        size_t at;
+        mp_jpartial *p = find_partial(j, index, &at);
+        int npass = p ? p->passes : 0;
+        if (from ? !cJSON_IsNumber(from) || from->valuedouble != npass : npass != 0)
+            return BAD("\"pass_records\" of cell %ld is not the %d pass records before it",
+                       index, npass);
         mp_samples s = {0};
+        if (p) {   /* the samples of its pass records come first */
+            s = p->s;
+            cJSON_Delete(p->cell);
+            memmove(p, p + 1, (j->npartials - at - 1) * sizeof *p);
+            j->npartials--;
+        }
         int rep = 0, rc = 0;
         const cJSON *w;
         cJSON_ArrayForEach(w, walls) {
-            rc = cJSON_IsString(w) ? parse_samples(w->valuestring, rep++, &s) : -EBADMSG;
+            rc = cJSON_IsString(w) && (rep >= npass || !*w->valuestring)
+                     ? parse_samples(w->valuestring, rep, &s, &j->nsamples_read) : -EBADMSG;
+            rep++;
             if (rc < 0)
                 break;
         }
         if (rc < 0) {
             free(s.wall_raw_ns);
             free(s.repeat);
+            if (rc == -EFBIG)
+                return too_many(j, lineno, err);
             return rc == -ENOMEM ? mp_errf(err, rc, "out of memory reading %s", j->path)
                                  : BAD("samples of repeat %d are not integers separated by "
                                        "single spaces", rep - 1);
         }
-        if (keep_cell(j, (long)idx->valuedouble, cJSON_DetachItemViaPointer(rec, cell), s) < 0)
+        if (keep_cell(j, index, cJSON_DetachItemViaPointer(rec, cell), s) < 0)
             return mp_errf(err, -ENOMEM, "out of memory reading %s", j->path);
         return 0;
     }
@@ -417,8 +594,90 @@ static int take_record(mp_journal *j, cJSON *rec, size_t lineno, mp_err *err)
         j->tail = cJSON_DetachItemViaPointer(rec, tail);
         return 0;
     }
-    return BAD("not a journal record (type head, cell, experiment or tail)");
+    return BAD("not a journal record (type head, pass, cell, experiment or tail)");
 #undef BAD
+}
+
+/* One line of f, its newline kept (none: the last line, torn), in *buf;
+ * 1, 0 at the end, -EFBIG past MP_JOURNAL_MAX_LINE bytes, -ENOMEM. */
+static int read_line(FILE *f, char **buf, size_t *cap, size_t *len)
+{
+    *len = 0;
+    for (int c; (c = getc_unlocked(f)) != EOF;) {
+        if (*len + 2 > *cap) {
+            if (*cap >= (size_t)MP_JOURNAL_MAX_LINE + 2)
+                return -EFBIG;
+            size_t ncap = *cap ? *cap * 2 : 1u << 16;
+            if (ncap > (size_t)MP_JOURNAL_MAX_LINE + 2)
+                ncap = (size_t)MP_JOURNAL_MAX_LINE + 2;
+            char *nb = realloc(*buf, ncap);
+            if (!nb)
+                return -ENOMEM;
+            *buf = nb;
+            *cap = ncap;
+        }
+        (*buf)[(*len)++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (*len)
+        (*buf)[*len] = '\0';
+    return *len > 0;
+}
+
+/* The cells known from their pass records alone join the others, in
+ * sweep order. */
+static int take_partials(mp_journal *j, mp_err *err)
+{
+    size_t n = j->ncells + j->npartials, a = 0, b = 0, k = 0;
+    cJSON **cells = malloc(n * sizeof *cells);
+    mp_samples *samples = malloc(n * sizeof *samples);
+    long *index = malloc(n * sizeof *index);
+    if (!cells || !samples || !index) {
+        free(cells);
+        free(samples);
+        free(index);
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", j->path);
+    }
+    cJSON *c;
+    while ((c = j->cells->child))
+        cells[k++] = cJSON_DetachItemViaPointer(j->cells, c);
+    /* merge: cells[0 .. ncells) are in index order, the partials too */
+    cJSON **merged = malloc(n * sizeof *merged);
+    if (!merged) {
+        for (size_t i = 0; i < k; i++)
+            cJSON_AddItemToArray(j->cells, cells[i]);
+        free(cells);
+        free(samples);
+        free(index);
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", j->path);
+    }
+    for (k = 0; k < n; k++) {
+        int from_cell = b >= j->npartials ||
+                        (a < j->ncells && j->index[a] < j->partials[b].index);
+        if (from_cell) {
+            merged[k] = cells[a];
+            samples[k] = j->samples[a];
+            index[k] = j->index[a++];
+        } else {
+            merged[k] = j->partials[b].cell;
+            samples[k] = j->partials[b].s;
+            index[k] = j->partials[b++].index;
+        }
+    }
+    for (k = 0; k < n; k++)
+        cJSON_AddItemToArray(j->cells, merged[k]);
+    free(merged);
+    free(cells);
+    free(j->samples);
+    free(j->index);
+    j->samples = samples;
+    j->index = index;
+    j->from_passes = j->npartials;
+    j->ncells = j->cap = n;
+    j->last_index = n ? index[n - 1] : -1;
+    j->npartials = 0;
+    return 0;
 }
 
 static int open_for_reading(mp_journal *j, mp_err *err)
@@ -459,15 +718,22 @@ int mp_journal_read(mp_journal *j, const char *dir, mp_err *err)
         return mp_errf(err, -ENOMEM, "out of memory reading %s", j->path);
     }
     char *line = NULL;
-    size_t cap = 0, lineno = 0;
-    ssize_t len;
-    while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
+    size_t cap = 0, lineno = 0, len;
+    int lr = 0;
+    while (rc == 0 && (lr = read_line(f, &line, &cap, &len)) > 0) {
         lineno++;
         if (line[len - 1] != '\n') {   /* torn: the process died while writing it */
             j->torn = 1;
             break;
         }
-        cJSON *rec = cJSON_ParseWithLength(line, (size_t)len - 1);
+        size_t spaces = 0;   /* a bound on its samples, before any is parsed */
+        for (size_t i = 0; i < len; i++)
+            spaces += line[i] == ' ';
+        if (spaces > MP_JOURNAL_MAX_LINE_SAMPLES + (1u << 16)) {
+            rc = too_many(j, lineno, err);
+            break;
+        }
+        cJSON *rec = cJSON_ParseWithLength(line, len - 1);
         if (!cJSON_IsObject(rec))
             rc = mp_errf(err, -EBADMSG, "%s: line %zu is not a JSON object (the journal is "
                          "damaged)", j->path, lineno);
@@ -475,6 +741,13 @@ int mp_journal_read(mp_journal *j, const char *dir, mp_err *err)
             rc = take_record(j, rec, lineno, err);
         cJSON_Delete(rec);
     }
+    if (rc == 0 && lr == -EFBIG)
+        rc = mp_errf(err, -EFBIG, "%s: line %zu is longer than the %ld bytes a journal line "
+                     "holds", j->path, lineno + 1, (long)MP_JOURNAL_MAX_LINE);
+    else if (rc == 0 && lr == -ENOMEM)
+        rc = mp_errf(err, -ENOMEM, "out of memory reading %s", j->path);
+    if (rc == 0 && j->npartials)
+        rc = take_partials(j, err);
     if (rc == 0 && ferror(f))
         rc = mp_errf(err, -EIO, "cannot read %s: %s", j->path, strerror(errno));
     if (rc == 0 && !j->head)
@@ -492,6 +765,7 @@ cJSON *mp_journal_recovered_json(const mp_journal *j)
     cJSON_AddNumberToObject(o, "cells", (double)j->ncells);
     cJSON_AddBoolToObject(o, "finished", j->tail != NULL);
     cJSON_AddBoolToObject(o, "torn_line_ignored", j->torn);
+    cJSON_AddNumberToObject(o, "cells_from_passes", (double)j->from_passes);
     return o;
 }
 
@@ -504,6 +778,13 @@ void mp_journal_free(mp_journal *j)
         free(j->samples[i].repeat);
     }
     free(j->samples);
+    free(j->index);
+    free(j->passes);
+    for (size_t i = 0; i < j->npartials; i++) {
+        cJSON_Delete(j->partials[i].cell);
+        free_samples(&j->partials[i].s);
+    }
+    free(j->partials);
     cJSON_Delete(j->head);
     cJSON_Delete(j->tail);
     cJSON_Delete(j->cells);

@@ -101,7 +101,7 @@ size_t mp_results_error_cells(const mp_results *r)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->ncells; i++)
-        n += r->cells[i].status == MP_CELL_ERROR;
+        n += r->cells[i].status == MP_CELL_ERROR || r->cells[i].failed;
     const cJSON *x;
     cJSON_ArrayForEach(x, r->experiments) {
         const cJSON *st = cJSON_GetObjectItemCaseSensitive(x, "status");

@@ -23,6 +23,7 @@ typedef struct mp_cell {
     int nfds;
     int active;               /* ready fds at once (1 unless --active) */
     mp_cell_status status;
+    int failed;               /* ok from the repeats timed before it failed: an error of the run */
     char reason[MP_CELL_REASON];
     int fd_lo, fd_hi, ready_fd;
     long rl_soft, rl_hard;
@@ -119,7 +120,8 @@ void mp_print_tables(const mp_results *r, FILE *f);
 const char *mp_fmt_spread(char *buf, size_t len, const mp_summary *s);
 /* Cells whose status is ok. */
 size_t mp_results_ok_cells(const mp_results *r);
-/* Cells, and experiments, that ended in error. */
+/* Cells (those kept from the repeats before a failure too), and
+ * experiments, that ended in error. */
 size_t mp_results_error_cells(const mp_results *r);
 /* The run's status as results.json says it: "interrupted" (a signal ended
  * it), "errors" (a cell or an experiment ended in error) or "complete". */

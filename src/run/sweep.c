@@ -482,6 +482,57 @@ static int run_group(mp_results *r, const mp_sweep_env *env, int k, int ni, int 
     return rc;
 }
 
+/* A cell that failed after some of its repeats were timed (the helper
+ * died, a backend call failed) keeps those: summarised from them, its
+ * reason saying why the others are missing. */
+static int keep_failed(mp_cell *c, const mp_results *r, mp_err *err)
+{
+    if (c->status != MP_CELL_ERROR || c->nsamples == 0 || c->nmetrics)
+        return 0;
+    char why[MP_CELL_REASON];
+    memcpy(why, c->reason, sizeof why);
+    int timed = 0;
+    for (int i = 0; i < r->cfg->repeats; i++)
+        timed += !isnan(c->repeat_medians[i]);
+    c->status = MP_CELL_PENDING;
+    int rc = summarize_cell(c, r, err);
+    c->failed = 1;
+    if (rc == 0)
+        snprintf(c->reason, sizeof c->reason, "timed in %d of %d repeats, counters not "
+                 "measured; then: %.400s", timed, r->cfg->repeats, why);
+    return rc;
+}
+
+/* Pass records of a group's cells after pass `pass` (not the last): each
+ * cell still pending with samples as results[] would hold it had the run
+ * stopped there, summarised from a copy (the cell itself is untouched). */
+static void pass_records(mp_results *r, const mp_sweep_env *env, size_t g0, size_t ng,
+                         int pass)
+{
+    for (size_t i = g0; env->journal && i < g0 + ng; i++) {
+        const mp_cell *c = &r->cells[i];
+        if (c->status != MP_CELL_PENDING || c->nsamples == 0)
+            continue;
+        mp_cell t = *c;
+        double rm[MP_REPEATS_MAX];
+        memcpy(rm, c->repeat_medians, sizeof *rm * (size_t)r->cfg->repeats);
+        t.repeat_medians = rm;
+        t.metrics = NULL;
+        t.nmetrics = 0;
+        t.profile = NULL;
+        mp_err e;
+        cJSON *cj = NULL;
+        if (summarize_cell(&t, r, &e) == 0) {
+            snprintf(t.reason, sizeof t.reason, "the run stopped after %d of %d passes: timed "
+                     "in those, counters not measured", pass + 1, r->cfg->repeats);
+            cj = mp_cell_json(&t, r->cfg->repeats);
+        }
+        free(t.metrics);
+        if (cj)
+            mp_journal_pass(env->journal, i, r->ncells, pass, cj, c);
+    }
+}
+
 /* The journal and the progress callback learn of a group's cells once they
  * are final (but for those an interruption left pending). */
 static int group_done(mp_results *r, const mp_sweep_env *env, int k, int n, mp_err *err)
@@ -490,6 +541,11 @@ static int group_done(mp_results *r, const mp_sweep_env *env, int k, int n, mp_e
     size_t g0 = cell_index(cfg, k, n, 0, 0, 0, 0);
     size_t ng = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) * (size_t)cfg->nfd_tables *
                 (size_t)cfg->nbackends;
+    for (size_t i = g0; i < g0 + ng; i++) {
+        int krc = keep_failed(&r->cells[i], r, err);
+        if (krc < 0)
+            return krc;
+    }
     int jrc = env->journal ? mp_journal_cells(env->journal, r, g0, ng) : 0;
     if (jrc < 0)
         return mp_errf(err, jrc, "out of memory keeping the finished cells");
@@ -516,6 +572,10 @@ static int sweep_pass(mp_results *r, const mp_sweep_env *env, int rep_lo, int re
                 return -EINTR;
             }
             rc = run_group(r, env, k, n, rep_lo, rep_hi, err);
+            if (rc == 0 && rep_hi < cfg->repeats)
+                pass_records(r, env, cell_index(cfg, k, n, 0, 0, 0, 0),
+                             (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) *
+                                 (size_t)cfg->nfd_tables * (size_t)cfg->nbackends, rep_lo);
             if (rep_hi == cfg->repeats && (rc == 0 || whole)) {
                 int grc = group_done(r, env, k, n, err);
                 if (grc < 0)
@@ -537,6 +597,9 @@ static int keep_passes(mp_results *r, const mp_sweep_env *env, size_t first, int
 {
     for (size_t i = first; i < r->ncells; i++) {
         mp_cell *c = &r->cells[i];
+        int krc = keep_failed(c, r, err);
+        if (krc < 0)
+            return krc;
         if (c->status != MP_CELL_PENDING || c->nsamples == 0)
             continue;
         int rc = summarize_cell(c, r, err);
@@ -562,8 +625,11 @@ int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
     int rc = 0, rep = 0, done = 0;
     if (cfg->repeat_order == MP_REPEATS_BACK_TO_BACK)
         return (rc = sweep_pass(r, env, 0, cfg->repeats, &done, err)) < 0 ? rc : 0;
-    for (; rep < cfg->repeats && rc == 0; rep++)
+    for (; rep < cfg->repeats && rc == 0; rep++) {
         rc = sweep_pass(r, env, rep, rep + 1, &done, err);
+        if (env->journal)
+            mp_journal_sync(env->journal);   /* the pass's records, once */
+    }
     if (rc < 0) {
         /* the groups the last pass made final come first in index order */
         size_t per_group = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) *
