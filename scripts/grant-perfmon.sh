@@ -19,6 +19,13 @@
 # /var/lib/muxprof/grants/ (MUXPROF_GRANT_STATE overrides; it must be
 # root's alone as well); --revoke refuses without a record.
 #
+# GROUP is best a new name: the script creates it.  An existing group it did
+# not create is refused when it is a system group (a gid outside the user
+# range of /etc/adduser.conf FIRST_GID..LAST_GID and /etc/login.defs
+# GID_MIN..GID_MAX, 1000..60000 by default: shadow, disk, adm), owns a file
+# under /etc, /usr or /var (other than binaries granted to it), or has a
+# member not named with --user.
+#
 # Run as root.  Installs libcap2-bin (setcap, getcap) when it is missing.
 # Exit status: 0 done, 1 cannot be done here, 2 usage error.
 set -euo pipefail
@@ -272,6 +279,57 @@ else
   rec_file=$(file_id)
   read -r rec_owner rec_group rec_mode < <(stat -c '%u %g %a' -- "$binary")
   rec_caps=$(caps_now)
+fi
+# An existing group other than one this script created is granted only when
+# it is an ordinary user group that grants nothing else and whose members are
+# all named with --user: not a system group (gid outside the distribution's
+# user range), owning no file under /etc, /usr or /var (but binaries granted
+# to it), with no member the caller did not name.  A group such as shadow
+# or disk would give the binary's users what the group reads.
+conf_num() { # conf_num FILE KEY: the number KEY is set to in FILE (KEY=N or KEY N)
+  [ -f "$1" ] && sed -n "s/^[[:space:]]*$2[[:space:]=][[:space:]=]*\([0-9][0-9]*\)[[:space:]]*\$/\1/p" -- "$1" | tail -n 1
+}
+user_gid_range() { # "FIRST LAST": the larger first and the smaller last of adduser.conf and login.defs
+  local a b c d
+  a=$(conf_num /etc/adduser.conf FIRST_GID); b=$(conf_num /etc/login.defs GID_MIN)
+  c=$(conf_num /etc/adduser.conf LAST_GID); d=$(conf_num /etc/login.defs GID_MAX)
+  a=${a:-1000}; b=${b:-1000}; c=${c:-60000}; d=${d:-60000}
+  echo "$((a > b ? a : b)) $((c < d ? c : d))"
+}
+made_by_me() {
+  [ -f "$made_mark" ] && [ ! -L "$made_mark" ] &&
+    [ "$(head -c 32 -- "$made_mark")" = "$(getent group "$group" | cut -d: -f3)" ]
+}
+check_existing_group() {
+  local gid first last f p g others=() not_named=() m u found rc=0
+  gid=$(getent group "$group" | cut -d: -f3)
+  read -r first last < <(user_gid_range)
+  if ((gid < first || gid > last)); then
+    die "group $group (gid $gid) is a system group (user groups here are gids $first..$last): its members may read what it owns; give a new group name, which this script creates"
+  fi
+  others=(! -samefile "$binary")
+  for f in "$state_dir"/*; do
+    [ -f "$f" ] && [ ! -L "$f" ] && [[ "$f" != */made-group.* ]] || continue
+    p=$(sed -n 's/^path //p' -- "$f" | head -1)
+    g=$(sed -n 's/^grant //p' -- "$f" | head -1)
+    [ "$g" = "$group" ] && [ -e "$p" ] && others+=(! -samefile "$p")
+  done
+  found=$(timeout 120 find /etc /usr /var -xdev -group "$gid" "${others[@]}" -print -quit 2>/dev/null) || rc=$?
+  ((rc != 124 && rc != 137)) ||
+    die "could not check within 120 s whether group $group owns files under /etc, /usr, /var: give a new group name, which this script creates"
+  [ -z "$found" ] ||
+    die "group $group owns $found: its members may read or write that; give a new group name, which this script creates"
+  IFS=, read -r -a m <<<"$(members),$(primary_users)"
+  for u in "${m[@]}"; do
+    [ -n "$u" ] || continue
+    [[ " ${users[*]} " == *" $u "* ]] || not_named+=("$u")
+  done
+  if ((${#not_named[@]})); then
+    die "group $group has members you did not name with --user (${not_named[*]}): they would run the binary with cap_perfmon; name each with --user, or give a new group name"
+  fi
+}
+if getent group "$group" >/dev/null && ! made_by_me; then
+  check_existing_group
 fi
 if ! getent group "$group" >/dev/null; then
   (umask 077 && mkdir -p -- "$state_dir") || die "cannot create $state_dir"

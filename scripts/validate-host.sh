@@ -16,11 +16,15 @@
 # pipe, ready) must stay in the run.
 # muxprof: --muxprof, else $MUXPROF, else the bundle this script sits in
 # (./bin/muxprof), else a built tree's build/bin/muxprof, else muxprof on PATH.
-# OUTDIR: default docs/validation/HOST-DATE in a source tree, else
-# ./muxprof-validation-HOST-DATE; a new or empty directory, or one validate-host
-# wrote before (marked by .validate-host).  Everything printed goes there: doctor.txt,
-# events-cache.txt, events-tlb.txt, run-cache.txt and run-cache/, run-tlb.txt and
-# run-tlb/, perf.txt (each perf stat line), and summary.txt, which is also printed.
+# OUTDIR: default docs/validation/HOST-DATE in a source tree, else a new
+# ./muxprof-validation-HOST-DATE.XXXXXX (mktemp -d: a name no one can plant
+# ahead).  A directory validate-host creates, or an existing one of the
+# caller's that its group and others cannot write, holding no symbolic or hard
+# links, and empty or written by validate-host before (marked by
+# .validate-host); anything else is refused (exit 2).  Everything printed
+# goes there: doctor.txt, events-cache.txt, events-tlb.txt, run-cache.txt and
+# run-cache/, run-tlb.txt and run-tlb/, perf.txt (each perf stat line), and
+# summary.txt, which is also printed.
 #
 # The second method: for each counter muxprof opened, `perf stat -i -e EVENT --
 # muxprof loop --backend B --fds N --calls K`, then with 2K calls, each three
@@ -39,8 +43,9 @@
 # emulated arm64 guest) that K and 2K do not cancel.
 #
 # It is POSIX sh (dash, busybox ash, bash) and uses only timeout, awk, sed,
-# sort, date and mkdir beside muxprof and perf, so it runs on a host that has
-# a shell and nothing else installed (a minimal image, busybox).
+# sort, date, mkdir, mktemp, find and ls beside muxprof and perf, so it runs
+# on a host that has a shell and nothing else installed (a minimal image,
+# busybox).
 # Environment: MUXPROF (the program, as --muxprof), PERF (the perf program [perf]).
 # Exit status: 0 no counter differs, 3 some counter differs, 1 a step failed
 # (muxprof not found, a run failed or took too long), 2 usage.  A whole check
@@ -79,23 +84,54 @@ if [ -z "$bin" ] || [ ! -x "$bin" ]; then
        "validate-host.sh, install the package, or give --muxprof PATH" >&2; exit 1
 fi
 host=$(hostname -s 2>/dev/null || uname -n)
+# Paths given relative are made absolute: the script works from inside OUTDIR.
+abs() { case $1 in /*|'') echo "$1" ;; */*) echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" ;; *) echo "$1" ;; esac; }
+bin=$(abs "$bin")
+perf=$(abs "${PERF:-perf}")
+made=""
 if [ -z "$out" ]; then
   if [ -f "$here/../CMakeLists.txt" ] && [ -d "$here/../docs/validation" ]; then
     out=$here/../docs/validation/$host-$(date -u +%Y%m%d)
   else
-    out=$PWD/muxprof-validation-$host-$(date -u +%Y%m%d)
+    # A name others cannot guess ahead and plant: the current directory may be /tmp.
+    out=$(mktemp -d "$PWD/muxprof-validation-$host-$(date -u +%Y%m%d).XXXXXX") ||
+      { echo "validate-host: cannot create a directory in $PWD: give OUTDIR" >&2; exit 1; }
+    chmod 0755 "$out"
+    made=1
   fi
 fi
-# A directory that holds anything validate-host did not write is left alone:
-# its files are replaced only where .validate-host marks the directory as ours.
-if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ ! -f "$out/.validate-host" ]; then
+# OUTDIR is made here (mkdir, never an existing one), or is an existing
+# directory of the caller's that no one else can write, holding no symbolic
+# or hard links; the script then works inside it (cd), so a directory above
+# it renamed meanwhile changes nothing.  A directory that holds anything
+# validate-host did not write is left alone: its files are replaced only
+# where .validate-host marks the directory as ours.
+refuse() { echo "validate-host: OUTDIR $out $*: give a new OUTDIR (validate-host creates it)" >&2; exit 2; }
+while :; do case $out in */) [ "$out" = / ] && break; out=${out%/} ;; *) break ;; esac; done
+if [ -z "$made" ] && [ ! -e "$out" ] && [ ! -L "$out" ]; then
+  if ! { mkdir -p "$(dirname "$out")" && mkdir -m 0755 "$out"; }; then
+    echo "validate-host: cannot create $out" >&2; exit 1
+  fi
+  made=1
+fi
+[ ! -L "$out" ] || refuse "is a symbolic link"
+[ -d "$out" ] || refuse "is not a directory"
+cd "$out" || { echo "validate-host: cannot enter $out" >&2; exit 1; }
+# shellcheck disable=SC2012,SC2046  # ls -ldn: mode, links, uid: the owner and mode in POSIX sh
+set -- $(ls -ldn .)
+case $3 in "$(id -u)") ;; *) refuse "is owned by uid $3, not by you (uid $(id -u))" ;; esac
+case $1 in ?????w*|????????w*) refuse "(mode $1) is writable by its group or by others" ;; esac
+if [ -z "$made" ] && [ -n "$(ls -A . 2>/dev/null)" ] && [ ! -f .validate-host ]; then
   echo "validate-host: $out is not empty and validate-host did not write it: give a new or" \
        "empty OUTDIR" >&2; exit 2
 fi
-mkdir -p "$out" || { echo "validate-host: cannot create $out" >&2; exit 1; }
-out=$(cd "$out" && pwd)
-: >"$out/.validate-host"
-rm -f "$out/summary.txt" "$out/perf.txt" "$out/.rows"
+l=$(find . -type l -print | head -n 1)
+[ -z "$l" ] || refuse "holds a symbolic link ($l)"
+l=$(find . ! -type d -links +1 -print | head -n 1)
+[ -z "$l" ] || refuse "holds a file with more than one hard link ($l)"
+out=$(pwd)
+rm -f summary.txt summary.txt.tmp perf.txt .rows .opened
+: >.validate-host
 start=$(date +%s)
 elapsed() { echo $(($(date +%s) - start)); }
 failed=""
@@ -114,19 +150,19 @@ step() {   # step SECONDS FILE CMD...: CMD's output appended to FILE, bounded
 {
   echo "# muxprof validation on $host, $(date -u +%FT%TZ)"
   echo "\$ uname -a"; uname -a
-} >"$out/doctor.txt"
-step 20 "$out/doctor.txt" "$bin" --version || failed="$failed --version"
-step 30 "$out/doctor.txt" "$bin" doctor   # exit 1 means "items to fix", not a failure
-step 30 "$out/doctor.txt" "$bin" topology || failed="$failed topology"
-: >"$out/events-cache.txt"; : >"$out/events-tlb.txt"
-step 30 "$out/events-cache.txt" "$bin" events --events cache || failed="$failed events-cache"
-step 30 "$out/events-tlb.txt" "$bin" events --events tlb || failed="$failed events-tlb"
+} >"./doctor.txt"
+step 20 "./doctor.txt" "$bin" --version || failed="$failed --version"
+step 30 "./doctor.txt" "$bin" doctor   # exit 1 means "items to fix", not a failure
+step 30 "./doctor.txt" "$bin" topology || failed="$failed topology"
+: >"./events-cache.txt"; : >"./events-tlb.txt"
+step 30 "./events-cache.txt" "$bin" events --events cache || failed="$failed events-cache"
+step 30 "./events-tlb.txt" "$bin" events --events tlb || failed="$failed events-tlb"
 
 # 2. A quick run with each preset --------------------------------------------------
 for p in cache tlb; do
-  : >"$out/run-$p.txt"
+  : >"./run-$p.txt"
   # shellcheck disable=SC2086  # run_args: split at blanks, as documented (no wildcards)
-  if ! step 60 "$out/run-$p.txt" "$bin" run --quick --events $p $run_args --out "$out/run-$p" --force; then
+  if ! step 60 "./run-$p.txt" "$bin" run --quick --events $p $run_args --out "./run-$p" --force; then
     failed="$failed run-$p"
   fi
 done
@@ -159,11 +195,10 @@ perf_name() {  # TYPE CONFIG SCOPE ENCODING: perf stat's name for the event, or 
   [ -n "$n" ] && echo "$n${u:+:$u}"
 }
 perf_ok=""
-perf=${PERF:-perf}
 if ! command -v "$perf" >/dev/null 2>&1; then
   perf_why="perf is not installed (Debian: apt-get install linux-perf)"
-elif ! timeout 20 "$perf" stat -i -x, -e task-clock -- true >/dev/null 2>"$out/perf.txt"; then
-  perf_why="perf stat does not run here: $(head -n 1 "$out/perf.txt")"
+elif ! timeout 20 "$perf" stat -i -x, -e task-clock -- true >/dev/null 2>"./perf.txt"; then
+  perf_why="perf stat does not run here: $(head -n 1 "./perf.txt")"
 else
   perf_ok=1
 fi
@@ -171,7 +206,7 @@ perf_count() {  # EVENT CALLS: perf stat's count (task-clock in ns), or nothing
   line=$(timeout -k 5 60 "$perf" stat -i -x, -e "$1" -- "$bin" loop --backend "$backend" --fds "$fds" \
              --quiet --calls "$2" 2>&1 >/dev/null </dev/null |
          awk -F, 'NF >= 3 && $3 != "" {print; exit}')
-  echo "perf stat -i -e $1 (--calls $2): $line" >>"$out/perf.txt"
+  echo "perf stat -i -e $1 (--calls $2): $line" >>"./perf.txt"
   v=${line%%,*}
   case $v in ''|*'<'*) return ;; esac
   case $line in *,msec,*) awk -v v="$v" 'BEGIN {printf "%.6g\n", v * 1e6}' ;; *) echo "$v" ;; esac
@@ -183,15 +218,15 @@ mean_of() {  # RUNDIR METRIC: muxprof's per-call mean for the cell
 }
 n_agree=0 n_differ=0 n_unchecked=0 seen=" "
 for p in cache tlb; do
-  opened "$out/events-$p.txt" >"$out/.opened"
+  opened "./events-$p.txt" >"./.opened"
   while read -r name status type config scope; do
     case $seen in *" $name "*) continue ;; esac
     seen="$seen$name "
     m="" q="" verdict=""
     if [ "$status" != opened ]; then
-      verdict="not checked: muxprof could not open it: $(why_not "$out/events-$p.txt" "$name")"
+      verdict="not checked: muxprof could not open it: $(why_not "./events-$p.txt" "$name")"
     else
-      m=$(mean_of "$out/run-$p" "$name")
+      m=$(mean_of "./run-$p" "$name")
       ev=$(perf_name "$type" "$config" "$scope" "$name")
       if [ -z "$m" ]; then verdict="not checked: the $p run has no value for the cell ($backend, N=$fds, ready)"
       elif [ -z "$perf_ok" ]; then verdict="not checked: $perf_why"
@@ -220,16 +255,16 @@ for p in cache tlb; do
     fi
     case $verdict in agrees*) n_agree=$((n_agree + 1)) ;; differs*) n_differ=$((n_differ + 1)) ;;
                      *) n_unchecked=$((n_unchecked + 1)) ;; esac
-    printf '%-24s %-7s %14s %14s  %s\n' "$name" "$p" "${m:--}" "${q:--}" "$verdict" >>"$out/.rows"
-  done <"$out/.opened"
+    printf '%-24s %-7s %14s %14s  %s\n' "$name" "$p" "${m:--}" "${q:--}" "$verdict" >>"./.rows"
+  done <"./.opened"
 done
-rm -f "$out/.opened"
+rm -f "./.opened"
 
 # 4. The summary --------------------------------------------------------------------
 cpu=$(awk -F': *' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)
 [ -n "$cpu" ] || cpu=$(awk -F': *' '/^CPU implementer/ {i = $2} /^CPU part/ {p = $2}
                         END {if (i) print "Arm implementer " i " part " p}' /proc/cpuinfo 2>/dev/null)
-nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
+nohw=$(grep -q 'no hardware PMU' "./events-cache.txt" && echo 1)
 {
   echo "muxprof validation on $host ($cpu), $(uname -sr) $(uname -m), $(date -u +%FT%TZ)"
   echo "muxprof: $("$bin" --version 2>&1 | head -n 1) ($bin)"
@@ -253,7 +288,7 @@ nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
   fi
   echo
   printf '%-24s %-7s %14s %14s  %s\n' counter preset muxprof/call perf/call verdict
-  [ -f "$out/.rows" ] && cat "$out/.rows"
+  [ -f "./.rows" ] && cat "./.rows"
   echo
   echo "$n_agree agree, $n_differ differ, $n_unchecked not checked (task-clock in ns; others in events per call)."
   if [ -n "$failed" ]; then echo "Verdict: a step FAILED:$failed (see its .txt in this directory)."
@@ -262,10 +297,10 @@ nohw=$(grep -q 'no hardware PMU' "$out/events-cache.txt" && echo 1)
   else echo "Verdict: no counter could be checked a second way (reasons above)."
   fi
   echo "Took $(elapsed) s; everything printed is in $out."
-} >"$out/summary.txt.tmp"
-mv "$out/summary.txt.tmp" "$out/summary.txt"
-rm -f "$out/.rows"
-cat "$out/summary.txt"
+} >"./summary.txt.tmp"
+mv "./summary.txt.tmp" "./summary.txt"
+rm -f "./.rows"
+cat "./summary.txt"
 if [ -n "$failed" ]; then exit 1; fi
 if [ "$n_differ" -gt 0 ]; then exit 3; fi
 exit 0

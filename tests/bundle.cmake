@@ -5,11 +5,12 @@ add_test(NAME test_bundle
                  ${CMAKE_CURRENT_BINARY_DIR}/bundle-test)
 set_tests_properties(test_bundle PROPERTIES LABELS "bundle;integration" TIMEOUT 300
                      SKIP_RETURN_CODE 77)
-# scripts/validate-host.sh with a stand-in perf (verdicts, exit status, the output directory).
+# scripts/validate-host.sh with a stand-in perf (verdicts, exit status, the output directory,
+# OUTDIRs another user prepared: hardening).
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_validate_host
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_validate_host.sh $<TARGET_FILE:muxprof>
                    ${CMAKE_SOURCE_DIR} ${CMAKE_CURRENT_BINARY_DIR}/validate-host-test)
-  set_tests_properties(test_validate_host PROPERTIES LABELS "bundle;integration" TIMEOUT 300
+  set_tests_properties(test_validate_host PROPERTIES LABELS "bundle;integration;hardening" TIMEOUT 300
                        SKIP_RETURN_CODE 77)
 endif()

@@ -14,6 +14,9 @@
 # owned by a user, or with a second hard link: each refused with the file
 # unchanged; --revoke restores the owner, mode and capabilities recorded at
 # the grant, refuses without a record and on a binary replaced since.
+# An existing group is refused when it is a system group (shadow, gid 0),
+# owns a file under /etc, /usr or /var, or has a member not named with
+# --user; with its member named, an ordinary group is granted and revoked.
 # --revoke refuses a group other than the granted one, removes only a group
 # the script created and no granted binary belongs to, and forgets what it
 # restored (a grant after it records afresh); a binary its group or others
@@ -56,9 +59,10 @@ cleanup() {
   echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid 2>/dev/null
   userdel "$member" 2>/dev/null
   userdel "$outsider" 2>/dev/null
-  for g in "$grp" "mpga$tag" "mpgs$tag"; do
+  for g in "$grp" "mpga$tag" "mpgs$tag" "mpgo$tag" "mpgm$tag"; do
     getent group "$g" >/dev/null && groupdel "$g" 2>/dev/null
   done
+  rm -f "/var/tmp/mp-grant-owned.$tag"
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -214,6 +218,33 @@ fresh "$tmp/bin/mp-hard"; ln "$tmp/bin/mp-hard" "$tmp/bin/mp-hard2"
 check "a muxprof with a second hard link: refused" \
   refused "$tmp/bin/mp-hard" "hard links" "$grp" --binary "$tmp/bin/mp-hard"
 
+echo "== attacks: only a group that grants nothing else, with only the members named"
+sbin=$tmp/bin/mp-sys
+fresh "$sbin"
+if getent group shadow >/dev/null; then
+  check "the shadow group (a system group) with --user: refused, binary unchanged" \
+    refused "$sbin" "is a system group" shadow --binary "$sbin" --user "$outsider"
+  check "and $outsider was not added to shadow" bash -c "! id -nG $outsider | tr ' ' '\n' | grep -qx shadow"
+fi
+check "a system group made by hand: refused" \
+  refused "$sbin" "is a system group" "$(getent group 0 | cut -d: -f1)" --binary "$sbin" --user "$outsider"
+go=mpgo$tag gm=mpgm$tag
+groupadd "$go"
+touch "/var/tmp/mp-grant-owned.$tag"; chgrp "$go" "/var/tmp/mp-grant-owned.$tag"
+check "a user group that owns a file under /var: refused" \
+  refused "$sbin" "owns /var/tmp/mp-grant-owned.$tag" "$go" --binary "$sbin" --user "$outsider"
+check "and $outsider was not added to it" bash -c "! id -nG $outsider | tr ' ' '\n' | grep -qx $go"
+groupadd "$gm"; usermod -aG "$gm" "$outsider"
+check "a user group with a member not named with --user: refused" \
+  refused "$sbin" "did not name with --user ($outsider)" "$gm" --binary "$sbin"
+check "the same group with its member named: granted" "$grant" "$gm" --binary "$sbin" --user "$outsider"
+check "granted: root:$gm 750" equals "$(stat -c '%U:%G %a' "$sbin")" "root:$gm 750"
+check "a second grant to it" \
+  "$grant" "$gm" --binary "$sbin" --user "$outsider"
+check "revoke of it" "$grant" "$gm" --binary "$sbin" --revoke
+check "revoked: root:root 755" equals "$(stat -c '%U:%G %a' "$sbin")" "root:root 755"
+check "the group that existed before is kept" getent group "$gm"
+
 echo "== revoke restores what the grant recorded"
 rbin=$tmp/bin/mp-rec
 fresh "$rbin"; chmod 0711 "$rbin"; setcap cap_net_bind_service=ep "$rbin"
@@ -243,7 +274,7 @@ g1=mpga$tag g2=mpgs$tag
 gbin=$tmp/bin/mp-grp gbin2=$tmp/bin/mp-grp2
 fresh "$gbin"; fresh "$gbin2"
 "$grant" "$g1" --binary "$gbin" >/dev/null 2>&1
-groupadd --system "$g2"
+groupadd "$g2"
 check "revoke naming another group: refused, binary unchanged" \
   refused "$gbin" "granted to group $g1" "$g2" --binary "$gbin" --revoke
 check "the group named by mistake is not removed" getent group "$g2"

@@ -8,6 +8,9 @@
 #   - no perf: every counter "not checked" naming why, exit 0; --run-args
 #     reach both quick runs;
 #   - usage errors exit 2; every file the summary points to is there;
+#   - as root: OUTDIRs another user prepared (theirs, others can write it,
+#     links in it, a link itself, the guessable default name) refused or
+#     not used, root's files unchanged;
 #   - all of it under dash when there is one (a POSIX shell, not bash: what
 #     busybox ash on a bare host or the arm64 guest runs is POSIX sh too), and
 #     shellcheck -s sh finds nothing where shellcheck is installed.
@@ -56,6 +59,51 @@ rc=$?
 [ "$rc" = 2 ] || fail "an OUTDIR validate-host did not write: exit $rc, not 2: $(tail -n 5 "$work/c.out")"
 [ "$(cat "$work/c/summary.txt")" = mine ] || fail "a file in an OUTDIR validate-host did not write was replaced"
 grep -q 'validate-host did not write it' "$work/c.out" || fail "no message naming why OUTDIR was refused"
+
+# OUTDIRs another user could have prepared (as root, with a user of no
+# privilege, nobody): a directory of theirs holding a marker and links to
+# root's files; root's own marked directory that others can write, or that
+# holds a link; OUTDIR itself a link; the predictable default name planted in
+# the current directory.  Each is refused (exit 2, one line) with root's
+# files unchanged, or (the default) not used at all.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v su >/dev/null 2>&1; then
+    h=$(mktemp -d /tmp/mp-vh-XXXXXX) && chmod 0755 "$h" || exit 1
+    as_nobody() { su -s /bin/sh nobody -c "$1"; }
+    echo "root's file" >"$h/victim"; chmod 0600 "$h/victim"
+    mkdir "$h/theirs" && chown nobody "$h/theirs"
+    as_nobody "cd $h/theirs && : >.validate-host && ln -s $h/victim doctor.txt &&
+               ln -s $h/victim summary.txt.tmp && ln -s $h/victim .rows" ||
+        fail "nobody could not plant links in $h/theirs"
+    refused() {  # refused WHY OUTDIR [ARGS...]: exit 2 saying WHY, the victim unchanged
+        r_why=$1; shift
+        PERF=/nonexistent "$psh" "$vh" --muxprof "$bin" --fds 100 --calls 200 "$@" >"$h/out" 2>&1
+        r_rc=$?
+        [ "$r_rc" = 2 ] || fail "OUTDIR $1: exit $r_rc, not 2: $(tail -n 5 "$h/out")"
+        grep -q -- "$r_why" "$h/out" || fail "OUTDIR $1: no '$r_why' in: $(cat "$h/out")"
+        [ "$(wc -l <"$h/out")" = 1 ] || fail "OUTDIR $1: more than one line: $(cat "$h/out")"
+        [ "$(cat "$h/victim")" = "root's file" ] || fail "OUTDIR $1: root's file was written through a link"
+    }
+    refused "owned by uid" "$h/theirs"
+    mkdir -m 0755 "$h/open" && : >"$h/open/.validate-host" && chmod 0777 "$h/open"
+    refused "writable by its group or by others" "$h/open"
+    mkdir -m 0755 "$h/linked" && : >"$h/linked/.validate-host" && ln -s "$h/victim" "$h/linked/perf.txt"
+    refused "holds a symbolic link" "$h/linked"
+    mkdir -m 0755 "$h/hard" && : >"$h/hard/.validate-host" && ln "$h/victim" "$h/hard/doctor.txt"
+    refused "hard link" "$h/hard"
+    mkdir -m 0755 "$h/mine" && ln -s "$h/mine" "$h/link"
+    refused "is a symbolic link" "$h/link"
+    # The default OUTDIR outside a source tree: the guessable name is not used.
+    mkdir "$h/copy" "$h/cwd" && cp "$vh" "$h/copy/validate-host.sh" && chmod 0777 "$h/cwd"
+    guess=$h/cwd/muxprof-validation-$(hostname -s 2>/dev/null || uname -n)-$(date -u +%Y%m%d)
+    as_nobody "mkdir $guess && cd $guess && : >.validate-host && ln -s $h/victim doctor.txt &&
+               ln -s $h/victim summary.txt.tmp" || fail "nobody could not plant $guess"
+    (cd "$h/cwd" && PERF=/nonexistent "$psh" "$h/copy/validate-host.sh" --muxprof /bin/false \
+        >"$h/out" 2>&1)
+    [ "$(cat "$h/victim")" = "root's file" ] || fail "the default OUTDIR: root's file was written through a planted link"
+    set -- "$guess".??????/summary.txt
+    [ -f "$1" ] || fail "the default OUTDIR is not a new $guess.XXXXXX: $(ls "$h/cwd"): $(tail -n 3 "$h/out")"
+    rm -rf "$h"
+fi
 
 PERF=/nonexistent/perf "$psh" "$vh" --muxprof "$bin" --fds 100 --calls 200 \
     --run-args '--backends poll --mode ready' "$work/b" >"$work/b.out" 2>&1

@@ -29,6 +29,17 @@ for v in $need MP_LOCK MP_LOCK_WAIT MP_SETUP_TIMEOUT MP_RUN_TIMEOUT; do
   fi
 done
 
+# MP_OUT's last component is the inventory host name: a safe path
+# component, and no ".." anywhere, so that what is removed below stays
+# under the work directory.
+name=${MP_OUT##*/}
+if ! [[ "$name" =~ ^[A-Za-z0-9._-]{1,64}$ ]] || [ "$name" = . ] || [ "$name" = .. ] ||
+   [[ "/$MP_OUT/" == */../* || "/$MP_OUT/" == */./* ]]; then
+  echo "host-run: MP_OUT=$(printf '%q' "$MP_OUT") is not a work directory's runs/HOST" \
+       "(HOST: letters, digits, . _ -, at most 64; no . or .. in the path)" >&2
+  exit 1
+fi
+
 # Anyone may open the lock file: flock needs only a read descriptor.
 [ -e "$MP_LOCK" ] || (umask 0 && : >>"$MP_LOCK")
 exec 9<"$MP_LOCK"
