@@ -10,7 +10,14 @@
 #                         cJSON, liburing, glibc) and the loader; lib/hwloc/ is
 #                         hwloc's plugin folder (empty: muxprof needs no plugin)
 #   share/man/man1/muxprof.1, share/bash-completion/completions/muxprof
+#   licences/             the copyright file (/usr/share/doc/PACKAGE/copyright) of the
+#                         Debian package each copied library, the loader and the
+#                         launcher's static C library came from, as licences/PACKAGE;
+#                         licences/muxprof (LICENSE); licences/FILES: which file
+#                         came from which package and version (dpkg -S)
 #   validate-host.sh      the host check (docs/bundle.md), README
+# Every folder and program is 0755 and every other file 0644 whatever the
+# caller's umask; the .tar.gz holds them as root:root (0:0) with those modes.
 # Usage: scripts/bundle.sh [--out DIR] [BUILD_DIR]     (defaults: dist, build)
 # BUILD_DIR may be a cross build (scripts/cross-aarch64.sh: build-aarch64): the
 # libraries then come from that architecture's multiarch folders, and the
@@ -18,9 +25,12 @@
 # Environment: CC (the launcher's compiler; default cc for x86_64 on x86_64,
 #              aarch64-linux-gnu-gcc for aarch64), LIBDIRS (colon-separated
 #              folders to find the libraries in; default /lib/TRIPLE:/usr/lib/TRIPLE).
-# Needs readelf (binutils) and a C compiler with a static C library (libc6-dev).
+# Needs readelf (binutils), a C compiler with a static C library (libc6-dev), and
+# dpkg (the libraries must come from Debian packages, whose copyright files
+# the bundle carries).
 # Exit status: 0 bundle written, 2 usage, 1 something missing (said on one line).
 set -eu
+umask 022
 src=$(cd "$(dirname "$0")/.." && pwd)
 out=dist
 build=
@@ -37,6 +47,9 @@ done
 build=${build:-$src/build}
 die() { echo "bundle: $*" >&2; exit 1; }
 command -v readelf >/dev/null 2>&1 || die "readelf not found: apt-get install binutils"
+command -v dpkg-query >/dev/null 2>&1 ||
+    die "dpkg-query not found: the bundle takes its libraries' licences from their Debian packages"
+[ -s "$src/LICENSE" ] || die "$src/LICENSE not found"
 prog=$build/bin/muxprof
 [ -x "$prog" ] || die "$prog not found: build first (scripts/setup.sh, or scripts/cross-aarch64.sh --build-only)"
 for f in "$build/share/muxprof.1" "$build/share/muxprof.bash"; do
@@ -71,6 +84,27 @@ find_lib() {   # NAME: the first LIBDIRS/NAME, or nothing
     return 1
 }
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+# owner PATH: the Debian package that installed PATH (the path as given, or what
+# its links lead to, with or without /usr in front: a merged /usr names a file
+# by two paths and dpkg knows one).
+owner() {
+    for c in "$1" "$(readlink -f "$1")"; do
+        c=$(realpath -s "$c")
+        for v in "$c" "${c#/usr}" "/usr$c"; do
+            o=$(dpkg-query -S "$v" 2>/dev/null | sed -n '1s/[:,].*//p')
+            if [ -n "$o" ]; then echo "$o"; return 0; fi
+        done
+    done
+    return 1
+}
+# licence FILE_IN_BUNDLE HOST_PATH: licences/PACKAGE for the package HOST_PATH came from.
+licence() {
+    pkg=$(owner "$2") || die "$2 (copied as $1) belongs to no Debian package: its licence is unknown"
+    copyright=/usr/share/doc/$pkg/copyright
+    [ -s "$copyright" ] || die "$copyright not found: the licence of $2 ($pkg) is unknown"
+    cp "$copyright" "$root/licences/$pkg"
+    echo "$1 $pkg $(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null | sed -n 1p)" >>"$root/licences/FILES"
+}
 
 name=muxprof-$version-$arch
 mkdir -p "$out"
@@ -79,7 +113,7 @@ tmp=$(mktemp -d "$out/.bundle.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 root=$tmp/$name
 mkdir -p "$root/bin" "$root/libexec" "$root/lib/hwloc" "$root/share/man/man1" \
-         "$root/share/bash-completion/completions"
+         "$root/share/bash-completion/completions" "$root/licences"
 
 # Every library the program needs, and what those need, once each.
 todo=$(needed "$prog")
@@ -91,13 +125,14 @@ while [ -n "$todo" ]; do
         done_list="$done_list$lib "
         path=$(find_lib "$lib") || die "$lib (needed by muxprof) not found in $LIBDIRS"
         cp -L "$path" "$root/lib/$lib"
+        licence "lib/$lib" "$path"
         next="$next $(needed "$path")"
     done
     todo=$next
 done
 lpath=$(find_lib "$loader") || die "the loader $loader not found in $LIBDIRS"
 cp -L "$lpath" "$root/lib/$loader"
-chmod 755 "$root/lib/$loader"
+case $done_list in *" $loader "*) ;; *) licence "lib/$loader" "$lpath" ;; esac
 
 cp "$prog" "$root/libexec/muxprof"
 "$CC" -static -O2 -Wall -Wextra -DMP_LOADER="\"$loader\"" -o "$root/bin/muxprof" \
@@ -105,10 +140,12 @@ cp "$prog" "$root/libexec/muxprof"
     die "$CC -static failed: a static C library is needed (libc6-dev, or libc6-dev-arm64-cross)"
 readelf -l "$root/bin/muxprof" | grep -q 'program interpreter' &&
     die "$CC made a launcher that needs a loader; it must be static"
+licence bin/muxprof "$("$CC" -print-file-name=libc.a)"
+cp "$src/LICENSE" "$root/licences/muxprof"
+printf 'bin/muxprof muxprof %s\nlibexec/muxprof muxprof %s\n' "$version" "$version" >>"$root/licences/FILES"
 cp "$build/share/muxprof.1" "$root/share/man/man1/muxprof.1"
 cp "$build/share/muxprof.bash" "$root/share/bash-completion/completions/muxprof"
 cp "$src/scripts/validate-host.sh" "$root/validate-host.sh"
-chmod 755 "$root/validate-host.sh"
 cat >"$root/README" <<EOF
 muxprof $version for $arch Linux: a folder that runs on any $arch Linux host, with
 no compiler, no package and none of its libraries installed (it brings them:
@@ -120,10 +157,17 @@ Figures are drawn with gnuplot, which the bundle does not bring: without it a ru
 says so and \`bin/muxprof report DIR\` draws them later, on any host that has it.
 Capabilities set on a file do not apply to a bundle (the loader is what runs):
 count as root, or with a low kernel.perf_event_paranoid.
+muxprof is under the MIT licence (licences/muxprof); licences/ holds the copyright
+file of each library it brings, licences/FILES which file came from which package.
 EOF
+# The modes, whatever the files were copied from.
+find "$root" -type d -exec chmod 755 {} +
+find "$root" -type f -exec chmod 644 {} +
+chmod 755 "$root/bin/muxprof" "$root/libexec/muxprof" "$root/lib/$loader" "$root/validate-host.sh"
 
 rm -rf "${out:?}/$name" "$out/$name.tar.gz"
-tar -C "$tmp" -czf "$tmp/$name.tar.gz" --owner=0 --group=0 "$name"
+tar -C "$tmp" -czf "$tmp/$name.tar.gz" --owner=0 --group=0 --numeric-owner --mode=go-w \
+    --sort=name "$name"
 mv "$tmp/$name" "$out/$name"
 mv "$tmp/$name.tar.gz" "$out/$name.tar.gz"
 size=$(du -sk "$out/$name" | cut -f1)

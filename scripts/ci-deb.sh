@@ -1,12 +1,14 @@
 #!/bin/sh
 # ci-deb.sh - the Debian package, end to end, as a CI step (it installs a
 # package on this machine and removes it again, so it is not a ctest):
-#   1. `cpack -G DEB` in BUILD_DIR: build/package/muxprof_VERSION_ARCH.deb, whose
-#      Depends (from dpkg-shlibdeps) must name libpfm4, hwloc, cJSON, liburing, libc6;
-#   2. `apt-get install ./muxprof_*.deb`;
+#   1. README.md's two Debian package lines as written (`cd build && cpack -G DEB`,
+#      then in build/ `apt install ./muxprof_*.deb`; BUILD_DIR stands for build/):
+#      BUILD_DIR/muxprof_VERSION_ARCH.deb, whose Depends (from dpkg-shlibdeps) must
+#      name libpfm4, hwloc, cJSON, liburing, libc6;
+#   2. the apt line, answered yes (APT::Get::Assume-Yes), installs it;
 #   3. with the source tree and BUILD_DIR hidden (an empty tmpfs over each, in a
 #      mount namespace: the installed program is tried where it was not built):
-#      `muxprof --version`, `man -w muxprof` is /usr/share/man/man1/muxprof.1,
+#      `muxprof --version`, `man -w muxprof` is /usr/share/man/man1/muxprof.1.gz,
 #      `man muxprof` formats it, the completion is in bash-completion's folder,
 #      `muxprof run --quick` completes;
 #   4. `apt-get remove --purge muxprof`: the package is gone and none of its files
@@ -25,7 +27,7 @@ fail() { echo "ci-deb: FAIL: $*" >&2; exit 1; }
 if [ "$(id -u)" = 0 ]; then sudo=""; elif sudo -n true 2>/dev/null; then sudo="sudo -n"; else
     fail "installs a package: run as root, or with sudo that needs no password"
 fi
-for t in cpack dpkg-deb apt-get man unshare; do
+for t in cpack dpkg-deb apt apt-get man unshare; do
     command -v $t >/dev/null 2>&1 || fail "$t not found (cmake, dpkg, apt, man-db, util-linux)"
 done
 dpkg-query -W -f='${Status}' muxprof 2>/dev/null | grep -q "install ok installed" &&
@@ -34,11 +36,17 @@ if command -v muxprof >/dev/null 2>&1; then
     fail "$(command -v muxprof) is on PATH already; this check would be confused by it"
 fi
 
-say "cpack -G DEB in $build"
-(cd "$build" && timeout 600 cpack -G DEB) >"$build/ci-deb-cpack.log" 2>&1 ||
-    { tail -n 20 "$build/ci-deb-cpack.log" >&2; fail "cpack -G DEB (log: $build/ci-deb-cpack.log)"; }
-set -- "$build"/package/muxprof_*.deb
-[ $# = 1 ] && [ -f "$1" ] || fail "not one .deb in $build/package: $*"
+# The README's lines, as a reader copies them.
+make_line=$(grep -m1 '^cd build && cpack -G DEB' "$src/README.md") ||
+    fail "README.md has no line 'cd build && cpack -G DEB'"
+apt_line=$(grep -m1 '^apt install \./muxprof_\*\.deb' "$src/README.md") ||
+    fail "README.md has no line 'apt install ./muxprof_*.deb'"
+rm -f "$build"/muxprof_*.deb
+say "in $build: ${make_line#cd build && }"
+(cd "$build" && eval "timeout 600 ${make_line#cd build && }") >"$build/ci-deb-cpack.log" 2>&1 ||
+    { tail -n 20 "$build/ci-deb-cpack.log" >&2; fail "$make_line (log: $build/ci-deb-cpack.log)"; }
+set -- "$build"/muxprof_*.deb
+[ $# = 1 ] && [ -f "$1" ] || fail "not one .deb in $build after '$make_line': $*"
 deb=$1
 depends=$(dpkg-deb -f "$deb" Depends)
 for d in libc6 libpfm4 libhwloc libcjson liburing; do
@@ -46,7 +54,8 @@ for d in libc6 libpfm4 libhwloc libcjson liburing; do
 done
 say "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB; Depends: $depends"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $NF}' | sed 's|^\./|/|' >"$build/ci-deb-files"
-for f in /usr/bin/muxprof /usr/share/man/man1/muxprof.1 /usr/share/bash-completion/completions/muxprof; do
+for f in /usr/bin/muxprof /usr/share/man/man1/muxprof.1.gz /usr/share/bash-completion/completions/muxprof \
+         /usr/share/doc/muxprof/copyright; do
     grep -qx "$f" "$build/ci-deb-files" || fail "the package has no $f"
     [ ! -e "$f" ] || fail "$f exists already (not from a package): it would be overwritten"
 done
@@ -60,11 +69,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-say "apt-get install $deb"
+say "in $build: $apt_line"
 installed=1
-DEBIAN_FRONTEND=noninteractive timeout 600 $sudo apt-get install -y -q --no-remove "$deb" \
-    >"$build/ci-deb-install.log" 2>&1 ||
-    { tail -n 20 "$build/ci-deb-install.log" >&2; fail "apt-get install $deb"; }
+aptconf=$(mktemp /tmp/muxprof-ci-deb-apt.XXXXXX)
+echo 'APT::Get::Assume-Yes "true";' >"$aptconf"
+(cd "$build" && eval "timeout 600 $sudo env APT_CONFIG=$aptconf DEBIAN_FRONTEND=noninteractive $apt_line") \
+    </dev/null >"$build/ci-deb-install.log" 2>&1 ||
+    { rm -f "$aptconf"; tail -n 20 "$build/ci-deb-install.log" >&2; fail "$apt_line (in $build)"; }
+rm -f "$aptconf"
 dpkg-query -W -f='${Status}' muxprof | grep -q "install ok installed" || fail "dpkg does not list muxprof installed"
 
 # Where it was not built: the source tree and the build folder are empty here.
@@ -85,7 +97,7 @@ EOF
 if [ "$(id -u)" = 0 ]; then ns="unshare -m --propagation private"; else ns="$sudo unshare -m --propagation private"; fi
 timeout 300 $ns sh "$inner" || fail "the installed muxprof, with the source tree hidden: $(tail -n 3 "$work"/out.* 2>/dev/null)"
 grep -q '^muxprof [0-9]' "$work/out.version" || fail "muxprof --version: $(cat "$work/out.version")"
-[ "$(cat "$work/out.manw")" = /usr/share/man/man1/muxprof.1 ] || fail "man -w muxprof: $(cat "$work/out.manw")"
+[ "$(cat "$work/out.manw")" = /usr/share/man/man1/muxprof.1.gz ] || fail "man -w muxprof: $(cat "$work/out.manw")"
 grep -q 'MUXPROF' "$work/out.man" || fail "man muxprof printed no page"
 grep -q '"status":[[:space:]]*"complete"' "$work/run/results.json" || fail "the quick run is not complete"
 say "installed: $(cat "$work/out.version"); man -w: $(cat "$work/out.manw"); run --quick complete"

@@ -4,7 +4,9 @@
 #   - the folder: a static launcher, the program, the man page, the completion,
 #     README, validate-host.sh, the loader and every library the program needs
 #     (libpfm4, hwloc, cJSON, liburing, glibc), each library's own needed list
-#     found in lib/ too, under 64 MiB;
+#     found in lib/ too, under 64 MiB; licences/: LICENSE as licences/muxprof, and
+#     for each file in lib/ the package it came from (licences/FILES) and that
+#     package's copyright file;
 #   - the .tar.gz unpacked somewhere else runs (nothing names the folder it was
 #     made in);
 #   - in a mount namespace where the host's library folders are empty tmpfs
@@ -76,6 +78,18 @@ for f in "$d/libexec/muxprof" "$d"/lib/*.so*; do
         [ -f "$d/lib/$n" ] || fail "$(basename "$f") needs $n, which is not in $name/lib"
     done
 done
+# Licences: muxprof's, and the copyright file of the package of each copied library.
+cmp -s "$d/licences/muxprof" "$src/LICENSE" || fail "$name/licences/muxprof is not LICENSE"
+[ -s "$d/licences/FILES" ] || fail "$name/licences/FILES missing"
+for f in "$d"/lib/*; do
+    [ -f "$f" ] || continue
+    pkg=$(awk -v p="lib/$(basename "$f")" '$1 == p {print $2; exit}' "$d/licences/FILES")
+    [ -n "$pkg" ] || fail "licences/FILES does not say which package lib/$(basename "$f") came from"
+    [ -s "$d/licences/$pkg" ] || fail "lib/$(basename "$f") came from $pkg, but licences/$pkg is missing"
+    grep -qi 'copyright\|licen[cs]e' "$d/licences/$pkg" || fail "licences/$pkg holds no copyright or licence text"
+done
+awk '$1 == "bin/muxprof" && $2 != "muxprof"' "$d/licences/FILES" | grep -q . ||
+    fail "licences/FILES names no package for the launcher's static C library"
 kib=$(du -sk "$d" | cut -f1)
 [ "$kib" -lt 65536 ] || fail "$name is $kib KiB, not under 64 MiB"
 echo "test_bundle: $name is $kib KiB, the .tar.gz $(du -k "$work/dist/$name.tar.gz" | cut -f1) KiB"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_install.sh BUILD_DIR WORK_DIR - `cmake --install` into a scratch
 # prefix, then the installed tree file by file: the binary runs and says
-# its version, the manual page has every verb and every run option that
+# its version, the manual page (gzip'd) has every verb and every run option that
 # --help lists, and the bash completion completes verbs, options, backends,
 # comma lists, placements, presets and reference names.
 set -eu
@@ -15,11 +15,16 @@ cmake --install "$build" --prefix "$work/p" >"$work/install.log" 2>&1 ||
   { cat "$work/install.log" >&2; fail "cmake --install"; }
 p=$work/p
 bin=$p/bin/muxprof
-man=$p/share/man/man1/muxprof.1
+mangz=$p/share/man/man1/muxprof.1.gz
 comp=$p/share/bash-completion/completions/muxprof
-for f in "$bin" "$man" "$comp"; do
+for f in "$bin" "$mangz" "$comp" "$p/share/doc/muxprof/copyright"; do
   [ -s "$f" ] || fail "$f not installed"
 done
+# The manual page is gzip'd without a name or a time in its header (gzip -n).
+[ "$(od -An -tx1 -j3 -N5 "$mangz" | tr -d ' ')" = 0000000000 ] ||
+  fail "$mangz has a name or a time in its gzip header (not gzip -n)"
+man=$work/muxprof.1
+gzip -dc "$mangz" >"$man" || fail "$mangz does not decompress"
 [ -x "$bin" ] || fail "$bin not executable"
 "$bin" --version | grep -q '^muxprof [0-9][0-9.]* (git ' || fail "installed --version"
 
