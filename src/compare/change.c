@@ -1,8 +1,8 @@
 /* change.c - each shared cell against the first input, with the repeat as
  * the unit of replication: per-call samples are autocorrelated and repeats
  * drift, so a test over calls calls two identical runs different almost
- * always.  The change of the median in %, the ratio with its interval from
- * the repeat medians, a permutation test on them, and a minimum effect
+ * always.  The ratio of the medians with its interval from the repeat
+ * medians (Hodges-Lehmann) and the change as that ratio's (ratio - 1) in %, a permutation test on them, and a minimum effect
  * below which a change is within noise.  See compare.h. */
 #include "compare/internal.h"
 
@@ -65,7 +65,10 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
         snprintf(out->why, sizeof out->why, "not measured by both");
         return;
     }
-    out->pct = (out->value / out->base - 1) * 100;
+    /* the change is the ratio's: (ratio - 1), one estimator with one
+     * interval; the medians' ratio only where there are no repeats */
+    out->ratio = out->value / out->base;
+    out->pct = (out->ratio - 1) * 100;
     if (!repeats_ok(&c->h[0], a, out->why, sizeof out->why) ||
         !repeats_ok(&c->h[hi], b, out->why, sizeof out->why))
         return;
@@ -73,8 +76,11 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     if (rc == 0)
         rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &out->ratio, &out->ratio_lo,
                             &out->ratio_hi, &out->ratio_level);
+    if (rc == 0)
+        out->pct = (out->ratio - 1) * 100;
     if (rc < 0) {
         out->p = NAN;
+        out->ratio = out->value / out->base;
         snprintf(out->why, sizeof out->why, "%s", rc == -ENOMEM ? "out of memory"
                  : "a repeat median that is not a positive number");
         return;
