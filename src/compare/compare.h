@@ -127,6 +127,10 @@ typedef struct mp_cmp_change {
                                   * estimate from the repeats, value / base without them */
     double p;                  /* permutation test; NAN when not testable */
     double min_effect;         /* the threshold used, a fraction */
+    double could_up, could_down;   /* the smallest slowdown and speed-up, in %, this cell could
+                                    * have been called with: beyond min_effect and far enough
+                                    * that the ratio's interval, as wide as measured, excludes 1
+                                    * (NAN when not testable) */
     size_t n_base, n_value;    /* repeat medians tested */
     mp_cmp_verdict verdict;
     int significant;           /* verdict is a slowdown or a speed-up */

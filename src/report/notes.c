@@ -179,8 +179,9 @@ static void claim_finding(FILE *f, const mp_rmodel *m, const char *mode)
     fprintf(f, "; epoll max/min %.2f", o.spread);
     if (isfinite(o.spread_lo) && isfinite(o.spread_hi))
         fprintf(f, " [%.2f to %.2f]", o.spread_lo, o.spread_hi);
-    fprintf(f, ", bound %.0f)%s%s%s\n", MP_RV_FLAT_BOUND, strcmp(kind, seed_kind) ? "; not the seed's " : "",
-            strcmp(kind, seed_kind) ? seed_kind : "", strcmp(kind, seed_kind) ? " fds" : "");
+    int other = strcmp(kind, seed_kind) != 0;
+    fprintf(f, ", bound %.0f)%s%s%s\n", MP_RV_FLAT_BOUND, other ? "; not the seed's " : "",
+            other ? seed_kind : "", other ? " fds" : "");
     if (o.nknees)
         fprintf(f, "    beside it: poll's knees %s\n", o.knees);
 }
