@@ -9,7 +9,7 @@ RUN_DIR is a default `muxprof run`; --profile a `--profile` run (eventfds, ready
 --herd an `--experiment herd` run, --bench the output of bench/bench_sweep.
 scripts/readme-runs.sh OUTDIR makes all four and calls this script.
 
-The medians, per-interval costs, ratios and the O(N) verdict are the report's own, read from
+The medians, per-interval costs, ratios and the claims' verdicts are the report's own, read from
 `muxprof report RUN_DIR --json` (BIN: --muxprof, default build/bin/muxprof), and so are the
 herd's rows and readings (experiments.herd of `report --json` of the --herd run); the seeds'
 figures are read from their reference datasets, reports/reference/*.json. Reads only those
@@ -265,7 +265,7 @@ def bullets(run, rep, raw, ns, bench):
     top = ns[-1]
     out = []
     costs = (sr.get(("ready", "poll")) or {}).get("interval_costs", [])
-    lin = claim(rep, "poll is O(N)", "ready")
+    lin = claim(rep, "poll grows with N", "ready")
     if costs and lin.get("poll_ns_per_fd_min") is not None:
         lo, hi = lin["poll_ns_per_fd_min"], lin["poll_ns_per_fd_max"]
         each = ", ".join(f"{c:.0f} ({num(a)}→{num(b)})" if abs(c) >= 10 else
@@ -273,27 +273,25 @@ def bullets(run, rep, raw, ns, bench):
                          for a, b, c in ((x["from_nfds"], x["to_nfds"], x["ns_per_fd"])
                                          for x in costs))
         out.append(
-            f"- **poll grows with N, epoll does not.** In ready mode every interval between "
-            f"neighbouring N adds {lo:.0f}–{hi:.0f} ns per watched fd to poll's "
-            f"median (ns/fd: {each}): "
-            + (f"whether that is one cost per fd (within 2x) is **not resolved** by the "
-               f"repeats' intervals ({lin.get('why')})"
-               if lin.get("poll_linear_verdict") == "not resolved" else
-               f"one cost per fd within a factor of {hi / lo:.1f} from "
-               f"{num(ns[0])} to {num(top)} fds, which is what O(N) predicts"
-               if lin.get("poll_linear_verdict", "yes" if lin["poll_linear"] else "no") == "yes"
-               else
-               f"the costs differ by more than 2x (or change sign), so O(N) holds only in "
-               f"part" if lin["poll_grows"] else
-               f"poll's median grows slower than N over this range (log-log slope "
-               f"{lin['poll_loglog_slope']:.2f}), so O(N) holds only in part")
+            f"- **poll grows with N, about linearly; epoll does not.** In ready mode poll's "
+            f"median grows {sig(lin['poll_growth'])}x from {num(ns[0])} to {num(top)} fds "
+            f"(log-log slope {lin['poll_loglog_slope']:.2f}"
+            + (f", 95% interval {lin['poll_loglog_slope_lo']:.2f}-"
+               f"{lin['poll_loglog_slope_hi']:.2f}"
+               if lin.get("poll_loglog_slope_lo") is not None else "")
+            + f"): the claim **{lin['verdict']}** by the report's test (slope's interval above "
+            f"{lin['grows_slope_bound']}, within {lin['linear_band_lo']}-"
+            f"{lin['linear_band_hi']} for about linearly"
+            + (f"; {lin['why']}" if lin.get("why") else "")
+            + f"); every interval between neighbouring N adds {lo:.0f}–{hi:.0f} ns per "
+            f"watched fd (ns/fd: {each})"
             + f"; epoll's median stays between {num(lin['epoll_p50_min'])} and "
             f"{num(lin['epoll_p50_max'])} ns over "
             f"the same N. At {num(top)} pipes poll takes {dur(p50(cs.get(('ready', 'poll', top))))}"
             f"{paren(spread(raw.get(('ready', 'poll', top))))} and poll/epoll is "
             f"**{sig(ratio(sr, 'ready', top))}**, against about **{seed['ready_ratio']}** in "
             f"seed 002 (an arm64 container: {seed['ready_poll']} / {seed['ready_epoll']} ns).")
-    wake = claim(rep, "poll is O(N)", "wakeup")
+    wake = claim(rep, "poll grows with N", "wakeup")
     if wake.get("epoll_p50_min") is not None:
         wlo, whi = wake["epoll_p50_min"], wake["epoll_p50_max"]
         pw = cs.get(("wakeup", "poll", top))

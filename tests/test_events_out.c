@@ -44,8 +44,46 @@ static void named_once(void **state)
     assert_string_equal(out, "");
 }
 
+
+/* Six metrics refused for one reason: the reason printed once, the others
+ * pointing back to it; a second reason numbered on its own. */
+static void reason_once(void **state)
+{
+    (void)state;
+    const char *reason = "no hardware PMU: perf_event_open gave ENOENT and the VM has no "
+                         "virtual PMU; software counts are still measured";
+    char json[4096];
+    int o = snprintf(json, sizeof json, "[");
+    const char *names[] = {"cycles", "instructions", "L1", "L2", "LLC-loads", "LLC-misses",
+                           "dTLB"};
+    for (int i = 0; i < 7; i++)
+        o += snprintf(json + o, sizeof json - (size_t)o, "%s{\"name\": \"%s\", \"status\": "
+                      "\"unavailable\", \"reason\": \"%s\"}", i ? "," : "", names[i],
+                      i == 3 ? "no generic L2 event" : reason);
+    snprintf(json + o, sizeof json - (size_t)o, "]");
+    cJSON *evs = cJSON_Parse(json);
+    assert_non_null(evs);
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_non_null(f);
+    mp__events_table(f, evs);
+    fclose(f);
+    cJSON_Delete(evs);
+    const char *first = strstr(buf, reason);
+    assert_non_null(first);
+    assert_null(strstr(first + 1, reason));
+    assert_non_null(strstr(buf, "why (1): no hardware PMU"));
+    assert_non_null(strstr(buf, "why (2): no generic L2 event"));
+    size_t back = 0;
+    for (const char *q = buf; (q = strstr(q, "why: as (1) above")); q++)
+        back++;
+    assert_int_equal(back, 5);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(named_once)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(named_once),
+                                       cmocka_unit_test(reason_once)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

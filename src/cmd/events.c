@@ -62,6 +62,43 @@ static int opened(const cJSON *plan, const char *name)
     return 0;
 }
 
+void mp__events_table(FILE *f, const cJSON *evs)
+{
+    const cJSON *e;
+    if (cJSON_GetArraySize(evs))
+        fprintf(f, "  %-24s %-11s %-4s %-5s %-12s %-11s %s\n", "metric", "status", "pass", "type",
+               "config", "scope", "encoding / reason");
+    /* each reason once: later metrics with the same one point back to it */
+    const char *said[32];
+    size_t nsaid = 0;
+    cJSON_ArrayForEach(e, evs) {
+        const cJSON *pass = cJSON_GetObjectItemCaseSensitive(e, "pass");
+        const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
+        char pss[16] = "-", ts[16] = "-";
+        int ok = !strcmp(str(e, "status"), "opened");
+        if (cJSON_IsNumber(pass)) snprintf(pss, sizeof pss, "%d", pass->valueint);
+        if (cJSON_IsNumber(type)) snprintf(ts, sizeof ts, "%d", type->valueint);
+        fprintf(f, "  %-24s %-11s %-4s %-5s %-12s %-11s %s\n", str(e, "name"), str(e, "status"),
+               pss, ts, *str(e, "config") ? str(e, "config") : "-",
+               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "cpu_wide")) ? "cpu-wide"
+               : *str(e, "scope") ? str(e, "scope") : "-",
+               *str(e, "encoding") ? str(e, "encoding") : str(e, "event"));
+        if (ok)
+            continue;
+        const char *why = str(e, "reason");
+        size_t w = 0;
+        while (w < nsaid && strcmp(said[w], why))
+            w++;
+        if (w < nsaid)
+            fprintf(f, "  %-24s   why: as (%zu) above\n", "", w + 1);
+        else if (nsaid < sizeof said / sizeof said[0]) {
+            said[nsaid++] = why;
+            fprintf(f, "  %-24s   why (%zu): %s\n", "", nsaid, why);
+        } else
+            fprintf(f, "  %-24s   why: %s\n", "", why);
+    }
+}
+
 void mp__events_adds(FILE *f, const cJSON *plan)
 {
     const cJSON *add = cJSON_GetObjectItemCaseSensitive(plan, "software_added"), *a;
@@ -100,7 +137,7 @@ static cJSON *plan_json(const char *spec, int *code)
 static int show(const char *spec)
 {
     int code = 0;
-    cJSON *j = plan_json(spec, &code), *evs, *e;
+    cJSON *j = plan_json(spec, &code);
     if (!j)
         return code;
     printf("--events %s: preset %s", spec, str(j, "preset"));
@@ -125,24 +162,7 @@ static int show(const char *spec)
             printf("    pass %.0f: %d counter%s, read path %s\n", mp_json_num(p, "pass", 0), n,
                    n == 1 ? "" : "s", str(p, "read_path"));
     }
-    evs = cJSON_GetObjectItemCaseSensitive(j, "events");
-    if (cJSON_GetArraySize(evs))
-        printf("  %-24s %-11s %-4s %-5s %-12s %-11s %s\n", "metric", "status", "pass", "type",
-               "config", "scope", "encoding / reason");
-    cJSON_ArrayForEach(e, evs) {
-        const cJSON *pass = cJSON_GetObjectItemCaseSensitive(e, "pass");
-        const cJSON *type = cJSON_GetObjectItemCaseSensitive(e, "type");
-        char pss[16] = "-", ts[16] = "-";
-        int ok = !strcmp(str(e, "status"), "opened");
-        if (cJSON_IsNumber(pass)) snprintf(pss, sizeof pss, "%d", pass->valueint);
-        if (cJSON_IsNumber(type)) snprintf(ts, sizeof ts, "%d", type->valueint);
-        printf("  %-24s %-11s %-4s %-5s %-12s %-11s %s\n", str(e, "name"), str(e, "status"),
-               pss, ts, *str(e, "config") ? str(e, "config") : "-",
-               cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "cpu_wide")) ? "cpu-wide"
-               : *str(e, "scope") ? str(e, "scope") : "-",
-               *str(e, "encoding") ? str(e, "encoding") : str(e, "event"));
-        if (!ok) printf("  %-24s   why: %s\n", "", str(e, "reason"));
-    }
+    mp__events_table(stdout, cJSON_GetObjectItemCaseSensitive(j, "events"));
     cJSON_Delete(j);
     return 0;
 }

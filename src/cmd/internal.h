@@ -26,5 +26,9 @@ int mp__cmd_out_dir(mp_dir *d, const char *path, int force, mp_err *err);
  * from the plan's JSON: those that opened under "adds:", any that did not
  * under "would add", each counter named once (cmd/events.c). */
 void mp__events_adds(FILE *f, const cJSON *plan);
+/* The plan's table of metrics, one row each; a metric not opened gets its
+ * reason below it, each reason once: a later metric with the same one
+ * points back to it by number. */
+void mp__events_table(FILE *f, const cJSON *evs);
 
 #endif

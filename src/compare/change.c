@@ -1,8 +1,9 @@
 /* change.c - each shared cell against the first input, with the repeat as
  * the unit of replication: per-call samples are autocorrelated and repeats
  * drift, so a test over calls calls two identical runs different almost
- * always.  The change of the median in %, the ratio with its interval from
- * the repeat medians, a permutation test on them, and a minimum effect
+ * always.  The ratio of the medians with its interval from the repeat
+ * medians (Hodges-Lehmann), the change as that ratio's (ratio - 1) in %,
+ * a permutation test on them, and a minimum effect
  * below which a change is within noise.  See compare.h. */
 #include "compare/internal.h"
 
@@ -54,6 +55,7 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     memset(out, 0, sizeof *out);
     out->base = out->value = out->pct = out->p = NAN;
     out->ratio = out->ratio_lo = out->ratio_hi = out->ratio_level = NAN;
+    out->could_up = out->could_down = NAN;
     out->verdict = MP_CMP_NOT_TESTABLE;
     const mp_rcell *a = mp_cmp_cell(&c->h[0], g->mode, g->kind, backend, nfds);
     const mp_rcell *b = mp_cmp_cell(&c->h[hi], g->mode, g->kind, backend, nfds);
@@ -65,7 +67,10 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
         snprintf(out->why, sizeof out->why, "not measured by both");
         return;
     }
-    out->pct = (out->value / out->base - 1) * 100;
+    /* the change is the ratio's: (ratio - 1), one estimator with one
+     * interval; the medians' ratio only where there are no repeats */
+    out->ratio = out->value / out->base;
+    out->pct = (out->ratio - 1) * 100;
     if (!repeats_ok(&c->h[0], a, out->why, sizeof out->why) ||
         !repeats_ok(&c->h[hi], b, out->why, sizeof out->why))
         return;
@@ -73,8 +78,11 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     if (rc == 0)
         rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, 0.95, &out->ratio, &out->ratio_lo,
                             &out->ratio_hi, &out->ratio_level);
+    if (rc == 0)
+        out->pct = (out->ratio - 1) * 100;
     if (rc < 0) {
         out->p = NAN;
+        out->ratio = out->value / out->base;
         snprintf(out->why, sizeof out->why, "%s", rc == -ENOMEM ? "out of memory"
                  : "a repeat median that is not a positive number");
         return;
@@ -82,6 +90,12 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     out->n_base = a->nrep;
     out->n_value = b->nrep;
     out->min_effect = fmax(MP_CMP_MIN_EFFECT, fmax(noise_of(a), noise_of(b)));
+    /* the ratio's interval as measured, moved: slower once ratio_lo > 1, so from
+     * ratio / ratio_lo; faster once ratio_hi < 1, so from ratio / ratio_hi */
+    if (out->ratio_lo > 0 && out->ratio_hi > 0) {
+        out->could_up = (fmax(1 + out->min_effect, out->ratio / out->ratio_lo) - 1) * 100;
+        out->could_down = (fmin(1 - out->min_effect, out->ratio / out->ratio_hi) - 1) * 100;
+    }
     if (fabs(out->pct) / 100 < out->min_effect)
         out->verdict = MP_CMP_WITHIN_NOISE;
     else if (out->p < MP_CMP_ALPHA && out->ratio_lo > 1 && out->pct > 0)
@@ -149,6 +163,10 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
                "medians, p < %.2g; a change under %.0f%% or the cells' own noise is within "
                "noise)\n\n", backend, MP_QMD(c->h[0].label), MP_CMP_ALPHA,
             MP_CMP_MIN_EFFECT * 100);
+    fprintf(f, "The threshold per cell: the larger of %.0f%% and the wider of the two cells' "
+               "median intervals over its median; and slower or faster only where the ratio's "
+               "95%% interval excludes 1. \"could show\" is the smallest slowdown and speed-up "
+               "each cell could have been called with by both.\n\n", MP_CMP_MIN_EFFECT * 100);
     snprintf(head, sizeof head, "N");
     mp__cmp_head(f, c, head, col);
     for (size_t k = 0; k < nn; k++) {
@@ -162,9 +180,10 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
             if (!isfinite(ch.pct))
                 fputs(" - |", f);
             else if (isfinite(ch.p))
-                fprintf(f, " %+.1f%% (%.3f–%.3f×), %s, %s%s%s |", ch.pct, ch.ratio_lo,
-                        ch.ratio_hi, p_text(p, sizeof p, ch.p), ch.significant ? "**" : "",
-                        mp_cmp_verdict_name(ch.verdict), ch.significant ? "**" : "");
+                fprintf(f, " %+.1f%% (%.3f–%.3f×), %s, %s%s%s; could show %+.1f%% / %+.1f%% |",
+                        ch.pct, ch.ratio_lo, ch.ratio_hi, p_text(p, sizeof p, ch.p),
+                        ch.significant ? "**" : "", mp_cmp_verdict_name(ch.verdict),
+                        ch.significant ? "**" : "", ch.could_up, ch.could_down);
             else {
                 fprintf(f, " %+.1f%%, not testable |", ch.pct);
                 size_t w = 0;
@@ -212,18 +231,21 @@ void mp_cmp_print_changes(FILE *f, const mp_cmp *c)
                     if (!lines++)
                         fprintf(f, "change against host 1 (median; 95%% interval of the ratio "
                                    "and permutation test on the repeat medians):\n"
-                                   "%-7s %-10s %-13s %8s %5s %8s %-17s %-9s %s\n", "mode",
-                                "fd kind", "backend", "N", "host", "change", "ratio [95%]",
-                                "p", "verdict");
+                                   "%-7s %-10s %-13s %8s %5s %8s %-17s %-9s %-13s %s\n",
+                                "mode", "fd kind", "backend", "N", "host", "change",
+                                "ratio [95%]", "p", "verdict", "could show");
                     if (isfinite(ch.p))
                         snprintf(r, sizeof r, "%.3f [%.3f-%.3f]", ch.ratio, ch.ratio_lo,
                                  ch.ratio_hi);
                     else
                         snprintf(r, sizeof r, "-");
-                    fprintf(f, "%-7s %-10.10s %-13.13s %8lld %5zu %+7.1f%% %-17s %-9s %s\n",
+                    char cs[48] = "-";
+                    if (isfinite(ch.could_up) && isfinite(ch.could_down))
+                        snprintf(cs, sizeof cs, "%+.1f%% / %+.1f%%", ch.could_up, ch.could_down);
+                    fprintf(f, "%-7s %-10.10s %-13.13s %8lld %5zu %+7.1f%% %-17s %-9s %-13s %s\n",
                             g[gi].mode, g[gi].kind, be[b], sh[k], i + 1, ch.pct, r,
                             isfinite(ch.p) ? p_text(p, sizeof p, ch.p) : "-",
-                            mp_cmp_verdict_name(ch.verdict));
+                            mp_cmp_verdict_name(ch.verdict), cs);
                 }
         }
     }

@@ -101,9 +101,10 @@ size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backe
                        long long *out, size_t max);
 
 /* The change of host hi against the first input at one key, with the
- * repeat (never the call) as the unit: the change of the median in %, the
- * ratio of the medians with its interval (Hodges-Lehmann over the repeat
- * medians), and a two-sided permutation test on the repeat medians.  A
+ * repeat (never the call) as the unit: the ratio of the medians with its
+ * interval (Hodges-Lehmann over the repeat medians), the change as that
+ * ratio's (ratio - 1) in %, and a two-sided permutation test on the repeat
+ * medians.  A
  * change smaller than the minimum effect -- MP_CMP_MIN_EFFECT, or the
  * cells' own noise (the wider of their intervals, relative to its median:
  * what another run of the same code may move by), whichever is larger -- is
@@ -123,10 +124,15 @@ typedef enum {
 const char *mp_cmp_verdict_name(mp_cmp_verdict v);
 typedef struct mp_cmp_change {
     double base, value;        /* medians, ns; NAN when not measured */
-    double pct;                /* (value / base - 1) * 100; NAN when either is missing */
-    double ratio, ratio_lo, ratio_hi, ratio_level;   /* value / base from the repeats */
+    double pct;                /* (ratio - 1) * 100; NAN when either is missing */
+    double ratio, ratio_lo, ratio_hi, ratio_level;   /* value / base: the Hodges-Lehmann
+                                  * estimate from the repeats, value / base without them */
     double p;                  /* permutation test; NAN when not testable */
     double min_effect;         /* the threshold used, a fraction */
+    double could_up, could_down;   /* the smallest slowdown and speed-up, in %, this cell could
+                                    * have been called with: beyond min_effect and far enough
+                                    * that the ratio's interval, as wide as measured, excludes 1
+                                    * (NAN when not testable) */
     size_t n_base, n_value;    /* repeat medians tested */
     mp_cmp_verdict verdict;
     int significant;           /* verdict is a slowdown or a speed-up */

@@ -71,6 +71,8 @@ static cJSON *cell(const mp_cmp *c, const mp_cmp_group *g, const char *b, long l
             num_or_null(ci, "hi", ch.ratio_hi);
             num_or_null(ci, "level", ch.ratio_level);
             cJSON_AddNumberToObject(e, "min_effect_pct", ch.min_effect * 100);
+            num_or_null(e, "could_show_slower_pct", ch.could_up);
+            num_or_null(e, "could_show_faster_pct", ch.could_down);
             cJSON_AddNumberToObject(e, "repeats_first", (double)ch.n_base);
             cJSON_AddNumberToObject(e, "repeats_this", (double)ch.n_value);
             cJSON_AddBoolToObject(e, "significant", ch.significant);

@@ -11,6 +11,7 @@
 
 #include "report/series.h"
 #include "report/format.h"
+#include "report/verdict.h"
 
 /* A p90 this many times the median is a tail worth naming. */
 #define LONG_TAIL 4.0
@@ -139,8 +140,8 @@ static const mp_rcell *find(const mp_rmodel *m, const char *mode, const char *ki
     return NULL;
 }
 
-/* poll/epoll at the largest N both measured, with the range the repeat
- * medians allow (smallest poll over largest epoll to the reverse). */
+/* poll/epoll at the largest N both measured: the report's one ratio
+ * estimator and its 95% interval (mp_rc_ratio_est). */
 static void ratio_finding(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
     double x[MP_RC_MAXPTS], y[MP_RC_MAXPTS];
@@ -150,16 +151,39 @@ static void ratio_finding(FILE *f, const mp_rmodel *m, const char *mode, const c
         const mp_rcell *e = find(m, mode, kind, "epoll", (long long)x[i]);
         if (!p || !e || !(e->wall.p50 > 0))
             continue;
-        fprintf(f, "  %s, %s: poll/epoll at N=%s is %s", mode, kind, MP_NUM(x[i]),
-                MP_NUM(p->wall.p50 / e->wall.p50));
-        double plo, phi, elo, ehi;
-        if (isfinite(mp_rc_rep_spread(p, &plo, &phi)) &&
-            isfinite(mp_rc_rep_spread(e, &elo, &ehi)) && ehi > 0 && elo > 0)
-            fprintf(f, " (%s to %s from the repeat medians)", MP_NUM(plo / ehi),
-                    MP_NUM(phi / elo));
+        double lo, hi, r = mp_rc_ratio_est(e, p, &lo, &hi);
+        fprintf(f, "  %s, %s: poll/epoll at N=%s is %s", mode, kind, MP_NUM(x[i]), MP_NUM(r));
+        if (isfinite(lo) && isfinite(hi))
+            fprintf(f, " (95%% interval %s to %s from the repeat medians)", MP_NUM(lo),
+                    MP_NUM(hi));
         fputc('\n', f);
         return;
     }
+}
+
+/* The claim "poll grows with N, about linearly; epoll is flat" as the
+ * report decides it, on the fd kind its seed measured. */
+static void claim_finding(FILE *f, const mp_rmodel *m, const char *mode)
+{
+    const char *seed_kind, *kind = mp_rv_claim_kind(m, mode, &seed_kind);
+    mp_rlinear o;
+    if (!mp_rv_linear(m, mode, kind, &o))
+        return;
+    fprintf(f, "  %s, %s: claim \"poll grows with N, about linearly; epoll is flat\": %s "
+               "(poll grows %s×", mode, kind, mp_rv_linear_verdict(&o), MP_NUM(o.growth));
+    if (isfinite(o.growth_lo) && isfinite(o.growth_hi))
+        fprintf(f, " [%s to %s]", MP_NUM(o.growth_lo), MP_NUM(o.growth_hi));
+    fprintf(f, ", log-log slope %.2f", o.loglog);
+    if (isfinite(o.loglog_lo) && isfinite(o.loglog_hi))
+        fprintf(f, " [%.2f to %.2f]", o.loglog_lo, o.loglog_hi);
+    fprintf(f, "; epoll max/min %.2f", o.spread);
+    if (isfinite(o.spread_lo) && isfinite(o.spread_hi))
+        fprintf(f, " [%.2f to %.2f]", o.spread_lo, o.spread_hi);
+    int other = strcmp(kind, seed_kind) != 0;
+    fprintf(f, ", bound %.0f)%s%s%s\n", MP_RV_FLAT_BOUND, other ? "; not the seed's " : "",
+            other ? seed_kind : "", other ? " fds" : "");
+    if (o.nknees)
+        fprintf(f, "    beside it: poll's knees %s\n", o.knees);
 }
 
 /* How a backend's median grows with N: the range of its per-interval costs,
@@ -218,6 +242,8 @@ int mp_report_notes(const mp_rmodel *m, FILE *f)
                 continue;
             if (!said++)
                 fputs("\nfindings (report.md has the intervals and the claims checked):\n", f);
+            if (!strcmp(mp_rv_claim_kind(m, m->modes[d], &(const char *){0}), m->kinds[k]))
+                claim_finding(f, m, m->modes[d]);
             ratio_finding(f, m, m->modes[d], m->kinds[k]);
             growth_finding(f, m, m->modes[d], m->kinds[k], "poll");
             growth_finding(f, m, m->modes[d], m->kinds[k], "epoll");

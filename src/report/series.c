@@ -50,11 +50,9 @@ double mp_rc_select_lines(const mp_rmodel *m, const mp_rcell *c, double nfds)
 double mp_rc_ratio(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *backend, long long nfds)
 {
-    double a = mp_rm_p50(mp_rm_find(m, mode, kind, backend, nfds), "wall_ns");
-    double b = mp_rm_p50(mp_rm_find(m, mode, kind, "epoll", nfds), "wall_ns");
-    if (!isfinite(a) || !(b > 0))
-        return NAN;
-    return a / b;
+    double lo, hi;
+    return mp_rc_ratio_est(mp_rm_find(m, mode, kind, "epoll", nfds),
+                           mp_rm_find(m, mode, kind, backend, nfds), &lo, &hi);
 }
 
 int mp_rc_ratio_range(const mp_rmodel *m, const char *mode, const char *kind,
@@ -243,6 +241,22 @@ int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, 
     *lo = log(rlo) / log(x1 / x0);
     *hi = log(rhi) / log(x1 / x0);
     return 0;
+}
+
+double mp_rc_ratio_est(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
+{
+    double est = NAN, ach, pa = mp_rm_p50(a, "wall_ns"), pb = mp_rm_p50(b, "wall_ns");
+    *lo = *hi = NAN;
+    if (!(pa > 0) || !isfinite(pb))
+        return NAN;
+    if (mp_rc_has_reps(a) && mp_rc_has_reps(b) &&
+        mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, lo, hi, &ach) == 0) {
+        if (!hl_level_ok(ach, MP_CI_LEVEL))
+            *lo = *hi = NAN;
+        return est;
+    }
+    *lo = *hi = NAN;
+    return pb / pa;
 }
 
 int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)

@@ -27,8 +27,18 @@ double mp_rc_select_lines(const mp_rmodel *m, const mp_rcell *c, double nfds);
  * (fds 0..2 are stdio, so N watched fds end at N + 2). */
 long long mp_rc_maxfd(const mp_rcell *c);
 
-/* p50(backend) / p50(epoll) at the same mode, kind and N; NaN if either
- * is missing or epoll's is not positive. */
+/* The one estimator of a ratio of two cells' medians, p50(b) / p50(a):
+ * the Hodges-Lehmann estimate from their repeat medians where both cells
+ * have at least 2 (the estimate the interval mp_rc_ratio_ci is built
+ * around, so the two always agree), p50(b) / p50(a) otherwise.  The
+ * report's ratios to epoll, its growth factors and log-log slopes over a
+ * range, the terminal's findings and compare's change all use it.  NaN
+ * when a cell is missing or a value not positive; [lo, hi] its 95%
+ * interval (NaN: none). */
+double mp_rc_ratio_est(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi);
+
+/* mp_rc_ratio_est of backend's cell over epoll's at the same mode, kind
+ * and N; NaN if either is missing or epoll's is not positive. */
 double mp_rc_ratio(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *backend, long long nfds);
 

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "report/internal.h"
 #include "report/model.h"
 #include "report/series.h"
 
@@ -38,103 +39,93 @@ static void because(char *why, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Whether poll's interval costs stay within MP_RC_SPREAD of each other, on
- * the n usable intervals [lo[i], hi[i]] (every lo above 0): yes when every
- * pair of distinct costs is within it by their intervals (max over i != j
- * of hi_i / lo_j), no when some pair is certainly apart (max over i != j
- * of lo_i / hi_j above it), else not resolved.  A cost against itself is
- * no pair, and fewer than two costs make no pair at all. */
-static int poll_spread(const double *lo, const double *hi, size_t n, mp_rlinear *o)
+/* poll grows with N: the log-log slope first to last above
+ * MP_RV_GROW_SLOPE over a range of 100x or more, the growth factor above 1
+ * over a shorter one; decided on the interval when the cells have one. */
+static int poll_grows(mp_rlinear *o, int longrange)
 {
+    double lo = longrange ? o->loglog_lo : o->growth_lo;
+    double hi = longrange ? o->loglog_hi : o->growth_hi;
+    double bound = longrange ? MP_RV_GROW_SLOPE : 1;
     char a[32], b[32], c[32];
-    snprintf(c, sizeof c, "%.0f", MP_RC_SPREAD);
-    if (n < 2) {
-        because(o->why, sizeof o->why, "whether poll's interval costs stay within %s× of "
-                "each other is not resolved: fewer than two interval costs with intervals", c);
+    if (!o->has_ci)
+        return o->grows ? MP_RV_YES : MP_RV_NO;
+    int side = mp_rc_side(lo, hi, bound);
+    if (side == MP_RC_ABOVE)
+        return MP_RV_YES;
+    if (side == MP_RC_BELOW)
+        return MP_RV_NO;
+    if (side == MP_RC_NO_CI) {
+        because(o->why, sizeof o->why, "poll's growth first to last has no interval: %s",
+                MP_RC_FEW_REPS);
         return MP_RV_UNRESOLVED;
     }
-    double wide = 0, apart = 0;
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n; j++)
-            if (i != j) {
-                wide = fmax(wide, hi[i] / lo[j]);
-                apart = fmax(apart, lo[i] / hi[j]);
-            }
-    if (wide <= MP_RC_SPREAD)
-        return MP_RV_YES;
-    if (apart > MP_RC_SPREAD)
-        return MP_RV_NO;
-    snprintf(a, sizeof a, "%.2f", apart);
-    snprintf(b, sizeof b, "%.2f", wide);
-    because(o->why, sizeof o->why, "the ratio of two of poll's interval costs lies between %s "
-            "and %s by their intervals, so whether they stay within %s× of each other is not "
-            "resolved", a, b, c);
+    snprintf(a, sizeof a, "%.3g", lo);
+    snprintf(b, sizeof b, "%.3g", hi);
+    snprintf(c, sizeof c, "%.3g", bound);
+    because(o->why, sizeof o->why, "poll's %s first to last [%s, %s] includes %s",
+            longrange ? "log-log slope" : "growth factor", a, b, c);
     return MP_RV_UNRESOLVED;
 }
 
-/* poll grows with N at one cost per fd: every interval cost above 0, the
- * log-log slope first to last at least 0.5 over a range of 100x or more,
- * and every two interval costs within MP_RC_SPREAD of each other.  An
- * interval that is not available (too few repeats for its level) decides
- * nothing: the claim is then not resolved. */
-static int poll_linear(mp_rlinear *o)
+/* About linearly: the log-log slope's interval within [MP_RV_LIN_LO,
+ * MP_RV_LIN_HI]; outside it when the whole interval is. */
+static int poll_about_linear(mp_rlinear *o)
 {
-    const mp_rcost *pc = &o->pc;
-    size_t np = pc->n, nu = 0;
     char a[32], b[32];
-    double ulo[MP_RC_MAXPTS], uhi[MP_RC_MAXPTS];
-    int longrange = pc->nfds[np - 1] / pc->nfds[0] >= 100;
     if (!o->has_ci)
         return o->lin ? MP_RV_YES : MP_RV_NO;
-    int grows = MP_RV_YES, missing = 0;
-    for (size_t i = 0; i + 1 < np; i++) {
-        double lo = pc->marg_ci[i][0], hi = pc->marg_ci[i][1];
-        int side = mp_rc_side(lo, hi, 0);
-        if (side == MP_RC_NO_CI) {
-            missing = 1;
-            continue;
-        }
-        ulo[nu] = lo;
-        uhi[nu++] = hi;
-        if (side == MP_RC_BELOW)
-            grows = MP_RV_NO;
-        else if (side == MP_RC_STRADDLES && grows == MP_RV_YES) {
-            grows = MP_RV_UNRESOLVED;
-            char r[48];
-            snprintf(r, sizeof r, "%s→%s", MP_NUM(pc->nfds[i]), MP_NUM(pc->nfds[i + 1]));
-            because(o->why, sizeof o->why, "poll's interval cost %s [%s, %s] ns per fd "
-                    "includes 0", r, mp_fmt_num(a, sizeof a, lo), mp_fmt_num(b, sizeof b, hi));
-        }
-    }
-    if (missing && grows == MP_RV_YES) {
-        char few[160];
-        grows = MP_RV_UNRESOLVED;
-        because(o->why, sizeof o->why, "an interval cost of poll has no interval: %s",
-                mp_rc_few_reps_family(np, few, sizeof few));
-    }
-    if (grows == MP_RV_YES && longrange) {
-        int side = mp_rc_side(o->loglog_lo, o->loglog_hi, 0.5);
-        if (side == MP_RC_BELOW)
-            grows = MP_RV_NO;
-        else if (side == MP_RC_NO_CI) {
-            grows = MP_RV_UNRESOLVED;
-            because(o->why, sizeof o->why, "poll's log-log slope first to last has no "
-                    "interval: %s", MP_RC_FEW_REPS);
-        } else if (side != MP_RC_ABOVE) {
-            grows = MP_RV_UNRESOLVED;
-            snprintf(a, sizeof a, "%.2f", o->loglog_lo);
-            snprintf(b, sizeof b, "%.2f", o->loglog_hi);
-            because(o->why, sizeof o->why, "poll's log-log slope first to last [%s, %s] "
-                    "includes 0.5", a, b);
-        }
-    }
-    if (grows != MP_RV_YES)
-        return grows;
-    return poll_spread(ulo, uhi, nu, o);
+    if (!isfinite(o->loglog_lo) || !isfinite(o->loglog_hi))
+        return MP_RV_UNRESOLVED;   /* the reason is poll_grows' */
+    if (o->loglog_lo >= MP_RV_LIN_LO && o->loglog_hi <= MP_RV_LIN_HI)
+        return MP_RV_YES;
+    if (o->loglog_hi < MP_RV_LIN_LO || o->loglog_lo > MP_RV_LIN_HI)
+        return MP_RV_NO;
+    snprintf(a, sizeof a, "%.2f", o->loglog_lo);
+    snprintf(b, sizeof b, "%.2f", o->loglog_hi);
+    because(o->why, sizeof o->why, "poll's log-log slope first to last [%s, %s] reaches out "
+            "of the band %.2f to %.2f around 1", a, b, MP_RV_LIN_LO, MP_RV_LIN_HI);
+    return MP_RV_UNRESOLVED;
 }
 
-/* epoll flat: its largest median at most 2x its smallest. */
-#define FLAT_SPREAD 2.0
+/* poll's knees, each with the cache levels its N range coincides with
+ * (within 2x of the pollfd array's or the kernel estimate's crossing). */
+static void poll_knees(const mp_rmodel *m, const char *mode, const char *kind, mp_rlinear *o)
+{
+    mp_rknees k;
+    mp__r_knees(m, mode, kind, "poll", "wall_ns", &k);
+    double per_fd[] = {MP_POLLFD_BYTES, mp_kernel_bytes_per_fd(!strcmp(mode, "wakeup"))};
+    static const char *const what[] = {"pollfd array", "kernel estimate"};
+    size_t len = sizeof o->knees, off = 0;
+    o->nknees = k.nk;
+    for (size_t i = 0; i < k.nk && i < MP_RKNEES_MAX && off + 1 < len; i++) {
+        const mp_knee *kn = &k.kn[i];
+        char x0[32], x1[32], iv[64] = "";
+        if (isfinite(kn->lo) && isfinite(kn->hi))
+            snprintf(iv, sizeof iv, " [%.2f, %.2f]", kn->lo, kn->hi);
+        off += (size_t)snprintf(o->knees + off, len - off, "%s%s→%s (log-log slope %.2f%s)",
+                                i ? "; " : "", mp_fmt_num(x0, sizeof x0, kn->x0),
+                                mp_fmt_num(x1, sizeof x1, kn->x1), kn->slope, iv);
+        int listed = 0;
+        for (size_t fp = 0; fp < 2; fp++)
+            for (size_t ci = 0; ci < m->ncaches && off + 1 < len; ci++) {
+                double n = mp_cross_nfds(m->caches[ci].bytes, per_fd[fp]);
+                if (!(n >= kn->x0 / 2 && n <= kn->x1 * 2))
+                    continue;
+                char nb[32];
+                off += (size_t)snprintf(o->knees + off, len - off, "%s %s filling %s at N ≈ %s",
+                                        listed++ ? "," : " coincides with", what[fp],
+                                        m->caches[ci].name, mp_fmt_num(nb, sizeof nb, n));
+            }
+        if (!listed && off + 1 < len)
+            off += (size_t)snprintf(o->knees + off, len - off, " (no cache level within 2×)");
+    }
+    if (off >= len)
+        o->knees[len - 1] = 0;
+}
+
+/* epoll flat: its largest median at most MP_RV_FLAT_BOUND its smallest. */
+#define FLAT_SPREAD MP_RV_FLAT_BOUND
 static int epoll_flat(const mp_rmodel *m, const char *mode, const char *kind, mp_rlinear *o)
 {
     const mp_rcost *ec = &o->ec;
@@ -174,7 +165,6 @@ int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlin
         return 0;
     const mp_rcost *pc = &o->pc, *ec = &o->ec;
     size_t np = pc->n, ne = ec->n;
-    o->loglog = mp_loglog_slope(pc->nfds[0], pc->y[0], pc->nfds[np - 1], pc->y[np - 1]);
     o->lo = o->hi = ec->y[0];
     for (size_t k = 1; k < ne; k++) {
         o->lo = fmin(o->lo, ec->y[k]);
@@ -182,20 +172,39 @@ int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlin
     }
     o->spread = o->lo > 0 ? o->hi / o->lo : INFINITY;
     o->spread_lo = o->spread_hi = NAN;
-    o->grows = pc->marg_lo > 0 && (pc->nfds[np - 1] / pc->nfds[0] < 100 || o->loglog >= 0.5);
-    /* O(N) is one cost per fd: interval costs within MP_RC_SPREAD of each other */
-    o->lin = o->grows && pc->marg_hi <= MP_RC_SPREAD * pc->marg_lo;
-    o->flat = o->spread <= FLAT_SPREAD;
+    o->p0 = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[0]);
     o->p1 = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[np - 1]);
     o->e1 = mp_rm_find(m, mode, kind, "epoll", (long long)ec->nfds[ne - 1]);
+    double range = pc->nfds[np - 1] / pc->nfds[0];
+    int longrange = range >= 100;
+    o->growth = mp_rc_ratio_est(o->p0, o->p1, &o->growth_lo, &o->growth_hi);
+    o->loglog = o->growth > 0 ? log(o->growth) / log(range) : NAN;
+    o->loglog_lo = o->growth_lo > 0 ? log(o->growth_lo) / log(range) : NAN;
+    o->loglog_hi = o->growth_hi > 0 ? log(o->growth_hi) / log(range) : NAN;
+    o->grows = longrange ? o->loglog >= MP_RV_GROW_SLOPE : o->growth > 1;
+    o->lin = o->grows && o->loglog >= MP_RV_LIN_LO && o->loglog <= MP_RV_LIN_HI;
+    o->flat = o->spread <= FLAT_SPREAD;
     o->has_ci = pc->has_ci && ec->has_ci;
-    o->loglog_lo = o->loglog_hi = NAN;
-    if (o->has_ci)
-        mp_rc_loglog_ci(mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[0]), pc->nfds[0],
-                        o->p1, pc->nfds[np - 1], MP_CI_LEVEL, &o->loglog_lo, &o->loglog_hi);
-    o->on = poll_linear(o);
+    o->grows_v = poll_grows(o, longrange);
+    o->lin_v = o->grows_v == MP_RV_NO ? MP_RV_NO : poll_about_linear(o);
+    o->on = o->grows_v == MP_RV_NO || o->lin_v == MP_RV_NO ? MP_RV_NO
+          : o->grows_v == MP_RV_YES && o->lin_v == MP_RV_YES ? MP_RV_YES : MP_RV_UNRESOLVED;
     o->flat_v = epoll_flat(m, mode, kind, o);
+    poll_knees(m, mode, kind, o);
     return 1;
+}
+
+const char *mp_rv_claim_kind(const mp_rmodel *m, const char *mode, const char **seed_kind)
+{
+    static const char *const wakeup[] = {"tcp", "socketpair", NULL};
+    static const char *const ready[] = {"pipe", NULL};
+    const char *const *want = !strcmp(mode, "wakeup") ? wakeup : ready;
+    *seed_kind = !strcmp(mode, "wakeup") ? "tcp" : "pipe";
+    for (size_t w = 0; want[w]; w++)
+        for (size_t k = 0; k < m->nkinds; k++)
+            if (!strcmp(m->kinds[k], want[w]))
+                return m->kinds[k];
+    return m->nkinds ? m->kinds[0] : "unknown";
 }
 
 const char *mp_rv_linear_verdict(const mp_rlinear *o)

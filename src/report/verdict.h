@@ -12,23 +12,52 @@
 enum { MP_RV_YES, MP_RV_NO, MP_RV_UNRESOLVED };
 const char *mp_rv_name(int v);   /* "yes", "no", "not resolved" */
 
-/* "poll is O(N), epoll is flat" in one mode. */
+/* "poll grows with N, about linearly; epoll is flat" in one mode, each
+ * part tested by the statistic that answers it:
+ * - poll grows: the growth factor p50(last N) / p50(first N) (one ratio
+ *   estimator, mp_rc_ratio_est, with its 95% interval from the repeat
+ *   medians) and the log-log slope over the whole range, ln(growth) /
+ *   ln(N range), with the same interval on its scale; poll grows when
+ *   the slope's interval lies above MP_RV_GROW_SLOPE over a range of 100x
+ *   or more (over a shorter range: the growth factor's above 1);
+ * - about linearly: that slope's interval within [MP_RV_LIN_LO,
+ *   MP_RV_LIN_HI];
+ * - knees: super-linear stretches of poll (mp__r_knees), named with the
+ *   cache level they coincide with, beside the claim, never against it;
+ * - epoll flat: max / min of its medians, with the range the cells'
+ *   intervals allow, at most MP_RV_FLAT_BOUND. */
+#define MP_RV_GROW_SLOPE 0.5
+#define MP_RV_LIN_LO 0.75
+#define MP_RV_LIN_HI 1.25
+#define MP_RV_FLAT_BOUND 2.0
 typedef struct mp_rlinear {
     mp_rcost pc, ec;             /* poll's and epoll's medians against N */
+    double growth;               /* poll's growth factor, first to last N */
+    double growth_lo, growth_hi; /* its 95% interval (NaN: none) */
     double loglog;               /* poll's log-log slope, first to last N */
     double loglog_lo, loglog_hi; /* its interval (NaN: none) */
     double lo, hi, spread;       /* epoll's lowest and highest median, hi / lo */
     double spread_lo, spread_hi; /* the range of hi / lo the cells' intervals allow */
     int grows, lin, flat;        /* on the medians alone */
     int has_ci;                  /* every cell of both has repeat medians */
-    int on, flat_v;              /* MP_RV_*: poll O(N), epoll flat */
+    int grows_v, lin_v;          /* MP_RV_*: poll grows, about linearly */
+    int on, flat_v;              /* MP_RV_*: poll grows about linearly, epoll flat */
+    size_t nknees;               /* poll's knees (super-linear stretches) */
+    char knees[600];             /* "2,000→5,000 (log-log slope 2.18 [..]) coincides with
+                                  * ..."; "" when none */
     char why[600];               /* what is not resolved, "" when all is */
-    const mp_rcell *p1, *e1;     /* poll's and epoll's cells at their largest N */
+    const mp_rcell *p0, *p1, *e1;/* poll's first and last cells, epoll's last */
 } mp_rlinear;
 /* 1 when poll and epoll each have two N or more in mode, else 0. */
 int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlinear *o);
 /* "holds", "holds in part", "does not hold", "not resolved" */
 const char *mp_rv_linear_verdict(const mp_rlinear *o);
+
+/* The fd kind a seed's claim in mode is judged on: the kind the seed
+ * measured (wakeup: seed 000, TCP sockets, else socketpairs; ready: seed
+ * 002, pipes) where the run has it, else the run's first kind.  *seed_kind
+ * is the seed's own kind; the two differ when the run lacks it. */
+const char *mp_rv_claim_kind(const mp_rmodel *m, const char *mode, const char **seed_kind);
 
 /* The poll/epoll ratio at 10,000 fds against the seed's figure for the
  * mode (seed NaN: none): within a factor of 2, within 10, or further, by
