@@ -17,7 +17,8 @@ static const mp_rtfield fields[] = {
     STR(interrupted_cell, "interrupted: the cell, or what else, that was running"),
     ROW(interrupted_signal, MP_RT_INT, MP_RT_OMIT_ZERO, 0, "", "interrupted: the signal"),
     ROW(recovered, MP_RT_JSON, MP_RT_OMIT_EMPTY, 0, "",
-        "written by muxprof report from the journal: from, cells, finished, torn_line_ignored"),
+        "written by muxprof report from the journal: from, cells, finished, torn_line_ignored, "
+        "cells_from_passes"),
     STR(started_utc, "when the run started, ISO 8601 UTC"),
     STR(finished_utc, "when it finished; left out when it was killed"),
 };
