@@ -93,7 +93,7 @@ case $geometry in
     *) gf=$ROOT/sim/geometries/$geometry.conf ;;
 esac
 [ -f "$gf" ] || usage_error "--geometry: no $gf; expected a file or one of $(ls "$ROOT/sim/geometries" | sed 's/\.conf$//' | tr '\n' ' ')"
-# absolute: plan.env names it, and sim-import takes a relative geometry= from DIR
+# absolute: the plugin is given it from another directory
 gf=$(cd "$(dirname "$gf")" && pwd)/$(basename "$gf")
 if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
     usage_error "--out: $out exists and is not empty; choose another directory or add --force"
@@ -213,8 +213,14 @@ kill "$progress_pid" 2>/dev/null; wait "$progress_pid" 2>/dev/null
 secs=$(( $(date +%s) - t0 ))
 [ -d "$work/back" ] && cp -r "$work/back/." "$out/guest/" 2>/dev/null
 [ -f "$out/guest/cells.txt" ] && mv "$out/guest/cells.txt" "$out/cells.txt"
+# plan.env names a geometry of sim/geometries by name, any other by a copy in
+# the directory (sim-import reads none from outside it)
+case $gf in
+    "$ROOT"/sim/geometries/*.conf) geo=$(basename "$gf" .conf) ;;
+    *) mkdir -p "$out/geometry" && cp "$gf" "$out/geometry/" && geo=geometry/$(basename "$gf") ;;
+esac
 cat > "$out/plan.env" <<EOF
-geometry=$gf
+geometry=$geo
 backends=$backends
 fds=$fds
 fd_kind=$kind

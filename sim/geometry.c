@@ -55,7 +55,7 @@ int mp_sim_prefetch_parse(const char *v, unsigned *bits, mp_err *err)
             return 0;
         }
     mp_echo e;
-    return mp_errf(err, MP_EUSAGE, "prefetch: '%s' is not one of none, l1d, l2, l1d+l2",
+    return mp_errf(err, MP_EUSAGE, "prefetch: '%.60s' is not one of none, l1d, l2, l1d+l2",
                    mp_echo_arg(&e, v));
 }
 
@@ -82,7 +82,7 @@ static int set(mp_sim_geometry *g, int k, const char *v, mp_err *err)
     case K_PAGE:
         a = bytes(v, v + strlen(v));
         if (!a || a > UINT32_MAX)
-            return mp_errf(err, MP_EUSAGE, "'%s' is not a size in bytes (64, 4K)", v);
+            return mp_errf(err, MP_EUSAGE, "'%.60s' is not a size in bytes (64, 4K)", v);
         if (k == K_LINE)
             g->line = (unsigned)a;
         else
@@ -93,14 +93,14 @@ static int set(mp_sim_geometry *g, int k, const char *v, mp_err *err)
     case K_L2:
     case K_L3:
         if (pair(v, &a, &b) < 0)
-            return mp_errf(err, MP_EUSAGE, "'%s' is not SIZE,WAYS (32K,8)", v);
+            return mp_errf(err, MP_EUSAGE, "'%.60s' is not SIZE,WAYS (32K,8)", v);
         c->size = a, c->ways = b;
         return 0;
     case K_ITLB:
     case K_DTLB:
     case K_L2TLB:
         if (pair(v, &a, &b) < 0 || a > 1u << 24)
-            return mp_errf(err, MP_EUSAGE, "'%s' is not ENTRIES,WAYS (48,48)", v);
+            return mp_errf(err, MP_EUSAGE, "'%.60s' is not ENTRIES,WAYS (48,48)", v);
         t->entries = (unsigned)a, t->ways = b;
         return 0;
     case K_POLICY:
@@ -109,7 +109,7 @@ static int set(mp_sim_geometry *g, int k, const char *v, mp_err *err)
         else if (!strcmp(v, "victim"))
             g->l3_policy = MP_SIM_VICTIM;
         else
-            return mp_errf(err, MP_EUSAGE, "'%s' is not inclusive or victim", v);
+            return mp_errf(err, MP_EUSAGE, "'%.60s' is not inclusive or victim", v);
         return 0;
     default:
         return mp_sim_prefetch_parse(v, &g->prefetch, err);
@@ -142,13 +142,13 @@ int mp_sim_geometry_parse(const char *text, const char *name, mp_sim_geometry *g
             continue;
         char *eq = strchr(s, '=');
         if (!eq)
-            return mp_errf(err, MP_EUSAGE, "%s:%d: '%s' is not key=value", name, lineno, s);
+            return mp_errf(err, MP_EUSAGE, "%s:%d: '%.60s' is not key=value", name, lineno, s);
         *eq = 0;
         int k = 0;
         while (k < K_N && strcmp(keys[k], s))
             k++;
         if (k == K_N)
-            return mp_errf(err, MP_EUSAGE, "%s:%d: unknown key '%s' (description, source, line, "
+            return mp_errf(err, MP_EUSAGE, "%s:%d: unknown key '%.60s' (description, source, line, "
                            "l1i, l1d, l2, l3, l3_policy, itlb, dtlb, l2tlb, page, prefetch)",
                            name, lineno, s);
         if (seen[k]++ && k != K_SOURCE)

@@ -54,3 +54,9 @@ endif()
 # Intervals and tests over repeats, and their coverage on synthetic drifting runs; the
 # family level of a series' intervals.
 mp_add_test(test_replicates LIBS mp_report SOURCES test_replicates.c LABELS run)
+# Exit statuses that are true: an unknown top-level status, a run with no
+# cell, a stop signal while gnuplot draws, a stray option of events/topology.
+add_test(NAME test_report_exits
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_report_exits.sh ${MP_TEST_BIN_PATH}
+                 ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_report_exits PROPERTIES LABELS "report;hardening" TIMEOUT 120)

@@ -64,3 +64,11 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
 endif()
 # results.json's config as run/ writes it from a configuration: the exact bytes.
 mp_add_test(test_config_record LIBS mp_run SOURCES test_config_record.c LABELS run)
+# sim-import on a stranger's directory: geometries only by name or from inside
+# DIR without following links, no line of an outside file echoed, nothing
+# written that report would refuse.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_sim_import_inputs COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_sim_import_inputs.sh
+           $<TARGET_FILE:muxprof> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_sim_import_inputs PROPERTIES LABELS "run;sim;hardening" TIMEOUT 120)
+endif()

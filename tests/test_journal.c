@@ -466,6 +466,14 @@ static void test_hostile_journals(void **state)
     /* a damaged line that is not the last: refused, nothing written */
     assert_int_equal(report_edited("damaged", "head -2 ../j > journal.jsonl && echo '{oops' >> "
                                    "journal.jsonl && tail -n +3 ../j >> journal.jsonl"), 2);
+    /* parsed as strictly as results.json: text after the record, two records on
+     * one line, a key twice */
+    assert_int_equal(report_edited("trailing", "sed '2s/$/ x/' ../j > journal.jsonl"), 2);
+    assert_int_equal(report_edited("two", "sed '2s/.*/&&/' ../j > journal.jsonl"), 2);
+    assert_int_equal(report_edited("dupkey", "sed '2s/^{/{\"type\":\"x\",/' ../j > "
+                                   "journal.jsonl"), 2);
+    /* the head alone: no cell to report, exit 1 */
+    assert_int_equal(report_edited("nocell", "head -1 ../j > journal.jsonl"), 1);
     /* samples that are not integers, in a pass record and in a cell record */
     assert_int_equal(report_edited("badsample", "grep -q '\"type\":\"pass\"' ../j && sed "
                                    "'2s/\"wall_raw_ns\":\"/&x/' ../j > journal.jsonl"), 2);

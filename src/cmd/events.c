@@ -224,7 +224,7 @@ const mp_cli mp_cli_events = {
              "Shows how a counter preset resolves on this host: every event with its\n"
              "encoding (perf type, config, scope), whether it opened, and why not.\n\n",
     .outro = "\n" MP_EXIT_HELP,
-    .unknown = "unexpected argument", .see = "", .stray = "",
+    .unknown = "unexpected argument", .see = " (see muxprof events --help)", .stray = "",
 };
 
 int mp_cmd_events(int argc, char **argv)
@@ -234,8 +234,6 @@ int mp_cmd_events(int argc, char **argv)
     mp_err err;
     if (mp_opt_parse(&mp_cli_events, argc, argv, &a, &p, &err)) {
         fprintf(stderr, "muxprof events: %s\n", err.msg);
-        if (p.malformed)
-            mp_opt_usage(&mp_cli_events, stderr);
         return 2;
     }
     if (p.help) {

@@ -191,6 +191,17 @@ static int recover(const char *dir, int anonymize, mp_err *err)
     return rc;
 }
 
+/* 1, said on stderr, when m holds no cell and no experiment: a report of
+ * nothing measured is no success. */
+static int no_cell(const mp_rmodel *m, const char *path)
+{
+    if (m->nall || m->nxtabs || m->legacy)
+        return 0;
+    fprintf(stderr, "muxprof report: %s holds no cell (\"results\": []): the run measured "
+            "nothing; run it again\n", path);
+    return 1;
+}
+
 /* --json: the analysis of DIR/results.json on stdout; nothing is written,
  * so a run with only its journal is not recovered (exit 1, as a missing
  * results.json). */
@@ -219,6 +230,8 @@ static int print_json(const char *dir)
     }
     cJSON_Delete(an);
     cJSON_Delete(doc);
+    if (out == 0)
+        out = no_cell(&m, path);
     mp_rm_free(&m);
     return out;
 }
@@ -296,6 +309,8 @@ int mp_cmd_report(int argc, char **argv)
     }
     if (rc) {   /* a malformed or oversized input is the input's fault: 2, like compare */
         fprintf(stderr, "muxprof report: %s\n", err.msg);
+        if (rc == -EINTR && mp_plot_interrupted())
+            return 128 + mp_plot_interrupted();
         return rc == -EBADMSG || rc == -EFBIG || rc == MP_EUSAGE ? 2 : 1;
     }
     printf("wrote %s/report.md%s\n", dir, !figures ? " (figures not drawn: --no-plots)"
@@ -304,9 +319,11 @@ int mp_cmd_report(int argc, char **argv)
     char path[PATH_MAX + 16];
     mp_rmodel m;
     snprintf(path, sizeof path, "%s/results.json", dir);
+    int empty = 0;
     if (mp_rm_load(&m, path, &err) == 0) {   /* what the report warns about and finds */
         mp_report_notes(&m, stdout);
-        mp_rm_free(&m);
+        empty = no_cell(&m, path);
     }
-    return 0;
+    mp_rm_free(&m);
+    return empty;
 }

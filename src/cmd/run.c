@@ -166,7 +166,9 @@ static int print_summary(const mp_run_config *cfg, const mp_dir *out, const mp_p
         mp_echo dir;
         fprintf(stderr, "muxprof run: report: %s; the results are kept in %s (muxprof report "
                 "DIR tries again)\n", o->report_err.msg, mp_echo_arg(&dir, cfg->out_dir));
-        if (exit_code == 0)
+        if (o->report_rc == -EINTR && mp_plot_interrupted())
+            exit_code = 128 + mp_plot_interrupted();
+        else if (exit_code == 0)
             exit_code = 1;
     }
     return exit_code;

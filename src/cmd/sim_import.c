@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "report/model.h"
 #include "run/sim_import.h"
 
 /* What the options set; the directory is the operand. */
@@ -16,9 +17,10 @@ typedef struct sim_import_args {
 } sim_import_args;
 
 static const mp_opt opts[] = {
-    MP_OPT_STR("geometry", "FILE", sim_import_args, geometry,
-               "the geometry file to state instead of plan.env's geometry=\n"
-               "(a run directory moved from the host that ran it)",
+    MP_OPT_STR("geometry", "NAME|FILE", sim_import_args, geometry,
+               "the geometry to state instead of plan.env's geometry=: a name\n"
+               "of sim/geometries or a file (a run directory moved from the host\n"
+               "that ran it)",
                .complete = MP_OPT_FILES, .needs = "a geometry file"),
 };
 
@@ -70,7 +72,7 @@ int mp_cmd_sim_import(int argc, char **argv)
     const char *dir = argv[p.next];
     mp_sim_import sum;
     mp_err_clear(&err);
-    int rc = mp_sim_import_dir(dir, a.geometry, &sum, &err);
+    int rc = mp_sim_import_dir(dir, a.geometry, mp_rm_check_text, &sum, &err);
     if (rc) {   /* a malformed input is the input's fault: 2, as report's */
         fprintf(stderr, "muxprof sim-import: %s\n", err.msg);
         return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;

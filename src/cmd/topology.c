@@ -42,7 +42,7 @@ const mp_cli mp_cli_topology = {
              "placements `muxprof run --placement` accepts here with their PU pairs.\n"
              "\n",
     .outro = "\n" MP_EXIT_HELP,
-    .help_head = "--help", .unknown = "unknown option", .see = "", .stray = "",
+    .help_head = "--help", .unknown = "unknown option", .see = " (see muxprof topology --help)", .stray = "",
 };
 
 /* "32K", "1M" or bytes. */
@@ -129,8 +129,6 @@ int mp_cmd_topology(int argc, char **argv)
     mp_err err;
     if (mp_opt_parse(&mp_cli_topology, argc, argv, &a, &p, &err)) {
         fprintf(stderr, "muxprof topology: %s\n", err.msg);
-        if (p.malformed)
-            mp_opt_usage(&mp_cli_topology, stderr);
         return 2;
     }
     if (p.help) {

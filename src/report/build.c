@@ -15,6 +15,7 @@
 #include "common/file.h"
 #include "common/quote.h"
 #include "report/internal.h"
+#include "report/plot.h"
 
 static const mp_rsection *const sections[] = {
     &mp_rsec_context,  &mp_rsec_method,      &mp_rsec_sim,         &mp_rsec_harness,
@@ -179,6 +180,12 @@ int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err)
     if (rc == 0) {
         if (figures)
             mp_rfig_draw(&figdir, &figs);
+        if (mp_plot_interrupted())   /* a stop asked for: no report of half the figures */
+            rc = mp_errf(err, -EINTR, "interrupted (signal %d) while drawing the figures: "
+                         "report.md not written; `muxprof report %s` draws them again",
+                         mp_plot_interrupted(), run_dir->path);
+    }
+    if (rc == 0) {
         for (size_t i = 0; m.anonymized && i < figs.n; i++)   /* errors name figdir */
             mp_anon_text_in_place(figs.v[i].error, sizeof figs.v[i].error);
         rc = mp_report_markdown(&m, run_dir, &figs, err);

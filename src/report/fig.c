@@ -193,7 +193,7 @@ void mp_rfig_draw(mp_dir *figdir, mp_rfigs *f)
     f->gnuplot = mp_plot_gnuplot_found(NULL, 0);
     if (!f->gnuplot)
         return;
-    for (size_t i = 0; i < f->n; i++) {
+    for (size_t i = 0; i < f->n && !mp_plot_interrupted(); i++) {
         mp_rfig *g = &f->v[i];
         if (mp_rfig_draw_one(figdir, g->name, g->error, sizeof g->error) == 0)
             g->drawn = 1;

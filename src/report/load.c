@@ -62,6 +62,17 @@ static void text_of_scalars(mp_rmodel *m, const mp_rtable *t, void *rec, const c
     }
 }
 
+/* The run's statuses results.json may give (results/top.h), NULL-ended. */
+static const char *const run_statuses[] = {"complete", "interrupted", "errors", NULL};
+
+static int run_status_ok(const cJSON *s)
+{
+    for (size_t i = 0; cJSON_IsString(s) && run_statuses[i]; i++)
+        if (!strcmp(s->valuestring, run_statuses[i]))
+            return 1;
+    return 0;
+}
+
 /* The top level's members before its objects into m->run. */
 static void read_run(mp_rmodel *m)
 {
@@ -76,19 +87,15 @@ int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err)
     return mp_rm_load_anonymized(m, path, NULL, err);
 }
 
-int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_err *err)
+/* The document text (len bytes) read as the file path holds it. */
+static int load_text(mp_rmodel *m, const char *path, const char *buf, size_t len,
+                     mp_anon *labels, mp_err *err)
 {
     memset(m, 0, sizeof *m);
     snprintf(m->path, sizeof m->path, "%s", path);
     m->line_bytes = 64;
-    char *buf = NULL;
-    size_t len = 0;
-    int rc = read_all(path, &buf, &len, err);
-    if (rc)
-        return rc;
     mp_err jerr;
-    rc = mp_json_parse(buf, len, &m->root, &jerr);
-    free(buf);
+    int rc = mp_json_parse(buf, len, &m->root, &jerr);
     if (rc)
         return mp_errf(err, rc, "%s: %s", path, jerr.msg);
     if (!cJSON_IsObject(m->root))
@@ -103,6 +110,16 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
     if (ctx && !cJSON_IsObject(ctx))
         return mp__rm_bad(err, m, "context", "expected an object, found %s", mp__rm_type_name(ctx));
     const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(m->root, "config");
+    const cJSON *status = cJSON_GetObjectItemCaseSensitive(m->root, "status");
+    if (status && !run_status_ok(status)) {
+        char known[80];
+        size_t o = 0;
+        for (size_t i = 0; run_statuses[i]; i++)
+            o += (size_t)snprintf(known + o, sizeof known - o, "%s%s", i ? ", " : "",
+                                  run_statuses[i]);
+        return mp__rm_bad(err, m, "status", "expected one of %s, found %s", known,
+                          cJSON_IsString(status) ? "another word" : mp__rm_type_name(status));
+    }
     read_run(m);
     mp_rcontext_read(ctx, &m->context);
     mp_rconfig_read(cfg, &m->config);
@@ -184,4 +201,34 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
         return mp_errf(err, -ENOMEM, "out of memory reading %s", path);
     mp__rm_load_experiments(m);
     return 0;
+}
+
+int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_err *err)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    memset(m, 0, sizeof *m);
+    snprintf(m->path, sizeof m->path, "%s", path);
+    int rc = read_all(path, &buf, &len, err);
+    if (rc)
+        return rc;
+    rc = load_text(m, path, buf, len, labels, err);
+    free(buf);
+    return rc;
+}
+
+int mp_rm_check_text(const char *text, size_t len, const char *path, mp_err *err)
+{
+    if (len > MP_RM_MAX_FILE_BYTES)
+        return mp_errf(err, -EBADMSG, "%s: %zu bytes, more than the %u MiB a report reads",
+                       path, len, (unsigned)(MP_RM_MAX_FILE_BYTES >> 20));
+    if (memchr(text, 0, len))
+        return mp_errf(err, -EBADMSG, "%s: not valid JSON: a NUL byte", path);
+    mp_rmodel *m = malloc(sizeof *m);
+    if (!m)
+        return mp_errf(err, -ENOMEM, "out of memory checking %s", path);
+    int rc = load_text(m, path, text, len, NULL, err);
+    mp_rm_free(m);
+    free(m);
+    return rc;
 }

@@ -226,6 +226,10 @@ typedef struct mp_rmodel {
 int mp_rm_load(mp_rmodel *m, const char *path, mp_err *err);
 void mp_rm_free(mp_rmodel *m);
 
+/* Check a document as mp_rm_load checks the file PATH holding it: 0 when a
+ * report would read it, else what mp_rm_load would refuse, named as PATH. */
+int mp_rm_check_text(const char *text, size_t len, const char *path, mp_err *err);
+
 /* The cells of (mode, kind, backend), or of (mode, kind) and every backend
  * when backend is NULL, in key order: *first and the count.  O(log cells). */
 size_t mp_rm_range(const mp_rmodel *m, const char *mode, const char *kind,

@@ -102,6 +102,13 @@ static void stop_signals(sigset_t *set)
     sigaddset(set, SIGQUIT);
 }
 
+static int stopped;   /* the stop signal that ended a gnuplot, 0 while none did */
+
+int mp_plot_interrupted(void)
+{
+    return stopped;
+}
+
 static int stop_pending(void)
 {
     sigset_t pending, stops;
@@ -238,6 +245,8 @@ int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err)
             mp_errf(err, rc, "gnuplot %s%s stopped: interrupted (signal %d)", dir->rel, script,
                     sig);
     }
+    if (rc == -EINTR)   /* ignored or handled, it stops the figures still */
+        stopped = sig;
     for (int i = 0; i < 2; i++)
         if (pfd[i] >= 0)
             close(pfd[i]);

@@ -52,6 +52,11 @@ int mp_plot_gnuplot_found(char *buf, size_t len);
  * or not, and a run directory's path holds the host name. */
 int mp_plot_run(const mp_dir *dir, const char *script, mp_err *err);
 
+/* The stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) that ended a gnuplot
+ * mp_plot_run ran, for a process that lives on after it (the signal was
+ * ignored or handled); 0 while none did.  No further figure is drawn then. */
+int mp_plot_interrupted(void);
+
 /* The advice printed when gnuplot is missing. */
 #define MP_PLOT_INSTALL_HINT "install gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox)"
 

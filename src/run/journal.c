@@ -733,9 +733,12 @@ int mp_journal_read(mp_journal *j, const char *dir, mp_err *err)
             rc = too_many(j, lineno, err);
             break;
         }
-        cJSON *rec = cJSON_ParseWithLength(line, len - 1);
-        if (!cJSON_IsObject(rec))
-            rc = mp_errf(err, -EBADMSG, "%s: line %zu is not a JSON object (the journal is "
+        cJSON *rec = NULL;
+        mp_err jerr;   /* as strictly as results.json: one document, no key twice */
+        if (mp_json_parse(line, (size_t)len - 1, &rec, &jerr) == -ENOMEM)
+            rc = mp_errf(err, -ENOMEM, "out of memory reading %s", j->path);
+        else if (!cJSON_IsObject(rec))
+            rc = mp_errf(err, -EBADMSG, "%s: line %zu is not one JSON object (the journal is "
                          "damaged)", j->path, lineno);
         else
             rc = take_record(j, rec, lineno, err);

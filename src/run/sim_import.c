@@ -15,6 +15,7 @@
 #include "common/file.h"
 #include "common/input.h"
 #include "common/json.h"
+#include "run/fdset.h"
 
 #define MP__SIM_ENV_MAX 64
 #define CELLS_MAX 100000
@@ -153,8 +154,14 @@ static int read_env(mp__sim_in *im, mp_err *err)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' ||
               (*c == ',' && c > be && c[1] && c[1] != ',')))
             return bad(err, im, "plan.env", 0, "backends= must be names separated by commas");
-    if (!*fds || !*be || !name_ok(mp__sim_env(im, "fd_kind"), 32))
-        return bad(err, im, "plan.env", 0, "fds=, backends= and fd_kind= must not be empty");
+    if (!*fds || !*be)
+        return bad(err, im, "plan.env", 0, "fds= and backends= must not be empty");
+    mp_fd_kind kind;
+    if (mp_fd_kind_parse(mp__sim_env(im, "fd_kind"), &kind)) {
+        char what[160];
+        snprintf(what, sizeof what, "fd_kind= must be one of %s", mp_fd_kind_names());
+        return bad(err, im, "plan.env", 0, what);
+    }
     unsigned bits;
     mp_err why;
     if (mp_sim_prefetch_parse(mp__sim_env(im, "prefetch"), &bits, &why))
@@ -316,20 +323,107 @@ static int read_tsv(mp__sim_in *im, mp_err *err)
     return 0;
 }
 
+/* The geometry sim/geometries/NAME.conf as the binary carries it; NULL when
+ * there is none of that name. */
+static const mp_sim_geometry_file *builtin_geometry(const char *name)
+{
+    for (const mp_sim_geometry_file *f = mp_sim_geometries; f->name; f++)
+        if (!strcmp(f->name, name))
+            return f;
+    return NULL;
+}
+
+/* The built-in geometry g names: NAME itself, or a path ending in
+ * sim/geometries/NAME.conf (what scripts/muxsim.sh writes for one; the
+ * path is never opened); NULL for any other g. */
+static const mp_sim_geometry_file *named_geometry(const char *g)
+{
+    static const char tail[] = "sim/geometries/";
+    const char *base = strrchr(g, '/');
+    if (!base)
+        return builtin_geometry(g);
+    base++;
+    size_t n = strlen(base), pre = (size_t)(base - g);
+    char name[64];
+    if (n <= 5 || n - 5 >= sizeof name || strcmp(base + n - 5, ".conf") ||
+        pre < sizeof tail - 1 || strncmp(base - (sizeof tail - 1), tail, sizeof tail - 1) ||
+        (pre > sizeof tail - 1 && base[-(int)sizeof tail] != '/'))
+        return NULL;
+    memcpy(name, base, n - 5);
+    name[n - 5] = 0;
+    return builtin_geometry(name);
+}
+
+/* 1 when rel is a path inside a directory: relative, no "..", no empty
+ * component. */
+static int inside(const char *rel)
+{
+    if (!*rel || *rel == '/')
+        return 0;
+    for (const char *c = rel; *c;) {
+        size_t len = strcspn(c, "/");
+        if (!len || (len == 2 && c[0] == '.' && c[1] == '.'))
+            return 0;
+        c += len + (c[len] == '/');
+    }
+    return rel[strlen(rel) - 1] != '/';
+}
+
+/* A geometry file from outside DIR that does not parse: its message keeps
+ * the file and line ("NAME:LINE:") but not the line, which may be any
+ * file's (a /etc file named as the geometry). */
+static void hide_lines(mp_err *err, const char *name, const char *path)
+{
+    size_t n = strlen(name), d = 0;
+    if (strncmp(err->msg, name, n) || err->msg[n] != ':')
+        return;
+    while (err->msg[n + 1 + d] >= '0' && err->msg[n + 1 + d] <= '9')
+        d++;
+    if (!d || err->msg[n + 1 + d] != ':')
+        return;
+    char line[24];
+    snprintf(line, sizeof line, "%.*s", (int)(d < 12 ? d : 12), err->msg + n + 1);
+    mp_errf(err, err->code, "%.200s line %s: not a geometry line (KEY=VALUE with the keys of "
+            "sim/geometries/*.conf)", path, line);
+}
+
+#define GEO_FILE (64 * 1024)
 static int read_geometry(mp__sim_in *im, const char *given, mp_err *err)
 {
     const char *g = given ? given : mp__sim_env(im, "geometry");
-    char path[PATH_MAX], name[64], *text;
+    const mp_sim_geometry_file *named = given && strchr(given, '/') ? NULL : named_geometry(g);
+    char path[PATH_MAX], name[64], *text = NULL;
     size_t len;
-    if (snprintf(path, sizeof path, "%s%s%s", g[0] == '/' || given ? "" : im->dir,
-                 g[0] == '/' || given ? "" : "/", g) >= (int)sizeof path)
-        return mp_errf(err, -ENAMETOOLONG, "%s: path too long", g);
-    int rc = mp_read_regular_file(path, SMALL_FILE, &text, &len, err);
+    int rc;
+    if (named) {
+        snprintf(name, sizeof name, "%s", named->name);
+        rc = mp_sim_geometry_parse(named->text, name, &im->g, err);
+        if (rc)
+            err->code = -EBADMSG;
+        return rc ? -EBADMSG : 0;
+    }
+    if (given) {   /* the caller's own file, wherever it lies */
+        snprintf(path, sizeof path, "%s", given);
+        rc = mp_read_regular_file(given, GEO_FILE, &text, &len, err);
+    } else if (!inside(g)) {
+        return bad(err, im, "plan.env", 0, "geometry= is neither a name of sim/geometries "
+                   "nor a file inside the directory: copy the file into it and give its "
+                   "relative path, or give --geometry FILE");
+    } else {
+        if (snprintf(path, sizeof path, "%s/%s", im->dir, g) >= (int)sizeof path)
+            return mp_errf(err, -ENAMETOOLONG, "%s/%.60s: path too long", im->dir, g);
+        rc = slurp(im, g, GEO_FILE, &text, err);
+    }
     if (rc == -ENOENT)
-        return mp_errf(err, rc, "%s: no such geometry file (%s; give the file with "
-                       "--geometry FILE)", path, given ? "--geometry" : "plan.env's geometry=");
+        return mp_errf(err, rc, "%s: no such geometry file (%s; give a name of "
+                       "sim/geometries or the file with --geometry FILE)", path,
+                       given ? "--geometry" : "plan.env's geometry=");
     if (rc)
         return rc;
+    if (given && memchr(text, 0, len)) {
+        free(text);
+        return mp_errf(err, -EBADMSG, "%s: a NUL byte: not a geometry file", path);
+    }
     const char *base = strrchr(path, '/');
     snprintf(name, sizeof name, "%.63s", base ? base + 1 : path);
     char *dot = strstr(name, ".conf");
@@ -337,6 +431,8 @@ static int read_geometry(mp__sim_in *im, const char *given, mp_err *err)
         *dot = 0;
     rc = mp_sim_geometry_parse(text, name, &im->g, err);
     free(text);
+    if (rc && given)
+        hide_lines(err, name, path);
     if (rc)   /* a geometry that does not parse is a malformed input */
         err->code = -EBADMSG;
     return rc ? -EBADMSG : 0;
@@ -517,7 +613,8 @@ static int write_out(const mp__sim_in *im, const char *text, mp_err *err)
     return rc;
 }
 
-int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out, mp_err *err)
+int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_check check,
+                      mp_sim_import *out, mp_err *err)
 {
     mp__sim_in im;
     memset(&im, 0, sizeof im);
@@ -544,6 +641,19 @@ int mp_sim_import_dir(const char *dir, const char *geometry, mp_sim_import *out,
     char *text = doc ? mp_json_print(doc, 1) : NULL;
     if (!rc && !text)
         rc = mp_errf(err, -ENOMEM, "out of memory building %s/results.json", dir);
+    if (!rc && check) {   /* what report would refuse is never written */
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/results.json", dir);
+        if ((rc = check(text, strlen(text), path, err)) && rc != -ENOMEM) {
+            char why[MP_ERR_MAX];
+            char *tail = strstr(err->msg, " (the file does not follow");
+            if (tail)
+                *tail = 0;
+            snprintf(why, sizeof why, "%s", err->msg);
+            rc = mp_errf(err, -EBADMSG, "not written, `muxprof report` would refuse it: %s "
+                         "(check muxsim.tsv and plan.env)", why);
+        }
+    }
     if (!rc)
         rc = write_out(&im, text, err);
     free(text);

@@ -1,0 +1,50 @@
+#!/bin/sh
+# test_report_exits.sh MUXPROF SRC - exit statuses and messages that are true:
+# a top-level status that is none of complete, interrupted, errors is refused
+# (exit 2, named); a run with no cell ("results": []) is exit 1 with one line
+# saying so; SIGINT or SIGTERM while gnuplot draws a figure stops the report
+# (no further figure, no report.md) with 130 or 143, even where the signal
+# is ignored (a background job); an unknown option of events or topology is
+# one line, not the usage.
+set -u
+mp=$1 src=$2
+t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+valid=$src/tests/fuzz/corpus_json/valid_small.json
+
+mkdir "$t/status" && sed 's/"status": *"complete"/"status": "bogus-status"/' "$valid" > "$t/status/results.json"
+grep -q bogus-status "$t/status/results.json" || fail "could not edit the status"
+"$mp" report "$t/status" --no-plots >/dev/null 2>"$t/err"; rc=$?
+[ "$rc" = 2 ] && grep -q "field status: expected one of complete, interrupted, errors" "$t/err" ||
+    fail "status bogus-status: exit $rc: $(cat "$t/err")"
+[ ! -e "$t/status/report.md" ] || fail "a report of a bogus status was written"
+
+mkdir "$t/empty" && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1])); d["results"] = []
+json.dump(d, open(sys.argv[2], "w"))' "$valid" "$t/empty/results.json" || fail "python3"
+for how in "--no-plots" "--json"; do
+    "$mp" report "$t/empty" $how >/dev/null 2>"$t/err"; rc=$?
+    [ "$rc" = 1 ] && [ "$(wc -l < "$t/err")" = 1 ] && grep -q 'holds no cell ("results": \[\])' "$t/err" ||
+        fail "report $how of no cell: exit $rc: $(cat "$t/err")"
+done
+
+# a gnuplot that takes its time: the signal comes while it runs
+mkdir "$t/bin" && printf '#!/bin/sh\nsleep 30\n' > "$t/bin/gnuplot" && chmod +x "$t/bin/gnuplot"
+for sig in INT:130 TERM:143; do
+    rm -rf "$t/sig" && mkdir "$t/sig" && cp "$valid" "$t/sig/results.json"
+    PATH="$t/bin:$PATH" "$mp" report "$t/sig" >/dev/null 2>"$t/err" &
+    p=$!
+    i=0
+    while [ $i -lt 100 ] && ! pgrep -P $p >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+    kill -"${sig%:*}" $p
+    wait $p; rc=$?
+    [ "$rc" = "${sig#*:}" ] || fail "SIG${sig%:*} during report: exit $rc, not ${sig#*:}: $(cat "$t/err")"
+    [ ! -e "$t/sig/report.md" ] || fail "SIG${sig%:*}: report.md written after the stop"
+done
+
+for verb in events topology; do
+    "$mp" $verb --bogus >/dev/null 2>"$t/err"; rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$t/err")" = 1 ] || fail "$verb --bogus: exit $rc, $(wc -l < "$t/err") lines"
+done
+echo ok
