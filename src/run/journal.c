@@ -255,11 +255,11 @@ int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *reco
     if (!root)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
     int rc = mp_write_results_json(root, dir, err);
+    if (rc == 0)
+        rc = mp_write_csv(root, dir, err);
+    if (rc == 0)
+        rc = mp_write_samples(root, j->samples, dir, err);
     cJSON_Delete(root);
-    if (rc == 0)
-        rc = mp_write_csv(j->cells, dir, err);
-    if (rc == 0)
-        rc = mp_write_samples(j->cells, j->samples, dir, err);
     return rc;
 }
 

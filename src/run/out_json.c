@@ -44,7 +44,7 @@ cJSON *mp_counters_json(const mp_pmu_plan *plan)
             .pmu = e.pmu, .encoding = e.encoding, .type = e.type, .config = e.config,
             .config1 = e.config1, .exclude_user = e.exclude_user,
             .exclude_kernel = e.exclude_kernel, .exclude_hv = e.exclude_hv, .scope = e.scope,
-            .cpu_wide = e.cpu_wide, .cpu_scope = e.cpu_scope, .opened = e.opened,
+            .unit = e.unit, .cpu_wide = e.cpu_wide, .cpu_scope = e.cpu_scope, .opened = e.opened,
             .pass = e.pass, .group = e.group, .access = e.access, .reason = e.reason};
     }
     c.events = ev;
