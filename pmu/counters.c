@@ -34,6 +34,7 @@ struct mp_pmu_pass {
     unsigned n, ngroups;
     const char *name[MP_PMU_MAX_COUNTERS];
     const char *scope[MP_PMU_MAX_COUNTERS];
+    const char *unit[MP_PMU_MAX_COUNTERS];
     mp__gopen g[MP_PMU_MAX_GROUPS];
     const char *read_path;
     const char *access[MP_PMU_MAX_COUNTERS];
@@ -220,6 +221,7 @@ int mp_pmu_pass_open(mp_pmu_pass **out, const mp_pmu_plan *plan, unsigned pass, 
             g->n = k + 1;
             p->access[p->n] = g->access[k];
             p->scope[p->n] = mp__event_scope(ev);
+            p->unit[p->n] = mp__event_unit(ev);
             p->name[p->n++] = ev->name;
             if (user) {
                 void *pg = mmap(NULL, (size_t)p->page_size, PROT_READ, MAP_SHARED, fd, 0);
@@ -273,6 +275,10 @@ const char *mp_pmu_pass_name(const mp_pmu_pass *p, unsigned i)
 const char *mp_pmu_pass_scope(const mp_pmu_pass *p, unsigned i)
 {
     return p && i < p->n ? p->scope[i] : "none";
+}
+const char *mp_pmu_pass_unit(const mp_pmu_pass *p, unsigned i)
+{
+    return p && i < p->n ? p->unit[i] : "events";
 }
 const char *mp_pmu_pass_read_path(const mp_pmu_pass *p) { return p ? p->read_path : "none"; }
 const char *mp_pmu_pass_access(const mp_pmu_pass *p, unsigned i)

@@ -50,6 +50,9 @@ typedef struct mp__event {
 /* The privilege levels an event really counts: "user", "kernel",
  * "user+kernel" (software clocks always), "none". */
 const char *mp__event_scope(const mp__event *ev);
+/* What one count of the event is: "ns" for the software clocks (task-clock,
+ * cpu-clock count nanoseconds), "events" otherwise. */
+const char *mp__event_unit(const mp__event *ev);
 
 typedef struct mp__group {
     unsigned nev;

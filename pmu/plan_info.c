@@ -53,6 +53,7 @@ void mp_pmu_plan_event(const mp_pmu_plan *plan, unsigned i, mp_pmu_event_info *o
         out->exclude_kernel = ev->attr.exclude_kernel;
         out->exclude_hv = ev->attr.exclude_hv;
         out->scope = mp__event_scope(ev);
+        out->unit = mp__event_unit(ev);
     }
     out->cpu_wide = ev->cpu_wide;
     out->cpu_scope = ev->cpu_scope;

@@ -134,6 +134,11 @@ void mp__probe(mp_pmu_plan *pl)
     }
 }
 
+const char *mp__event_unit(const mp__event *ev)
+{
+    return time_based(ev) ? "ns" : "events";
+}
+
 const char *mp__event_scope(const mp__event *ev)
 {
     if (time_based(ev)) return "user+kernel";

@@ -77,6 +77,7 @@ typedef struct mp_pmu_event_info {
     unsigned long long config, config1;
     int exclude_user, exclude_kernel, exclude_hv;
     const char *scope;
+    const char *unit;             /* encoded: what one count is, "ns" or "events" */
     int cpu_wide;                 /* an uncore event counting all work on its CPUs */
     const char *cpu_scope;
     int opened;
@@ -104,6 +105,8 @@ const char *mp_pmu_pass_name(const mp_pmu_pass *p, unsigned i);
 /* What counter i really counts: "user", "kernel", "user+kernel" (software
  * clocks count kernel time whatever the privilege bits say). */
 const char *mp_pmu_pass_scope(const mp_pmu_pass *p, unsigned i);
+/* What one count of counter i is: "ns" (task-clock, cpu-clock) or "events". */
+const char *mp_pmu_pass_unit(const mp_pmu_pass *p, unsigned i);
 /* "rdpmc", "mrs" or "read": how this pass reads its counters ("rdpmc+read"
  * or "mrs+read" when its groups differ, e.g. a CPU group next to another
  * PMU's group, which only read() can read). */

@@ -282,7 +282,7 @@ def scaled_copy(src, dst, shift):
             head = f.readline()
             g.write(head)
             cols = head.strip().split(",")
-            tcols = [i for i, n in enumerate(cols) if n.endswith("_ns")]
+            tcols = [i for i, n in enumerate(cols) if n.endswith("_ns") and n != "wake_delay_ns"]
             for line in f:
                 v = line.rstrip("\n").split(",")
                 for i in tcols:

@@ -213,8 +213,11 @@ perf_count() {  # EVENT CALLS: perf stat's count (task-clock in ns), or nothing
 }
 median3() { printf '%s\n' "$@" | sort -g | awk '$1 != "" {a[++n] = $1} END {if (n == 3) print a[2]}'; }
 mean_of() {  # RUNDIR METRIC: muxprof's per-call mean for the cell
-  awk -F, -v b="$backend" -v n="$fds" -v m="$2" '$1 == b && $2 == "pipe" && $3 == "ready" &&
-      $4 == n && $7 == m {print $12; exit}' "$1/results.csv" 2>/dev/null
+  awk -F, -v b="$backend" -v n="$fds" -v m="$2" '
+      NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+      $col["backend"] == b && $col["fd_kind"] == "pipe" && $col["mode"] == "ready" &&
+      $col["nfds"] == n && $col["metric"] == m {print $col["mean"]; exit}' \
+      "$1/results.csv" 2>/dev/null
 }
 n_agree=0 n_differ=0 n_unchecked=0 seen=" "
 for p in cache tlb; do

@@ -149,10 +149,55 @@ static void estimate_within_2x_and_counter_forward(void **st)
     mp_results_free(&r);
 }
 
+/* The sweep in pass order (every cell's repeat 1, then every cell's repeat 2,
+ * ...): each unit says its pass and its place among the cells that have
+ * units, and the plain output's line falls due every MP_PROGRESS_PLAIN_S. */
+static void pass_and_cell_and_plain_lines(void **st)
+{
+    (void)st;
+    mp_run_config cfg;
+    mp_err e;
+    char *argv[] = {(char *)"run", NULL};
+    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
+    mp_results r;
+    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    mp_progress p;
+    mp_progress_init(&p, 1, &r, (size_t)cfg.repeats);
+    size_t measured = 0;
+    for (size_t c = 0; c < r.ncells; c++)
+        measured += median_of(&r.cells[c]) != 0;
+    assert_true(measured > 0 && measured < r.ncells);   /* select refused beyond FD_SETSIZE */
+    uint64_t t = p.start_ns;
+    size_t lines = 0;
+    for (int u = 0; u < cfg.repeats; u++) {
+        size_t k = 0;
+        for (size_t c = 0; c < r.ncells; c++) {
+            if (median_of(&r.cells[c]) == 0)
+                continue;
+            t += 100000000;   /* 0.1 s a unit */
+            mp_progress_unit_at(&p, c, t);
+            size_t kk, n, pass = mp_progress_pass(&p, c, &kk, &n);
+            k++;
+            if (pass != (size_t)u + 1 || kk != k || n != measured)
+                fail_msg("unit of cell %zu in pass %d: says pass %zu, cell %zu/%zu; want "
+                         "pass %d, cell %zu/%zu", c, u + 1, pass, kk, n, u + 1, k, measured);
+            lines += mp_progress_line_due(&p, t);
+        }
+    }
+    double span = (double)(t - p.start_ns) / 1e9;
+    size_t want = (size_t)(span / MP_PROGRESS_PLAIN_S);
+    if (lines + 1 < want || lines > want)
+        fail_msg("%zu plain lines over %.1f s, want one every %d s", lines, span,
+                 MP_PROGRESS_PLAIN_S);
+    mp_progress_free(&p);
+    mp_results_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(estimate_within_2x_and_counter_forward),
+        cmocka_unit_test(pass_and_cell_and_plain_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

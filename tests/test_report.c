@@ -282,7 +282,7 @@ static void golden_synthetic(void **st)
     HAS(md, "| poll | 70.7 | 1,782 | 0.810 | 6 | ⚠ R² 0.810 < 0.95: not a straight line; "
             "⚠ interval costs differ more than 2× (60 to 260 ns per fd): no single per-fd "
             "cost |\n");
-    HAS(md, "| L1-dcache-load-misses, poll | 0.124 |");
+    HAS(md, "| L1-dcache-load-misses (events), poll | 0.124 |");
     /* ratio to epoll at N=10000, ready: 200050 / 300 */
     HAS(md, "| poll | 0.833× | 6.83× | 66.8× | 134× | 334× | 667× |\n");
     /* knee between 2000 and 5000 in wakeup mode only */
@@ -623,7 +623,7 @@ static void constant_counter(void **st)
     }
     save_doc(dir, doc);
     char *md = build_report(dir, 0);
-    HAS(md, "| context-switches, poll | constant: 1 in every cell | – | no R² (constant) | 6 | "
+    HAS(md, "| context-switches (events), poll | constant: 1 in every cell | – | no R² (constant) | 6 | "
             "no fit: nothing varies with N |\n");
     HAS(md, "| ready | pipe | context-switches | poll | constant: 1 in every cell | – | no R² | "
             "6 | no fit (constant) | – |\n");

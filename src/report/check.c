@@ -269,7 +269,7 @@ int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err
             return rc;
         snprintf(x->name, sizeof x->name, "%s", e->string);
         c->ncounters++;
-        mp__rm_add_metric(m, e->string);
+        mp__rm_add_metric(m, e->string, mp_metric_unit(e->string, e));
     }
 #undef F
     return 0;

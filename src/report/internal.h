@@ -86,7 +86,7 @@ const char *mp__rm_type_name(const cJSON *j);
 /* Check results[i] into c (check.c). */
 int mp__rm_load_cell(mp_rmodel *m, const cJSON *o, size_t i, mp_rcell *c, mp_err *err);
 /* The model's lists of metrics, backends, modes and fd kinds (model.c). */
-void mp__rm_add_metric(mp_rmodel *m, const char *s);
+void mp__rm_add_metric(mp_rmodel *m, const char *s, const char *unit);
 int mp__rm_index(mp_rmodel *m);
 void mp__rm_warn(mp_rmodel *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Names used in file names and gnuplot commands: letters, digits, _ . + - */

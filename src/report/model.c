@@ -49,13 +49,15 @@ static void add_mode(mp_rmodel *m, const char *s)
         snprintf(m->modes[m->nmodes++], sizeof m->modes[0], "%s", s);
 }
 
-void mp__rm_add_metric(mp_rmodel *m, const char *s)
+void mp__rm_add_metric(mp_rmodel *m, const char *s, const char *unit)
 {
     for (size_t i = 0; i < m->nmetrics; i++)
         if (!strcmp(m->metrics[i], s))
             return;
-    if (m->nmetrics < MP_RM_MAX_LIST)
+    if (m->nmetrics < MP_RM_MAX_LIST) {
+        m->metric_units[m->nmetrics] = unit;
         snprintf(m->metrics[m->nmetrics++], MP_RM_NAME, "%s", s);
+    }
 }
 
 /* Key order of cells: mode, fd kind, backend, nfds, then file order. */

@@ -209,6 +209,7 @@ typedef struct mp_rmodel {
     char kinds[MP_RM_MAX_LIST][32];
     size_t nkinds;
     char metrics[MP_RM_MAX_LIST][MP_RM_NAME];   /* counter metric names seen */
+    const char *metric_units[MP_RM_MAX_LIST];   /* each one's unit (mp_metric_unit) */
     size_t nmetrics;
     char warn[MP_RM_MAX_WARN][256];
     size_t nwarn;

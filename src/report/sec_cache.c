@@ -109,9 +109,11 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
         "bracket from before it arms to after it returns (setup, sleep, wakeup, rescan), "
         "never the poke-to-return latency `wall_ns` (docs/methodology.md).\n\n",
         m->line_bytes, MP_RC_MIN_R2, MP_RC_MAX_REL * 100);
-    fprintf(f, "| mode | fds | counter | backend | per line | intercept | R² | points | "
-               "holds through N | stops at N |\n"
-               "|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+    size_t rows = 0;   /* the header only above a first row */
+#define ROW_HEAD()                                                                         \
+    (rows++ ? 0 : fprintf(f, "| mode | fds | counter | backend | per line | intercept | R² | " \
+                             "points | holds through N | stops at N |\n"                  \
+                             "|---|---|---|---|---:|---:|---:|---:|---:|---:|\n"))
     for (size_t i = 0; i < m->nmodes; i++)
         for (size_t k = 0; k < m->nkinds; k++)
             for (size_t c0 = 0; c0 <= m->nmetrics; c0++) {
@@ -129,6 +131,7 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                     mp_rcost cst;
                     if (mp_rc_cost(m, m->modes[i], m->kinds[k], m->backends[be], metric,
                                    &cst) && cst.constant) {
+                        ROW_HEAD();
                         fprintf(f, "| %s | %s | %s | %s | constant: %s in every cell | – | "
                                    "no R² | %zu | no fit (constant) | – |\n", m->modes[i],
                                 m->kinds[k], MP_QMD(metric), m->backends[be],
@@ -143,6 +146,7 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                         snprintf(pts, sizeof pts, "%zu of %zu", lf.k, lf.n);
                     else
                         snprintf(pts, sizeof pts, "%zu (all)", lf.n);
+                    ROW_HEAD();
                     fprintf(f, "| %s | %s | %s | %s | %s | %s | %.3f | %s | %s | %s |\n",
                             m->modes[i], m->kinds[k], MP_QMD(metric), m->backends[be],
                             mp_fmt_num(a, sizeof a, fit->slope),
@@ -153,6 +157,10 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                                                     : (lf.k ? "holds throughout" : "–"));
                 }
             }
+#undef ROW_HEAD
+    if (!rows)
+        fprintf(f, "No fit: a line needs two N or more of one backend, mode and fd kind, "
+                   "and this run has none.\n");
     if (!m->nmetrics)
         fprintf(f, "\nNo counter metrics in this run (see Counters below), so only the time "
                    "per pollfd line is fitted.\n");

@@ -254,8 +254,8 @@ static int prepare_mode(const mp_rmodel *m, mp_dir *dir, const char *mode,
             continue;
         }
         char logy[128];
-        int ns = !strcmp(m->metrics[c], "task-clock") || !strcmp(m->metrics[c], "cpu-clock");
-        snprintf(logy, sizeof logy, "unit = \"%s\"\n%s", ns ? "ns" : "events",
+        snprintf(logy, sizeof logy, "unit = \"%s\"\n%s",
+                 m->metric_units[c] ? m->metric_units[c] : "events",
                  positive ? "logy = 1\n" : "logy = 0   # some medians are 0\n");
         g = add_fig(o, MP_FIG_COUNTER, mode, kind, m->metrics[c], err);
         if (!g)

@@ -299,8 +299,25 @@ static void fit_row(FILE *f, const char *first, const mp_rcost *c, const char *u
             c->n, w[0] ? w : "none");
 }
 
+/* 1 when some backend has a cost of metric in this mode and kind (two N or
+ * more): the per-descriptor tables then have a row. */
+static int any_cost(const mp_rmodel *m, const char *mode, const char *kind, const char *metric)
+{
+    for (size_t k = 0; k < m->nbackends; k++) {
+        mp_rcost c;
+        if (mp_rc_cost(m, mode, kind, m->backends[k], metric, &c))
+            return 1;
+    }
+    return 0;
+}
+
 static void table_slopes(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
+    if (!any_cost(m, mode, kind, "wall_ns")) {
+        fprintf(f, "Per-descriptor cost: none, measured or fitted: it needs two N or more of "
+                   "one backend, and no backend has them here.\n\n");
+        return;
+    }
     table_marginal(f, m, mode, kind);
     fprintf(f, "Per-descriptor cost, fitted (a model, not a measurement): a line through the "
                "medians by least squares on relative error (each point weighted 1/p50², so "
@@ -328,10 +345,12 @@ static void table_slopes(FILE *f, const mp_rmodel *m, const char *mode, const ch
             if (!any++)
                 fprintf(f, "Counters per descriptor (the same relative-error fit of the median "
                            "count against N):\n\n"
-                           "| counter, backend | events per fd (fit) | intercept | weighted R² "
+                           "| counter (unit), backend | per fd (fit) | intercept | weighted R² "
                            "| points | warnings |\n|---|---:|---:|---:|---:|---|\n");
-            snprintf(first, sizeof first, "%s, %s", MP_QMD(m->metrics[c]), m->backends[k]);
-            fit_row(f, first, &ct, "events");
+            const char *unit = m->metric_units[c] ? m->metric_units[c] : "events";
+            snprintf(first, sizeof first, "%s (%s), %s", MP_QMD(m->metrics[c]), unit,
+                     m->backends[k]);
+            fit_row(f, first, &ct, unit);
         }
     if (any)
         fputc('\n', f);

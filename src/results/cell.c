@@ -100,6 +100,7 @@ static cJSON *metrics_json(const mp_rcell *c)
             cJSON_AddStringToObject(s, "scope", mt->scope);
             cJSON_AddNumberToObject(s, "pass", mt->pass);
             cJSON_AddStringToObject(s, "read_path", mt->read_path);
+            cJSON_AddStringToObject(s, "unit", mt->unit[0] ? mt->unit : "events");
             cJSON_AddNumberToObject(s, "bracket", mt->bracket);
             cJSON_AddNumberToObject(s, "dropped", (double)mt->dropped);
         }
@@ -136,32 +137,38 @@ static cJSON *profile_json(const mp_rcell *c)
 }
 
 #define TEXT(k, absent, doc) \
-    {#k, MP_RF_TEXT, absent, 0, offsetof(mp_rcell, k), sizeof ((mp_rcell *)0)->k, NULL, "", doc}
+    {#k, MP_RF_TEXT, absent, 0, offsetof(mp_rcell, k), sizeof ((mp_rcell *)0)->k, NULL, "", doc, 0}
 #define COUNT(k, absent, cells, unit, doc) \
-    {#k, MP_RF_COUNT, absent, cells, offsetof(mp_rcell, k), 0, NULL, unit, doc}
+    {#k, MP_RF_COUNT, absent, cells, offsetof(mp_rcell, k), 0, NULL, unit, doc, 0}
 #define NUMBER(k, absent, cells, unit, doc) \
-    {#k, MP_RF_NUMBER, absent, cells, offsetof(mp_rcell, k), 0, NULL, unit, doc}
+    {#k, MP_RF_NUMBER, absent, cells, offsetof(mp_rcell, k), 0, NULL, unit, doc, 0}
+/* A dimension of the sweep. */
+#define DIM_TEXT(k, doc) \
+    {#k, MP_RF_TEXT, MP_RF_ALWAYS, 0, offsetof(mp_rcell, k), sizeof ((mp_rcell *)0)->k, NULL, \
+     "", doc, 1}
+#define DIM_COUNT(k, cells, unit, doc) \
+    {#k, MP_RF_COUNT, MP_RF_ALWAYS, cells, offsetof(mp_rcell, k), 0, NULL, unit, doc, 1}
 #define OBJECT(k, absent, cells, fn, unit, doc) \
-    {k, MP_RF_OBJECT, absent, cells, 0, 0, fn, unit, doc}
+    {k, MP_RF_OBJECT, absent, cells, 0, 0, fn, unit, doc, 0}
 #define OK MP_RF_OK_CELLS
 #define READY (MP_RF_OK_CELLS | MP_RF_READY_CELLS)
 const mp_rfield mp_rcell_fields[] = {
-    TEXT(backend, MP_RF_ALWAYS, "the API measured (--backends)"),
+    DIM_TEXT(backend, "the API measured (--backends)"),
     TEXT(syscall, MP_RF_ALWAYS, "the system call the backend made"),
-    TEXT(fd_kind, MP_RF_ALWAYS, "what the descriptors are (--fd-kind)"),
-    TEXT(mode, MP_RF_ALWAYS, "ready or wakeup"),
-    COUNT(nfds, MP_RF_ALWAYS, 0, "fds", "descriptors watched"),
-    COUNT(active, MP_RF_ALWAYS, 0, "fds", "descriptors ready at once (--active)"),
-    COUNT(wake_delay_ns, MP_RF_ALWAYS, MP_RF_WAKEUP_CELLS, "ns",
+    DIM_TEXT(fd_kind, "what the descriptors are (--fd-kind)"),
+    DIM_TEXT(mode, "ready or wakeup"),
+    DIM_COUNT(nfds, 0, "fds", "descriptors watched"),
+    DIM_COUNT(active, 0, "fds", "descriptors ready at once (--active)"),
+    DIM_COUNT(wake_delay_ns, MP_RF_WAKEUP_CELLS, "ns",
           "wakeup: how long the waiter had slept before the poke (--wake-delay); absent in "
           "ready cells, and in older files, whose wakeup cells read as 0"),
     {"status", MP_RF_STATUS, MP_RF_ALWAYS, 0, offsetof(mp_rcell, status), 0, NULL, "",
-     "ok, unsupported or error"},
+     "ok, unsupported or error", 0},
     TEXT(reason, MP_RF_NULL_EMPTY, "why a cell is not ok; null when it is"),
     COUNT(fd_lo, MP_RF_WITH_FDS, 0, "", "lowest descriptor number of the set"),
     COUNT(fd_hi, MP_RF_WITH_FDS, 0, "", "highest descriptor number of the set"),
     COUNT(ready_fd, MP_RF_WITH_FDS, 0, "", "the descriptor made ready"),
-    TEXT(fd_table, MP_RF_ALWAYS, "private or shared (--fd-table)"),
+    DIM_TEXT(fd_table, "private or shared (--fd-table)"),
     COUNT(process_threads, MP_RF_NULL_NONPOS, 0, "threads",
           "most threads of the measuring process at the timed blocks; null: unread"),
     COUNT(watch_sets, MP_RF_NULL_NEG, 0, "sets",
@@ -202,9 +209,14 @@ const mp_rfield mp_rcell_fields[] = {
 #undef COUNT
 #undef NUMBER
 #undef OBJECT
+#undef DIM_TEXT
+#undef DIM_COUNT
 #undef OK
 #undef READY
 const size_t mp_nrcell_fields = sizeof mp_rcell_fields / sizeof mp_rcell_fields[0];
+
+const char *const mp_rcell_run_params[] = {"ready_pos", "samples", "repeats", "warmup",
+                                           "repeat_order", "events", "placement", NULL};
 
 static int holds(const mp_rfield *f, const mp_rcell *c)
 {
@@ -298,4 +310,21 @@ void mp_rcell_read(const cJSON *o, mp_rcell *c)
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, "metrics"),
                                          "wall_ns"), "p50");
     c->wall.p50 = cJSON_IsNumber(p50) ? p50->valuedouble : NAN;
+}
+
+const char *mp_metric_unit(const char *name, const cJSON *m)
+{
+    static const char *const units[] = {"ns", "events"};
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(m, "unit");
+    for (size_t i = 0; cJSON_IsString(u) && i < sizeof units / sizeof units[0]; i++)
+        if (!strcmp(u->valuestring, units[i]))
+            return units[i];
+    if (!strncmp(name, "poker:", 6))
+        name += 6;
+    static const char *const ns[] = {"wall_ns", "wall_raw_ns", "waiter_ns", "task-clock",
+                                     "cpu-clock"};
+    for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+        if (!strcmp(name, ns[i]))
+            return "ns";
+    return "events";
 }

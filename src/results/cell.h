@@ -37,6 +37,7 @@ typedef struct mp_metric {
     char scope[16];        /* counters: "user+kernel", "user" */
     int pass;              /* counters: 1-based pass that measured it */
     char read_path[16];    /* counters: "rdpmc", "mrs", "read", "rdpmc+read" */
+    char unit[16];         /* counters: what one count is, "ns" or "events" (pmu/) */
     double bracket;        /* counters: empty-bracket count subtracted */
     size_t dropped;        /* counters: samples refused (group did not run throughout) */
 } mp_metric;
@@ -122,10 +123,19 @@ typedef struct mp_rfield {
     cJSON *(*object)(const mp_rcell *c);  /* OBJECT */
     const char *unit;                     /* "ns", "samples", ... or "" */
     const char *doc;                      /* one line */
+    int dim;                              /* 1: a dimension of the sweep (cells differ in
+                                           * it): a key column of results.csv and
+                                           * samples.csv (run/out_csv.c) */
 } mp_rfield;
 
 extern const mp_rfield mp_rcell_fields[];
 extern const size_t mp_nrcell_fields;
+
+/* The fields of results.json's "config" that every cell of a run was
+ * measured under (--ready-pos, --samples, ...), NULL-ended: beside the
+ * cells' dimensions (mp_rfield.dim) they tell two runs' cells apart, and
+ * results.csv and samples.csv carry them as columns. */
+extern const char *const mp_rcell_run_params[];
 
 /* A cell as results[] holds it, every field through mp_rcell_fields[]. */
 cJSON *mp_rcell_json(const mp_rcell *c);
@@ -134,5 +144,12 @@ cJSON *mp_rcell_json(const mp_rcell *c);
  * MP_CELL_PENDING); wall.p50 from metrics.wall_ns, NaN when absent.  The
  * checks are the reader's (report/check.c). */
 void mp_rcell_read(const cJSON *o, mp_rcell *c);
+
+/* The unit of metric `name` of a cell whose metrics{} holds `m` under that
+ * name, a static string: m's "unit" where it is "ns" or "events"; else (files
+ * without one, or one of another name) "ns" for the times (wall_ns,
+ * wall_raw_ns, waiter_ns) and the software clocks (task-clock, cpu-clock,
+ * also as poker:NAME), "events" for other counters. */
+const char *mp_metric_unit(const char *name, const cJSON *m);
 
 #endif

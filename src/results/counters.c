@@ -30,6 +30,8 @@ static const mp_rtfield event_fields[] = {
     EV(exclude_hv, MP_RT_BOOL, MP_RT_ALWAYS, ENCODED, 0, "", "encoded: hypervisor not counted"),
     EV(scope, MP_RT_STR, MP_RT_ALWAYS, ENCODED, 0, "", "encoded: what it really counts: user, "
        "kernel, user+kernel"),
+    EV(unit, MP_RT_STR, MP_RT_OMIT_EMPTY, ENCODED, 0, "", "encoded: what one count is: ns "
+       "(task-clock, cpu-clock) or events"),
     EV(cpu_wide, MP_RT_BOOL, MP_RT_OMIT_ZERO, 0, 0, "", "true: an uncore event counting all "
        "work on its CPUs"),
     EV(cpu_scope, MP_RT_STR, MP_RT_ALWAYS, MP_RT_WHEN(mp_rcounter_event, cpu_wide), 0, "",

@@ -22,6 +22,7 @@ typedef struct mp_rcounter_event {
     unsigned long long config, config1;   /* config1: left out when 0 */
     int exclude_user, exclude_kernel, exclude_hv;
     const char *scope;
+    const char *unit;             /* what one count is: "ns" or "events" */
     int cpu_wide;                 /* written only when true, with cpu_scope */
     const char *cpu_scope;
     int opened;                   /* status: 1 "opened", 0 "unavailable", -1 neither */

@@ -36,6 +36,7 @@ static int add_counter(mp_cell *c, const char *name, const int64_t *d, size_t ke
     m->dropped = dropped;
     snprintf(m->scope, sizeof m->scope, "%s", mp_pmu_pass_scope(pass, k));
     snprintf(m->read_path, sizeof m->read_path, "%s", mp_pmu_pass_read_path(pass));
+    snprintf(m->unit, sizeof m->unit, "%s", mp_pmu_pass_unit(pass, k));
     return 0;
 }
 

@@ -309,21 +309,14 @@ int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *reco
         return mp_errf(err, -EFBIG, "%zu cells: a results.json holds at most %d (what `muxprof "
                        "report` reads); nothing written", j->ncells, MP_RESULTS_MAX_CELLS);
     cJSON *root = mp_results_assemble(j->head, j->tail, j->experiments, j->cells, recovered);
-    char *text = root ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
-    if (!text)
+    if (!root)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
-    size_t len = strlen(text);
-    int rc = len > MP_RESULTS_MAX_BYTES
-                 ? mp_errf(err, -EFBIG, "results.json would be %zu bytes (%zu MiB), over the %u "
-                           "MiB `muxprof report` reads; nothing written (split the run)", len,
-                           len >> 20, MP_RESULTS_MAX_BYTES >> 20)
-                 : mp_write_file(dir, "results.json", text, len, err);
-    free(text);
+    int rc = mp_write_results_json(root, dir, err);
     if (rc == 0)
-        rc = mp_write_csv(j->cells, dir, err);
+        rc = mp_write_csv(root, dir, err);
     if (rc == 0)
-        rc = mp_write_samples(j->cells, j->samples, dir, err);
+        rc = mp_write_samples(root, j->samples, dir, err);
+    cJSON_Delete(root);
     return rc;
 }
 

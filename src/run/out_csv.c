@@ -1,5 +1,8 @@
 /* out_csv.c - results.csv (one row per cell and metric) and samples.csv
- * (every kept wall-time sample), built in memory and written atomically. */
+ * (every kept wall-time sample), built in memory from results.json's
+ * document and written atomically.  Every row begins with its cell's key
+ * columns, so no two cells share a row's keys and either file stands alone
+ * in pandas or R (docs/results-schema.md). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +10,7 @@
 
 #include "common/file.h"
 #include "common/json.h"
+#include "results/cell.h"
 #include "run/results.h"
 
 typedef struct {
@@ -54,12 +58,68 @@ static int sb_write(sbuf *b, mp_dir *dir, const char *name, mp_err *err)
     return rc;
 }
 
-/* "backend,fd_kind,mode,nfds,active," of a cell of results[]. */
-static void keys(sbuf *b, const cJSON *c)
+/* One CSV field: quoted (RFC 4180) when it holds a comma, a quote or a
+ * line break. */
+static void put_text(sbuf *b, const char *s)
 {
-    sb_printf(b, "%s,%s,%s,%d,%d,", mp_json_str(c, "backend", ""),
-              mp_json_str(c, "fd_kind", ""), mp_json_str(c, "mode", ""),
-              (int)mp_json_num(c, "nfds", -1), (int)mp_json_num(c, "active", -1));
+    if (!strpbrk(s, ",\"\r\n")) {
+        sb_printf(b, "%s", s);
+        return;
+    }
+    sb_printf(b, "\"");
+    for (const char *p = s; *p; p++)
+        sb_printf(b, *p == '"' ? "\"\"" : "%c", *p);
+    sb_printf(b, "\"");
+}
+
+/* A number as results.json writes it: the shortest of %.15g and %.17g that
+ * reads back as the same double. */
+static void put_num(sbuf *b, double v)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%.15g", v);
+    if (strtod(t, NULL) != v)
+        snprintf(t, sizeof t, "%.17g", v);
+    sb_printf(b, "%s", t);
+}
+
+/* A JSON scalar as a CSV field; absent, null or not a scalar: empty. */
+static void put_value(sbuf *b, const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        put_text(b, v->valuestring);
+    else if (cJSON_IsNumber(v))
+        put_num(b, v->valuedouble);
+    else if (cJSON_IsBool(v))
+        sb_printf(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
+}
+
+/* The key columns' names: the cell's index in results[], its dimensions
+ * (results/cell.h, mp_rfield.dim), the run parameters every cell was
+ * measured under (mp_rcell_run_params), each followed by a comma. */
+static void key_header(sbuf *b)
+{
+    sb_printf(b, "cell,");
+    for (size_t i = 0; i < mp_nrcell_fields; i++)
+        if (mp_rcell_fields[i].dim)
+            sb_printf(b, "%s,", mp_rcell_fields[i].key);
+    for (size_t i = 0; mp_rcell_run_params[i]; i++)
+        sb_printf(b, "%s,", mp_rcell_run_params[i]);
+}
+
+/* The key columns of cell j (results[j]) of a run with config cfg. */
+static void keys(sbuf *b, size_t j, const cJSON *c, const cJSON *cfg)
+{
+    sb_printf(b, "%zu,", j);
+    for (size_t i = 0; i < mp_nrcell_fields; i++)
+        if (mp_rcell_fields[i].dim) {
+            put_value(b, cJSON_GetObjectItemCaseSensitive(c, mp_rcell_fields[i].key));
+            sb_printf(b, ",");
+        }
+    for (size_t i = 0; mp_rcell_run_params[i]; i++) {
+        put_value(b, cJSON_GetObjectItemCaseSensitive(cfg, mp_rcell_run_params[i]));
+        sb_printf(b, ",");
+    }
 }
 
 static int cell_ok(const cJSON *c)
@@ -67,54 +127,85 @@ static int cell_ok(const cJSON *c)
     return !strcmp(mp_json_str(c, "status", ""), "ok");
 }
 
-int mp_write_csv(const cJSON *cells, mp_dir *dir, mp_err *err)
+static const char *const fields[] = {"p10", "p50", "p90", "p99", "mean", "min", "max",
+                                     "stddev", "n"};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+int mp_write_csv(const cJSON *root, mp_dir *dir, mp_err *err)
 {
-    static const char *fields[] = {"p10", "p50", "p90", "p99", "mean", "min", "max", "stddev"};
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(root, "results");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(root, "config");
     sbuf b = {0};
-    sb_printf(&b, "backend,fd_kind,mode,nfds,active,status,metric,p10,p50,p90,p99,mean,min,max,stddev,n\n");
+    key_header(&b);
+    sb_printf(&b, "status,metric,unit");
+    for (size_t k = 0; k < NFIELDS; k++)
+        sb_printf(&b, ",%s", fields[k]);
+    sb_printf(&b, ",p50_lo,p50_hi,p50_level\n");
+    size_t j = 0;
     const cJSON *c;
     cJSON_ArrayForEach(c, cells) {
         const char *status = mp_json_str(c, "status", "");
         if (!cell_ok(c)) {
-            keys(&b, c);
-            sb_printf(&b, "%s,,,,,,,,,,\n", status);
+            keys(&b, j++, c, cfg);
+            put_text(&b, status);
+            sb_printf(&b, ",,");
+            for (size_t k = 0; k < NFIELDS + 3; k++)
+                sb_printf(&b, ",");
+            sb_printf(&b, "\n");
             continue;
         }
+        /* The interval results.json gives is of wall_ns's median. */
+        const cJSON *ci = cJSON_GetObjectItemCaseSensitive(c, "wall_p50_ci95_ns");
         const cJSON *m;
         cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(c, "metrics")) {
-            keys(&b, c);
-            sb_printf(&b, "%s,%s", status, m->string);
-            if (!cJSON_IsObject(m)) {   /* a counter that counted nothing: empty */
-                sb_printf(&b, ",,,,,,,,,0\n");
-                continue;
-            }
-            for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-                const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, fields[k]);
-                if (cJSON_IsNumber(v))
-                    sb_printf(&b, ",%.6g", v->valuedouble);
+            keys(&b, j, c, cfg);
+            put_text(&b, status);
+            sb_printf(&b, ",");
+            put_text(&b, m->string);
+            sb_printf(&b, ",%s", mp_metric_unit(m->string, m));
+            for (size_t k = 0; k < NFIELDS; k++) {
+                sb_printf(&b, ",");
+                /* a counter that counted nothing (null): empty numbers, n 0 */
+                if (!cJSON_IsObject(m) && !strcmp(fields[k], "n"))
+                    sb_printf(&b, "0");
                 else
-                    sb_printf(&b, ",");
+                    put_value(&b, cJSON_GetObjectItemCaseSensitive(m, fields[k]));
             }
-            sb_printf(&b, ",%.0f\n", mp_json_num(m, "n", 0));
+            int with_ci = !strcmp(m->string, "wall_ns") && cJSON_IsObject(ci);
+            static const char *const civ[] = {"lo", "hi", "level"};
+            for (size_t k = 0; k < 3; k++) {
+                sb_printf(&b, ",");
+                if (with_ci)
+                    put_value(&b, cJSON_GetObjectItemCaseSensitive(ci, civ[k]));
+            }
+            sb_printf(&b, "\n");
         }
+        j++;
     }
     return sb_write(&b, dir, "results.csv", err);
 }
 
-int mp_write_samples(const cJSON *cells, const mp_samples *samples, mp_dir *dir,
+int mp_write_samples(const cJSON *root, const mp_samples *samples, mp_dir *dir,
                      mp_err *err)
 {
+    const cJSON *cells = cJSON_GetObjectItemCaseSensitive(root, "results");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(root, "config");
     sbuf b = {0};
-    sb_printf(&b, "cell,backend,fd_kind,mode,nfds,active,repeat,wall_raw_ns\n");
-    /* `cell` indexes results[] in results.json. */
+    key_header(&b);
+    sb_printf(&b, "repeat,wall_raw_ns\n");
     size_t j = 0;
     const cJSON *c;
     cJSON_ArrayForEach(c, cells) {
         const mp_samples *s = &samples[j];
-        for (size_t k = 0; cell_ok(c) && k < s->n; k++) {
-            sb_printf(&b, "%zu,", j);
-            keys(&b, c);
-            sb_printf(&b, "%d,%.0f\n", s->repeat[k], s->wall_raw_ns[k]);
+        if (cell_ok(c) && s->n) {
+            sbuf k = {0};   /* the cell's key columns, once */
+            keys(&k, j, c, cfg);
+            for (size_t i = 0; !k.oom && i < s->n; i++) {
+                sb_printf(&b, "%.*s", (int)k.len, k.buf);
+                sb_printf(&b, "%d,%.0f\n", s->repeat[i], s->wall_raw_ns[i]);
+            }
+            b.oom |= k.oom;
+            free(k.buf);
         }
         j++;
     }

@@ -7,6 +7,7 @@
 #include "common/clock.h"
 #include "common/duration.h"
 #include "common/json.h"
+#include "results/limits.h"
 #include "common/file.h"
 #include "run/context.h"
 #include "run/results.h"
@@ -45,7 +46,7 @@ cJSON *mp_counters_json(const mp_pmu_plan *plan)
             .pmu = e.pmu, .encoding = e.encoding, .type = e.type, .config = e.config,
             .config1 = e.config1, .exclude_user = e.exclude_user,
             .exclude_kernel = e.exclude_kernel, .exclude_hv = e.exclude_hv, .scope = e.scope,
-            .cpu_wide = e.cpu_wide, .cpu_scope = e.cpu_scope, .opened = e.opened,
+            .unit = e.unit, .cpu_wide = e.cpu_wide, .cpu_scope = e.cpu_scope, .opened = e.opened,
             .pass = e.pass, .group = e.group, .access = e.access, .reason = e.reason};
     }
     c.events = ev;
@@ -252,7 +253,12 @@ int mp_write_results_json(const cJSON *root, mp_dir *dir, mp_err *err)
     char *text = mp_json_print(root, 1);
     if (!text)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
-    int rc = mp_write_file(dir, "results.json", text, strlen(text), err);
+    size_t len = strlen(text);
+    int rc = len > MP_RESULTS_MAX_BYTES
+                 ? mp_errf(err, -EFBIG, "results.json would be %zu bytes (%zu MiB), over the %u "
+                           "MiB `muxprof report` reads; nothing written (split the run)", len,
+                           len >> 20, MP_RESULTS_MAX_BYTES >> 20)
+                 : mp_write_file(dir, "results.json", text, len, err);
     free(text);
     return rc;
 }

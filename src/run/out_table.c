@@ -9,13 +9,12 @@
 #include "run/results.h"
 
 static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, long long delay,
-                           int n, int a, const char *b)
+                           int n, int a, mp_fd_table t, const char *b)
 {
     for (size_t i = 0; i < r->ncells; i++) {
         const mp_cell *c = &r->cells[i];
         if (c->kind == k && c->mode == m && c->wake_delay_ns == delay && c->nfds == n &&
-            c->active == a &&
-            c->fd_table == r->cfg->fd_tables[0] && !strcmp(c->backend->name, b))
+            c->active == a && c->fd_table == t && !strcmp(c->backend->name, b))
             return c;
     }
     return NULL;
@@ -84,8 +83,10 @@ void mp_print_tables(const mp_results *r, FILE *f)
 {
     const mp_run_config *cfg = r->cfg;
     for (int k = 0; k < cfg->nkinds; k++)
+        for (int ti = 0; ti < cfg->nfd_tables; ti++)
         for (int ai = 0; ai < cfg->nactives; ai++)
         for (int m = 0; m < mp_run_nslots(cfg); m++) {
+            mp_fd_table tab = cfg->fd_tables[ti];
             long long delay;
             mp_mode mode = mp_run_slot(cfg, m, &delay);
             int a = cfg->actives[ai];
@@ -97,8 +98,11 @@ void mp_print_tables(const mp_results *r, FILE *f)
             if (mode == MP_MODE_WAKEUP)
                 snprintf(what, sizeof what, "poker write -> waiter return, waiter asleep %s "
                          "before the write", mp_duration_fmt(d, sizeof d, delay));
-            fprintf(f, "\n%s mode, %s, median per call [p10-p90] (%s)\n", mp_mode_name(mode),
-                    mp_fd_kind_name(cfg->kinds[k]),
+            char table[48] = "";
+            if (cfg->nfd_tables > 1)   /* one table per --fd-table value */
+                snprintf(table, sizeof table, ", %s fd table", mp_fd_table_name(tab));
+            fprintf(f, "\n%s mode, %s%s, median per call [p10-p90] (%s)\n", mp_mode_name(mode),
+                    mp_fd_kind_name(cfg->kinds[k]), table,
                     mode == MP_MODE_WAKEUP || a > 1 ? what : "timeout 0, one fd readable");
             fprintf(f, "%8s", "N");
             for (int b = 0; b < cfg->nbackends; b++)
@@ -107,7 +111,7 @@ void mp_print_tables(const mp_results *r, FILE *f)
             for (int n = 0; n < cfg->ncounts; n++) {
                 fprintf(f, "%8d", cfg->fds[n]);
                 for (int b = 0; b < cfg->nbackends; b++) {
-                    const mp_cell *c = find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a,
+                    const mp_cell *c = find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, tab,
                                             cfg->backends[b]->name);
                     const mp_summary *s = wall(c);
                     char t[64];
@@ -120,8 +124,8 @@ void mp_print_tables(const mp_results *r, FILE *f)
                                                                                    : "-")
                                                    : "-");
                 }
-                double pp = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, "poll"));
-                double pe = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, "epoll"));
+                double pp = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, tab, "poll"));
+                double pe = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, tab, "epoll"));
                 char rt[32];
                 if (pp > 0 && pe > 0)
                     fprintf(f, " %11s\n", sig3(rt, sizeof rt, pp / pe));

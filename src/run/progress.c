@@ -27,6 +27,7 @@ void mp_progress_init(mp_progress *p, int quiet, const mp_results *r, size_t uni
     p->fits = calloc(p->maxfits, sizeof *p->fits);
     p->cur = NONE;
     p->cur_begin_ns = p->start_ns;
+    p->last_line_ns = p->start_ns;
 }
 
 void mp_progress_free(mp_progress *p)
@@ -232,24 +233,50 @@ void mp_progress_cell_done_at(mp_progress *p, size_t cell, uint64_t now_ns)
     p->cells_done++;
 }
 
+size_t mp_progress_pass(const mp_progress *p, size_t cell, size_t *k, size_t *n)
+{
+    *k = *n = 0;
+    if (!p->used || cell >= p->r->ncells)
+        return 0;
+    size_t pass = p->used[cell];
+    for (size_t i = 0; i < p->r->ncells; i++) {
+        if (!p->used[i] && (p->final[i] || refused(&p->r->cells[i])))
+            continue;
+        (*n)++;
+        *k += p->used[i] >= pass;
+    }
+    return pass;
+}
+
+int mp_progress_line_due(mp_progress *p, uint64_t now_ns)
+{
+    if (now_ns - p->last_line_ns < (uint64_t)MP_PROGRESS_PLAIN_S * 1000000000u)
+        return 0;
+    p->last_line_ns = now_ns;
+    return 1;
+}
+
 void mp_progress_cb(size_t cell, size_t ncells, const char *label, void *ctx)
 {
     mp_progress *p = ctx;
     uint64_t now = mp_now_ns();
     mp_progress_unit_at(p, cell, now);
-    if (p->quiet || !p->tty)
+    if (p->quiet || (!p->tty && !mp_progress_line_due(p, now)))
         return;
     char a[32], b[48] = "";
     double eta = mp_progress_eta_s(p, now);
     if (eta >= 0)
         snprintf(b, sizeof b, ", ETA %s", dur(a, sizeof a, eta));
-    fprintf(stderr, "\r\033[K[%zu/%zu cells done] %s | %s%s", p->cells_done, ncells, label,
-            dur(a, sizeof a, (double)(now - p->start_ns) / 1e9), b);
+    size_t k, n, pass = mp_progress_pass(p, cell, &k, &n);
+    fprintf(stderr, "%s[pass %zu/%zu, cell %zu/%zu; %zu/%zu cells done] %s | %s%s%s",
+            p->tty ? "\r\033[K" : "", pass, p->per_cell, k, n, p->cells_done, ncells, label,
+            dur(a, sizeof a, (double)(now - p->start_ns) / 1e9), b, p->tty ? "" : "\n");
     fflush(stderr);
 }
 
-static void cell_line(const mp_progress *p, size_t i)
+static void cell_line(mp_progress *p, size_t i)
 {
+    p->last_line_ns = mp_now_ns();
     const mp_cell *c = &p->r->cells[i];
     char what[128];
     mp_cell_name(c, what, sizeof what);

@@ -108,10 +108,11 @@ cJSON *mp_results_assemble(const cJSON *head, const cJSON *tail, const cJSON *ex
 
 /* Writers.  Each writes DIR/<file> through a temporary name and rename. */
 int mp_write_results_json(const cJSON *root, mp_dir *dir, mp_err *err);
-/* results.csv from results[] (cells); samples.csv from results[] and the
- * samples of each of its cells (samples[i] belongs to cells[i]). */
-int mp_write_csv(const cJSON *cells, mp_dir *dir, mp_err *err);
-int mp_write_samples(const cJSON *cells, const mp_samples *samples, mp_dir *dir,
+/* results.csv from results[] and config of results.json's document root;
+ * samples.csv from the same and the samples of each of its cells
+ * (samples[i] belongs to results[i]). */
+int mp_write_csv(const cJSON *root, mp_dir *dir, mp_err *err);
+int mp_write_samples(const cJSON *root, const mp_samples *samples, mp_dir *dir,
                      mp_err *err);
 /* Per mode: rows N, columns p50 per backend, last column poll/epoll. */
 void mp_print_tables(const mp_results *r, FILE *f);
