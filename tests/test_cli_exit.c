@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cli_exit.c - the binary fails loudly and exits as --help says: a
  * run that measured nothing exits 1 with the reason on stderr; cells not
  * measured are listed under the table; the placement is shown and a
@@ -362,12 +363,14 @@ static void progress_tty(void **st)
              "--backends poll --mode ready --events software --no-plots --out tty' /dev/null",
              bin());
     assert_int_equal(run_sh(cmd), 0);
-    HAS(out_text, "[0/2 cells done] poll pipe N=10 ready, repeat 1/3 | 0 s");
+    HAS(out_text, "[pass 1/4, cell 1/2; 0/2 cells done] poll pipe N=10 ready, repeat 1/3 | ");
     HAS(out_text, "repeat 3/3");
     HAS(out_text, "counter pass 1/1");
-    /* repeats are passes: N=10 and N=100 alternate, and a cell is done after its last */
-    HAS(out_text, "[0/2 cells done] poll pipe N=100 ready, repeat 2/3 | 0 s, ETA ");
-    HAS(out_text, "[1/2 cells done] poll pipe N=100 ready, repeat 3/3 | 0 s, ETA ");
+    /* repeats are passes: N=10 and N=100 alternate, and a cell is done after its
+     * counter pass */
+    HAS(out_text, "[pass 2/4, cell 2/2; 0/2 cells done] poll pipe N=100 ready, repeat 2/3 | ");
+    HAS(out_text, "; 1/2 cells done] poll pipe N=100 ready, repeat 3/3 | ");
+    HAS(out_text, ", ETA ");
     HAS(out_text, "sweep done in ");
 }
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_grant_perfmon.sh - scripts/grant-perfmon.sh on this host, end to end:
 # the group is created, the binary becomes root:GROUP 0750 with cap_perfmon
 # (getcap), a member without any privilege of their own counts kernel work
@@ -95,7 +96,9 @@ cs_of() {
   local out=$tmp/out-$1/run$2
   as "$1" "$bin" run --backends poll --fds 10 --mode wakeup --samples 20 --repeats 1 \
      --warmup 5 --events software --no-plots --quiet --out "$out" >/dev/null 2>&1 || return 1
-  awk -F, '$3 == "wakeup" && $7 == "context-switches" { print $9 }' "$out/results.csv"
+  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+            $col["mode"] == "wakeup" && $col["metric"] == "context-switches" { print $col["p50"] }' \
+      "$out/results.csv"
 }
 # The status muxprof gave context-switches in USER's last cs_of run (an
 # event it cannot count is "unavailable", never a 0).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_validate_host.sh MUXPROF SOURCE_DIR WORK_DIR - scripts/validate-host.sh
 # with this build's muxprof and a stand-in for perf (PERF=), so the verdicts
 # do not depend on timings:
@@ -116,8 +117,9 @@ grep -q 'no second method' "$work/b/summary.txt" || fail "the summary does not s
 # --run-args reach both quick runs: poll only, ready only.
 for p in cache tlb; do
     [ -s "$work/b/run-$p/results.csv" ] || fail "no run-$p/results.csv with --run-args"
-    awk -F, 'NR > 1 && ($1 != "poll" || $3 != "ready") {bad = 1} END {exit bad}' "$work/b/run-$p/results.csv" ||
-        fail "--run-args '--backends poll --mode ready' did not reach the $p run: $(cut -d, -f1,3 "$work/b/run-$p/results.csv" | sort -u | tr '\n' ' ')"
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+             $col["backend"] != "poll" || $col["mode"] != "ready" {bad = 1} END {exit bad}' "$work/b/run-$p/results.csv" ||
+        fail "--run-args '--backends poll --mode ready' did not reach the $p run: $(cut -d, -f2,4 "$work/b/run-$p/results.csv" | sort -u | tr '\n' ' ')"
 done
 "$psh" "$vh" --run-args '--fds *' "$work/c" >/dev/null 2>&1; [ $? = 2 ] || fail "a wildcard in --run-args is not a usage error (2)"
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_wakeup_partner.sh - wakeup mode when the poker process fails its side.
 # A wakeup run of epoll and poll at N = 10, 100 is started and its poker (the
 # child of muxprof named muxprof-poker) is
-#   killed:   muxprof must end by itself with every wakeup cell "error" and a
-#             reason that says the poker died and by which signal;
+#   killed:   muxprof must end by itself with every wakeup cell failed (an
+#             "error", or "ok" from the repeats timed before) and a reason
+#             that says the poker died and by which signal;
 #   stopped:  the same, with a reason that says it did not poke;
 #   stopped, then muxprof gets SIGINT: exit 130 within a few seconds (the
 #             wait for the poker's answer must not outlast the interruption);
@@ -83,7 +85,7 @@ finish() {
     pid= poker=
 }
 
-# cells DIR PATTERN: every wakeup cell is "error" with a reason matching PATTERN.
+# cells DIR PATTERN: every wakeup cell failed, with a reason matching PATTERN.
 cells() {
     python3 - "$1/results.json" "$2" <<'PY'
 import json, re, sys
@@ -95,7 +97,11 @@ bad = []
 for c in doc.get("results", []):
     if c.get("mode") != "wakeup":
         continue
-    if c.get("status") != "error" or not re.search(sys.argv[2], c.get("reason") or ""):
+    reason = c.get("reason") or ""
+    # a cell timed in some repeats before the poker failed keeps them: "ok",
+    # its reason saying which were timed and why the rest are missing
+    failed = c.get("status") == "error" or (c.get("status") == "ok" and reason.startswith("timed in "))
+    if not failed or not re.search(sys.argv[2], reason):
         bad.append("%s N=%s: %s: %s" % (c.get("backend"), c.get("nfds"), c.get("status"),
                                         c.get("reason")))
 if bad:
