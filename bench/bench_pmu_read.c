@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_pmu_read.c - what one empty counter read bracket costs, per read
  * path: read(a); read(b); delta, with nothing between, as the sampler does
  * around every measured call.  One "operation" is one bracket (two

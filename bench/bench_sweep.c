@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_sweep.c - the harness's own targets, measured on this host:
  *
  *   1. the default sweep (`muxprof run` with no options, plus --no-plots so

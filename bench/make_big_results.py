@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make_big_results.py - a results.json with many cells, for timing `muxprof report` and
 `muxprof compare` on large inputs (a benchmark, not a test: nothing here is checked).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* overhead.h - the harness-overhead statistic of bench_sweep: how much a
  * timed ready-mode call costs over the same call in a bare loop, from the
  * repeats.  Each repeat's median (wall_ns, the clock bracket subtracted)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # FindPFM: libpfm4 ships no pkg-config file. Defines the imported target PFM::pfm.
 find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h)
 find_library(PFM_LIBRARY NAMES pfm)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # embed.cmake - turn the data files of one folder into a C source, so the
 # muxprof binary carries them and finds them wherever it runs.  Each file
 # becomes a NUL-terminated byte array; a table of {name, bytes, length} ends

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mp_layer(NAME [USES folder...] [LIBS lib...] [PRIVATE_LIBS lib...] SOURCES file...)
 #
 # One folder of the tree as the static library mp_NAME, linked to the libraries

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # packaging.cmake - `cpack -G DEB` in a build folder (or `cmake --build BUILD
 # --target package`): BUILD/muxprof_VERSION_ARCH.deb with what `cmake --install`
 # installs (the program, its compressed manual page, the bash completion, the

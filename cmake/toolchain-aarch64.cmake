@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # toolchain-aarch64.cmake - cross-build muxprof for Arm AArch64 (arm64) on a
 # Debian/Ubuntu x86_64 host with gcc-aarch64-linux-gnu and the arm64
 # libraries from Debian's multiarch packages:

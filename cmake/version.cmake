@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # version.cmake - write OUT, a C file giving the release number (RELEASE,
 # the project version) and `git describe --always --dirty --tags` of the
 # source tree SRC as it is when the build runs, so the version follows

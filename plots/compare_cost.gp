@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # compare_cost.gp - `muxprof compare`: time per call against the number of
 # watched descriptors for one backend, one line per host (median), log-log.
 # Set by the per-figure wrapper: mode, kind, backend, hosts (the host

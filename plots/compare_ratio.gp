@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # compare_ratio.gp - `muxprof compare`: one backend's median time per call
 # divided by epoll's on the same host at the same N, one line per host,
 # log-log; parity with epoll is a reference line at 1, as in ratio.gp.

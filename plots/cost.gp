@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # cost.gp - time per call against the number of watched descriptors, one
 # line per backend (median, with error bars from the interval of the median
 # where the data has one in ci_lo/ci_hi; '?' there draws no bar) with a

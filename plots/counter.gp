@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # counter.gp - one hardware/software counter per call against the number of
 # watched descriptors, median per backend, log-log.
 # Set by the per-figure wrapper: mode, kind, backends, counter (the column

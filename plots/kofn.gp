@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kofn.gp - time per call against K, the number of watched descriptors
 # ready at once, at one fixed N; one line per backend (median) with a
 # p10..p90 band, log-log.  poll and select scan all N whatever K is;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lines.gp - a counter per call against the cache lines of the pollfd array
 # (ceil(8 N / line) lines) for each backend, with the least-squares line
 # fitted to poll's points and markers where the array fills each cache.

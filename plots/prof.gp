@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # prof.gp - where the time of one call goes, as stacked bars: one bar per
 # (backend, N), stacked by the phase shares of the waiter's profile samples
 # (user space first, then the kernel phases in the order of pmu/phases.txt),

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # prof_fd.gp - the per-descriptor view of a profile: nanoseconds per call
 # that each phase stands for (share x the cell's wall p50), divided by N,
 # against N, log-log; one line per phase.  A flat line is a phase whose cost

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # ratio.gp - each backend's median time per call divided by epoll's at the
 # same N, log-log; parity with epoll is a reference line at 1, not a data
 # series.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # render.gp - draw the prepared plot command `plotcmd` to OUT.png
 # (pngcairo), OUT.svg, OUT.pdf (pdfcairo, single column: 3.5 in) and
 # OUT-2col.pdf (double column: 7 in), each with its own font size, line

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # style.gp - shared look of every muxprof figure: loaded by each figure-kind
 # script.  Edit this file to restyle all figures of a run, then rerun
 # `gnuplot FIGURE.gp` (or `for f in *_*.gp; do gnuplot "$f"; done`).

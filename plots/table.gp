@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # table.gp - a figure an experiment's table asks for (results/exp_table.h):
 # each y column against the x column, one line per data file (one per
 # series value) and y column, log axes where the table asks for them; or,

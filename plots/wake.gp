@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # wake.gp - wakeup time per call against N for one backend, one line per
 # wake delay (how long the waiter had slept before the poke: --wake-delay),
 # median with a p10..p90 band, log-log.  A deeper sleep costs more to wake

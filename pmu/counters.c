@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* counters.c - one pass of counters for the calling thread: open its groups
  * with perf_event_open (pid 0, any CPU; a CPU-wide group with pid -1 on the
  * CPU the thread is pinned to, pmu/cpuwide.c), map each core counter's page for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cpuwide.c - CPU-wide (uncore) events narrowed to the measured thread.
  *
  * An uncore PMU (a cpumask in sysfs) counts per CPU, CCX or socket, never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* encode.c - turn one event string into a perf_event_attr: perf's generic
  * names (cycles, L1-dcache-load-misses, task-clock, ...), raw rHEX,
  * sysfs pmu/event/ and pmu/term=v,.../ syntax, and everything else through

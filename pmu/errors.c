@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errors.c - what the host offers for counting (paranoid level, PMUs,
  * capabilities) and the translation of a perf_event_open errno into a
  * class and one line of words: what failed, why, what to change. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - the shapes shared by the files of pmu/: one resolved event,
  * the plan (events grouped into passes), host facts, and the internal
  * functions each file offers the others.  Not for use outside pmu/ and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ksyms.c - kernel text symbols from /proc/kallsyms (or a fixture in the
  * same format), sorted once, looked up by binary search.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mmap_read.h - the seqlock reader of a perf_event_mmap_page, following
  * the comments in linux/perf_event.h: take the lock sequence, read index,
  * offset and times, read the hardware counter (index - 1) when the page

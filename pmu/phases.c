@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* phases.c - the phase file (pmu/phases.txt): parse, and map a kernel
  * function name to its phase.  See phases.txt for the format. */
 #include "profile.h"

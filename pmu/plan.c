@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan.c - from a --events spec to a plan: the comma list split into presets
  * and events, and the always-on software group; then the probe with the
  * counting scope (plan_probe.c) and the packing into passes (plan_pack.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan_info.c - what a plan knows, as plain C for results.json's
  * "counters" (results/counters.h writes it): the plan, its budget and
  * every event with where it is measured or why not. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan_pack.c - the available events of a plan packed into passes that fit
  * the counter budget, and each core pass tried once: a group that does not
  * schedule shrinks the budget. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan_preset.c - the preset catalogue and the preset data files (pmu/presets/,
  * embedded): the preset names, the data file chosen for this host's PMU model,
  * its header (source, counter budget) and the events of one [preset] section. */

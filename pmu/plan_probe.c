@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plan_probe.c - each event of a plan opened once on this host (refusals
  * recorded with the reason), whether kernel counting is allowed, and the
  * privilege levels an event really counts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pmu.h - counters around each measured call, through perf_event_open,
  * with events named by libpfm4.  The only module that includes
  * linux/perf_event.h or perfmon headers.  Error convention: src/common/mp_err.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* privilege.c - what this process may count, and which of the setups of
  * the kernel's perf-security guide (Documentation/admin-guide/perf-security.rst)
  * grants it:

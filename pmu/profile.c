@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.c - the live sampler of `muxprof run --profile`: one sampling
  * event for the calling thread, its mmap ring buffer read by muxprof.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.h - where a call's time goes inside the kernel: a sampling
  * profile of the calling thread through perf_event_open, read from the
  * mmap ring buffer (ringbuf.h), kernel instruction pointers resolved with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_agg.c - samples -> counts per kernel function and per phase, and
  * the user samples: what a cell's "profile" object is made of (run/ turns
  * them into shares and ns per call).

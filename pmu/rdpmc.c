@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rdpmc.c - user-space counter reads: the x86 rdpmc instruction, the arm64
  * mrs of PMEVCNTR<n>_EL0 / PMCCNTR_EL0 (the register is part of the
  * instruction, hence a table of functions), the cycle counters behind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rdpmc.h - the architecture's user-space counter and cycle reads
  * (rdpmc.c); MP__HAVE_USER_READ says whether this build has any. */
 #ifndef MP_PMU_RDPMC_H

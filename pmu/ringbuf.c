@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ringbuf.c - decode perf ring-buffer records (see ringbuf.h).
  *
  * A record that wraps past the end of the data area is copied into a

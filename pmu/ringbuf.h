@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ringbuf.h - a reader of perf_event ring-buffer records over a buffer the
  * caller gives: the live mmap data area (pmu/profile.c) or a recorded or
  * hand-built buffer (the tests).  No system call, no allocation.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # arm64-validate.sh - validate-host.sh from the arm64 bundle, in the emulated
 # arm64 guest (scripts/lib/arm64-guest.sh: Debian's arm64 kernel under
 # qemu-system-aarch64 -M virt, TCG, -icount shift=0), as a user runs it on a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # arm64-vm-ci.sh - the CI step with hardware counters: two muxprof runs in the
 # emulated arm64 guest (scripts/arm64-vm.sh), each checked.
 #

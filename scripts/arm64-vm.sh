@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # arm64-vm.sh - run muxprof on an emulated arm64 machine with a PMU: the arm64
 # build in a qemu-system-aarch64 guest (TCG) booting Debian's arm64 kernel,
 # whose arm_pmu driver serves real perf_event counters (cycles as virtual

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bias-check.py - does asking for wakeup cells change the ready cells?
 
 The measuring process is part of the measurement: a run with wakeup mode

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bundle.sh - a portable muxprof: dist/muxprof-VERSION-ARCH/ and its .tar.gz,
 # for a Linux host with no compiler, no package and none of muxprof's
 # libraries.  The folder holds

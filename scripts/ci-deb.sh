@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ci-deb.sh - the Debian package, end to end, as a CI step (it installs a
 # package on this machine and removes it again, so it is not a ctest):
 #   1. README.md's two Debian package lines as written (`cd build && cpack -G DEB`,

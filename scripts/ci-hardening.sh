@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ci-hardening.sh - the hardening checks of issue 7 (docs/hardening.md says
 # what each finds and how to read a failure):
 #   asan      build-asan: ASan + UBSan, -Werror; the whole ctest suite, and any

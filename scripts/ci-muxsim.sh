@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ci-muxsim.sh - CI's check of the simulated caches (docs/cachesim.md): poll
 # and epoll at N = 100 and 1000 in one boot of the arm64 guest under
 # muxprof's own cache and TLB model, QEMU's contrib cache plugin beside it

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """How often identical runs resolve the seeds' growth claim, per mode.
 
 Runs `muxprof run` K times with the same options (or reads run directories

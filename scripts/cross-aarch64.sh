@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cross-aarch64.sh - cross-build muxprof for Arm AArch64 and run its tests
 # under qemu-user.  Installs what is missing (Debian/Ubuntu multiarch arm64
 # packages, the cross compiler and qemu-user), configures build-aarch64 with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # grant-perfmon.sh - let the members of one group count kernel work with
 # muxprof, as the kernel's perf-security guide advises
 # (Documentation/admin-guide/perf-security.rst): the binary becomes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # muxsim.sh - simulated L1, L2, L3 (LLC) and TLB counts per call, kernel
 # included, from muxprof's own cache and TLB model (sim/, the QEMU plugin
 # libmuxsim.so) watching an emulated arm64 guest.  One boot runs every

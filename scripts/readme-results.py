@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """readme-results.py - regenerate the README's results section from the runs it quotes.
 
     scripts/readme-results.py RUN_DIR [--profile DIR] [--herd DIR] [--bench FILE]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # readme-runs.sh OUTDIR - make the four runs the README's results section quotes, with the
 # binary in build/, then regenerate that section from them (scripts/readme-results.py).
 #

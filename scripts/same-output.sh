@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Write every output muxprof derives from fixed inputs into OUT, so that two builds can be
 # compared with diff -r: report.md and figure .gp/.dat of each fixture run (and of any extra
 # run directories given), compare's report and --json over fixture pairs, report --json where the

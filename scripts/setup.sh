@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # setup.sh - install what muxprof needs on Debian/Ubuntu (only what is
 # missing), then configure and build it in ./build.
 #   scripts/setup.sh [extra cmake arguments]

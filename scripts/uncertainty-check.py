@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """uncertainty-check.py - are muxprof's intervals and compare's verdicts honest on this host?
 
 Makes R identical runs one after another, then measures:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # validate-host.sh - the check to run on a host before trusting its numbers
 # (bare metal, or a VM with a virtual PMU): what the host offers, a quick run
 # with the cache preset and one with the TLB preset, and, where perf is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* geometry.c - geometry files (model.h: mp_sim_geometry_parse). */
 #include "model.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* marker.h - the counting-window markers of `muxprof loop` on arm64
  * (src/cmd/loop.c executes them): HINT instructions whose immediates the
  * Arm architecture leaves unallocated, so that hardware and QEMU (the

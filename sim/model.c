@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.c - caches and TLBs of model.h: set-associative arrays with LRU
  * stamps, and the way a miss travels down and a fill comes back up. */
 #include "model.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.h - muxprof's cache and TLB model, with no emulator in it.
  *
  * Per core: L1i, L1d, L2 (set-associative, LRU, one line size for every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plugin.c - libmuxsim.so, a QEMU TCG plugin (plugin API version 1, as in
  * Debian's qemu 7.2) that feeds every instruction fetch, load and store of
  * the emulated CPUs to the cache and TLB model (model.h) and counts per

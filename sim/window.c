@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* window.c - counting windows (window.h). */
 #include "window.h"
 

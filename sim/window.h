@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* window.h - counting windows: the model's counters of one core read at a
  * begin marker and an end marker, one window per call, kept per cell (the
  * calls of one (backend, N)), summarised with the first calls left out. */

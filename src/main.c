@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - muxprof: what one select/poll/epoll_wait call costs, and why.
  * Dispatches to one function per verb; the only place that exits. */
 #include <stdio.h>

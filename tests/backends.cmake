@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of src/backends/: every backend on real descriptors, and the ones
 # the kernel may lack as one program, one test per backend (77 = lacks it).
 mp_add_test(test_backends LIBS mp_run SOURCES test_backends.c LABELS run)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # scripts/bundle.sh: the portable folder and its .tar.gz, run with the host's
 # library folders hidden (native, or an arm64 cross build under qemu-user).
 add_test(NAME test_bundle

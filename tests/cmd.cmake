@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of src/cmd/: the run options table, and usage errors of the binary.
 mp_add_test(test_cli LIBS mp_cmd SOURCES test_cli.c LABELS run)
 # The option tables: their parser and --help, and every verb's table against

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of src/common/.
 mp_add_test(test_stats LIBS mp_common SOURCES test_stats.c LABELS run)
 # --anonymize's mechanism: free text scrubbed by shape, documents rewritten by field paths.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fixture_edit.h - a test's variation of a base fixture, made in the test:
  * load the base, apply one edit, write the result into a scratch directory.
  * The edits on the JSON tree (set or delete the member or element a path

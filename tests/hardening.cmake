@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Hardening: descriptor/process census, hostile results.json,
 # replay of the fuzz corpora and regression inputs.  Label: hardening.
 # The libFuzzer binaries themselves are built only with clang and
@@ -7,7 +8,7 @@ mp_add_test(test_census LIBS mp_cmd SOURCES test_census.c LABELS hardening integ
 # SIGKILL (then recovered from the journal), a reader of stdout that left,
 # a final write that fails; journals that are not a run's.
 mp_add_test(test_journal LIBS PkgConfig::CJSON SOURCES test_journal.c
-  LABELS hardening integration TIMEOUT 600
+  LABELS hardening integration TIMEOUT 1800
   NATIVE_ONLY "it sends signals to real runs and reads their timing")
 mp_add_test(test_hostile LIBS PkgConfig::CJSON SOURCES test_hostile.c LABELS hardening TIMEOUT 600
   NATIVE_ONLY "it starts muxprof about 1,150 times: hours under qemu-user, and the same code is checked natively")

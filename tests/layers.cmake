@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The layering of src/ (docs/ARCHITECTURE.md): no folder includes one above
 # it, no include circle.  Reads the sources, so it runs the same everywhere.
 # The folders and what each may use are those the libraries link (MP_LAYERS,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* percall_ref.h - the statistics muxprof took over per-call samples before
  * it took the repeat as the unit: the Mann-Whitney U test over calls and the
  * percentile bootstrap of the pooled median.  Kept for the tests that show

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of pmu/ (label pmu).  A test that needs what this host lacks exits 77.
 mp_add_test(test_pmu_counters LIBS mp_pmu SOURCES test_pmu_counters.c LABELS pmu
   NATIVE_ONLY "perf_event_open gives ENOSYS under qemu-user")

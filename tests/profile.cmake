@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of kernel attribution (`muxprof run --profile`).
 mp_add_test(test_profile_ringbuf LIBS mp_pmu SOURCES test_profile_ringbuf.c LABELS profile)
 mp_add_test(test_profile_symbols LIBS mp_pmu SOURCES test_profile_symbols.c LABELS profile)

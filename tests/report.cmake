@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of reports, analysis and figures.  Label: report.
 mp_add_test(test_numeric LIBS mp_report SOURCES test_numeric.c LABELS report)
 mp_add_test(test_report LIBS mp_report SOURCES test_report.c LABELS report)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* results_rows.h - docs/results-schema.md's line for each field of a
  * results/ table (results/table.h): `| \`key\` | kind | unit | doc |`, the
  * fields of an object or a list of objects under their own heading. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of src/run/: the descriptor helper, whole runs through the binary.
 mp_add_test(test_peer LIBS mp_run SOURCES test_peer.c LABELS run)
 # The poker's wake delay: each write no earlier than the delay after the waiter slept.

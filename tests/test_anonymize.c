@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_anonymize.c - the mechanism of common/anonymize.h: free text scrubbed
  * by shape (paths, kernel addresses) with words and numbers left alone, and
  * a document rewritten by a table of field paths (labels, drops, kept

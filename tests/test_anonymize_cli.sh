@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_anonymize_cli.sh - `run --anonymize`, `report --anonymize` and
 # `compare --anonymize` leave no host name, user name or home path in any
 # output file (figures included), no output carries a kernel address, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_backend_optional.c - a backend the kernel may lack (io_uring,
  * epoll-pwait2): exits 77 with the reason where open() says the host has
  * no such API; otherwise it must report exactly the ready fd in a set of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_backends.c - every backend, on every fd kind, reports exactly the
  * ready fd (first, middle, last), and nothing while no fd is ready;
  * select refuses fds >= FD_SETSIZE without touching FD_SET; the process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bench_overhead.c - bench/overhead.h, the harness-overhead statistic
  * of bench_sweep: from the repeats, not from means.  A cell whose per-call
  * mean a few interrupts blew up (mean / bare-loop mean 4.6, the old check's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bias.c - the harness does not bias its own numbers: the real binary,
  * small sweeps, and the fields results.json records about the harness
  * itself (descriptor-table users, registration, counter intervals).

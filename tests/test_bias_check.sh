@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # scripts/bias-check.py on synthetic runs: the alternated ratios, the A/A control, the
 # verdicts (agree, differ, undecided), the thread check, the exit statuses, usage errors.
 # usage: test_bias_check.sh SOURCE_DIR SCRATCH_DIR

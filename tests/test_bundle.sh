@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_bundle.sh SOURCE_DIR BUILD_DIR WORK_DIR - scripts/bundle.sh on BUILD_DIR,
 # then the bundle as a host without muxprof's libraries sees it:
 #   - the folder: a static launcher, the program, the man page, the completion,

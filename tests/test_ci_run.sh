@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_ci_run.sh - .ci/run stops at the first failed command: its steps are
 # replaced by stubs that record that they ran, and one of them fails.  A
 # failure in the README's test command (setup, then ctest) must end the run

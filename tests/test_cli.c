@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cli.c - `muxprof run` option parsing: defaults, lists, and every
  * bad input (unknown names, non-numeric, zero, negative, absurd, duplicate,
  * empty items), each refused with MP_EUSAGE and a message naming it; and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every verb takes each option once (compare's --label once per input), and
 # an error message echoes a user's value only up to a bound, with its length.
 #   test_cli_once.sh MUXPROF

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_compare.c - `muxprof compare` (src/compare*.c, src/cmd/compare.c):
  * two fixture hosts with partly overlapping cells, each reference dataset
  * against the figures printed in its article, malformed / truncated /

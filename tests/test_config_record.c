@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_config_record.c - results.json's "config" object as run/ writes it
  * from a run's configuration: for fixed configurations, each field's exact
  * bytes, and every row of the table written, in order. */

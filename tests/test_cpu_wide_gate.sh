@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_cpu_wide_gate.sh - an event of a PMU that counts per CPU (a cpumask in
 # sysfs, as uncore PMUs have) is opened only with the privilege for CPU-wide
 # counting, and is otherwise unavailable with the reason.  The host's msr PMU

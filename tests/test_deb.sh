@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_deb.sh SOURCE_DIR BUILD_DIR WORK_DIR - what the .deb (cpack -G DEB) holds,
 # without installing it:
 #   - Maintainer is MUXPROF_MAINTAINER of the build (a real address, not localhost);

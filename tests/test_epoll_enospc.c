@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_epoll_enospc.c - epoll_ctl ADD failing with ENOSPC (the per-user
  * watch limit) gives a message that names fs.epoll.max_user_watches, its
  * value and a value to raise it to; another errno keeps the plain message.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_events_out.c - `muxprof events` names each software counter every
  * plan adds once: under "adds:" when it opened, under "would add" (with
  * the reason in the table below) when it did not, never in both. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_exp_table.c - an experiment's self-describing table (experiments/
  * table.h): columns from the description with "X.*" expanded in first-seen
  * order, rows by column with null for what a cell lacks and "ok" for a

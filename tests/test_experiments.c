@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_experiments.c - the experiments against cases whose answer is known:
  * herd with one waiter (one woken, none wasted, every round), herd with
  * EPOLLEXCLUSIVE and 4 waiters (exactly one woken per event), LT/ET system

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_file.c - common/file.c: writes through a directory held open never
  * follow a planted link; directories that are links, another user's or
  * writable by others are refused; the manifest lists what was written, and

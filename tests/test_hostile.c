@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_hostile.c - hostile results.json inputs against the real binary.
  *
  * Every input is written as DIR/results.json of a fresh directory and given

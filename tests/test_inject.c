@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_inject.c - strings of a results.json are data: fixture runs edited to
  * carry gnuplot, shell, Markdown and HTML injections (in context.arch,
  * context.cpu_model, context.host, a counter name, a profile function name,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_input.c - mp_open_regular_file / mp_read_regular_file: a regular
  * file read whole up to its limit; a FIFO (no writer: an open without
  * O_NONBLOCK would wait for one), a directory and a device refused with a

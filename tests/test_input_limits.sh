@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_input_limits.sh - the limits on a results.json are enforced, with the numbers:
 # a file one byte over MP_RM_MAX_FILE_BYTES (64 MiB; valid JSON padded with spaces) and
 # one with MP_RM_MAX_CELLS + 1 cells (50,001) are refused by `report` and `compare`

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_install.sh BUILD_DIR WORK_DIR - `cmake --install` into a scratch
 # prefix, then the installed tree file by file: the binary runs and says
 # its version, the manual page (gzip'd) has every verb and every run option that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_json_strict.c - mp_json_parse (one document, no key twice, UTF-8,
  * where it went wrong), mp_json_print (always UTF-8) and mp_echo_arg (a user's value, bounded and on one line). */
 #include <setjmp.h>

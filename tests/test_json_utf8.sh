@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_json_utf8.sh - every JSON document muxprof prints is valid UTF-8,
 # whatever bytes its strings came from: `compare --json` with a --label and a
 # run directory whose names hold bytes that are not UTF-8, `report --json` of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # test_layer_link.cmake - cmake/layer.cmake's check on a scratch project of two
 # folders, low/ and high/ (high uses low): a call from high down to low builds;
 # a call from low up to high builds both libraries but not mp_low_links, and

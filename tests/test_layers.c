@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_layers.c - the layering of src/ (docs/ARCHITECTURE.md), checked on
  * the sources themselves: every #include "..." of a file in src/, pmu/ and
  * topology/ names a folder the file's folder may use (its own or one below

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_loop.c - `muxprof loop` end to end: right answers for every
  * ready-mode backend and position, exactly K more calls for K more asked
  * (counted by strace, a second method), one-line usage errors with exit 2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_measure.c - mp_run_measure calls the steps it is given (run/measure.h)
  * where a run needs them: the experiments after the sweep with the run's
  * results and journal, --anonymize's rewrite and the report after the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_muxsim.sh SRC BIN - scripts/muxsim.sh without booting: its usage errors
 # (exit 2, nothing created), a missing prerequisite (exit 1, nothing
 # created); then the two readers of a run directory on the recorded outputs

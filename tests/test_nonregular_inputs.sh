@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_nonregular_inputs.sh - inputs that are not regular files are refused,
 # never waited on: `topology --xml` of a FIFO, of a directory and of
 # /dev/zero (usage error, one line naming the path and what it is);

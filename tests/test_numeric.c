@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_numeric.c - fits, fit validity, knees and the bytes/lines ABI
  * model (src/report/numeric.c) against synthetic data with known answers and
  * hand-computed values for x86_64 and arm64. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_opts.c - the option tables (cmd/opt.h): the parser and --help printer
  * on a table of this test's own, then every verb's table against what the
  * binary prints: each row in its --help, its part of the manual page and its

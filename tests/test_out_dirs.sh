@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_out_dirs.sh - the directories run, report and compare write into, as an
 # attacker would set them up:
 #   - a temporary-name symlink planted in the run directory (to a root-only

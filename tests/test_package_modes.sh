@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_package_modes.sh SOURCE_DIR BUILD_DIR WORK_DIR - the .deb (cpack -G DEB)
 # and the bundle (scripts/bundle.sh), each made under umask 000, set their own
 # modes: every folder 0755, the programs 0755 (the .deb's /usr/bin/muxprof and

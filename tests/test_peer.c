@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_peer.c - the descriptor helper: descriptors go over and are released;
  * a helper that never answers (stuck in its fork, stopped later) fails the
  * call within the timeout with a message naming it and is killed, never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_plot.c - the gnuplot runner (report/plot.c): gnuplot reads no
  * initialization file (a ~/.gnuplot that runs a command is not run), a
  * figure that runs past the time limit (MUXPROF_GNUPLOT_TIMEOUT_S) is

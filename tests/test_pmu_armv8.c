@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_armv8.c - the architected ARMv8 common events through the sysfs
  * PMU (armv8_pmuv3*, the first PMU named so), against a fake sysfs tree
  * (tests/fixtures/sysfs_arm): an event the PMU lists in events/ (its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_cli.c - the events and doctor verbs as a user runs them: exit
  * status 0 for a host that lacks things (they are reported), 2 for a bad
  * --events spec, and the no-PMU reason in words where there is no PMU. */

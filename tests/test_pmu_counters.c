@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_counters.c - plan, group open, group read and per-call deltas
  * with the software events every host has; multiplex refusal with
  * synthetic snapshots; spec errors (MP_EUSAGE); `--events cache` on a host

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_encode.c - table-driven encoding tests in the style of libpfm4's
  * validate_*.c: for each preset and PMU model (forced with LIBPFM_FORCE_PMU,
  * so they run on any host of the architecture), the preset data file chosen

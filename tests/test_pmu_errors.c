@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_errors.c - each perf_event_open errno gives the right class and
  * a message that says what failed, why and what to change. */
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_hw.c - hardware counters for real: cycles and instructions of a
  * known loop through the preset "minimal", per read path (the mmap/rdpmc
  * path and read()).  Needs a CPU PMU: skips (77) and says why without one. */

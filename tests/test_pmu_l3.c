@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_l3.c - CPU-wide (uncore) events narrowed to the measured thread:
  * AMD's amd_l3 PMU filtered to the waiter's core, against fake sysfs trees
  * (tests/fixtures/sysfs_amd: family 19h and 17h format fields, a kernel

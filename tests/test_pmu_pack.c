@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_pack.c - grouping into passes within the counter budget, on a
  * synthetic plan (no PMU needed): fixed counters used first, the NMI
  * watchdog's counter left free, software and other-PMU groups in pass 0,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_privilege.c - who may count what (kernel work, CPU-wide events),
  * which PMUs are CPU-wide, how the binary's setup is judged (never advising
  * a capability on a binary every user may run), and the reading of file

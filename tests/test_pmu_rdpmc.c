@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_rdpmc.c - the mmap-page seqlock reader against a simulated
  * struct perf_event_mmap_page: offset added, index 0 sends the caller to
  * read(), pmc_width 40 and 48 sign extension, cap_user_time completion of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_sysfs.c - a non-software PMU through the sysfs pmu/event/ path:
  * msr/tsc/ (type from /sys/bus/event_source/devices/msr/type, terms from
  * its events/ and format/ files) counts something nonzero per task, read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pmu_util.h - small helpers shared by the pmu tests: find an event of
  * a plan by metric name, and skip (exit 77) with the reason printed. */
 #ifndef MP_TEST_PMU_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_poker.c - the poker's wake delay (mp_sample_wakeup with delay_ns):
  * every kept sample's write came no earlier than the delay after the
  * poker saw the waiter asleep, and no earlier than the delay after the

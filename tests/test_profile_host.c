@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_profile_host.c - `muxprof run --profile` on this host: poll and
  * epoll in ready mode at 10,000 eventfds.  poll's call is the scan, so its
  * two largest phases must be descriptor lookup and the files' poll

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_profile_json.c - a cell's "profile" object from hand-built
  * aggregates, byte for byte: every optional key, the top-15 cut and its
  * order, an unresolved address, a generic helper, lost and truncated

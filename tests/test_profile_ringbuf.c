@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_profile_ringbuf.c - the perf ring-buffer reader (pmu/ringbuf.c)
  * against hand-built buffers (wrap-around of a header and of a body,
  * PERF_RECORD_LOST, truncated and malformed records, overrun) and against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_profile_symbols.c - kernel symbol resolution against fixture
  * kallsyms files, the phase file (the built-in one and hand-written ones),
  * and the phase mapping of fixture profiles: hand-written stacks

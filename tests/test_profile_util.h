@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_profile_util.h - small helpers shared by the profile tests: an
  * aggregate's share of a phase and its top functions (pmu/profile.h). */
 #ifndef MP_TEST_PROFILE_UTIL_H

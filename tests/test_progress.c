@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_progress.c - the progress line's estimate of the time left, on a
  * sweep timed by a table instead of a clock: the default sweep's cells in
  * their order, each unit (a repeat or a counter pass) costing the samples

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_quote.c - the quoting functions of common/quote.h against known
  * answers, their truncation (never half an escape, a quote or a UTF-8
  * character), and the gnuplot one against gnuplot itself: a quoted string

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # scripts/readme-results.py on fixture runs: the block holds the table and the numbers
 # the runs' reports computed (muxprof report --json) and the seeds' figures from their
 # reference datasets, a README rewritten from them passes --check, a stale one fails it, and

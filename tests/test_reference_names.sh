@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_reference_names.sh - a bare reference name is the built-in dataset,
 # whatever the current directory holds: a directory `epyc-9354p` with a
 # forged results.json (its source "FORGED", "reference": true) does not stand

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_replicates.c - statistics over repeats: the order-statistic interval
  * of the median, the permutation test, the Hodges-Lehmann ratio and shift
  * intervals, and, on synthetic runs whose per-call samples are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report.c - report.md from fixture results.json files (golden
  * sections and lines, not whole-file equality), malformed input rejected
  * with the file and field named (also after random damage), odd optional

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_anonymize.c - report/anonymize.c's field table on a real
  * results.json (a --profile run): for host names that are also words of the
  * data or too short to search for, context.host becomes "host-1", the

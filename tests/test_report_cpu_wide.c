@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_cpu_wide.c - the report says that a CPU-wide (uncore) event
  * counts all work on its CPU, CCX or socket, and says nothing of the kind
  * for per-thread events.  Input: the synthetic fixture with one event

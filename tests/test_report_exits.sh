@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_report_exits.sh MUXPROF SRC - exit statuses and messages that are true:
 # a top-level status that is none of complete, interrupted, errors is refused
 # (exit 2, named); a run with no cell ("results": []) is exit 1 with one line

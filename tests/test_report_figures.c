@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_figures.c - figures through gnuplot: every figure of the
  * synthetic fixture comes out as non-empty PNG, SVG and PDF (3.5 in and 7 in,
  * fonts embedded) with the right magic bytes, draws the series of its data

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # muxprof report DIR --json: the numbers it prints are those report.md shows for the same
 # fixture (fits, interval costs, ratios with their intervals, knees, claims), it writes
 # nothing, and it exits as report does (1 missing, 2 malformed or a usage error).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_report_xtable.c - the report section drawn from an experiment's own
  * table (report/load_xtable.c, report/sec_xtable.c): an experiment report/
  * knows nothing of gets its title, method, rows (a failed row says its

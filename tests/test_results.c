@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_results.c - results/: the cell and summary tables, the writer
  * through them, the reader back, and docs/results-schema.md against them
  * (config's: run/'s table of the options a run records). */

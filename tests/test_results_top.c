@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_results_top.c - results.json's top level as run/ writes it: the
  * head's and the tail's members for fixed results, and the document
  * assembled from fixed parts, byte for byte. */

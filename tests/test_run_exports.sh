@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One small run with every dimension of a cell varied (backends, N, K,
 # wake delays, fd tables, modes) and a software counter:
 # - results.csv and samples.csv give each cell its own rows: unique by their

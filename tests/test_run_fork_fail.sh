@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A helper process that cannot be forked (RLIMIT_NPROC) ends the run with
 # the reason on stderr, exit 1, and no run directory left that it created;
 # a directory that was there before stays.  Root ignores RLIMIT_NPROC, so

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A run on a machine without gnuplot says so once on stderr, naming how to
 # draw the figures later; the run itself succeeds, the figure scripts are
 # written, and `muxprof report DIR` on a machine with gnuplot draws them.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # A run that did not do all it was asked says so and exits non-zero.
 #   test_run_outcome.sh MUXPROF CASE
 # CASE report-fails: a gnuplot that fails draws no figure: run exits 1 and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_sim_findings.sh SRC BIN - the report's findings on the simulated LLC
 # (report/sec_sim.c) on a recorded run of muxprof's model (tests/fixtures/
 # muxsim-llc: poll and epoll at 10,000 ... 300,000 eventfds under epyc-9354p,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_sim_import.sh MUXPROF SRC - `muxprof sim-import DIR` on the recorded
 # outputs of one scripts/muxsim.sh boot (tests/fixtures/muxsim: poll and epoll
 # at N = 100 and 1,000 under neoverse-n1): results.json holds the plugin's

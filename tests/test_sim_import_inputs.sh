@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_sim_import_inputs.sh MUXPROF SRC - what sim-import reads and writes
 # when the directory is a stranger's: plan.env's geometry= is a name of
 # sim/geometries (or a path ending in sim/geometries/NAME.conf) or a file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sim_model.c - the cache and TLB model of sim/ fed synthetic address
  * traces with known answers: LRU order, set conflicts, an inclusive L3's
  * back-invalidation, an exclusive victim L3's fills, TLB reach, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_sim_plugin.sh PLUGIN ARM_BIN GEOMETRIES - sim/'s QEMU plugin under
 # qemu-user with the arm64 `muxprof loop`: the loop's markers open one cell
 # and one counting window per call (K calls, K windows, the first 10 left out

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The repository stands alone: no file names a path of the project's private
 # workspace (the folder of source articles and design notes beside a checkout),
 # and every relative Markdown link in README.md and docs/ names a file that is

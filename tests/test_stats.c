@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stats.c - percentiles, mean and stddev against hand-computed values. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # results.json is parsed strictly by every reader: text after the document,
 # a second document, a key twice in one object, or bytes that are not UTF-8
 # (a stray byte, an overlong form, a surrogate, a sequence cut short) are

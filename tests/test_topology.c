@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_topology.c - placements, caches and counts of topology/ on synthetic
  * topologies and XML fixtures only, never this host's: one table row per
  * machine, each carrying its line number so a failure points at the row. */

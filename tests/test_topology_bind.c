@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_topology_bind.c - bind a thread on the real host with
  * mp_topo_bind_thread and check, without hwloc, where it ran: the kernel's
  * affinity mask and sched_getcpu().  Exits 77 when this host forbids

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test_topology_geometry.sh BIN FIXTURES - `muxprof topology --geometry`: the
 # caches of an hwloc XML export with ways (tests/fixtures/topology/
 # vm-2core-ways.xml, this development VM: 32 KiB 8-way L1d and L1i, 1 MiB 8-way

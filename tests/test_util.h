@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util.h - small helpers shared by the tests. */
 #ifndef MP_TEST_UTIL_H
 #define MP_TEST_UTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_verdicts.c - the report's verdicts decided on intervals from repeat
  * medians.  Fixtures are the synthetic base (tests/fixtures/report/
  * synthetic: ready poll = 50 + 20 N, epoll 300 ns; wakeup poll bends between

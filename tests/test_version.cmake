@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # test_version.cmake - the version is taken when the build runs: in a
 # scratch git repository, cmake/version.cmake writes the release and the
 # describe, marks an edited tree dirty, follows a commit, and leaves the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests of topology/ (owned by the topology area).  test_topology uses
 # synthetic topologies and XML fixtures only; test_topology_bind binds a
 # thread on this host and skips (77) where binding is impossible.
@@ -9,7 +10,7 @@ mp_add_test(test_topology_bind SOURCES test_topology_bind.c LIBS mp_topology Thr
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_topology_limits
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_topology_limits.sh $<TARGET_FILE:muxprof>)
-  set_tests_properties(test_topology_limits PROPERTIES LABELS "topology;hardening" TIMEOUT 200)
+  set_tests_properties(test_topology_limits PROPERTIES LABELS "topology;hardening" TIMEOUT 900)
 endif()
 # topology --geometry: an XML export's caches as a geometry file of the model (sim/).
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bind.c - bind the calling thread to one PU through hwloc and check, after
  * the fact, that the binding holds and the thread last ran there. */
 #include "internal.h"

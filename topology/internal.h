@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - what the files of topology/ share: the mp_topo struct and a
  * few hwloc helpers.  Internal (mp__ prefix); only topology/ includes it. */
 #ifndef MP_TOPO_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* placement.c - waiter/poker placements: which PU pair each kind maps to
  * on a topology, which kinds a topology offers, and why it refuses others.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* print.c - the text that `muxprof topology` prints: counts, usable
  * PUs, data caches, placements offered and refused. */
 #include "internal.h"

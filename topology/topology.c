@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* topology.c - load a topology through hwloc (this host, a synthetic
  * description or an XML export), work out the PUs this process may use, and
  * answer questions about counts and data caches. */

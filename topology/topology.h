@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* topology.h - host topology through hwloc: caches, PUs, waiter/poker
  * placements and thread binding.  The only module that includes hwloc.h.
  * Error convention: see src/common/mp_err.h.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # host-run.sh - one host's part of muxprof.yml, run there by the playbook (the
 # script module copies it over): under the machine's muxprof lock, build with
 # scripts/setup.sh and measure with `muxprof run ARGS` into MP_OUT, then pack

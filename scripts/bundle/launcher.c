@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* launcher.c - bin/muxprof of a bundle (scripts/bundle.sh): runs the real
  * program, libexec/muxprof, through the bundle's own loader with the
  * bundle's libraries only:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # arm64-guest.sh - a small arm64 Linux guest under qemu-system-aarch64 (TCG),
 # for running arm64 programs against a real kernel (its PMU driver included)
 # on any host.  Sourced by bash scripts (scripts/arm64-vm.sh); it defines

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # qemu-source.sh - the TCG plugin sources of the installed qemu-system-arm,
 # fetched once from Debian's qemu source package: include/qemu/qemu-plugin.h
 # (muxprof's plugin, sim/plugin.c, is built against it; CMake finds it here

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """runs.py - what the measuring scripts beside it (bias-check.py, uncertainty-check.py) share
 about the runs they make: how loaded the host was, and the run options after `--`."""
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check-llc.py DIR... - CI's check of the simulated L3 and dTLB in
 scripts/muxsim.sh runs of poll and epoll at three or more N, one run per
 geometry: in each, every cell ran; poll's LLC-load misses per fd per call

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """check.py DIR - CI's check of a scripts/muxsim.sh run (poll and epoll at two
 N, --with-contrib): every loop succeeded; poll's simulated L1d misses and
 dTLB misses per call grow more than 5x from the smaller N to the larger,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """crosscheck.py DIR - a scripts/muxsim.sh --with-contrib run: each core's
 totals over the whole boot from muxprof's model (DIR/totals.tsv) beside
 those of QEMU's contrib cache plugin (its table in DIR/guest/plugin.log),

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """functions.py DIR SYMBOLS - the kernel functions that hold each cell's
 simulated misses, from a scripts/muxsim.sh run: DIR/functions.tsv (the
 plugin's L1d, L2 and LLC-load misses per cell and instruction address, over

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pmugap.py DIR - instructions per call two ways, from one boot of
 scripts/muxsim.sh --pmu-check: what `muxprof run` reported (the emulated
 PMU's instructions counter read with mrs around each call, its calibrated

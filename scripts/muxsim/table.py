@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """table.py DIR - the per-call table of a scripts/muxsim.sh run: DIR/cells.txt
 (backend, N, the loop's exit status, in the order the guest ran them) matched
 in order to the plugin's cells in DIR/muxsim.tsv (one per loop that reached

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* backend.h - backends/ uses only common/, and nothing outside it knows a
  * readiness API.  One readiness API (select, poll, epoll, ...) behind a small
  * interface, so one run can compare them.  Every backend is compiled in and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* epoll.c - epoll_wait(2), level-triggered ("epoll") and
  * edge-triggered ("epoll-et").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* epoll_pwait2.c - epoll_pwait2(2) (Linux 5.11+): epoll_wait with a
  * timespec timeout, level-triggered.  Called through syscall() so that a
  * kernel without it is detected at open (ENOSYS -> "unsupported") whatever

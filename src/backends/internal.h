@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - state shared by backends that differ only in their wait
  * call: poll/ppoll share the pollfd array, epoll/epoll-et/epoll-pwait2 share
  * the epoll set.  Internal to the backend_*.c files. */

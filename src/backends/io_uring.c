@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* io_uring.c - io_uring multishot poll (Linux 5.13+), via liburing.
  *
  * Registration: one IORING_OP_POLL_ADD with IORING_POLL_ADD_MULTI per fd,

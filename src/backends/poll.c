@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* poll.c - poll(2) on an array of struct pollfd (8 bytes each).
  *
  * The array is built once; the kernel copies it in on every call and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ppoll.c - ppoll(2): poll with a timespec timeout and a signal
  * mask argument (NULL here, so it does what poll does).  Shares poll's
  * pollfd array; only the call differs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c - the table of compiled-in backends: every list of backend
  * names (usage, --help, errors) is printed from it.  Adding a backend is
  * its file plus one row here. */

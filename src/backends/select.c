@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* select.c - select(2) on a read set.
  *
  * Each call copies the master set into the working set (every select()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd.c - what the verbs share.  See cmd.h. */
 #include "cmd/cmd.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cmd.h - one entry point per verb (one file per verb in cmd/).  cmd/ may
  * use every folder below it; only main.c, above it, exits.  Each entry
  * point returns the process exit status (0 success, 1 runtime failure,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c - `muxprof compare RUN_OR_REF... --out DIR`: set several
  * runs (run directories, results.json files) and published reference
  * datasets side by side in DIR/report.md and DIR/figures/.  See compare.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* doctor.c - `muxprof doctor`: what this host offers for measuring
  * select/poll/epoll with counters (PMUs, CPU model, perf_event_paranoid,
  * capabilities, rdpmc / perf_user_access, NMI watchdog, hypervisor,

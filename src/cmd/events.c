@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* events.c - `muxprof events`: each event of a preset (or of an
  * --events list) with its encoding and whether it opened on this host, and
  * if not, why in words; --all shows every preset, the embedded preset data

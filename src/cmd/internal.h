@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - what the verb files of cmd/ share and nothing outside uses. */
 #ifndef MP_CMD_INTERNAL_H
 #define MP_CMD_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* loop.c - `muxprof loop`: a bare workload for external tools.
  *
  * Sets up N watched descriptors exactly as `run` does (the same fdset and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manual.c - the manual page and the bash completion, both printed from
  * the tables the tool itself runs on: the verb table (main.c), each verb's
  * option table (cmd/opt.h) and the name registries its rows point to

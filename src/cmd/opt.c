@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opt.c - parsing and --help from a verb's option table.  See opt.h. */
 #include "cmd/opt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opt.h - a verb's options as one table of rows.  From a verb's table are
  * made its parsing (getopt_long, each option once), its --help, its part of
  * the manual page and its bash completion (cmd/opt.c, cmd/manual.c).  Every

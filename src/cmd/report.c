@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c - `muxprof report DIR|DIR/results.json [--no-plots] [--anonymize
  * [--out PUB]] [--json]`: rebuild DIR/report.md and DIR/figures/ from
  * DIR/results.json, write an anonymized copy of the run with its report into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.c - `muxprof run`: validate everything, take the run directory, run
  * (run/measure.h, with the experiments, --anonymize and the report as its
  * steps), print the summary.

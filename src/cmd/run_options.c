@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run_options.c - the options of `muxprof run` as one table (cmd/opt.h):
  * parsing, the defaults, --help, the manual page and the completion are all
  * made from it.  Lists of names (backends, experiments, fd kinds,

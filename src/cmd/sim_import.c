@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_import.c - `muxprof sim-import DIR [--geometry FILE]`: write
  * DIR/results.json from what scripts/muxsim.sh's boot left in DIR (the QEMU
  * plugin's summaries, the guest's list of cells and its loops' messages),

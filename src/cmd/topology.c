@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* topology.c - `muxprof topology`: print this host's packages, NUMA
  * nodes, cores, PUs, data caches and the waiter/poker placements it offers
  * (or those of a synthetic / XML topology, for demonstration). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* anonymize.c - see anonymize.h.  The document is walked once; the path of
  * each node is kept as a stack of its keys ("[]" for array elements) and
  * compared with the rows, which are split into the same segments first. */

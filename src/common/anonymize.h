@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* anonymize.h - a JSON document rewritten field by field before it is
  * published.  The caller owns the policy: a table of field paths, each with
  * what to do with the value found there; this file owns the mechanism

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.h - the clock every sample is measured with: CLOCK_MONOTONIC,
  * consistent across CPUs, so a poker's write and a waiter's return on two
  * cores can be subtracted.  clock_gettime() reads it in user space (vDSO)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* duration.c - durations with units; see duration.h. */
 #include "common/duration.h"
 

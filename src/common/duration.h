@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* duration.h - durations with units, as options take them ("0", "30us",
  * "1.5ms", "2s") and as outputs print them ("0", "30 us", "1.5 ms"). */
 #ifndef MP_DURATION_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* file.c - files written into directories held open, under temporary names
  * renamed into place, each listed in the directory's manifest (manifest.c).
  * See file.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* file.h - the one way muxprof writes files.
  *
  * Every file is written into a directory held open as an mp_dir, never by a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input.c - see input.h. */
 #include "common/input.h"
 

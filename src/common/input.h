@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input.h - reading a file muxprof did not write: a results.json, a
  * samples.csv or a topology XML may come from anyone (a downloaded run, a
  * fleet host, a shared /tmp).  The file is opened non-blocking, so that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - what the files of common/ share and nothing outside uses:
  * file.c (directories and files) and manifest.c (the manifest of what was
  * written in a directory).  Error convention: common/mp_err.h. */

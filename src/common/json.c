@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.c - strict parsing and lenient getters for cJSON.  See json.h. */
 #include "common/json.h"
 #include "common/quote.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.h - strict parsing of JSON input, and lenient getters for cJSON
  * objects: a member of the wrong type reads as the caller's "missing"
  * value.  Readers that must refuse bad input (report/'s loader) check

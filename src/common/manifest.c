@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* manifest.c - the manifest of a directory muxprof writes: the list of
  * what it wrote (inode, change time, name), loaded, appended to, written
  * anew, and the checks that a listed file is still the one written.  See

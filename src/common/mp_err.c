@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mp_err.c - see mp_err.h. */
 #include "common/mp_err.h"
 

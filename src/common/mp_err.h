@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mp_err.h - the error convention of every muxprof module.  common/ uses
  * nothing else of muxprof, and every folder may use it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.c - name lists for messages.  See names.h. */
 #include "common/names.h"
 

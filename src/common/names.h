@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.h - "a, b, c" lists for usage text and "expected one of" messages,
  * printed from the table that holds the names. */
 #ifndef MP_NAMES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quote.c - one quoting function per target language.  See common/quote.h.
  *
  * Each function is a mapping of single ASCII bytes (map_*), run by one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* quote.h - one quoting function per target language.  A string read from
  * an input (results.json, a reference dataset, a --label, a path) that is
  * written into a gnuplot script, a data file, Markdown or a shell command is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.c - percentiles, mean and spread of per-call samples; see stats.h. */
 #include "common/stats.h"
 

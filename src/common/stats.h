@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.h - summaries of per-call samples.
  *
  * Percentiles interpolate linearly between order statistics (Hyndman & Fan

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* version.h - what muxprof this is: the release number (the CMake project
  * version) and the git describe of the source tree when the binary was
  * built ("-dirty" when it had uncommitted changes).  Generated at build

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* change.c - each shared cell against the first input, with the repeat as
  * the unit of replication: per-call samples are autocorrelated and repeats
  * drift, so a test over calls calls two identical runs different almost

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c - inputs of `muxprof compare`: resolving an argument to a
  * results.json or an embedded reference, host labels, and which cells the
  * inputs share.  See compare.h; the writer is compare/writer.c. */

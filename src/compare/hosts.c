@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hosts.c - the parts of the comparison report about its inputs: the hosts
  * table with each input's notes and warnings, first, and the cells only one
  * input measured, last.  See compare/internal.h. */

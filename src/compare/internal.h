@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - what the files of compare/ share and nothing outside uses:
  * the parts of the comparison report after the per-call groups.  Nothing
  * is written for a part no input has; what a host lacks is marked in its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.c - `muxprof compare --json`: the inputs and every shared cell with
  * each input's median and the change against the first input, as one JSON
  * object (docs/json-output.md).  Missing numbers are null with a reason. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* kofn.c - the K-of-N part of the comparison report: the cells with
  * active = K > 1 the hosts share, side by side. */
 #include "compare/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.c - the kernel-profile part of the comparison report: phase
  * shares per host, a table per mode, fd kind, backend and N.  A host that
  * lacks a profile is marked in its column, never dropped silently. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* writer.c - the comparison report: DIR/report.md and DIR/figures/
  * (data files, gnuplot wrappers through report/fig.h, drawings).  See compare.h.  The figure
  * kinds are plots/compare_cost.gp and plots/compare_ratio.gp, copied out of

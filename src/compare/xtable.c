@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xtable.c - the experiments part of the comparison report, drawn from the
  * experiments' tables (report/model.h: m->xtabs): per experiment and row
  * key that at least two hosts measured, each host's value of the table's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* experiment.h - what a run can measure, as one registry: the per-call sweep
  * (run/), and measurements beyond one call of one backend: the cost of
  * registering N fds, the thundering herd of M waiters on one fd, and

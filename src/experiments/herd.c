@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* herd.c - the thundering herd: M threads wait on one readable-on-poke
  * fd (a pipe), in four epoll arrangements:
  *

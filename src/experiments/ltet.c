@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ltet.c - level- vs edge-triggered epoll when the reader consumes only
  * part of the data each time.
  *

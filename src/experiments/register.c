@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* register.c - what it costs to register N watched fds.
  *
  * One sample is the whole registration through the backend interface:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c - the experiments a run can do: --experiment, its --help and
  * its errors are printed from this table, cmd/run runs its rows in order,
  * and the run's terminal summary prints their tables in the same order.  See experiment.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run_all.c - the experiments a run asks for, one after another (run/'s
  * mp_run_steps.experiments).  Error convention: common/mp_err.h. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c - an experiment's table printed as the run's terminal summary.
  * See table.h. */
 #include "experiments/table.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.h - the run's terminal summary of an experiment, printed from its
  * self-describing table (results/exp_table.h: the description and the
  * "table" object it writes into results.json).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* anonymize.c - the fields of results.json (docs/results-schema.md) and
  * what --anonymize does with each; see report/anonymize.h.  A string that
  * no row names is free text: its paths and kernel addresses are replaced by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* anonymize.h - what --anonymize does to a results.json: a table of its
  * fields (src/report/anonymize.c) says which are replaced by labels, which
  * are dropped, which are scrubbed as free text and which are kept; every

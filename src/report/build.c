@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* build.c - mp_report_build: results.json -> figures/ (data, gnuplot
  * scripts, PNG/SVG/PDF) and report.md, from results.json alone.  The
  * sections are one table, run in order: each prepares its figures, then,

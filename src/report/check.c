@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c - the checks of results.json's fields: each field the report
  * uses is type- and range-checked, and a failure names the file and the
  * field; optional parts that do not fit are left out with a warning.  See

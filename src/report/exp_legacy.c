@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exp_legacy.c - the register, herd and ltet objects of results.json files
  * whose experiments carry no "table": those written by muxprof's first
  * experiment writers (experiments/register.c, herd.c, ltet.c of the builds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fig.c - the figure plumbing of report/: the list of prepared figures,
  * gnuplot wrappers, removing the figure files an earlier report wrote, and
  * drawing.  It knows no section: each section prepares its own figures

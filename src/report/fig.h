@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fig.h - the figures of a report: a list of prepared figures (data files
  * with named columns, one gnuplot wrapper each, the figure-kind scripts from
  * plots/, all in DIR/figures/), then drawn through gnuplot (report/plot.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* format.c - table formatting for the report writers.  See format.h. */
 #include "report/format.h"
 

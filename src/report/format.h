@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* format.h - Markdown-safe number and cell formatting shared by the report
  * writers and compare. */
 #ifndef MP_REPORT_FORMAT_H

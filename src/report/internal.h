@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - what the files of report/ share and nothing outside uses:
  * the section interface and the table's rows, the loader's parts, and the
  * figure writers' helpers. */

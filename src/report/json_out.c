@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_out.c - `muxprof report DIR --json`: the analysis behind report.md
  * as one JSON object.  Each section that computes something prints its
  * part (mp_rsection.json) from the same functions its Markdown is written

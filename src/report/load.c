@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* load.c - results.json read into the model: the file read whole (with a
  * size limit), parsed, checked cell by cell, then its optional parts.  See
  * report/model.h. */

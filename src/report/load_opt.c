@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* load_opt.c - the optional parts of results.json: "topology" (line
  * size, caches), "counters" (what was opened or refused, and why) and the
  * per-cell "profile" objects.  Whatever does not fit the schema is left out

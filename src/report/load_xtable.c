@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* load_xtable.c - the "experiments" object of results.json: each
  * experiment's table (experiments.X.table, results/exp_table.h; see
  * docs/experiments.md; an old file's register, herd and ltet converted by

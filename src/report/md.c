@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* md.c - Markdown helpers of the report sections: embedding a prepared
  * figure, a JSON object or a model's fields as table rows.  See md.h. */
 #include "report/md.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* md.h - Markdown helpers shared by the report sections and compare. */
 #ifndef MP_REPORT_MD_H
 #define MP_REPORT_MD_H

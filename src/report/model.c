@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.c - the model of a run read from results.json: the lists that
  * index its cells (backends, modes, fd kinds, metrics), freeing it, and the
  * queries the sections and compare ask of it.  Reading is load.c, the

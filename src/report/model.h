@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.h - results.json read into checked C structs for the
  * report writers.  The file is treated as hostile: every field the report
  * needs is type- and range-checked, and a failure names the file and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* notes.c - what a terminal user must not miss, from the checked model the
  * report is written from: the run's noise warnings, its noisy cells, cells
  * with a long tail, and the headline findings (epoll against poll with the

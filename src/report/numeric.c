@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* numeric.c - least-squares fits, fit validity, knees, and the bytes/lines
  * model of the select/poll/epoll_wait ABIs.  See report/numeric.h. */
 #include "report/numeric.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* numeric.h - the arithmetic behind a report: least-squares fits, how far
  * a fit holds, knees in a log-log curve, and the bytes and cache lines one
  * select/poll/epoll_wait call must move across the user/kernel boundary

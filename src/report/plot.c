@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot.c - embedded gnuplot scripts and the gnuplot runner.  See report/plot.h. */
 #include "report/plot.h"
 

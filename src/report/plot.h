@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plot.h - gnuplot scripts carried inside the binary, and a runner that
  * draws them.  The report writes its figures through this; so will
  * compare.  A figure directory holds the figure-kind scripts copied out of

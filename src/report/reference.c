@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reference.c - embedded reference datasets: lookup and loading.  See
  * report/reference.h.  Loading goes through mp_rm_load (report/model.c), which
  * reads a path: the embedded text is handed to it through a memfd so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reference.h - the reference datasets: published figures from the
  * articles muxprof was started from, kept in reports/reference/<name>.json
  * (results.json's schema plus "reference": true and a "source" naming

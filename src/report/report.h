@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.h - report.md and figures for a run directory, built from its
  * results.json alone (so `muxprof report DIR` can rebuild them).  report/
  * uses only common/: results.json is its one input, and it never needs the

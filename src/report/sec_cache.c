@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_cache.c - the report sections about bytes and cache lines: what
  * the kernel ABI makes each call move, how the counters follow the pollfd
  * lines, where the cost bends (knees) beside the cache sizes, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_claims.c - the source articles' claims (cited in docs/sources.md,
  * summarised in docs/report.md) checked against one run: O(N) poll vs flat epoll, the
  * poll/epoll ratio at 10,000 fds, the byte and line counts, the FD_SETSIZE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_context.c - "Host and context": where and when the run was made,
  * the topology and clock it recorded, and what of results.json was left
  * out. */

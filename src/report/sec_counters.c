@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_counters.c - "Counters": the preset, the events opened and those this
  * host refused, with the reason. */
 #include "report/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_figures.c - "Figures": the per-call figures (time, ratio to epoll,
  * counters and cache lines against N) with their data files and gnuplot
  * wrappers; the other sections' figures sit in those sections. */

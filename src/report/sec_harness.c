@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_harness.c - the report section on the harness itself and the run's
  * noise: who shared the measuring process's descriptor table, who else
  * watched the descriptors, which interval each figure covers, counters

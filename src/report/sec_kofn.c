@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_kofn.c - the "K of N ready" section (ready-mode cells with
  * active = K > 1, plus the K = 1 cells of the per-call sweep): a table per
  * backend (rows K, columns N, p50 ns), where epoll's cost reaches poll's as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_method.c - "What was measured and how": the run's settings and what
  * one call, the two modes and the statistics mean. */
 #include "report/internal.h"

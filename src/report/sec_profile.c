@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_profile.c - the kernel-profile section of report.md, from the
  * optional "profile" object of cells (kernel-function sampling): per mode,
  * the phase shares of every profiled cell and the top functions of each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_results.c - "Results: MODE mode, KIND fds": per mode and fd kind,
  * time per call against N, per-descriptor fits, ratios to epoll, knees. */
 #include "report/internal.h"

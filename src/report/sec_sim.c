@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_sim.c - the section of a simulated run (scripts/muxsim.sh, written
  * by `muxprof sim-import`): counts of the cache and TLB model per call,
  * knees of the simulated misses beside the simulated cache sizes, findings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_wake.c - the "sleep depth" section: wakeup cells by how long the
  * waiter had slept before the poke (--wake-delay, the cells'
  * wake_delay_ns).  The other sections read the wakeup cells of the run's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_xtable.c - one report.md section per experiment, drawn from its table
  * alone (m->xtabs, checked by report/load_xtable.c; results/exp_table.h
  * writes it): the title, the method, the rows under their labels and units,

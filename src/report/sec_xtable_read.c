@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sec_xtable_read.c - what an experiment's table asks the report to compute
  * beside its rows (results/exp_table.h): each comparison read out as one
  * line (y per value of `by` among rows alike in `at` and `split`, and the

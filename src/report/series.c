@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* series.c - per-series analysis of a run for the report writers.
  * See report/series.h. */
 #include "report/series.h"

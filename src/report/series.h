@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* series.h - the analysis of one run, shared by the Markdown writer and
  * the figure writer: series of points, slopes, ratios to epoll, and fits of
  * counters against pollfd cache lines, all from a checked mp_rmodel. */

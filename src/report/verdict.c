@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* verdict.c - the seeds' two measured claims decided on intervals: "poll is
  * O(N), epoll is flat" and the poll/epoll ratio at 10,000 fds against the
  * seed's figure.  Each part of a claim is yes, no or not resolved: yes or

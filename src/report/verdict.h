@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* verdict.h - the seeds' measured claims decided on intervals (verdict.c),
  * for the claims section's Markdown and JSON (sec_claims.c).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cell.c - a cell of results.json through the table of its fields; see
  * results/cell.h. */
 #include "results/cell.h"

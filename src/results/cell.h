@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cell.h - a cell of results.json (docs/results-schema.md): the status a
  * cell ends in, the one C model of a cell that run/ writes and report/
  * reads back, and the table of the cell's fields both go through. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.c - the fields of the "config" object that report/ reads back;
  * see results/config.h. */
 #include "results/config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.h - what report/ reads back of results.json's "config" object
  * (docs/results-schema.md): the order of the backends and modes a run
  * asked for, and whether its outputs were anonymized.  run/ writes the object from its configuration through the

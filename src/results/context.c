@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* context.c - the "context" object through the table of its fields; see
  * results/context.h. */
 #include "results/context.h"

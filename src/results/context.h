@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* context.h - the "context" object of results.json (docs/results-schema.md):
  * the host, kernel, limits and build a run was made on.  One model,
  * mp_rcontext, that run/ fills and writes and report/ reads back, through

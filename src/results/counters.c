@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* counters.c - the "counters" object through the tables of its fields; see
  * results/counters.h. */
 #include "results/counters.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* counters.h - the "counters" object of results.json
  * (docs/results-schema.md): the counter plan, its budget, and every event
  * with where it is measured or why not.  One model, mp_rcounters, that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exp_table.c - an experiment's table written into results.json from its
  * cell objects.  See exp_table.h. */
 #include "results/exp_table.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* exp_table.h - an experiment's results as a table that describes itself.
  *
  * Each experiment builds its cell objects (one per measured case) and then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* limits.h - the most of a results.json `muxprof report` reads back, so
  * that every writer (a run, its recovery from the journal) refuses what
  * the reader would. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.c - a cell's "profile" object through the tables of its fields;
  * see results/profile.h. */
 #include "results/profile.h"

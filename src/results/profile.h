@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.h - a cell's "profile" object of results.json (`muxprof run
  * --profile`; docs/results-schema.md, docs/profile.md): where a call's time
  * goes in the kernel, by function and by phase.  One model, mp_rprofile,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* schema.h - the schema results.json follows (docs/results-schema.md),
  * named by its "schema" value. */
 #ifndef MP_RESULTS_SCHEMA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim.c - a simulated run's cells; see results/sim.h. */
 #include "results/sim.h"
 

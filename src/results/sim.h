@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim.h - a cell of a simulated run (docs/results-schema.md, "Simulated
  * runs"): counts of muxprof's cache and TLB model per call, imported by
  * `muxprof sim-import` from the QEMU plugin's summaries.  Such a cell holds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.c - summaries into results.json; see results/summary.h. */
 #include "results/summary.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.h - a <summary> of results.json (docs/results-schema.md): the
  * statistics of one metric over a cell's kept samples, as one table that
  * the writer, the reader and the schema's test go through. */

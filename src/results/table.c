@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c - an object of results.json through the table of its fields; see
  * results/table.h. */
 #include "results/table.h"

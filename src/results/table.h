@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.h - an object of results.json as a table of its fields: each row
  * a key, the kind of value, where the value lies in the C model, when it
  * is left out, a unit and one line of doc.  The writer and the reader of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tool.c - the "tool" object: which muxprof wrote a document; see
  * results/top.h. */
 #include "results/schema.h"

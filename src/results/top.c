@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* top.c - the top level's members before its objects through the table of
  * their fields; see results/top.h. */
 #include "results/top.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* top.h - the members of results.json's top level that come before its
  * objects (docs/results-schema.md): the schema, the tool that wrote it,
  * how the run ended, where it was recovered from, when it ran.  One

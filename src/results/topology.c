@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* topology.c - the "topology" object through the tables of its fields; see
  * results/topology.h. */
 #include "results/topology.h"

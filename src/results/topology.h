@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* topology.h - the "topology" object of results.json
  * (docs/results-schema.md) and of `muxprof topology --json`: the machine's
  * counts, its data caches, the placements it offers and, in a run, the pair

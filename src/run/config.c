@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.c - names of the modes and ready positions a run configuration
  * holds.  See config.h. */
 #include "run/config.h"

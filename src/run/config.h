@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.h - run/ uses backends/, pmu/, topology/ and common/, never cmd/
  * or experiments/ above it.  What a run measures: the configuration cmd/
  * builds from the options of `muxprof run` (validated before anything is

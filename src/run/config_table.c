@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config_table.c - results.json's "config" object: the options a run
  * records, one row each, read straight from mp_run_config through
  * results/table.h (names by their mp_*_name_of[], a backend by its ops'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* context.c - see context.h. */
 #include "run/context.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* context.h - the host context recorded in every results file: CPU,
  * kernel, clock source, governor, perf_event_paranoid, descriptor limits,
  * build.  Never fails: what cannot be read is recorded as "unavailable (...)". */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* counter_pass.c - the counter passes of a cell: each group of the event
  * plan opened, an empty read bracket calibrated, then `samples` calls
  * counted one by one (run/internal.h). */

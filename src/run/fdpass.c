@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdpass.c - descriptors over a SOCK_SEQPACKET socket; see fdpass.h. */
 #include "run/fdpass.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdpass.h - one message with descriptors (SCM_RIGHTS) over a
  * SOCK_SEQPACKET socket: how the parent hands descriptors to its helper
  * processes (peer.c, poker.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdset.c - create, poke, drain and destroy a watched descriptor set.
  *
  * Pairs are made in batches: the far ends of a batch go to the peer helper

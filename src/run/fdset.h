@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdset.h - N watched descriptors of one kind, of which `active` (1 by
  * default, up to nready) are made readable together.  The far ends live in
  * the peer helper (peer.h); the set keeps only the watched ends plus one

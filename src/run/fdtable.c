@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdtable.c - the parked thread of --fd-table shared; see fdtable.h.  It
  * blocks in read() on a pipe, so it never runs (no timer, no spinning)
  * until the write end closes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fdtable.h - hold the measuring process's descriptor table shared on
  * purpose: one extra thread, parked in a blocking read, for --fd-table
  * shared.  A thread shares the table (CLONE_FILES), and the kernel's fd

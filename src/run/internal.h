@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* internal.h - what the files of run/ share and nothing outside uses.
  *
  * counter_pass.c: a cell's counter passes (sweep.c runs them after its

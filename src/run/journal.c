@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* journal.c - the run's append-only journal and its reader; see journal.h.
  *
  * The file is opened O_EXCL|O_NOFOLLOW (never through a link, never an old

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* journal.h - the run's journal: DIR/journal.jsonl, append-only, one JSON
  * document per line, each line written with one write(): a record per
  * cell per pass, made durable (fsync) once per pass, and a record per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* measure.c - one run from its directory on: signals, limits, the helper
  * and poker processes, placement and binding, the sweep and the steps its
  * caller gives (experiments, --anonymize, the report), the journal and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* measure.h - one run of `muxprof run` from its directory on: what it
  * measures, the files it writes, and what it leaves for the summary.  The
  * steps that belong to the layers above run/ (the experiments, the

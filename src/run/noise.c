@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* noise.c - see noise.h. */
 #include "run/noise.h"
 

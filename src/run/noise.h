@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* noise.h - what makes a run noisy, recorded in results.json's context:
  * load average at start and end, steal time over the run (/proc/stat),
  * CPU frequency where readable, and the kernel's mitigations

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out_csv.c - results.csv (one row per cell and metric) and samples.csv
  * (every kept wall-time sample), built in memory from results.json's
  * document and written atomically.  Every row begins with its cell's key

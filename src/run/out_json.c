@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out_json.c - results.json through cJSON (schema: docs/results-schema.md). */
 #include <math.h>
 #include <stdio.h>

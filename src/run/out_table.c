@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* out_table.c - the tables `muxprof run` prints: per fd kind and mode, one
  * row per N, p50 wall ns per backend, then poll/epoll. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* peer.c - the descriptor-holding helper process; see peer.h.
  *
  * Protocol on a SOCK_SEQPACKET pair (one message = one command):

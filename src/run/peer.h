@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* peer.h - the helper process that holds the far ends of watched
  * descriptors, so the measuring process holds only what it watches (plus a
  * small constant), as a real server does.  Ends are passed over a UNIX

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* poker.c - the wakeup poker process; see poker.h.
  *
  * Commands on a SOCK_SEQPACKET pair:

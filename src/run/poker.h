@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* poker.h - the poker of wakeup mode: a separate process that makes the
  * watched fd readable once the waiter sleeps.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs.c - see procfs.h.  Reads use pread at offset 0, so one open file
  * serves every read. */
 #include "run/procfs.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* procfs.h - what /proc says about one thread of this process: its scheduler
  * state and its voluntary context switches.  The wakeup sampler and the herd
  * experiment use these to know a waiter is asleep and how often it ran. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_out.c - a cell's "profile" object from a profile pass; see
  * run/profile_out.h.  Shares are of every sample kept (user and kernel);
  * ns per call is a share times the cell's wall p50 (docs/profile.md says

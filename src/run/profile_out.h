@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_out.h - a cell's "profile" object of results.json
  * (results/profile.h) from a profile pass: what pmu/'s sampler counted,
  * turned into shares of the samples kept and the nanoseconds per call and

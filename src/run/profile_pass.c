@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile_pass.c - one sampling pass per cell for `muxprof run --profile`.
  *
  * Workload: exactly the timed block of the cell (mp_sample_ready or

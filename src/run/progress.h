@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* progress.h - progress of a sweep on stderr, by pass: a cell's units (its
  * repeats, counter passes, profile pass) run one pass at a time over the
  * cells, so "pass 3/9, cell 17/60" says where the sweep is long before a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* results.c - allocation and lookup for the results model; see results.h. */
 #include "run/results.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* results.h - the in-memory results of a run: context, calibration and one
  * cell per (fd kind, N, mode, backend).  Writers (out_json.c, out_csv.c,
  * out_table.c) turn it into files and tables; docs/results-schema.md is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sample.c - timed and counted blocks of calls; see sample.h for what one
  * sample is in each mode.
  *

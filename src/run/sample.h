@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sample.h - timed blocks of calls of one backend on one descriptor set.
  *
  * One "call" is one backend wait():

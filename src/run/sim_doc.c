@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_doc.c - the results.json of a scripts/muxsim.sh directory, from what
  * sim_import.c read (run/internal.h): the context and topology say
  * "simulated" and give the geometry; the topology, counters and config are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_import.c - a scripts/muxsim.sh directory as results.json; see
  * run/sim_import.h. */
 #include "run/sim_import.h"

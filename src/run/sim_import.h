@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sim_import.h - a run directory of scripts/muxsim.sh (what the QEMU plugin
  * libmuxsim.so and the guest's driver wrote) made into results.json, so
  * that `muxprof report` and `muxprof compare` read a simulated run as they

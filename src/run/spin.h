@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* spin.h - one step of a spin-wait between the waiter and the poker:
  * pause, and yield the CPU once spinning has lasted long enough that the
  * other side may be waiting for this CPU (both may share one). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep.c - the measurement loop of `muxprof run`.
  *
  * The repeats are passes over the sweep (--repeat-order passes): in each

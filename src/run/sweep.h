@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sweep.h - run every cell of a run: descriptor sets, backends, timing
  * passes, counter passes, summaries.  Error convention: mp_err.h. */
 #ifndef MP_SWEEP_H

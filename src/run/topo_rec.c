@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* topo_rec.c - the "topology" object's model from a loaded topology; see
  * run/topo_rec.h. */
 #include "run/topo_rec.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* topo_rec.h - results.json's "topology" object (results/topology.h) of a
  * loaded topology: its model filled from topology/'s accessors, for a run
  * and for `muxprof topology --json`. */

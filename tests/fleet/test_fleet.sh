@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_fleet.sh - deploy/ansible/muxprof.yml against two inventory hosts on
 # this machine: "here" (ansible_connection=local) and "loop" (ssh to
 # 127.0.0.1 on a free loopback port, served by an sshd of our own with a host

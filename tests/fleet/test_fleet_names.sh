@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # test_fleet_names.sh - inventory host names are data to deploy/ansible/muxprof.yml:
 #
 #   1. an inventory with a host named by a Jinja expression (a lookup('pipe')

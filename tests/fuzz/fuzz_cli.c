@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_cli.c - libFuzzer target: the option parser of `muxprof run`
  * (mp_cli_parse_run), fed one command line per call.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_compare.c - libFuzzer target: `muxprof compare` with one hostile
  * input beside a valid run.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_json.c - libFuzzer target: the results.json reader of `muxprof report`
  * (and later `compare`), fed one input per call.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """make_corpus_json.py - write the seed corpus of fuzz_json (tests/fuzz/corpus_json/).
 
 Seeds are small (a few KB: libFuzzer mutates small inputs much faster) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* oracle_quote.h - what the fuzz targets check in what they wrote: strings
  * of the input stayed data (common/quote.h).
  *

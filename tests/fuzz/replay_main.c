@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay_main.c - a main() for a fuzz target without libFuzzer: runs
  * LLVMFuzzerTestOneInput once on every file in the directories (or files)
  * given as arguments, so ctest replays the seed corpus and every committed
