@@ -59,6 +59,14 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_reference_names PROPERTIES LABELS hardening TIMEOUT 120)
 endif()
 
+# run --force over a directory with a journal: refused while a run writes it
+# or before it was recovered; the journal is never lost.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_run_force_journal
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_run_force_journal.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_run_force_journal PROPERTIES LABELS hardening TIMEOUT 300)
+endif()
+
 # Every JSON document printed is valid UTF-8, whatever bytes its strings came from.
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_json_utf8

@@ -455,6 +455,9 @@ static void helper_trial(int sig, const char *tag)
         const char *status = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "status"));
         const char *reason = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "reason"));
         assert_non_null(status);
+        const char *died = reason ? strstr(reason, "descriptor helper process died") : NULL;
+        if (died && strstr(died + 1, "descriptor helper process died"))
+            fail_msg("the helper's death said twice: %s", reason);
         /* ok from the repeats timed before the helper failed: an error of the run */
         if (!strcmp(status, "ok") && reason && !strncmp(reason, "timed in ", 9)) {
             if (!err)

@@ -5,8 +5,9 @@
 # (exit 2, named); a run with no cell ("results": []) is exit 1 with one line
 # saying so; SIGINT or SIGTERM while gnuplot draws a figure stops the report
 # (no further figure, no report.md) with 130 or 143, even where the signal
-# is ignored (a background job); an unknown option of events or topology is
-# one line, not the usage.
+# is ignored (a background job); a second report of a DIR another report is
+# writing is refused (exit 1, one line); an unknown option of events or
+# topology is one line, not the usage.
 set -u
 mp=$1 src=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
@@ -43,6 +44,20 @@ for sig in INT:130 TERM:143; do
     [ "$rc" = "${sig#*:}" ] || fail "SIG${sig%:*} during report: exit $rc, not ${sig#*:}: $(cat "$t/err")"
     [ ! -e "$t/sig/report.md" ] || fail "SIG${sig%:*}: report.md written after the stop"
 done
+
+# two reports of one DIR: the second, while the first draws, is refused (exit 1,
+# one line) and writes nothing
+rm -rf "$t/two" && mkdir "$t/two" && cp "$valid" "$t/two/results.json"
+PATH="$t/bin:$PATH" "$mp" report "$t/two" >/dev/null 2>"$t/err1" &
+p=$!
+i=0
+while [ $i -lt 100 ] && ! pgrep -P $p >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
+"$mp" report "$t/two" --no-plots >/dev/null 2>"$t/err"; rc=$?
+kill -INT $p; wait $p
+[ "$rc" = 1 ] && [ "$(wc -l < "$t/err")" = 1 ] && grep -q "another muxprof report is writing" "$t/err" ||
+    fail "a second report while one draws: exit $rc: $(cat "$t/err")"
+[ ! -e "$t/two/report.md" ] || fail "the second report wrote report.md"
+"$mp" report "$t/two" --no-plots >/dev/null 2>"$t/err" || fail "a report after the first ended: $(cat "$t/err")"
 
 for verb in events topology; do
     "$mp" $verb --bogus >/dev/null 2>"$t/err"; rc=$?

@@ -8,11 +8,14 @@
 #include "cmd/opt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/file.h"
 #include "report/anonymize.h"
@@ -192,6 +195,28 @@ static int recover(const char *dir, int anonymize, mp_err *err)
     return rc;
 }
 
+/* The run directory held under an exclusive flock while report writes into
+ * it (and recovers it), so that two reports of one DIR do not write over
+ * each other's files: the descriptor holding the lock, INT_MAX when none
+ * could be taken (DIR not opened here, no locks on its filesystem), or -1
+ * (said on stderr) when another report holds DIR. */
+static int lock_run_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return INT_MAX;   /* the reading that follows says what is wrong with DIR */
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return fd;
+    int e = errno;
+    close(fd);
+    if (e != EWOULDBLOCK)
+        return INT_MAX;   /* a filesystem without locks: go on without */
+    mp_echo d;
+    fprintf(stderr, "muxprof report: another muxprof report is writing %s; run this one again "
+                    "once it has finished\n", mp_echo_arg(&d, dir));
+    return -1;
+}
+
 /* 1, said on stderr, when m holds no cell and no experiment: a report of
  * nothing measured is no success. */
 static int no_cell(const mp_rmodel *m, const char *path)
@@ -237,7 +262,7 @@ static int print_json(const char *dir)
     return out;
 }
 
-int mp_cmd_report(int argc, char **argv)
+static int report_main(int argc, char **argv, int *lock)
 {
     report_args a = {0};
     mp_opt_parsed p;
@@ -280,6 +305,8 @@ int mp_cmd_report(int argc, char **argv)
         return print_json(dirbuf);
     const char *dir = dirbuf;
     mp_err_clear(&err);
+    if ((*lock = lock_run_dir(dir)) < 0)
+        return 1;
     char pub[4096];
     int rc = recover(dir, anonymize, &err);
     if (!rc && anonymize) {
@@ -327,4 +354,13 @@ int mp_cmd_report(int argc, char **argv)
     }
     mp_rm_free(&m);
     return empty;
+}
+
+int mp_cmd_report(int argc, char **argv)
+{
+    int lock = INT_MAX;
+    int rc = report_main(argc, argv, &lock);
+    if (lock >= 0 && lock != INT_MAX)
+        close(lock);
+    return rc;
 }

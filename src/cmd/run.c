@@ -22,7 +22,6 @@
 #include "report/plot.h"
 #include "report/report.h"
 #include "run/config.h"
-#include "run/journal.h"
 #include "results/limits.h"
 #include "run/journal.h"
 #include "run/measure.h"
@@ -46,6 +45,10 @@ static int prepare_out_dir(mp_run_config *cfg, mp_dir *out, mp_err *err)
     int rc = mp__cmd_out_dir(out, cfg->out_dir, cfg->force, &why);
     if (rc)
         return mp_errf(err, rc, "--out: %s", why.msg);
+    if (!out->created && (rc = mp_journal_clear(out, &why))) {
+        mp_dir_close(out);
+        return mp_errf(err, rc, "--out: %s", why.msg);
+    }
     mp_run_dir_clear(out);
     return 0;
 }

@@ -35,6 +35,51 @@ static int init(mp_journal *j, const char *dir, mp_err *err)
     return 0;
 }
 
+/* The journal DIR holds already: say whose it is (a run still writing it, a
+ * run recovered from it, or one that did not finish). */
+static int journal_taken(const mp_journal *j, const mp_dir *dir, mp_err *err)
+{
+    int fd = openat(dir->fd, MP_JOURNAL_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    int busy = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK;
+    if (fd >= 0)
+        close(fd);
+    struct stat st;
+    if (busy)
+        return mp_errf(err, MP_EUSAGE, "%s is being written by a run that is still going; "
+                       "choose another --out", j->path);
+    if (fstatat(dir->fd, "results.json", &st, AT_SYMLINK_NOFOLLOW) == 0)
+        return mp_errf(err, MP_EUSAGE, "%s holds a run already (its results.json is there); "
+                       "choose another --out", dir->path);
+    return mp_errf(err, MP_EUSAGE, "%s exists: a run into %s did not finish; `muxprof "
+                   "report %s` writes its results.json from it (or remove it to run "
+                   "there again)", j->path, dir->path, dir->path);
+}
+
+int mp_journal_clear(mp_dir *dir, mp_err *err)
+{
+    int fd = openat(dir->fd, MP_JOURNAL_NAME, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT)
+        return 0;
+    struct stat st;
+    int rc = 0;
+    if (fd < 0)
+        rc = mp_errf(err, MP_EUSAGE, "%s/%s cannot be opened (%s); remove it to run there",
+                     dir->path, MP_JOURNAL_NAME, strerror(errno));
+    else if (flock(fd, LOCK_SH | LOCK_NB) < 0 && errno == EWOULDBLOCK)
+        rc = mp_errf(err, MP_EUSAGE, "%s/%s is being written by a run that is still going; "
+                     "choose another --out", dir->path, MP_JOURNAL_NAME);
+    else if (fstatat(dir->fd, "results.json", &st, AT_SYMLINK_NOFOLLOW) < 0)
+        rc = mp_errf(err, MP_EUSAGE, "%s holds the journal of a run that did not finish and "
+                     "was not recovered; `muxprof report %s` writes its results.json first "
+                     "(or remove %s to lose it)", dir->path, dir->path, MP_JOURNAL_NAME);
+    else if (unlinkat(dir->fd, MP_JOURNAL_NAME, 0) < 0)
+        rc = mp_errf(err, -errno, "cannot remove %s/%s: %s", dir->path, MP_JOURNAL_NAME,
+                     strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    return rc;
+}
+
 int mp_journal_create(mp_journal *j, mp_dir *dir, mp_err *err)
 {
     int rc = init(j, dir->path, err);
@@ -45,9 +90,7 @@ int mp_journal_create(mp_journal *j, mp_dir *dir, mp_err *err)
     if (j->fd < 0) {
         int e = errno;
         if (e == EEXIST)
-            return mp_errf(err, MP_EUSAGE, "%s exists: a run into %s did not finish; `muxprof "
-                           "report %s` writes its results.json from it (or remove it to run "
-                           "there again)", j->path, dir->path, dir->path);
+            return journal_taken(j, dir, err);
         return mp_errf(err, -e, "cannot create %s: %s", j->path, strerror(e));
     }
     flock(j->fd, LOCK_EX | LOCK_NB);   /* only a reader's hint: a failure is not fatal */

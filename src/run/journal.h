@@ -81,6 +81,13 @@ typedef struct mp_journal {
  * overwritten: MP_EUSAGE). */
 int mp_journal_create(mp_journal *j, mp_dir *dir, mp_err *err);
 
+/* Before a run writes over DIR (--force): remove the journal of a run whose
+ * results.json was written from it.  A journal a run still holds, or one
+ * whose run was never recovered (the only copy of its measurements), is
+ * refused (MP_EUSAGE) and left, as is everything else in DIR.  0 when DIR
+ * holds no journal. */
+int mp_journal_clear(mp_dir *dir, mp_err *err);
+
 /* Append a record.  A failed write is kept in j->failed and the record
  * in memory (the run goes on); the return is negative only when memory
  * ran out and the record is lost. */

@@ -55,13 +55,13 @@ static void mark(mp_cell *c, mp_cell_status s, const char *fmt, ...)
  * EPIPE) would otherwise hide the cause. */
 static void note_dead_peer(mp_cell *c, mp_peer *peer)
 {
+    static const char note[] = " (the descriptor helper process died: ";
     char how[64];
-    if (!peer || mp_peer_alive(peer, how, sizeof how))
-        return;
+    if (!peer || strstr(c->reason, note) || mp_peer_alive(peer, how, sizeof how))
+        return;   /* alive, or said already (a cell keeps its first reason) */
     size_t len = strlen(c->reason);
     snprintf(c->reason + len, sizeof c->reason - len,
-             " (the descriptor helper process died: %s; its far ends closed, so every "
-             "watched fd reads as end-of-file)", how);
+             "%s%s; its far ends closed, so every watched fd reads as end-of-file)", note, how);
 }
 
 /* The process's thread count as a timed block starts (the most seen). */
