@@ -20,6 +20,9 @@
 # Usage: scripts/arm64-vm-ci.sh [DIR]   (default: a temporary directory)
 # Environment: BUILD_DIR (default build-aarch64), VM_TIMEOUT per guest (default 200 s).
 # Exit status 0 when both runs pass their checks, 1 otherwise.
+case ${1-} in
+  -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

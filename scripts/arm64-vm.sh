@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib/arm64-guest.sh
 AG_NAME=arm64-vm
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; }
 bad() { echo "arm64-vm: $*" >&2; echo "usage: scripts/arm64-vm.sh --out DIR [options] -- [muxprof run arguments] (--help)" >&2; exit 2; }
 
 out="" cpu=max icount=0 ua=1 smp=2 mem=1024 AG_TIMEOUT=240 tests=""

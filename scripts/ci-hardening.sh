@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# ci-hardening.sh - the hardening checks of issue 7 (docs/hardening.md says
+# ci-hardening.sh - the hardening checks (docs/hardening.md says
 # what each finds and how to read a failure):
 #   asan      build-asan: ASan + UBSan, -Werror; the whole ctest suite, and any
 #             sanitizer report (also one in a child process whose exit status a
@@ -21,6 +21,9 @@
 # Every step runs even when an earlier one failed; the exit status is 1 when
 # any failed.  About 8 minutes on a 2-core VM from scratch (less when the
 # build trees exist).
+case ${1-} in
+  -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -20,6 +20,9 @@
 # muxprof when build-aarch64 lacks it.  CI_MUXSIM_BUDGET seconds bound the
 # first boot and its import (default 600), CI_MUXSIM_LLC_BUDGET seconds the
 # two L3 boots together (default 180).
+case ${1-} in
+  -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/ci-muxsim}

@@ -19,6 +19,9 @@
 # toolchain cannot be installed or the build fails.  Timings under qemu mean
 # nothing, and perf_event_open gives ENOSYS there: PMU tests skip (77).
 # See docs/arm64.md for what runs, what skips and why.
+case ${1-} in
+  -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -eu
 
 cd "$(dirname "$0")/.."

@@ -12,6 +12,9 @@
 # bench_sweep missing one of its targets (MISSED) is reported, not a failure.
 # Each step has a time limit (seconds, MUXPROF_README_LIMIT overrides the default 600);
 # any failure stops the script with exit 1 and says which step. Usage error: exit 2.
+case ${1-} in
+  -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -eu
 
 die() { echo "readme-runs: $*" >&2; exit 1; }

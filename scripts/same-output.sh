@@ -9,6 +9,9 @@
 #
 # RUN_DIR: a finished run (results.json, samples.csv) reported again as it is, e.g. a fresh
 # run kept from the old build. Figures are not drawn (--no-plots): .gp and .dat are compared.
+case ${1-} in
+	-h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -eu
 [ $# -ge 2 ] || { echo "usage: $0 MUXPROF OUT [RUN_DIR...]" >&2; exit 2; }
 mp=$(realpath "$1"); out=$2; shift 2

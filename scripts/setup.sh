@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # setup.sh - install what muxprof needs on Debian/Ubuntu (only what is
-# missing), then configure and build it in ./build.
-#   scripts/setup.sh [extra cmake arguments]
+# missing), then configure ./build and build the muxprof program, its man
+# page and completion there (scripts/test.sh builds the test programs and
+# runs them; `cmake --build build` builds everything).
+#
+# Usage: scripts/setup.sh [extra cmake arguments, e.g. -DMUXPROF_TESTS=OFF]
+case ${1-} in
+  -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,4 +28,4 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target muxprof mp_manual

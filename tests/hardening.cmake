@@ -82,6 +82,13 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_ci_run PROPERTIES LABELS "hardening" TIMEOUT 60)
 endif()
 
+# Every script answers --help and -h with its usage and has no side effect.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_scripts_help
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_scripts_help.sh ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_scripts_help PROPERTIES LABELS "cmd" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+
 # Inventory host names in the fleet playbook are data: a Jinja name, a name
 # with .., an unreachable one stop it before any host task; a host not
 # measured makes it fail; host-run.sh keeps to its work directory.  Short

@@ -19,6 +19,9 @@
 # (T0, T1: Unix times the lock was taken and about to be let go).
 # Exit status: 0 done, 1 the build or the run failed (the reason on stderr),
 # 75 the lock stayed taken for MP_LOCK_WAIT seconds.
+case ${1-} in
+  -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
+esac
 set -euo pipefail
 
 need="MP_SRC MP_OUT"

@@ -73,4 +73,7 @@ def main(dirs):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        sys.exit(0)
     sys.exit(main(sys.argv[1:]))

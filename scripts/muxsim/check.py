@@ -47,4 +47,7 @@ def main(d):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        sys.exit(0)
     sys.exit(main(sys.argv[1]))

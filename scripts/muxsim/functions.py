@@ -89,6 +89,9 @@ def main(d, syms):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] in (["-h"], ["--help"]):
+        print(__doc__)
+        sys.exit(0)
     if len(sys.argv) != 3:
         print("usage: functions.py DIR SYMBOLS", file=sys.stderr)
         sys.exit(2)
