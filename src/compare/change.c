@@ -23,7 +23,7 @@
 const char *mp_cmp_verdict_name(mp_cmp_verdict v)
 {
     static const char *const names[] = {"not testable", "within noise", "slower", "faster",
-                                        "not resolved"};
+                                        "not resolved", "host level"};
     return (unsigned)v < sizeof names / sizeof names[0] ? names[v] : names[0];
 }
 
@@ -48,6 +48,40 @@ static int repeats_ok(const mp_cmp_host *h, const mp_rcell *x, char *why, size_t
         snprintf(why, len, "%.80s: %zu repeat medians of this cell (at least %d needed)",
                  h->label, x->nrep, MP_CMP_MIN_REPEATS);
     return 0;
+}
+
+void mp_cmp_level_of(const mp_cmp *c, size_t hi, mp_cmp_level *out)
+{
+    memset(out, 0, sizeof *out);
+    out->up = out->down = 1;
+    const mp_rnoise *a = &c->h[0].m.noise, *b = &c->h[hi].m.noise;
+    for (int k = 0; k < MP_RCANARY_N; k++) {
+        out->ratio[k] = b->canary[k] / a->canary[k];
+        if (!isfinite(out->ratio[k]) || !(out->ratio[k] > 0)) {
+            out->ratio[k] = NAN;
+            continue;
+        }
+        out->known = 1;
+        if (out->ratio[k] > out->up)
+            out->up = out->ratio[k], out->which_up = k;
+        if (out->ratio[k] < out->down)
+            out->down = out->ratio[k], out->which_down = k;
+    }
+    out->differs = out->known && (out->up > 1 + MP_CMP_LEVEL_MIN ||
+                                  out->down < 1 / (1 + MP_CMP_LEVEL_MIN));
+}
+
+const char *mp_cmp_level_text(const mp_cmp_level *l, char *buf, size_t len)
+{
+    static const char *const names[MP_RCANARY_N] = {"syscall", "L1", "LLC"};
+    size_t o = (size_t)snprintf(buf, len, "canary");
+    for (int k = 0; k < MP_RCANARY_N && o < len; k++)
+        if (isfinite(l->ratio[k]))
+            o += (size_t)snprintf(buf + o, len - o, "%s %s %+.0f%%", o > 6 ? "," : "",
+                                  names[k], (l->ratio[k] - 1) * 100);
+    if (!l->known)
+        snprintf(buf, len, "no canary in both inputs");
+    return buf;
 }
 
 void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const char *backend,
@@ -105,8 +139,21 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
         out->verdict = MP_CMP_FASTER;
     else
         out->verdict = MP_CMP_NOT_RESOLVED;
-    out->significant = out->verdict == MP_CMP_SLOWER || out->verdict == MP_CMP_FASTER;
     out->why[0] = 0;
+    /* a shift the host's level explains is not the code's */
+    mp_cmp_level lvl;
+    mp_cmp_level_of(c, hi, &lvl);
+    if (lvl.differs &&
+        ((out->verdict == MP_CMP_SLOWER && lvl.up > 1 + MP_CMP_LEVEL_MIN &&
+          out->ratio_lo <= lvl.up * (1 + out->min_effect)) ||
+         (out->verdict == MP_CMP_FASTER && lvl.down < 1 / (1 + MP_CMP_LEVEL_MIN) &&
+          out->ratio_hi >= lvl.down / (1 + out->min_effect)))) {
+        char t[160];
+        out->verdict = MP_CMP_HOST_LEVEL;
+        snprintf(out->why, sizeof out->why, "the host's level differs: %s",
+                 mp_cmp_level_text(&lvl, t, sizeof t));
+    }
+    out->significant = out->verdict == MP_CMP_SLOWER || out->verdict == MP_CMP_FASTER;
 }
 
 const char *mp__cmp_repeat_warning(const mp_cmp_host *h, char *buf, size_t len)
@@ -215,6 +262,16 @@ void mp_cmp_print_changes(FILE *f, const mp_cmp *c)
         char w[400];
         if (mp__cmp_repeat_warning(&c->h[i], w, sizeof w)[0])
             fprintf(f, "warning: host %zu: %s\n", i + 1, w);
+    }
+    for (size_t i = 1; i < c->n; i++) {
+        mp_cmp_level lvl;
+        char t[160];
+        mp_cmp_level_of(c, i, &lvl);
+        if (lvl.known)
+            fprintf(f, "host %zu's level against host 1: %s%s\n", i + 1,
+                    mp_cmp_level_text(&lvl, t, sizeof t),
+                    lvl.differs ? " (differs: a change it explains is \"host level\", not "
+                                  "slower or faster)" : "");
     }
     for (size_t gi = 0; gi < ng && gi < 64; gi++) {
         char be[32][32];

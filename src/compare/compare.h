@@ -120,8 +120,26 @@ size_t mp_cmp_shared_n(const mp_cmp *c, const mp_cmp_group *g, const char *backe
 #define MP_CMP_MIN_EFFECT 0.03
 typedef enum {
     MP_CMP_NOT_TESTABLE, MP_CMP_WITHIN_NOISE, MP_CMP_SLOWER, MP_CMP_FASTER,
-    MP_CMP_NOT_RESOLVED
+    MP_CMP_NOT_RESOLVED, MP_CMP_HOST_LEVEL
 } mp_cmp_verdict;
+
+/* The host's level of input hi against the first input's, from the
+ * canaries both runs measured in every pass (run/canary.h): per quantity
+ * the ratio of the medians over the passes.  A change the level explains
+ * is "host level", never slower or faster: a slowdown whose ratio interval
+ * reaches down to within the cell's threshold of the largest canary ratio
+ * (up > 1 + MP_CMP_LEVEL_MIN), a speed-up likewise below. */
+#define MP_CMP_LEVEL_MIN 0.05
+typedef struct mp_cmp_level {
+    int known;                 /* both inputs carry a canary */
+    double ratio[3];           /* per canary quantity (MP_RCANARY_*), NaN where either lacks it */
+    double up, down;           /* the largest and smallest ratio, 1 when none is known */
+    int which_up, which_down;  /* their quantities */
+    int differs;               /* up or down beyond MP_CMP_LEVEL_MIN */
+} mp_cmp_level;
+void mp_cmp_level_of(const mp_cmp *c, size_t hi, mp_cmp_level *out);
+/* "canary syscall +28%, L1 +3%, LLC +40%" into buf. */
+const char *mp_cmp_level_text(const mp_cmp_level *l, char *buf, size_t len);
 const char *mp_cmp_verdict_name(mp_cmp_verdict v);
 typedef struct mp_cmp_change {
     double base, value;        /* medians, ns; NAN when not measured */

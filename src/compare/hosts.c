@@ -165,6 +165,15 @@ void mp__cmp_hosts(FILE *f, const mp_cmp *c)
         char w[400];
         if (mp__cmp_repeat_warning(&c->h[i], w, sizeof w)[0])
             fprintf(f, "- warning (%s): %s\n\n", MP_QMD(c->h[i].label), w);
+        mp_cmp_level lvl;
+        char t[160];
+        mp_cmp_level_of(c, i, &lvl);
+        if (i && lvl.known)
+            fprintf(f, "- the host's level of %s against %s, from the canaries of their "
+                       "passes: %s%s\n\n", MP_QMD(c->h[i].label), MP_QMD(c->h[0].label),
+                    mp_cmp_level_text(&lvl, t, sizeof t),
+                    lvl.differs ? "; a change it explains is \"host level\", not slower or faster"
+                                : "");
         md_warn_ctx ctx = {f, c->h[i].label};
         mp_report_warnings(&c->h[i].m, md_warn, &ctx);
     }

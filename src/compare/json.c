@@ -27,6 +27,16 @@ static cJSON *inputs(const mp_cmp *c)
         cJSON_AddStringToObject(o, "file", h->m.shown);
         cJSON_AddBoolToObject(o, "reference", h->reference);
         cJSON_AddBoolToObject(o, "builtin", h->builtin);
+        /* the host's canary medians, and against the first input's */
+        cJSON *can = cJSON_AddObjectToObject(o, "canary");
+        mp_cmp_level lvl;
+        mp_cmp_level_of(c, i, &lvl);
+        for (int k = 0; k < MP_RCANARY_N; k++)
+            num_or_null(can, mp_rcanary_keys[k], h->m.noise.canary[k]);
+        cJSON *lv = cJSON_AddObjectToObject(can, "ratio_to_first");
+        for (int k = 0; k < MP_RCANARY_N; k++)
+            num_or_null(lv, mp_rcanary_keys[k], i ? lvl.ratio[k] : (lvl.known ? 1 : NAN));
+        cJSON_AddBoolToObject(can, "level_differs", i && lvl.differs);
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -77,7 +87,10 @@ static cJSON *cell(const mp_cmp *c, const mp_cmp_group *g, const char *b, long l
             cJSON_AddNumberToObject(e, "repeats_first", (double)ch.n_base);
             cJSON_AddNumberToObject(e, "repeats_this", (double)ch.n_value);
             cJSON_AddBoolToObject(e, "significant", ch.significant);
-            cJSON_AddNullToObject(e, "reason");
+            if (ch.why[0])
+                cJSON_AddStringToObject(e, "reason", ch.why);
+            else
+                cJSON_AddNullToObject(e, "reason");
         } else {
             cJSON_AddNullToObject(e, "significant");
             cJSON_AddStringToObject(e, "reason", ch.why);
@@ -98,6 +111,7 @@ cJSON *mp_cmp_json(const mp_cmp *c)
     cJSON_AddNumberToObject(t, "alpha", MP_CMP_ALPHA);
     cJSON_AddNumberToObject(t, "min_repeats", MP_CMP_MIN_REPEATS);
     cJSON_AddNumberToObject(t, "min_effect_pct", MP_CMP_MIN_EFFECT * 100);
+    cJSON_AddNumberToObject(t, "host_level_min_pct", MP_CMP_LEVEL_MIN * 100);
     cJSON *cells = cJSON_AddArrayToObject(o, "cells");
     mp_cmp_group g[64];
     size_t ng = mp_cmp_groups(c, g, 64);

@@ -75,11 +75,15 @@ static int read_numbers(const cJSON *a, double **out, size_t *n, int *ok)
     return 0;
 }
 
+const char *const mp_rcanary_keys[MP_RCANARY_N] = {"syscall_ns", "l1_ns", "llc_ns"};
+
 int mp__rm_load_noise(mp_rmodel *m)
 {
     mp_rnoise *x = &m->noise;
     const cJSON *o = m->context.noise, *e;
     static const char *const load[2] = {"loadavg_start", "loadavg_end"};
+    for (int k = 0; k < MP_RCANARY_N; k++)
+        x->canary[k] = x->canary_spread[k] = NAN;
     x->present = cJSON_IsObject(o);
     if (!x->present)
         return 0;
@@ -104,6 +108,17 @@ int mp__rm_load_noise(mp_rmodel *m)
     if (read_numbers(cJSON_GetObjectItemCaseSensitive(o, "cpu_mhz"), &x->cpu_mhz,
                      &x->ncpu_mhz, &x->cpu_mhz_ok) < 0)
         return -ENOMEM;
+    const cJSON *can = cJSON_GetObjectItemCaseSensitive(o, "canary");
+    const cJSON *med = cJSON_GetObjectItemCaseSensitive(can, "median");
+    const cJSON *spr = cJSON_GetObjectItemCaseSensitive(can, "spread");
+    for (int k = 0; k < MP_RCANARY_N; k++) {
+        x->canary[k] = mp_json_num(med, mp_rcanary_keys[k], NAN);
+        x->canary_spread[k] = mp_json_num(spr, mp_rcanary_keys[k], NAN);
+        if (!(x->canary[k] > 0))
+            x->canary[k] = NAN;
+    }
+    int np = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(can, "passes"));
+    x->canary_passes = np > 0 ? (size_t)np : 0;
     x->mitigations_ok = cJSON_IsObject(mit);
     cJSON_ArrayForEach(e, mit)
         if (cJSON_IsString(e)) {

@@ -59,7 +59,16 @@ typedef struct mp_rnoise {
     const char **vuln, **vuln_state;   /* mitigations: its string entries, name and state */
     size_t nvuln;
     int mitigations_ok;           /* an object */
+    /* canary: the host's level (run/canary.h): the medians over the passes
+     * of syscall_ns, l1_ns, llc_ns (MP_RCANARY_*), and their max/min; NaN
+     * where absent (a run from before, a recovered or simulated one) */
+    double canary[3], canary_spread[3];
+    size_t canary_passes;
 } mp_rnoise;
+
+enum { MP_RCANARY_SYSCALL, MP_RCANARY_L1, MP_RCANARY_LLC, MP_RCANARY_N };
+/* "syscall_ns", "l1_ns", "llc_ns": each canary quantity's key in results.json. */
+extern const char *const mp_rcanary_keys[MP_RCANARY_N];
 
 /* A metric of an entry of results[], whatever the entry's status: its key
  * and what the report reads of it.  A counter is a summary with a "scope",

@@ -59,6 +59,14 @@ static void noise(FILE *f, const mp_rmodel *m)
             isnan(steal) ? "not readable" : (snprintf(a, sizeof a, "%.2f%%", steal * 100), a));
     fprintf(f, "| CPUs busy (all work, not only muxprof) | %s |\n",
             isnan(busy) ? "not readable" : (snprintf(b, sizeof b, "%.0f%%", busy * 100), b));
+    if (o->canary_passes) {
+        static const char *const what[MP_RCANARY_N] = {"one getppid() call",
+            "one step of a pointer chase in L1", "one step of a pointer chase in the LLC"};
+        for (int k = 0; k < MP_RCANARY_N; k++)
+            if (isfinite(o->canary[k]))
+                fprintf(f, "| host level: %s (median of %zu passes; max/min %.2f) | %.3g ns |\n",
+                        what[k], o->canary_passes, o->canary_spread[k], o->canary[k]);
+    }
     fprintf(f, "| CPU MHz (%s) |", MP_QMD(o->cpu_mhz_source));
     if (!o->cpu_mhz_ok)
         fprintf(f, " not readable");

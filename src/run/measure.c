@@ -10,6 +10,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -39,6 +40,27 @@
 #include "topology/topology.h"
 
 #define EMPTY_BRACKETS 20000
+
+/* context.noise.canary from the passes' canaries, and a warning in
+ * context.noise.warnings when the host's level moved during the run. */
+static void add_canary(mp_results *r)
+{
+    cJSON *noise = cJSON_GetObjectItemCaseSensitive(r->context, "noise");
+    if (!noise || !r->canary_llc_bytes || !r->ncanary)
+        return;
+    mp_canary_state cs = {.llc_bytes = r->canary_llc_bytes};
+    cJSON_AddItemToObject(noise, "canary", mp_canary_json(&cs, r->canary, r->ncanary));
+    const char *which;
+    double spread = mp_canary_spread(r->canary, r->ncanary, &which);
+    cJSON *w = cJSON_GetObjectItemCaseSensitive(noise, "warnings");
+    if (isfinite(spread) && spread > MP_CANARY_SPREAD_WARN && cJSON_IsArray(w)) {
+        char text[240];
+        snprintf(text, sizeof text, "the host's level moved during the run: the canary's %s "
+                 "varied %.2fx between passes (above %.2fx); cells' intervals include that",
+                 which, spread, MP_CANARY_SPREAD_WARN);
+        cJSON_AddItemToArray(w, cJSON_CreateString(text));
+    }
+}
 
 /* What a second signal says as it leaves: where the finished cells are. */
 static char leave_msg[PATH_MAX + 256];
@@ -349,6 +371,7 @@ static int sweep(run_state *s, const mp_run_steps *steps, mp_err *err)
     mp_noise_snap noise1;
     mp_noise_snap_take(&noise1);
     mp_noise_json(r->context, &s->noise0, &noise1);
+    add_canary(r);
     return exit_code;
 }
 

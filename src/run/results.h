@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
+#include "run/canary.h"
 #include "run/config.h"
 #include "common/file.h"
 #include "common/stats.h"
@@ -67,6 +68,9 @@ typedef struct mp_results {
     cJSON *counters;          /* owned */
     cJSON *experiments;       /* owned: register/herd/ltet objects, NULL if none ran */
     mp_summary empty_bracket; /* ns, two clock reads back to back */
+    mp_canary canary[MP_REPEATS_MAX];   /* the host's level in each pass (run/canary.h) */
+    size_t ncanary;           /* passes measured */
+    size_t canary_llc_bytes;  /* the LLC chase's buffer, 0: no canary could be made */
     mp_cell *cells;
     size_t ncells;
 } mp_results;

@@ -620,17 +620,60 @@ static int keep_passes(mp_results *r, const mp_sweep_env *env, size_t first, int
     return 0;
 }
 
+/* The last-level cache's size from the run's topology record, 0 if unknown. */
+static size_t llc_bytes(const mp_results *r)
+{
+    double best = 0, level = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r->topology, "caches")) {
+        const cJSON *l = cJSON_GetObjectItemCaseSensitive(c, "level");
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(c, "size_bytes");
+        if (cJSON_IsNumber(l) && cJSON_IsNumber(b) && l->valuedouble >= level &&
+            b->valuedouble > 0) {
+            level = l->valuedouble;
+            best = b->valuedouble;
+        }
+    }
+    return (size_t)best;
+}
+
+/* The passes of the sweep, each with its canary (run/canary.h). */
+static int canary_passes(mp_results *r, const mp_sweep_env *env, int *rep, int *done,
+                         mp_err *err)
+{
+    const mp_run_config *cfg = r->cfg;
+    mp_canary_state cs;
+    int have = mp_canary_init(&cs, llc_bytes(r)) == 0, rc = 0;
+    r->canary_llc_bytes = have ? cs.llc_bytes : 0;
+    r->ncanary = 0;
+    int back_to_back = cfg->repeat_order == MP_REPEATS_BACK_TO_BACK;
+    for (; *rep < cfg->repeats && rc == 0; (*rep)++) {
+        mp_canary *k = have && r->ncanary < MP_REPEATS_MAX ? &r->canary[r->ncanary] : NULL;
+        if (k)
+            mp_canary_begin(&cs, k);
+        rc = back_to_back ? sweep_pass(r, env, 0, cfg->repeats, done, err)
+                          : sweep_pass(r, env, *rep, *rep + 1, done, err);
+        if (k && rc == 0) {
+            mp_canary_end(&cs, k);
+            r->ncanary++;
+        }
+        if (env->journal)
+            mp_journal_sync(env->journal);   /* the pass's records, once */
+        if (back_to_back)
+            break;
+    }
+    if (have)
+        mp_canary_free(&cs);
+    return rc;
+}
+
 int mp_sweep(mp_results *r, const mp_sweep_env *env, mp_err *err)
 {
     const mp_run_config *cfg = r->cfg;
     int rc = 0, rep = 0, done = 0;
     if (cfg->repeat_order == MP_REPEATS_BACK_TO_BACK)
-        return (rc = sweep_pass(r, env, 0, cfg->repeats, &done, err)) < 0 ? rc : 0;
-    for (; rep < cfg->repeats && rc == 0; rep++) {
-        rc = sweep_pass(r, env, rep, rep + 1, &done, err);
-        if (env->journal)
-            mp_journal_sync(env->journal);   /* the pass's records, once */
-    }
+        return (rc = canary_passes(r, env, &rep, &done, err)) < 0 ? rc : 0;
+    rc = canary_passes(r, env, &rep, &done, err);
     if (rc < 0) {
         /* the groups the last pass made final come first in index order */
         size_t per_group = (size_t)cfg->nactives * (size_t)mp_run_nslots(cfg) *
