@@ -25,7 +25,21 @@ typedef struct cmp_args {
     const char **label;   /* the Nth names the Nth input */
     size_t nlabel;
     int force, no_plots, anonymize, json, list;
+    size_t pool;          /* runs per input, 0: each operand an input */
 } cmp_args;
+
+static int set_pool(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    cmp_args *a = cfg;
+    char *end;
+    errno = 0;
+    long k = strtol(v, &end, 10);
+    if (errno || end == v || *end || k < 2 || k > MP_RM_MAX_REP)
+        return mp_errf(err, MP_EUSAGE, "--%s '%s': give the runs per side, 2 to %d", opt, v,
+                       MP_RM_MAX_REP);
+    a->pool = (size_t)k;
+    return 0;
+}
 
 static int add_label(void *cfg, const char *opt, char *v, mp_err *err)
 {
@@ -55,6 +69,11 @@ static const mp_opt opts[] = {
               "name the next input NAME instead of its CPU model and arch\n"
               "(repeat: the Nth --label names the Nth input)",
               .needs = "a name", .flags = MP_OPT_REPEAT | MP_OPT_RAW),
+    MP_OPT_FN("pool", "K", set_pool,
+              "pool the operands K at a time, in order: each K runs are one\n"
+              "input (one side), the run the unit of replication: per cell\n"
+              "the runs' medians are tested, not the repeats (--label names\n"
+              "each pool)", .needs = "a number of runs"),
     MP_OPT_BOOL("no-plots", cmp_args, no_plots,
                 "write data files and gnuplot scripts, do not run gnuplot"),
     MP_OPT_BOOL("anonymize", cmp_args, anonymize,
@@ -150,6 +169,21 @@ static int out_is_input(const char *out, const char *const *in, size_t nin, mp_e
     return 0;
 }
 
+/* The runs of one pool are distinct files (the same run twice would be
+ * two replicates of one). */
+static int pool_distinct(const mp_cmp_host *run, size_t n, mp_err *err)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            char a[PATH_MAX], b[PATH_MAX];
+            if (!realpath(run[i].m.path, a) || !realpath(run[j].m.path, b) || strcmp(a, b))
+                continue;
+            return mp_errf(err, -EINVAL, "'%s' and '%s' are the same run (%s); give each "
+                           "run once", run[i].arg, run[j].arg, a);
+        }
+    return 0;
+}
+
 int mp_cmd_compare(int argc, char **argv)
 {
     cmp_args a = {.label = calloc((size_t)argc + 1, sizeof *a.label)};
@@ -183,15 +217,23 @@ int mp_cmd_compare(int argc, char **argv)
         free(label);
         return 2;
     }
-    if (nlabel > nin) {
-        fprintf(stderr, "muxprof compare: %zu labels for %zu inputs; give at most one "
-                        "--label per input, in the inputs' order\n", nlabel, nin);
+    size_t k = a.pool ? a.pool : 1, nhost = nin / k;
+    if (a.pool && (nin % k || nhost < 2 || nin > MP_CMP_MAX_POOLED)) {
+        fprintf(stderr, "muxprof compare: --pool %zu takes the runs %zu at a time: give a "
+                        "multiple of %zu, at least %zu and at most %d runs (%zu given)\n", k, k,
+                k, 2 * k, MP_CMP_MAX_POOLED, nin);
         free(label);
         return 2;
     }
-    if (nin > MP_CMP_MAX_HOSTS) {
+    if (nlabel > nhost) {
+        fprintf(stderr, "muxprof compare: %zu labels for %zu inputs; give at most one "
+                        "--label per input, in the inputs' order\n", nlabel, nhost);
+        free(label);
+        return 2;
+    }
+    if (nhost > MP_CMP_MAX_HOSTS) {
         fprintf(stderr, "muxprof compare: at most %d inputs (%zu given)\n", MP_CMP_MAX_HOSTS,
-                nin);
+                nhost);
         free(label);
         return 2;
     }
@@ -201,7 +243,10 @@ int mp_cmd_compare(int argc, char **argv)
         return 2;
     }
     mp_cmp c = { calloc(nin, sizeof *c.h), 0 };
-    if (!c.h) {
+    mp_cmp_host *run = k > 1 ? calloc(k, sizeof *run) : NULL;
+    if (!c.h || (k > 1 && !run)) {
+        free(c.h);
+        free(run);
         fprintf(stderr, "muxprof compare: out of memory\n");
         free(label);
         return 1;
@@ -212,9 +257,23 @@ int mp_cmd_compare(int argc, char **argv)
     mp_dir od;
     if (anonymize && !(anon = mp_anon_new()))
         rc = mp_errf(&err, -ENOMEM, "out of memory");
-    for (size_t i = 0; i < nin && !rc; i++) {
-        rc = mp_cmp_host_open_anonymized(&c.h[i], in[i], i + 1, anon, &err);
+    for (size_t i = 0; i < nhost && !rc; i++) {
+        rc = mp_cmp_host_open_anonymized(&c.h[i], in[i * k], i * k + 1, anon, &err);
         c.n++;
+        if (k > 1 && !rc) {   /* the other runs of the pool, folded into c.h[i] */
+            size_t opened = 1;
+            run[0] = c.h[i];
+            for (size_t j = 1; j < k && !rc; j++, opened++)
+                rc = mp_cmp_host_open_anonymized(&run[j], in[i * k + j], i * k + j + 1, anon,
+                                                 &err);
+            if (!rc)
+                rc = pool_distinct(run, opened, &err);
+            if (!rc)
+                rc = mp_cmp_pool(run, k, &err);
+            c.h[i] = run[0];
+            for (size_t j = 1; j < opened; j++)
+                mp_cmp_host_free(&run[j]);
+        }
         if (!rc && i < nlabel)
             rc = mp_cmp_host_label(&c.h[i], label[i], &err);
     }
@@ -264,6 +323,7 @@ int mp_cmd_compare(int argc, char **argv)
         mp_cmp_host_free(&c.h[i]);
     mp_anon_free(anon);
     free(c.h);
+    free(run);
     free(label);
     return status;
 }

@@ -172,6 +172,13 @@ const char *mp__cmp_repeat_warning(const mp_cmp_host *h, char *buf, size_t len)
     }
     if (!ok || fewest >= MP_CMP_ADVISED_REPEATS)
         return buf;
+    if (h->pooled) {   /* the runs are the replicates */
+        if (fewest < MP_CMP_MIN_REPEATS)
+            snprintf(buf, len, "%zu of %zu cells were measured by fewer than %d of its %zu runs "
+                     "(fewest %zu): their changes are not testable", untestable, ok,
+                     MP_CMP_MIN_REPEATS, h->pooled, fewest);
+        return buf;   /* few runs a side: "could show" states what they can find */
+    }
     if (fewest < MP_CMP_MIN_REPEATS)
         snprintf(buf, len, "%zu of %zu cells have fewer than %d repeat medians (fewest %zu), "
                  "the least the permutation test needs (%d against %d: smallest p 2/70 < %.2g): "
@@ -207,9 +214,10 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
         return;
     char head[256], why[MP_CMP_MAX_HOSTS][sizeof ((mp_cmp_change *)0)->why];
     size_t nwhy = 0;
-    fprintf(f, "#### %s: change against %s (median; permutation test on the repeat "
+    fprintf(f, "#### %s: change against %s (median; permutation test on the %s "
                "medians, p < %.2g; a change under %.0f%% or the cells' own noise is within "
-               "noise)\n\n", backend, MP_QMD(c->h[0].label), MP_CMP_ALPHA,
+               "noise)\n\n", backend, MP_QMD(c->h[0].label),
+            c->h[0].pooled ? "runs'" : "repeat", MP_CMP_ALPHA,
             MP_CMP_MIN_EFFECT * 100);
     fprintf(f, "The threshold per cell: the larger of %.0f%% and the wider of the two cells' "
                "median intervals over its median; and slower or faster only where the ratio's "
@@ -288,8 +296,9 @@ void mp_cmp_print_changes(FILE *f, const mp_cmp *c)
                         continue;
                     if (!lines++)
                         fprintf(f, "change against host 1 (median; 95%% interval of the ratio "
-                                   "and permutation test on the repeat medians):\n"
+                                   "and permutation test on the %s medians):\n"
                                    "%-7s %-10s %-13s %8s %5s %8s %-17s %-9s %-13s %s\n",
+                                c->h[0].pooled ? "runs'" : "repeat",
                                 "mode", "fd kind", "backend", "N", "host", "change",
                                 "ratio [95%]", "p", "verdict", "could show");
                     if (isfinite(ch.p))

@@ -44,6 +44,7 @@ typedef struct mp_cmp_host {
     int user_only;             /* counters scope is user space only */
     char scope[32];            /* counters.scope, "" when unknown */
     char cycles[MP_RM_NAME];   /* the metric that counts core cycles, "" if none */
+    size_t pooled;             /* runs pooled into this input (mp_cmp_pool), 0: one run */
     int wake_apart;            /* its wakeup cells slept another wake delay than the first
                                 * input's with wakeup cells: they match none (mp_cmp_prepare) */
 } mp_cmp_host;
@@ -62,6 +63,12 @@ int mp_cmp_host_open(mp_cmp_host *h, const char *arg, mp_err *err);
 int mp_cmp_host_open_anonymized(mp_cmp_host *h, const char *arg, size_t nth, mp_anon *labels,
                                 mp_err *err);
 void mp_cmp_host_free(mp_cmp_host *h);
+/* Pool hs[0..k-1], runs of one side, into hs[0] (the others are then freed
+ * by the caller): per cell the runs' medians take the place of the repeat
+ * medians, the median and interval are theirs, the canary the runs'
+ * median; the label gets ", K runs".  A reference is refused (-EINVAL). */
+int mp_cmp_pool(mp_cmp_host *hs, size_t k, mp_err *err);
+#define MP_CMP_MAX_POOLED 64   /* runs over all inputs */
 
 /* Name host h NAME (`--label`) instead of its CPU model and arch.  NAME goes
  * into Markdown tables and gnuplot strings: an empty or over-long name, or

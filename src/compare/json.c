@@ -110,6 +110,9 @@ cJSON *mp_cmp_json(const mp_cmp *c)
                             "Hodges-Lehmann over the repeat medians");
     cJSON_AddNumberToObject(t, "alpha", MP_CMP_ALPHA);
     cJSON_AddNumberToObject(t, "min_repeats", MP_CMP_MIN_REPEATS);
+    /* pooled inputs: the replicates are runs (compare --pool) */
+    cJSON_AddStringToObject(t, "replicate", c->h[0].pooled ? "run" : "repeat");
+    cJSON_AddNumberToObject(t, "runs_per_input", c->h[0].pooled ? (double)c->h[0].pooled : 1);
     cJSON_AddNumberToObject(t, "min_effect_pct", MP_CMP_MIN_EFFECT * 100);
     cJSON_AddNumberToObject(t, "host_level_min_pct", MP_CMP_LEVEL_MIN * 100);
     cJSON *cells = cJSON_AddArrayToObject(o, "cells");
