@@ -124,7 +124,11 @@ void mp_cmp_change_of(const mp_cmp *c, size_t hi, const mp_cmp_group *g, const c
     }
     out->n_base = a->nrep;
     out->n_value = b->nrep;
-    out->min_effect = fmax(MP_CMP_MIN_EFFECT, fmax(noise_of(a), noise_of(b)));
+    /* pooled inputs: the runs are the replicates, so the test already sees
+     * how far runs differ; the cells' own interval width is then no floor */
+    int pooled = c->h[0].pooled && c->h[hi].pooled;
+    out->min_effect = pooled ? MP_CMP_MIN_EFFECT
+                             : fmax(MP_CMP_MIN_EFFECT, fmax(noise_of(a), noise_of(b)));
     /* the ratio's interval as measured, moved: slower once ratio_lo > 1, so from
      * ratio / ratio_lo; faster once ratio_hi < 1, so from ratio / ratio_hi */
     if (out->ratio_lo > 0 && out->ratio_hi > 0) {
