@@ -49,7 +49,8 @@ static const mp_rtfield fields[] = {
     ROW(build_type, MP_RT_STR, MP_RT_ALWAYS, 0, 0, "", "CMAKE_BUILD_TYPE"),
     ROW(command, MP_RT_STR, MP_RT_ALWAYS, 0, 0, "", "the command line"),
     ROW(noise, MP_RT_JSON, MP_RT_OMIT_EMPTY, 0, 0, "",
-        "what else ran: load, steal, CPU MHz, mitigations (added at the run's end)"),
+        "what else ran: load, steal, CPU MHz, mitigations, and the host's level measured in "
+        "every pass (`canary`, below) (added at the run's end)"),
     ROW(anonymized, MP_RT_STR, MP_RT_OMIT_EMPTY, 0, 0, "",
         "--anonymize outputs only: what was replaced"),
     ROW(simulated, MP_RT_BOOL, MP_RT_OMIT_ZERO, 0, 0, "",
