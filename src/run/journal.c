@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -490,12 +491,13 @@ static void free_samples(mp_samples *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A sweep index as a record holds it: an integer in 0 .. 1e12. */
+/* A sweep index as a record holds it: an integer in 0 .. 1e12 (the range
+ * checked before the conversion, which is undefined outside long's). */
 static int index_of(const cJSON *rec, long *index)
 {
     const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    if (!cJSON_IsNumber(idx) || idx->valuedouble != (double)(long)idx->valuedouble ||
-        idx->valuedouble < 0 || idx->valuedouble > 1e12)
+    if (!cJSON_IsNumber(idx) || !(idx->valuedouble >= 0 && idx->valuedouble <= 1e12) ||
+        idx->valuedouble != (double)(long)idx->valuedouble)
         return -1;
     *index = (long)idx->valuedouble;
     return 0;
@@ -511,7 +513,9 @@ static int take_pass(mp_journal *j, cJSON *rec, size_t lineno, mp_err *err)
     const cJSON *walls = cJSON_GetObjectItemCaseSensitive(rec, "wall_raw_ns");
     if (index_of(rec, &index) < 0 || index <= j->last_index)
         return BAD("pass record's index missing, not an integer or of a cell already final");
-    if (!cJSON_IsNumber(pass) || pass->valuedouble != (double)(int)pass->valuedouble ||
+    if (!cJSON_IsNumber(pass) ||
+        !(pass->valuedouble >= INT_MIN && pass->valuedouble <= INT_MAX) ||
+        pass->valuedouble != (double)(int)pass->valuedouble ||
         !cJSON_IsObject(cell) || !cJSON_IsString(walls))
         return BAD("a pass record needs an integer \"pass\", a \"cell\" object and one "
                    "sample string in \"wall_raw_ns\"");
