@@ -347,8 +347,21 @@ int mp_journal_tail(mp_journal *j, const mp_results *r)
     return append_ref(j, "tail", "tail", j->tail, 1);
 }
 
+/* check's refusal of results.json as the one line that says so. */
+static int refused(const mp_journal *j, const mp_dir *dir, mp_err *err)
+{
+    char why[MP_ERR_MAX];
+    char *tail = strstr(err->msg, " (the file does not follow");
+    if (tail)
+        *tail = 0;
+    snprintf(why, sizeof why, "%s", err->msg);
+    return mp_errf(err, -EBADMSG, "%s: not recovered, `muxprof report` would refuse the "
+                   "results.json its records make (%s); nothing written in %s", j->path, why,
+                   dir->path);
+}
+
 int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *recovered,
-                             mp_err *err)
+                             mp_journal_check check, mp_err *err)
 {
     if (j->ncells > MP_RESULTS_MAX_CELLS)
         return mp_errf(err, -EFBIG, "%zu cells: a results.json holds at most %d (what `muxprof "
@@ -356,7 +369,19 @@ int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *reco
     cJSON *root = mp_results_assemble(j->head, j->tail, j->experiments, j->cells, recovered);
     if (!root)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
-    int rc = mp_write_results_json(root, dir, err);
+    int rc = 0;
+    if (check) {   /* the text mp_write_results_json writes */
+        char *text = mp_json_print(root, 1);
+        char path[PATH_MAX + 16];
+        snprintf(path, sizeof path, "%s/results.json", dir->path);
+        rc = text ? check(text, strlen(text), path, err)
+                  : mp_errf(err, -ENOMEM, "out of memory while writing results.json");
+        if (rc && rc != -ENOMEM)
+            rc = refused(j, dir, err);
+        free(text);
+    }
+    if (rc == 0)
+        rc = mp_write_results_json(root, dir, err);
     if (rc == 0)
         rc = mp_write_csv(root, dir, err);
     if (rc == 0)
