@@ -7,9 +7,12 @@
 #             test does not look at) fails the step
 #   fuzz      build-fuzz (clang, libFuzzer + ASan + UBSan): fuzz_json (the
 #             results.json reader and the report writer), fuzz_compare (compare
-#             with one hostile input) and fuzz_cli (the run option parser), side
-#             by side for FUZZ_SECONDS each; a crash fails the step and its input
-#             is kept in build-fuzz/crashes/ (commit it to tests/fuzz/regress/)
+#             with one hostile input), fuzz_cli (the run option parser),
+#             fuzz_journal (journal.jsonl recovered as `muxprof report DIR` does)
+#             and fuzz_simimport (a scripts/muxsim.sh run directory through
+#             sim-import), side by side for FUZZ_SECONDS each; a crash fails the
+#             step and its input is kept in build-fuzz/crashes/ (commit it to
+#             tests/fuzz/regress/)
 #   valgrind  build-hard (plain, -Werror): memcheck on `muxprof run --quick`,
 #             on a run stopped by SIGINT and on `muxprof report` of the run: no
 #             invalid access, no definite leak
@@ -80,7 +83,7 @@ step_asan() {
 }
 
 # ---- fuzz ---------------------------------------------------------------------
-fuzz_one() {   # fuzz_one json|compare|cli MAXLEN SEEDS
+fuzz_one() {   # fuzz_one json|compare|cli|journal|simimport MAXLEN SEEDS
   local t=$1 maxlen=$2 seeds=$3 work=build-fuzz/corpus/$1 crashes=build-fuzz/crashes/$1
   mkdir -p "$work" "$crashes"
   local regress=()
@@ -102,25 +105,27 @@ step_fuzz() {
     need_pkgs "libclang-rt-$major-dev" || return 1
   fi
   rm -f /tmp/mp-fuzz-probe.$$
+  local targets=(json compare cli journal simimport)
   say "fuzz: configure and build build-fuzz (clang $major, libFuzzer + ASan + UBSan)"
   CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMUXPROF_FUZZ=ON \
         -DMUXPROF_SANITIZE=ON -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link" >/dev/null || return 1
-  cmake --build build-fuzz -j"$JOBS" --target fuzz_json fuzz_compare fuzz_cli >build-fuzz/build.log 2>&1 ||
+  cmake --build build-fuzz -j"$JOBS" --target "${targets[@]/#/fuzz_}" >build-fuzz/build.log 2>&1 ||
     { tail -40 build-fuzz/build.log; return 1; }
-  say "fuzz: fuzz_json, fuzz_compare and fuzz_cli, ${FUZZ_SECONDS} s each, side by side"
-  local rc=0 pj pm pc
-  fuzz_one json 16384 tests/fuzz/corpus_json & pj=$!
-  fuzz_one compare 16384 tests/fuzz/corpus_json & pm=$!
-  fuzz_one cli 512 tests/fuzz/corpus_cli & pc=$!
-  wait $pj || rc=1
-  wait $pm || rc=1
-  wait $pc || rc=1
-  for t in json compare cli; do
-    local execs speed
+  say "fuzz: ${targets[*]/#/fuzz_}, ${FUZZ_SECONDS} s each, side by side"
+  local rc=0 pids=()
+  fuzz_one json 16384 tests/fuzz/corpus_json & pids+=($!)
+  fuzz_one compare 16384 tests/fuzz/corpus_json & pids+=($!)
+  fuzz_one cli 512 tests/fuzz/corpus_cli & pids+=($!)
+  fuzz_one journal 16384 tests/fuzz/corpus_journal & pids+=($!)
+  fuzz_one simimport 16384 tests/fuzz/corpus_simimport & pids+=($!)
+  for p in "${pids[@]}"; do wait "$p" || rc=1; done
+  for t in "${targets[@]}"; do
+    local execs speed cov
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' build-fuzz/fuzz_$t.log | tail -1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' build-fuzz/fuzz_$t.log | tail -1)
-    summary+=("fuzz_$t: ${execs:-?} executions in ${FUZZ_SECONDS} s (${speed:-?}/s), corpus $(ls build-fuzz/corpus/$t | wc -l) inputs")
-    echo "fuzz_$t: ${execs:-?} executions (${speed:-?}/s)"
+    cov=$(grep -o 'cov: [0-9]*' build-fuzz/fuzz_$t.log | tail -1)
+    summary+=("fuzz_$t: ${execs:-?} executions in ${FUZZ_SECONDS} s (${speed:-?}/s), ${cov:-cov: ?}, corpus $(ls build-fuzz/corpus/$t | wc -l) inputs")
+    echo "fuzz_$t: ${execs:-?} executions (${speed:-?}/s), ${cov:-cov: ?}"
     if compgen -G "build-fuzz/crashes/$t/*" >/dev/null; then
       say "fuzz_$t: crash inputs kept in build-fuzz/crashes/$t/ (commit them to tests/fuzz/regress/$t/):"
       ls -l build-fuzz/crashes/$t/

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Hardening: descriptor/process census, hostile results.json,
-# replay of the fuzz corpora and regression inputs.  Label: hardening.
+# replay of the fuzz corpora and regression inputs (results.json, compare,
+# the run CLI, journal.jsonl, a muxsim.sh run directory).  Label: hardening.
 # The libFuzzer binaries themselves are built only with clang and
 # -DMUXPROF_FUZZ=ON (scripts/ci-hardening.sh does that in build-fuzz).
 mp_add_test(test_census LIBS mp_cmd SOURCES test_census.c LABELS hardening integration TIMEOUT 600)
@@ -22,6 +23,12 @@ mp_add_test(test_fuzz_compare_replay LIBS mp_compare SOURCES fuzz/fuzz_compare.c
   LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_json ${MP_FUZZ_DIR}/regress/compare)
 target_compile_definitions(test_fuzz_compare_replay PRIVATE
   MP_FUZZ_SECOND_HOST="${MP_FUZZ_DIR}/corpus_json/valid_small.json")
+mp_add_test(test_fuzz_journal_replay LIBS mp_run mp_report
+  SOURCES fuzz/fuzz_journal.c fuzz/replay_main.c
+  LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_journal ${MP_FUZZ_DIR}/regress/journal)
+mp_add_test(test_fuzz_simimport_replay LIBS mp_run mp_report
+  SOURCES fuzz/fuzz_simimport.c fuzz/replay_main.c
+  LABELS hardening ARGS ${MP_FUZZ_DIR}/corpus_simimport ${MP_FUZZ_DIR}/regress/simimport)
 
 option(MUXPROF_FUZZ "Build the libFuzzer targets (clang only)" OFF)
 if(MUXPROF_FUZZ)
@@ -29,11 +36,13 @@ if(MUXPROF_FUZZ)
     message(FATAL_ERROR "MUXPROF_FUZZ needs clang (CC=clang), not ${CMAKE_C_COMPILER_ID}")
   endif()
   # The whole tree is compiled with -fsanitize=fuzzer-no-link (CMAKE_C_FLAGS,
-  # see scripts/ci-hardening.sh); only these two link the libFuzzer main.
+  # see scripts/ci-hardening.sh); only these link the libFuzzer main.
   set(MP_FUZZ_LIB_json mp_report)
   set(MP_FUZZ_LIB_cli mp_cmd)
   set(MP_FUZZ_LIB_compare mp_compare)
-  foreach(t json cli compare)
+  set(MP_FUZZ_LIB_journal mp_run mp_report)
+  set(MP_FUZZ_LIB_simimport mp_run mp_report)
+  foreach(t json cli compare journal simimport)
     add_executable(fuzz_${t} fuzz/fuzz_${t}.c)
     target_link_libraries(fuzz_${t} PRIVATE ${MP_FUZZ_LIB_${t}})
     target_link_options(fuzz_${t} PRIVATE -fsanitize=fuzzer)

@@ -6,8 +6,10 @@
 # saying so; SIGINT or SIGTERM while gnuplot draws a figure stops the report
 # (no further figure, no report.md) with 130 or 143, even where the signal
 # is ignored (a background job); a second report of a DIR another report is
-# writing is refused (exit 1, one line); an unknown option of events or
-# topology is one line, not the usage.
+# writing is refused (exit 1, one line); a journal whose records make a
+# results.json report would refuse is not recovered (exit 2, one line,
+# nothing written); an unknown option of events or topology is one line,
+# not the usage.
 set -u
 mp=$1 src=$2
 t=$(mktemp -d) && trap 'rm -rf "$t"' EXIT
@@ -58,6 +60,23 @@ kill -INT $p; wait $p
     fail "a second report while one draws: exit $rc: $(cat "$t/err")"
 [ ! -e "$t/two/report.md" ] || fail "the second report wrote report.md"
 "$mp" report "$t/two" --no-plots >/dev/null 2>"$t/err" || fail "a report after the first ended: $(cat "$t/err")"
+
+# a journal whose records make a results.json report would refuse (a cell of
+# nfds 1e308; cells of another shape): not recovered, exit 2 in one line,
+# nothing written beside the journal, which is left as it was
+for seed in hostile_huge_cell hostile_other_schema_cells; do
+    rm -rf "$t/j" && mkdir "$t/j" && cp "$src/tests/fuzz/corpus_journal/$seed.jsonl" "$t/j/journal.jsonl"
+    "$mp" report "$t/j" --no-plots >/dev/null 2>"$t/err"; rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l < "$t/err")" = 1 ] &&
+        grep -q "journal.jsonl: not recovered, \`muxprof report\` would refuse the results.json" "$t/err" ||
+        fail "journal $seed: exit $rc: $(cat "$t/err")"
+    [ "$(ls -A "$t/j")" = journal.jsonl ] || fail "journal $seed: left $(ls -A "$t/j" | tr '\n' ' ')"
+    cmp -s "$t/j/journal.jsonl" "$src/tests/fuzz/corpus_journal/$seed.jsonl" || fail "journal $seed changed"
+done
+# a killed run's journal is still recovered
+rm -rf "$t/j" && mkdir "$t/j" && cp "$src/tests/fuzz/corpus_journal/killed_8_passes.jsonl" "$t/j/journal.jsonl"
+"$mp" report "$t/j" --no-plots >/dev/null 2>"$t/err" && [ -s "$t/j/results.json" ] ||
+    fail "a killed run's journal: $(cat "$t/err")"
 
 for verb in events topology; do
     "$mp" $verb --bogus >/dev/null 2>"$t/err"; rc=$?

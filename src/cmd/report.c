@@ -174,8 +174,8 @@ static int recover(const char *dir, int anonymize, mp_err *err)
         rc = mp_errf(err, -ENOMEM, "out of memory");
     if (rc == 0)   /* written as every output is: into a directory that is yours */
         rc = mp_dir_open(&d, dir, 1, err);
-    if (rc == 0)
-        rc = mp_journal_write_outputs(&j, &d, how, err);
+    if (rc == 0)   /* and only when report reads what it makes */
+        rc = mp_journal_write_outputs(&j, &d, how, mp_rm_check_text, err);
     /* a run asked for anonymized outputs: its recovered ones are too */
     mp_rconfig cfg;
     mp_rconfig_read(cJSON_GetObjectItemCaseSensitive(j.head, "config"), &cfg);

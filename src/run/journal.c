@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,8 +347,21 @@ int mp_journal_tail(mp_journal *j, const mp_results *r)
     return append_ref(j, "tail", "tail", j->tail, 1);
 }
 
+/* check's refusal of results.json as the one line that says so. */
+static int refused(const mp_journal *j, const mp_dir *dir, mp_err *err)
+{
+    char why[MP_ERR_MAX];
+    char *tail = strstr(err->msg, " (the file does not follow");
+    if (tail)
+        *tail = 0;
+    snprintf(why, sizeof why, "%s", err->msg);
+    return mp_errf(err, -EBADMSG, "%s: not recovered, `muxprof report` would refuse the "
+                   "results.json its records make (%s); nothing written in %s", j->path, why,
+                   dir->path);
+}
+
 int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *recovered,
-                             mp_err *err)
+                             mp_journal_check check, mp_err *err)
 {
     if (j->ncells > MP_RESULTS_MAX_CELLS)
         return mp_errf(err, -EFBIG, "%zu cells: a results.json holds at most %d (what `muxprof "
@@ -355,7 +369,19 @@ int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *reco
     cJSON *root = mp_results_assemble(j->head, j->tail, j->experiments, j->cells, recovered);
     if (!root)
         return mp_errf(err, -ENOMEM, "out of memory while writing results.json");
-    int rc = mp_write_results_json(root, dir, err);
+    int rc = 0;
+    if (check) {   /* the text mp_write_results_json writes */
+        char *text = mp_json_print(root, 1);
+        char path[PATH_MAX + 16];
+        snprintf(path, sizeof path, "%s/results.json", dir->path);
+        rc = text ? check(text, strlen(text), path, err)
+                  : mp_errf(err, -ENOMEM, "out of memory while writing results.json");
+        if (rc && rc != -ENOMEM)
+            rc = refused(j, dir, err);
+        free(text);
+    }
+    if (rc == 0)
+        rc = mp_write_results_json(root, dir, err);
     if (rc == 0)
         rc = mp_write_csv(root, dir, err);
     if (rc == 0)
@@ -490,12 +516,13 @@ static void free_samples(mp_samples *s)
     memset(s, 0, sizeof *s);
 }
 
-/* A sweep index as a record holds it: an integer in 0 .. 1e12. */
+/* A sweep index as a record holds it: an integer in 0 .. 1e12 (the range
+ * checked before the conversion, which is undefined outside long's). */
 static int index_of(const cJSON *rec, long *index)
 {
     const cJSON *idx = cJSON_GetObjectItemCaseSensitive(rec, "index");
-    if (!cJSON_IsNumber(idx) || idx->valuedouble != (double)(long)idx->valuedouble ||
-        idx->valuedouble < 0 || idx->valuedouble > 1e12)
+    if (!cJSON_IsNumber(idx) || !(idx->valuedouble >= 0 && idx->valuedouble <= 1e12) ||
+        idx->valuedouble != (double)(long)idx->valuedouble)
         return -1;
     *index = (long)idx->valuedouble;
     return 0;
@@ -511,7 +538,9 @@ static int take_pass(mp_journal *j, cJSON *rec, size_t lineno, mp_err *err)
     const cJSON *walls = cJSON_GetObjectItemCaseSensitive(rec, "wall_raw_ns");
     if (index_of(rec, &index) < 0 || index <= j->last_index)
         return BAD("pass record's index missing, not an integer or of a cell already final");
-    if (!cJSON_IsNumber(pass) || pass->valuedouble != (double)(int)pass->valuedouble ||
+    if (!cJSON_IsNumber(pass) ||
+        !(pass->valuedouble >= INT_MIN && pass->valuedouble <= INT_MAX) ||
+        pass->valuedouble != (double)(int)pass->valuedouble ||
         !cJSON_IsObject(cell) || !cJSON_IsString(walls))
         return BAD("a pass record needs an integer \"pass\", a \"cell\" object and one "
                    "sample string in \"wall_raw_ns\"");

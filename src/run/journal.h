@@ -29,6 +29,7 @@
 #define MP_JOURNAL_H
 
 #include <limits.h>
+#include <stddef.h>
 
 #include <cjson/cJSON.h>
 #include "common/file.h"
@@ -105,12 +106,19 @@ int mp_journal_sync(mp_journal *j);
 int mp_journal_experiment(mp_journal *j, const char *name, const cJSON *result);
 int mp_journal_tail(mp_journal *j, const mp_results *r);
 
+/* A check of results.json before it is written (the reader's own, so that
+ * what is written is what `muxprof report` reads): 0, or what is wrong with
+ * it, named as path. */
+typedef int (*mp_journal_check)(const char *text, size_t len, const char *path, mp_err *err);
+
 /* results.json, results.csv and samples.csv of DIR from the records;
  * recovered: the "recovered" object of results.json, or NULL.  A
  * results.json that `muxprof report` would refuse (over MP_RESULTS_MAX_CELLS
- * cells or MP_RESULTS_MAX_BYTES) is not written: -EFBIG, nothing written. */
+ * cells or MP_RESULTS_MAX_BYTES) is not written: -EFBIG, nothing written.
+ * check, when not NULL, sees results.json first; a refusal is -EBADMSG
+ * and nothing is written. */
 int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *recovered,
-                             mp_err *err);
+                             mp_journal_check check, mp_err *err);
 
 /* Once the outputs of DIR are written: make them durable, then remove
  * the journal this process created (nothing else of that name). */

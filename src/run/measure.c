@@ -387,7 +387,7 @@ static int save(run_state *s, const mp_run_steps *steps, mp_err *err)
     block_stop_signals(&old);
     int wrc = 0;
     if (mp_journal_tail(&o->journal, &o->results) < 0 ||
-        mp_journal_write_outputs(&o->journal, s->out, NULL, err) < 0 ||
+        mp_journal_write_outputs(&o->journal, s->out, NULL, NULL, err) < 0 ||
         (cfg->anonymize && steps->anonymize(cfg->out_dir, s->out, err) < 0)) {
         fprintf(stderr, "muxprof run: %s\n", err->code ? err->msg : "out of memory");
         wrc = -1;
