@@ -52,10 +52,31 @@ typedef struct mp_verb {
     const char *summary;
     const struct mp_cli *cli;   /* its options (cmd/opt.h) */
 } mp_verb;
-/* `muxprof --man`: the manual page (troff), from the verb table and each
- * verb's option table; `muxprof --completion`: the bash completion script,
- * from the same tables and the name registries they point to (cmd/manual.c). */
-int mp_cmd_man(const mp_verb *verbs, size_t n, FILE *f);
-int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f);
+
+struct mp_tool;
+/* An option of muxprof itself, before any verb (main.c's table): the
+ * general help, the manual's synopsis and the completion list them. */
+typedef struct mp_top_opt {
+    const char *name;            /* "--version" */
+    const char *alias;           /* "-V"; NULL: none */
+    const char *help;            /* the general help's text; NULL: not listed there
+                                  * (what the build runs: --man, --completion) */
+    int (*fn)(const struct mp_tool *t);   /* does it; returns the exit status */
+} mp_top_opt;
+
+/* muxprof's tables, as main.c holds them. */
+typedef struct mp_tool {
+    const mp_verb *verbs;
+    size_t nverbs;
+    const mp_top_opt *opts;
+    size_t nopts;
+} mp_tool;
+
+/* `muxprof --man`: the manual page (troff), from the verb table, the
+ * options above and each verb's option table; `muxprof --completion`: the
+ * bash completion script, from the same tables and the name registries they
+ * point to (cmd/manual.c). */
+int mp_cmd_man(const mp_tool *t, FILE *f);
+int mp_cmd_completion(const mp_tool *t, FILE *f);
 
 #endif
