@@ -271,6 +271,7 @@ static void json_documents(void **st)
         {"events --all --json", "muxprof-events/1", "preset_files"},
         {"events --events cycles,task-clock --json", "muxprof-events/1", "plans"},
         {"doctor --json", "muxprof-doctor/1", "checks"},
+        {"topology --json", "muxprof-topology/1", "caches"},
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         int rc = mux("", docs[i].args);
@@ -437,5 +438,7 @@ int main(void)
         cmocka_unit_test(progress_tty),
         cmocka_unit_test(summary_table),
     };
+    if (getenv("MP_TEST_FILTER"))   /* one test by name, to rerun it alone */
+        cmocka_set_test_filter(getenv("MP_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }

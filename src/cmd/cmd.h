@@ -33,6 +33,9 @@ int mp_cmd_version(FILE *f);
 /* A JSON document for stdout (--json): {"schema": "muxprof-NAME/1",
  * "tool": {name, version, git_describe}}, to which the verb adds. */
 cJSON *mp_json_doc_new(const char *name);
+/* The same document with body's members after schema and tool; body is
+ * consumed (deleted).  NULL when out of memory or body is NULL. */
+cJSON *mp_json_doc_with(const char *name, cJSON *body);
 /* Print doc and a newline on f: 0, or 1 with a message on stderr. */
 int mp_json_doc_print(const cJSON *doc, FILE *f);
 
