@@ -260,6 +260,37 @@ static void events_list_adds_and_refuses(void **st)
     assert_null(strstr(out_text, "added: task-clock"));
 }
 
+/* The doctor's line on CPU-wide counting names what it tried: nothing on a
+ * host without an uncore PMU, else an event of the first one (here the msr
+ * PMU's tsc, given a cpumask in a copy of sysfs) and whether it opened. */
+static void doctor_names_the_cpu_wide_try(void **st)
+{
+    (void)st;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/pmus-none/software && echo 1 "
+             ">%s/pmus-none/software/type", tmp, tmp);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(mux("MUXPROF_SYSFS_PMUS=pmus-none", "doctor"), 0);
+    const char *l = strstr(out_text, "] CPU-wide counting ");
+    assert_non_null(l);
+    HAS(l, "no uncore PMU on this host");
+    HAS(l, ": not checked");
+    const char *msr = "/sys/bus/event_source/devices/msr";
+    snprintf(cmd, sizeof cmd, "test -r %s/events/tsc", msr);
+    if (system(cmd) != 0)
+        skip();
+    snprintf(cmd, sizeof cmd, "d=%s/pmus-one/zz_uncore && mkdir -p $d/events $d/format && "
+             "cat %s/type >$d/type && cat %s/events/tsc >$d/events/tsc && "
+             "cp %s/format/* $d/format/ && echo 0 >$d/cpumask", tmp, msr, msr, msr);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(mux("MUXPROF_SYSFS_PMUS=pmus-one", "doctor"), 0);
+    l = strstr(out_text, "] CPU-wide counting ");
+    assert_non_null(l);
+    if (!strstr(l, "zz_uncore/tsc/ opened CPU-wide (pid -1") &&
+        !strstr(l, "zz_uncore/tsc/ not tried: CPU-wide counting is not allowed"))
+        fail_msg("the line does not say what became of zz_uncore/tsc/:\n%s", l);
+}
+
 /* --json prints one JSON document on stdout and nothing else. */
 static void json_documents(void **st)
 {
@@ -433,6 +464,7 @@ int main(void)
         cmocka_unit_test(report_paths_and_codes),
         cmocka_unit_test(help_states_exit_codes),
         cmocka_unit_test(events_list_adds_and_refuses),
+        cmocka_unit_test(doctor_names_the_cpu_wide_try),
         cmocka_unit_test(json_documents),
         cmocka_unit_test(progress_lines),
         cmocka_unit_test(progress_tty),
