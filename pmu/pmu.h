@@ -215,6 +215,11 @@ int mp_pmu_cpu_wide_allowed(const mp_pmu_host *h, char *why, size_t n);
 /* 1 when PMU pmu counts per CPU only (sysfs has its cpumask: uncore PMUs).
  * sysfs_root: NULL for /sys/bus/event_source/devices (or MUXPROF_SYSFS_PMUS). */
 int mp_pmu_pmu_is_cpu_wide(const char *sysfs_root, const char *pmu);
+/* An uncore event to try CPU-wide: the first PMU by name that counts per CPU
+ * only and the first event its sysfs events/ lists, as the --events spec
+ * "PMU/EVENT/" into spec.  0; -ENODATA when that PMU lists no event (its
+ * name in spec); -ENOENT when no PMU counts per CPU only. */
+int mp_pmu_cpu_wide_sample(char *spec, size_t n);
 
 /* The running binary's privilege setup, as muxprof doctor reports it. */
 typedef struct mp_pmu_setup {

@@ -21,6 +21,7 @@
  * CAP_PERFMON (5.8+) or CAP_SYS_ADMIN, whatever the uid. */
 #include "internal.h"
 
+#include <dirent.h>
 #include <endian.h>
 #include <grp.h>
 #include <linux/capability.h>
@@ -65,6 +66,48 @@ int mp_pmu_pmu_is_cpu_wide(const char *sysfs_root, const char *pmu)
     snprintf(path, sizeof path, "%s/%s/cpumask",
              sysfs_root ? sysfs_root : mp__sysfs_pmus(), pmu);
     return access(path, F_OK) == 0;
+}
+
+/* The smallest name in directory path that keep() accepts, into out. */
+static int first_name(const char *path, int (*keep)(const char *dir, const char *name),
+                      char *out, size_t n)
+{
+    DIR *d = opendir(path);
+    struct dirent *e;
+    out[0] = '\0';
+    while (d && (e = readdir(d)))
+        if (e->d_name[0] != '.' && (!out[0] || strcmp(e->d_name, out) < 0) &&
+            strlen(e->d_name) < n && keep(path, e->d_name))
+            snprintf(out, n, "%s", e->d_name);
+    if (d)
+        closedir(d);
+    return out[0] ? 0 : -ENOENT;
+}
+
+static int is_cpu_wide(const char *dir, const char *name)
+{
+    return mp_pmu_pmu_is_cpu_wide(dir, name);
+}
+
+/* An event file of events/, not one of its .scale, .unit, ... companions. */
+static int is_event(const char *dir, const char *name)
+{
+    (void)dir;
+    return !strchr(name, '.');
+}
+
+int mp_pmu_cpu_wide_sample(char *spec, size_t n)
+{
+    char pmu[128], ev[128], path[512];
+    if (first_name(mp__sysfs_pmus(), is_cpu_wide, pmu, sizeof pmu))
+        return -ENOENT;
+    snprintf(path, sizeof path, "%s/%s/events", mp__sysfs_pmus(), pmu);
+    if (first_name(path, is_event, ev, sizeof ev)) {
+        snprintf(spec, n, "%s", pmu);
+        return -ENODATA;
+    }
+    snprintf(spec, n, "%s/%s/", pmu, ev);
+    return 0;
 }
 
 /* ---- the setup of the running binary ------------------------------------- */

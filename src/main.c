@@ -30,12 +30,96 @@ static const mp_verb verbs[] = {
      &mp_cli_sim_import},
 };
 
+static const mp_tool tool;
+
+/* The verbs' names for a message: "run, report, ...". */
+static void verb_names(FILE *f)
+{
+    for (size_t i = 0; i < tool.nverbs; i++)
+        fprintf(f, "%s%s", i ? ", " : "", tool.verbs[i].name);
+}
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: muxprof VERB [options]   (muxprof VERB --help for each)\n\nverbs:\n");
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        fprintf(f, "  %-10s %s\n", verbs[i].name, verbs[i].summary);
-    fprintf(f, "\n  --version  release and the git describe of the build\n\n" MP_EXIT_HELP);
+    fprintf(f, "usage: muxprof VERB [options]   (muxprof help VERB, or muxprof VERB --help, "
+               "for each)\n\nverbs:\n");
+    for (size_t i = 0; i < tool.nverbs; i++)
+        fprintf(f, "  %-10s %s\n", tool.verbs[i].name, tool.verbs[i].summary);
+    fprintf(f, "\noptions:\n");
+    for (size_t i = 0; i < tool.nopts; i++) {
+        const mp_top_opt *o = &tool.opts[i];
+        char names[64];
+        snprintf(names, sizeof names, "%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "",
+                 o->name);
+        if (o->help)
+            fprintf(f, "  %-14s %s\n", names, o->help);
+    }
+    fprintf(f, "\n" MP_EXIT_HELP);
+}
+
+static int help(const mp_tool *t)
+{
+    (void)t;
+    usage(stdout);
+    return 0;
+}
+
+static int version(const mp_tool *t)
+{
+    (void)t;
+    return mp_cmd_version(stdout);
+}
+
+static int man(const mp_tool *t)
+{
+    return mp_cmd_man(t, stdout);
+}
+
+static int completion(const mp_tool *t)
+{
+    return mp_cmd_completion(t, stdout);
+}
+
+static const mp_top_opt top_opts[] = {
+    {"--help", "-h", "the general help (muxprof help VERB: that verb's --help)", help},
+    {"--version", "-V", "release and the git describe of the build", version},
+    /* Run by the build for the manual page and the completion it installs. */
+    {"--man", NULL, NULL, man},
+    {"--completion", NULL, NULL, completion},
+};
+
+static const mp_tool tool = {verbs, sizeof verbs / sizeof verbs[0], top_opts,
+                             sizeof top_opts / sizeof top_opts[0]};
+
+static const mp_verb *find_verb(const char *name)
+{
+    for (size_t i = 0; i < tool.nverbs; i++)
+        if (!strcmp(name, tool.verbs[i].name))
+            return &tool.verbs[i];
+    return NULL;
+}
+
+/* `muxprof help [VERB]`: the general help, or what `muxprof VERB --help`
+ * prints (that verb's own --help, run). */
+static int help_verb(int argc, char **argv)
+{
+    if (argc < 3)
+        return help(&tool);
+    mp_echo e;
+    const mp_verb *v = find_verb(argv[2]);
+    if (!v || argc > 3) {
+        if (v)
+            fprintf(stderr, "muxprof help: '%s' after the verb; help takes one verb, one "
+                    "of: ", mp_echo_arg(&e, argv[3]));
+        else
+            fprintf(stderr, "muxprof help: unknown verb '%s'; expected one of: ",
+                    mp_echo_arg(&e, argv[2]));
+        verb_names(stderr);
+        fputc('\n', stderr);
+        return 2;
+    }
+    char *av[] = {(char *)v->name, (char *)"--help", NULL};
+    return v->fn(2, av);
 }
 
 int main(int argc, char **argv)
@@ -44,25 +128,18 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
-        usage(stdout);
-        return 0;
-    }
-    /* Generated at build time into the manual page and the completion. */
-    if (!strcmp(argv[1], "--man"))
-        return mp_cmd_man(verbs, sizeof verbs / sizeof verbs[0], stdout);
-    if (!strcmp(argv[1], "--completion"))
-        return mp_cmd_completion(verbs, sizeof verbs / sizeof verbs[0], stdout);
-    if (!strcmp(argv[1], "--version")) {
-        return mp_cmd_version(stdout);
-    }
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        if (!strcmp(argv[1], verbs[i].name))
-            return verbs[i].fn(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "help"))
+        return help_verb(argc, argv);
+    for (size_t i = 0; i < tool.nopts; i++)
+        if (!strcmp(argv[1], tool.opts[i].name) ||
+            (tool.opts[i].alias && !strcmp(argv[1], tool.opts[i].alias)))
+            return tool.opts[i].fn(&tool);
+    const mp_verb *v = find_verb(argv[1]);
+    if (v)
+        return v->fn(argc - 1, argv + 1);
     mp_echo e;
     fprintf(stderr, "muxprof: unknown verb '%s'; expected one of: ", mp_echo_arg(&e, argv[1]));
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++)
-        fprintf(stderr, "%s%s", i ? ", " : "", verbs[i].name);
+    verb_names(stderr);
     fputc('\n', stderr);
     return 2;
 }

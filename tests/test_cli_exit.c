@@ -260,6 +260,85 @@ static void events_list_adds_and_refuses(void **st)
     assert_null(strstr(out_text, "added: task-clock"));
 }
 
+/* run --dry-run prints the plan, measures nothing and creates nothing; its
+ * other options are checked as for a run. */
+static void dry_run_plan(void **st)
+{
+    (void)st;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "mkdir %s/dry", tmp);
+    assert_int_equal(system(cmd), 0);
+    int rc = mux("cd dry &&", "run --dry-run --fds 10,100 --backends poll,epoll --mode ready "
+                              "--samples 7 --repeats 3 --events software");
+    if (rc != 0)
+        fail_msg("exit %d; stderr:\n%s", rc, err_text);
+    HAS(out_text, "cells: 4 ");
+    HAS(out_text, "\n      1  poll pipe N=10 ready\n      2  epoll pipe N=10 ready\n"
+                  "      3  poll pipe N=100 ready\n      4  epoll pipe N=100 ready\n");
+    HAS(out_text, "passes per cell: 4,");
+    HAS(out_text, "  passes 1-3: timing repeats, --samples 7 calls each\n");
+    HAS(out_text, "  pass 4: counter pass (pass 0 under counters below)");
+    HAS(out_text, "order (--repeat-order passes): ");
+    HAS(out_text, "counters (--events software,");
+    HAS(out_text, "\n  task-clock ");
+    HAS(out_text, "\nplacement: ");
+    HAS(out_text, "run directory: reports/runs/<host>-<UTC stamp> (not created)");
+    HAS(out_text, "\nestimated time: about ");
+    HAS(out_text, "(an estimate, not a measurement)");
+    assert_null(strstr(err_text, "[1/4"));   /* no progress: nothing measured */
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A %s/dry)\"", tmp);
+    if (system(cmd) != 0)
+        fail_msg("--dry-run wrote into its directory");
+    assert_int_equal(mux("", "run --dry-run --quick --repeat-order back-to-back --profile "
+                             "--out dry/out"), 0);
+    HAS(out_text, "order (--repeat-order back-to-back): ");
+    HAS(out_text, ", then its counter passes and profile pass");
+    HAS(out_text, "run directory: dry/out (not created)");
+    snprintf(cmd, sizeof cmd, "test ! -e %s/dry/out", tmp);
+    assert_int_equal(system(cmd), 0);
+    /* usage errors are still usage errors */
+    const char *bad[] = {"--fds 0", "--events nosuchpreset", "--mode ready --wake-delay 1ms",
+                         "--samples 10000000 --repeats 64", "--bogus"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char args[128];
+        snprintf(args, sizeof args, "run --dry-run %s", bad[i]);
+        if ((rc = mux("", args)) != 2)
+            fail_msg("%s: exit %d, expected 2", args, rc);
+        assert_string_equal(out_text, "");
+    }
+}
+
+/* The doctor's line on CPU-wide counting names what it tried: nothing on a
+ * host without an uncore PMU, else an event of the first one (here the msr
+ * PMU's tsc, given a cpumask in a copy of sysfs) and whether it opened. */
+static void doctor_names_the_cpu_wide_try(void **st)
+{
+    (void)st;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/pmus-none/software && echo 1 "
+             ">%s/pmus-none/software/type", tmp, tmp);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(mux("MUXPROF_SYSFS_PMUS=pmus-none", "doctor"), 0);
+    const char *l = strstr(out_text, "] CPU-wide counting ");
+    assert_non_null(l);
+    HAS(l, "no uncore PMU on this host");
+    HAS(l, ": not checked");
+    const char *msr = "/sys/bus/event_source/devices/msr";
+    snprintf(cmd, sizeof cmd, "test -r %s/events/tsc", msr);
+    if (system(cmd) != 0)
+        skip();
+    snprintf(cmd, sizeof cmd, "d=%s/pmus-one/zz_uncore && mkdir -p $d/events $d/format && "
+             "cat %s/type >$d/type && cat %s/events/tsc >$d/events/tsc && "
+             "cp %s/format/* $d/format/ && echo 0 >$d/cpumask", tmp, msr, msr, msr);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(mux("MUXPROF_SYSFS_PMUS=pmus-one", "doctor"), 0);
+    l = strstr(out_text, "] CPU-wide counting ");
+    assert_non_null(l);
+    if (!strstr(l, "zz_uncore/tsc/ opened CPU-wide (pid -1") &&
+        !strstr(l, "zz_uncore/tsc/ not tried: CPU-wide counting is not allowed"))
+        fail_msg("the line does not say what became of zz_uncore/tsc/:\n%s", l);
+}
+
 /* --json prints one JSON document on stdout and nothing else. */
 static void json_documents(void **st)
 {
@@ -271,6 +350,7 @@ static void json_documents(void **st)
         {"events --all --json", "muxprof-events/1", "preset_files"},
         {"events --events cycles,task-clock --json", "muxprof-events/1", "plans"},
         {"doctor --json", "muxprof-doctor/1", "checks"},
+        {"topology --json", "muxprof-topology/1", "caches"},
     };
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
         int rc = mux("", docs[i].args);
@@ -432,10 +512,14 @@ int main(void)
         cmocka_unit_test(report_paths_and_codes),
         cmocka_unit_test(help_states_exit_codes),
         cmocka_unit_test(events_list_adds_and_refuses),
+        cmocka_unit_test(dry_run_plan),
+        cmocka_unit_test(doctor_names_the_cpu_wide_try),
         cmocka_unit_test(json_documents),
         cmocka_unit_test(progress_lines),
         cmocka_unit_test(progress_tty),
         cmocka_unit_test(summary_table),
     };
+    if (getenv("MP_TEST_FILTER"))   /* one test by name, to rerun it alone */
+        cmocka_set_test_filter(getenv("MP_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -194,12 +194,12 @@ static const mp_cli *const verbs[] = {&mp_cli_run, &mp_cli_report, &mp_cli_compa
                                       &mp_cli_loop, &mp_cli_sim_import};
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 
-/* stdout of `muxprof ARGS`, malloc'd; the exit status in *rc. */
-static char *mux(const char *args, int *rc)
+/* What `muxprof ARGS REDIR` prints on stdout, malloc'd; the exit status in *rc. */
+static char *capture(const char *args, const char *redir, int *rc)
 {
     char cmd[512], *s = NULL;
     size_t n = 0;
-    snprintf(cmd, sizeof cmd, "'%s' %s 2>/dev/null", MP_TEST_BIN, args);
+    snprintf(cmd, sizeof cmd, "'%s' %s %s", MP_TEST_BIN, args, redir);
     FILE *p = popen(cmd, "r"), *m = open_memstream(&s, &n);
     assert_non_null(p);
     assert_non_null(m);
@@ -211,6 +211,17 @@ static char *mux(const char *args, int *rc)
     fclose(m);
     *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     return s;
+}
+
+/* stdout of `muxprof ARGS`, and its stderr. */
+static char *mux(const char *args, int *rc)
+{
+    return capture(args, "2>/dev/null", rc);
+}
+
+static char *mux_err(const char *args, int *rc)
+{
+    return capture(args, "2>&1 >/dev/null", rc);
 }
 
 /* Whether text has "\n  --NAME" ending at a space or a line's end. */
@@ -268,6 +279,68 @@ static void help_lists_each_row(void **st)
         free(h);
         free(short_h);
     }
+}
+
+/* `muxprof help VERB` prints what `muxprof VERB --help` prints; `help` alone
+ * the general help; a verb it does not know is one line naming them all. */
+static void help_verb_is_verb_help(void **st)
+{
+    (void)st;
+    int rc, rc_h;
+    for (size_t i = 0; i < NVERBS; i++) {
+        char args[64];
+        snprintf(args, sizeof args, "help %s", verbs[i]->name);
+        char *h = mux(args, &rc);
+        snprintf(args, sizeof args, "%s --help", verbs[i]->name);
+        char *want = mux(args, &rc_h);
+        assert_int_equal(rc, 0);
+        assert_int_equal(rc_h, 0);
+        assert_string_equal(h, want);
+        free(h);
+        free(want);
+    }
+    char *h = mux("help", &rc), *want = mux("--help", &rc_h);
+    assert_int_equal(rc, 0);
+    assert_string_equal(h, want);
+    free(h);
+    free(want);
+    char *e = mux_err("help bogus", &rc);
+    assert_int_equal(rc, 2);
+    if (!strstr(e, "'bogus'") || strchr(e, '\n') != e + strlen(e) - 1)
+        fail_msg("not one line naming 'bogus':\n%s", e);
+    for (size_t i = 0; i < NVERBS; i++)
+        if (!strstr(e, verbs[i]->name))
+            fail_msg("the line does not name %s: %s", verbs[i]->name, e);
+    free(e);
+    assert_string_equal((h = mux("help run bogus", &rc)), "");
+    assert_int_equal(rc, 2);
+    free(h);
+}
+
+/* -V is --version, and the general help lists it beside --version; the
+ * manual and the completion carry it too. */
+static void short_version(void **st)
+{
+    (void)st;
+    int rc, rc_l;
+    char *v = mux("-V", &rc), *l = mux("--version", &rc_l);
+    assert_int_equal(rc, 0);
+    assert_int_equal(rc_l, 0);
+    assert_string_equal(v, l);
+    free(v);
+    free(l);
+    char *h = mux("--help", &rc);
+    if (!strstr(h, "\n  -V, --version "))
+        fail_msg("--help does not list -V with --version:\n%s", h);
+    free(h);
+    char *m = mux("--man", &rc);
+    if (!strstr(m, "\n.B \\-V, \\-\\-version\n"))
+        fail_msg("the manual page does not list -V with --version");
+    free(m);
+    char *c = mux("--completion", &rc);
+    if (!strstr(c, " -V --version"))
+        fail_msg("the completion does not offer -V");
+    free(c);
 }
 
 /* The word list of `VERB)` in the completion, malloc'd. */
@@ -385,6 +458,8 @@ int main(void)
         cmocka_unit_test(prints_help_from_rows),
         cmocka_unit_test(every_verb_has_a_table),
         cmocka_unit_test(help_lists_each_row),
+        cmocka_unit_test(help_verb_is_verb_help),
+        cmocka_unit_test(short_version),
         cmocka_unit_test(completion_offers_each_row_and_nothing_else),
         cmocka_unit_test(man_page_carries_each_row),
     };

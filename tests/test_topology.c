@@ -226,7 +226,7 @@ static void test_unknown_placement_and_bad_input(void **state)
     assert_non_null(strstr(err.msg, "bogus:3"));
 }
 
-/* The "topology" object of t, as `muxprof topology --json` writes it. */
+/* The "topology" object of t, whose members `muxprof topology --json` prints. */
 static cJSON *summary_json(const mp_topo *t)
 {
     mp_topo_rec rec;
@@ -342,10 +342,11 @@ static void test_json_summary(void **state)
     mp_topo_free(t);
 }
 
-/* The JSON summary, byte for byte: each fixture's .json is what `muxprof
- * topology --json` printed for its .xml (loaded from the fixtures folder, so
- * that "source" names the file alone), or, for the EPYC-like row, for its
- * synthetic description. */
+/* The JSON summary, byte for byte: each fixture's .json is the topology
+ * object whose members `muxprof topology --json` prints after schema and
+ * tool, for its .xml (loaded from the fixtures folder, so that "source"
+ * names the file alone), or, for the EPYC-like row, for its synthetic
+ * description. */
 static char *summary_text(const mp_topo *t)
 {
     cJSON *j = summary_json(t);

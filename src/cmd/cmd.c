@@ -32,6 +32,15 @@ cJSON *mp_json_doc_new(const char *name)
     return doc;
 }
 
+cJSON *mp_json_doc_with(const char *name, cJSON *body)
+{
+    cJSON *doc = body ? mp_json_doc_new(name) : NULL, *e;
+    while (doc && (e = body->child))
+        cJSON_AddItemToObject(doc, e->string, cJSON_DetachItemViaPointer(body, e));
+    cJSON_Delete(body);
+    return doc;
+}
+
 int mp_json_doc_print(const cJSON *doc, FILE *f)
 {
     char *s = doc ? mp_json_print(doc, 1) : NULL;

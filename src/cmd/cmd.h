@@ -33,6 +33,9 @@ int mp_cmd_version(FILE *f);
 /* A JSON document for stdout (--json): {"schema": "muxprof-NAME/1",
  * "tool": {name, version, git_describe}}, to which the verb adds. */
 cJSON *mp_json_doc_new(const char *name);
+/* The same document with body's members after schema and tool; body is
+ * consumed (deleted).  NULL when out of memory or body is NULL. */
+cJSON *mp_json_doc_with(const char *name, cJSON *body);
 /* Print doc and a newline on f: 0, or 1 with a message on stderr. */
 int mp_json_doc_print(const cJSON *doc, FILE *f);
 
@@ -52,10 +55,31 @@ typedef struct mp_verb {
     const char *summary;
     const struct mp_cli *cli;   /* its options (cmd/opt.h) */
 } mp_verb;
-/* `muxprof --man`: the manual page (troff), from the verb table and each
- * verb's option table; `muxprof --completion`: the bash completion script,
- * from the same tables and the name registries they point to (cmd/manual.c). */
-int mp_cmd_man(const mp_verb *verbs, size_t n, FILE *f);
-int mp_cmd_completion(const mp_verb *verbs, size_t n, FILE *f);
+
+struct mp_tool;
+/* An option of muxprof itself, before any verb (main.c's table): the
+ * general help, the manual's synopsis and the completion list them. */
+typedef struct mp_top_opt {
+    const char *name;            /* "--version" */
+    const char *alias;           /* "-V"; NULL: none */
+    const char *help;            /* the general help's text; NULL: not listed there
+                                  * (what the build runs: --man, --completion) */
+    int (*fn)(const struct mp_tool *t);   /* does it; returns the exit status */
+} mp_top_opt;
+
+/* muxprof's tables, as main.c holds them. */
+typedef struct mp_tool {
+    const mp_verb *verbs;
+    size_t nverbs;
+    const mp_top_opt *opts;
+    size_t nopts;
+} mp_tool;
+
+/* `muxprof --man`: the manual page (troff), from the verb table, the
+ * options above and each verb's option table; `muxprof --completion`: the
+ * bash completion script, from the same tables and the name registries they
+ * point to (cmd/manual.c). */
+int mp_cmd_man(const mp_tool *t, FILE *f);
+int mp_cmd_completion(const mp_tool *t, FILE *f);
 
 #endif

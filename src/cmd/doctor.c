@@ -9,6 +9,7 @@
 #include "cmd/opt.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,7 +136,7 @@ static void check_cpu(void)
  * every user may run. */
 static void check_perm(const mp_pmu_host *h)
 {
-    char v[640], why[512];
+    char v[640];
     mp_pmu_setup s;
     mp_pmu_verdict vd;
     mp_pmu_setup_probe(&s, NULL);
@@ -151,12 +152,61 @@ static void check_perm(const mp_pmu_host *h)
     line(s.eff_perfmon || s.eff_sys_admin ? "OK" : "INFO", "capabilities", v, NULL);
     snprintf(v, sizeof v, "%s: %s", vd.setup, vd.what);
     line(vd.status, "privilege setup", v, vd.advice);
-    if (mp_pmu_cpu_wide_allowed(h, why, sizeof why))
-        line("OK", "CPU-wide counting", "allowed: uncore events (amd_l3, ...) can open; their "
-             "counts include all work on the CCX or socket", NULL);
-    else
-        line("INFO", "CPU-wide counting", "not allowed: uncore events (amd_l3, ...) are "
-             "unavailable", why);
+}
+
+/* CPU-wide counting, tried on an uncore event of this host when it has
+ * one: the line names the event opened, or why none was. */
+static void check_cpu_wide(const mp_pmu_host *h)
+{
+    char spec[160], why[512], v[1024];
+    int rc = mp_pmu_cpu_wide_sample(spec, sizeof spec);
+    int allowed = mp_pmu_cpu_wide_allowed(h, why, sizeof why);
+    const char *may = allowed ? "allowed for this process" : "not allowed for this process";
+    if (rc == -ENOENT) {
+        snprintf(v, sizeof v, "no uncore PMU on this host (none in /sys/bus/event_source/"
+                 "devices has a cpumask): not checked; by privilege %s", may);
+        line("INFO", "CPU-wide counting", v, NULL);
+        return;
+    }
+    if (rc == -ENODATA) {
+        snprintf(v, sizeof v, "uncore PMU %s lists no event in sysfs: not checked; by "
+                 "privilege %s", spec, may);
+        line("INFO", "CPU-wide counting", v, NULL);
+        return;
+    }
+    if (!allowed) {
+        snprintf(v, sizeof v, "%s not tried: CPU-wide counting is %s", spec, may);
+        line("INFO", "CPU-wide counting", v, why);
+        return;
+    }
+    mp_pmu_plan *pl;
+    mp_err err;
+    if (mp_pmu_plan_new(&pl, spec, &err)) {
+        snprintf(v, sizeof v, "%s could not be planned: %s", spec, err.msg);
+        line("INFO", "CPU-wide counting", v, NULL);
+        return;
+    }
+    mp_pmu_plan_info info;
+    mp_pmu_plan_describe(pl, &info);
+    for (unsigned i = 0; i < info.nevents; i++) {
+        mp_pmu_event_info ev;
+        mp_pmu_plan_event(pl, i, &ev);
+        if (strcmp(ev.name, spec))
+            continue;
+        if (ev.opened && !ev.cpu_wide) {
+            snprintf(v, sizeof v, "%s opened per thread, not CPU-wide: CPU-wide counting not "
+                     "checked", spec);
+            line("INFO", "CPU-wide counting", v, NULL);
+        } else if (ev.opened) {
+            snprintf(v, sizeof v, "%s opened CPU-wide (pid -1, on a CPU of its cpumask); "
+                     "its counts are %s", spec, ev.cpu_scope);
+            line("OK", "CPU-wide counting", v, NULL);
+        } else {
+            snprintf(v, sizeof v, "%s did not open CPU-wide", spec);
+            line("INFO", "CPU-wide counting", v, ev.reason);
+        }
+    }
+    mp_pmu_plan_free(pl);
 }
 
 static void check_user_read(const mp_pmu_host *h)
@@ -313,6 +363,7 @@ int mp_cmd_doctor(int argc, char **argv)
     check_pmus(&h);
     check_cpu();
     check_perm(&h);
+    check_cpu_wide(&h);
     check_open();
     check_user_read(&h);
     check_misc(&h);

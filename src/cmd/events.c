@@ -118,6 +118,13 @@ void mp__events_adds(FILE *f, const cJSON *plan)
     }
 }
 
+cJSON *mp__events_plan_json(const mp_pmu_plan *plan)
+{
+    cJSON *j = mp_counters_json(plan);
+    add_pass_status(j, plan);
+    return j;
+}
+
 /* The plan of spec as JSON (with pass_status), or NULL with a message. */
 static cJSON *plan_json(const char *spec, int *code)
 {
@@ -129,10 +136,32 @@ static cJSON *plan_json(const char *spec, int *code)
         *code = mp_exit_status(err.code);
         return NULL;
     }
-    cJSON *j = mp_counters_json(plan);
-    add_pass_status(j, plan);
+    cJSON *j = mp__events_plan_json(plan);
     mp_pmu_plan_free(plan);
     return j;
+}
+
+void mp__events_plan_print(FILE *f, const cJSON *j)
+{
+    fprintf(f, "  scope: %s -- %s\n", str(j, "scope"), str(j, "scope_note"));
+    if (*str(j, "preset_source")) fprintf(f, "  source: %s\n", str(j, "preset_source"));
+    {
+        const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "budget");
+        if (b) fprintf(f, "  budget: %s\n", str(b, "note"));
+    }
+    mp__events_adds(f, j);
+    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(j, "pass_status"), *p;
+    fprintf(f, "  passes per cell: %d\n", cJSON_GetArraySize(ps));
+    cJSON_ArrayForEach(p, ps) {
+        int n = (int)mp_json_num(p, "counters", 0);
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "opens")))
+            fprintf(f, "    pass %.0f: does not open now: %s\n", mp_json_num(p, "pass", 0),
+                    str(p, "reason"));
+        else
+            fprintf(f, "    pass %.0f: %d counter%s, read path %s\n", mp_json_num(p, "pass", 0),
+                    n, n == 1 ? "" : "s", str(p, "read_path"));
+    }
+    mp__events_table(f, cJSON_GetObjectItemCaseSensitive(j, "events"));
 }
 
 static int show(const char *spec)
@@ -145,25 +174,8 @@ static int show(const char *spec)
     if (*str(j, "preset_file"))
         printf(", data file %s (libpfm4 core PMU: %s)", str(j, "preset_file"),
                str(j, "libpfm4_pmu"));
-    printf("\n  scope: %s -- %s\n", str(j, "scope"), str(j, "scope_note"));
-    if (*str(j, "preset_source")) printf("  source: %s\n", str(j, "preset_source"));
-    {
-        const cJSON *b = cJSON_GetObjectItemCaseSensitive(j, "budget");
-        if (b) printf("  budget: %s\n", str(b, "note"));
-    }
-    mp__events_adds(stdout, j);
-    const cJSON *ps = cJSON_GetObjectItemCaseSensitive(j, "pass_status"), *p;
-    printf("  passes per cell: %d\n", cJSON_GetArraySize(ps));
-    cJSON_ArrayForEach(p, ps) {
-        int n = (int)mp_json_num(p, "counters", 0);
-        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "opens")))
-            printf("    pass %.0f: does not open now: %s\n", mp_json_num(p, "pass", 0),
-                   str(p, "reason"));
-        else
-            printf("    pass %.0f: %d counter%s, read path %s\n", mp_json_num(p, "pass", 0), n,
-                   n == 1 ? "" : "s", str(p, "read_path"));
-    }
-    mp__events_table(stdout, cJSON_GetObjectItemCaseSensitive(j, "events"));
+    printf("\n");
+    mp__events_plan_print(stdout, j);
     cJSON_Delete(j);
     return 0;
 }

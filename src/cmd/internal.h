@@ -8,6 +8,9 @@
 
 #include "common/file.h"
 #include "common/mp_err.h"
+#include "pmu/pmu.h"
+#include "run/config.h"
+#include "topology/topology.h"
 
 /* A whole decimal number in [lo, hi] for option opt ("--fds"): 0, or
  * MP_EUSAGE with "OPT: 'S' is not a whole number; expected LO..HI" or
@@ -31,5 +34,21 @@ void mp__events_adds(FILE *f, const cJSON *plan);
  * reason below it, each reason once: a later metric with the same one
  * points back to it by number. */
 void mp__events_table(FILE *f, const cJSON *evs);
+/* The plan's JSON as `muxprof events` reads it: results.json's counters
+ * object, with pass_status: whether each pass opens now, tried pinned to
+ * the CPU the caller is on. */
+cJSON *mp__events_plan_json(const mp_pmu_plan *plan);
+/* What `muxprof events` prints of a plan below its first line: scope,
+ * source, budget, what it adds, its passes and whether each opens, its
+ * table of metrics. */
+void mp__events_plan_print(FILE *f, const cJSON *plan);
+
+/* `muxprof run`'s placement line: the placement, the PUs, whether they were
+ * bound, and what it means (cmd/run.c). */
+void mp__run_print_placement(const mp_pu_pair *pair, int bound, FILE *f);
+/* `muxprof run --dry-run` for a checked config: the cells, the passes, the
+ * counters, the placement and an estimate of the time on stdout; nothing
+ * measured or written.  Returns the exit status (cmd/run_plan.c). */
+int mp__run_dry(const mp_run_config *cfg, const mp_pmu_plan *plan, const mp_pu_pair *pair);
 
 #endif

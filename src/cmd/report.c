@@ -244,17 +244,12 @@ static int print_json(const char *dir)
         fprintf(stderr, "muxprof report: %s\n", err.msg);
         return rc == -EBADMSG || rc == MP_EUSAGE ? 2 : 1;
     }
-    cJSON *doc = mp_json_doc_new("report"), *an = mp_report_json(&m);
+    cJSON *doc = mp_json_doc_with("report", mp_report_json(&m));
     int out = 1;
-    if (doc && an) {
-        cJSON *e;
-        while ((e = an->child))   /* the analysis' members follow schema and tool */
-            cJSON_AddItemToObject(doc, e->string, cJSON_DetachItemViaPointer(an, e));
+    if (doc)
         out = mp_json_doc_print(doc, stdout);
-    } else {
+    else
         fprintf(stderr, "muxprof report: out of memory\n");
-    }
-    cJSON_Delete(an);
     cJSON_Delete(doc);
     if (out == 0)
         out = no_cell(&m, path);

@@ -53,7 +53,7 @@ static int prepare_out_dir(mp_run_config *cfg, mp_dir *out, mp_err *err)
     return 0;
 }
 
-static void print_placement(const mp_pu_pair *pair, int bound, FILE *f)
+void mp__run_print_placement(const mp_pu_pair *pair, int bound, FILE *f)
 {
     fprintf(f, "\nplacement: %s", pair->placement);
     if (strcmp(pair->requested, pair->placement))
@@ -128,7 +128,7 @@ static int print_summary(const mp_run_config *cfg, const mp_dir *out, const mp_p
     if (r->experiments)
         mp_experiments_print(r->experiments, stdout);
     mp_print_counters(r->counters, stdout);
-    print_placement(pair, o->bound, stdout);
+    mp__run_print_placement(pair, o->bound, stdout);
     printf("\nrun directory: %s\n", cfg->out_dir);
     if (r->interrupted && o->saved) {
         char dir[PATH_MAX + 8];
@@ -246,12 +246,14 @@ int mp_cmd_run(int argc, char **argv)
         rc = mp_topo_load(&topo, NULL, &err);
     if (rc == 0)
         rc = mp_topo_pick(topo, cfg.placement, &pair, &err);
-    if (rc == 0)
+    if (rc == 0 && !cfg.dry_run)
         rc = prepare_out_dir(&cfg, &out, &err);
     int code;
     if (rc < 0) {
         fprintf(stderr, "muxprof run: %s\n", err.msg);
         code = mp_exit_status(rc);
+    } else if (cfg.dry_run) {
+        code = mp__run_dry(&cfg, plan, &pair);
     } else {
         code = measure(&cfg, &out, plan, topo, &pair, &err);
     }

@@ -362,6 +362,10 @@ static const mp_opt opts[] = {
     RUN_FLAG("profile", profile,
              "after each cell's timing and counters, sample the waiter's kernel functions "
              "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)"),
+    RUN_FLAG("dry-run", dry_run,
+             "measure nothing and write nothing: print the cells, the passes in their order, "
+             "the counters that would open and an estimate of the run's time, then exit 0 "
+             "(the options are checked as for a run)"),
     RUN_FLAG("anonymize", anonymize,
              "outputs to publish: results.json rewritten field by field (host name a label, "
              "paths and kernel addresses replaced), the report made from it; CPU, kernel and "

@@ -5,13 +5,11 @@
 #include "cmd/cmd.h"
 #include "cmd/internal.h"
 #include "cmd/opt.h"
-#include "common/json.h"
 #include "run/topo_rec.h"
 #include "topology/topology.h"
 #include "sim/model.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* What the options set. */
@@ -28,7 +26,8 @@ static const mp_opt opts[] = {
     MP_OPT_STR("xml", "FILE", topology_args, xml,
                "an hwloc XML export (lstopo --of xml FILE) instead", .complete = MP_OPT_FILES,
                .needs = "a value"),
-    MP_OPT_BOOL("json", topology_args, json, "print the summary that results.json carries"),
+    MP_OPT_BOOL("json", topology_args, json, "the summary that results.json carries, as one JSON\n"
+                "document on stdout (docs/json-output.md)"),
     MP_OPT_BOOL("geometry", topology_args, geometry,
                 "print the caches above the first usable PU as a geometry file of\n"
                 "muxprof's cache model (scripts/muxsim.sh --geometry FILE)"),
@@ -167,17 +166,18 @@ int mp_cmd_topology(int argc, char **argv)
     }
     if (json) {
         mp_topo_rec rec;
-        cJSON *o = mp_topo_rec_fill(&rec, t) == 0 ? mp_rtopology_json(&rec.m) : NULL;
-        char *s = o ? mp_json_print(o, 1) : NULL;
-        cJSON_Delete(o);
+        cJSON *doc = mp_json_doc_with("topology", mp_topo_rec_fill(&rec, t) == 0
+                                                      ? mp_rtopology_json(&rec.m) : NULL);
         mp_topo_rec_free(&rec);
-        if (!s) {
+        if (!doc) {
             fprintf(stderr, "muxprof topology: out of memory building the JSON summary\n");
             mp_topo_free(t);
             return 1;
         }
-        printf("%s\n", s);
-        free(s);
+        rc = mp_json_doc_print(doc, stdout);
+        cJSON_Delete(doc);
+        mp_topo_free(t);
+        return rc;
     } else {
         mp_topo_print(t, stdout);
     }

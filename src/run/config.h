@@ -76,6 +76,7 @@ typedef struct mp_run_config {
     int force, quick, no_plots, quiet;
     int profile;                   /* --profile: a kernel sampling pass per ok cell */
     int anonymize;                 /* --anonymize: no host, user names or paths in the outputs */
+    int dry_run;                   /* --dry-run: the plan printed, nothing measured or written */
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
 

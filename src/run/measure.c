@@ -299,6 +299,11 @@ static int place(run_state *s, mp_topo *topo, mp_err *err)
     return 0;
 }
 
+size_t mp_run_units_per_cell(const mp_run_config *cfg, const mp_pmu_plan *plan)
+{
+    return (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0);
+}
+
 /* What the sweep needs before its first cell: the cost of an empty
  * bracket, the counters opened, the descriptors already open, the
  * progress line. */
@@ -315,9 +320,7 @@ static void prepare(run_state *s)
     s->env.base_fds = open_fd_count();
 
     mp_sample_watch_stops();
-    mp_progress_init(&s->prog, s->cfg->quiet, r,
-                     (size_t)s->cfg->repeats + mp_pmu_plan_passes(s->plan) +
-                         (s->cfg->profile ? 1 : 0));
+    mp_progress_init(&s->prog, s->cfg->quiet, r, mp_run_units_per_cell(s->cfg, s->plan));
     s->topo.m.bound = s->o->bound && s->pair->waiter_pu >= 0;
     r->topology = mp_rtopology_json(&s->topo.m);
     mp_topo_rec_free(&s->topo);

@@ -52,6 +52,11 @@ typedef struct mp_run_outcome {
     int exit_code;        /* so far: 0, 1 (a failure) or 128 + the stop signal */
 } mp_run_outcome;
 
+/* The units of work of each cell, which the progress counts as passes:
+ * its timing repeats, the plan's counter passes, and the profile pass with
+ * --profile. */
+size_t mp_run_units_per_cell(const mp_run_config *cfg, const mp_pmu_plan *plan);
+
 /* The default run directory, reports/runs/<host>-<stamp>, created by
  * mkdir itself so that two runs started in the same second cannot both
  * take it: the second gets <host>-<stamp>-2, and so on; its name goes to
