@@ -82,3 +82,9 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
                    ${CMAKE_CURRENT_BINARY_DIR}/run-exports)
   set_tests_properties(test_run_exports PROPERTIES LABELS run TIMEOUT 180 SKIP_RETURN_CODE 77)
 endif()
+
+# A run waits, within its bound, for a busy host to settle, and records the wait.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_settle COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_settle.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_settle PROPERTIES LABELS run TIMEOUT 120)
+endif()

@@ -307,6 +307,26 @@ static const char *placement_names(void)
 
 /* ---- the table ---- */
 
+/* The longest --settle-max: a wait is a courtesy, not a schedule. */
+#define SETTLE_MAX_NS (3600LL * 1000000000LL)
+
+static int set_settle_max(void *cfg, const char *opt, char *v, mp_err *err)
+{
+    mp_run_config *c = cfg;
+    mp_echo e;
+    long long ns;
+    int rc = mp_duration_parse(v, SETTLE_MAX_NS, &ns);
+    if (rc == -ERANGE)
+        return mp_errf(err, MP_EUSAGE, "%s: '%s' is longer than 1h, the longest wait allowed",
+                       opt, mp_echo_arg(&e, v));
+    if (rc < 0)
+        return mp_errf(err, MP_EUSAGE, "%s: '%s' is not a duration; expected a number and a "
+                       "unit (%s), e.g. 60s; 0 does not wait", opt, mp_echo_arg(&e, v),
+                       mp_duration_units());
+    c->settle_max_s = (double)ns / 1e9;
+    return 0;
+}
+
 #define RUN_FLAG(n, field, h) MP_OPT_BOOL(n, mp_run_config, field, h)
 
 static const mp_opt opts[] = {
@@ -362,6 +382,13 @@ static const mp_opt opts[] = {
     RUN_FLAG("profile", profile,
              "after each cell's timing and counters, sample the waiter's kernel functions "
              "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)"),
+    MP_OPT_FN("settle-max", "DURATION", set_settle_max,
+              "before measuring, wait up to this long for the other CPUs to go idle (below "
+              "a quarter of one CPU busy besides muxprof, /proc/stat): a run started right "
+              "after a build would measure beside its tail; 0 does not wait", .def = "60s"),
+    RUN_FLAG("no-wait", no_wait,
+             "measure at once, without waiting for the host to settle (MUXPROF_NO_WAIT=1 in "
+             "the environment does the same)"),
     RUN_FLAG("dry-run", dry_run,
              "measure nothing and write nothing: print the cells, the passes in their order, "
              "the counters that would open and an estimate of the run's time, then exit 0 "
@@ -402,6 +429,9 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
     int rc = mp_opt_parse(&mp_cli_run, argc, argv, c, &p, err);
     if (rc < 0 || p.help)
         return rc < 0 ? rc : p.help;
+    const char *nw = getenv("MUXPROF_NO_WAIT");
+    if (nw && *nw && strcmp(nw, "0") != 0)
+        c->no_wait = 1;
     int wakeup = 0;
     for (int i = 0; i < c->nmodes; i++)
         wakeup |= c->modes[i] == MP_MODE_WAKEUP;

@@ -32,13 +32,39 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static double own_cpu_s(void)
+/* utime + stime of process pid, seconds; 0 when it is gone or unreadable
+ * (a helper that died spends nothing more). */
+static double proc_cpu_s(pid_t pid)
+{
+    char path[40], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    const char *p = strrchr(buf, ')');   /* the name may hold spaces and parentheses */
+    unsigned long long ut, st;
+    long hz = sysconf(_SC_CLK_TCK);
+    /* after ")": state (3), then fields 4..13, utime (14), stime (15) */
+    if (!p || hz <= 0 || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+                                &ut, &st) != 2)
+        return 0;
+    return (double)(ut + st) / (double)hz;
+}
+
+static double own_cpu_s(const mp_canary_state *s)
 {
     struct rusage u;
     if (getrusage(RUSAGE_SELF, &u) < 0)
         return NAN;
-    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-           (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    double t = (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+               (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    for (size_t i = 0; i < sizeof s->helpers / sizeof s->helpers[0]; i++)
+        if (s->helpers[i] > 0)
+            t += proc_cpu_s(s->helpers[i]);
+    return t;
 }
 
 /* A cycle through every line of buf (nwords words), in a fixed random
@@ -142,7 +168,7 @@ void mp_canary_begin(mp_canary_state *s, mp_canary *out)
     out->llc_ns = s->llc ? chase_ns(s->llc, s->nllc) : NAN;
     out->other_busy = NAN;
     s->have_busy = busy_ticks(&s->busy0) == 0;
-    s->own0_s = own_cpu_s();
+    s->own0_s = own_cpu_s(s);
     s->wall0_s = now_s();
 }
 
@@ -150,11 +176,13 @@ void mp_canary_end(mp_canary_state *s, mp_canary *out)
 {
     unsigned long long busy1;
     long hz = sysconf(_SC_CLK_TCK);
-    double wall = now_s() - s->wall0_s, own = own_cpu_s() - s->own0_s;
+    double wall = now_s() - s->wall0_s, own = own_cpu_s(s) - s->own0_s;
     if (!s->have_busy || busy_ticks(&busy1) < 0 || hz <= 0 || !(wall > 0) || isnan(own))
         return;
     double other = ((double)(busy1 - s->busy0) / (double)hz - own) / wall;
-    out->other_busy = other < 0 ? 0 : other;   /* tick granularity: never below none */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    /* tick granularity: never below none, nor above every CPU */
+    out->other_busy = other < 0 ? 0 : ncpu > 0 && other > (double)ncpu ? (double)ncpu : other;
 }
 
 static void number(cJSON *o, const char *key, double v)

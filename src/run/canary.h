@@ -16,13 +16,15 @@
  *                MiB: the shared cache, where other CPUs' traffic shows;
  * and over the pass:
  *   other_busy   the CPUs' busy time from /proc/stat less muxprof's own
- *                (getrusage: every thread of the process), per second of
- *                the pass: 1.0 = one other CPU kept busy.
+ *                (getrusage: every thread of the process; /proc/PID/stat:
+ *                its helper processes, the poker and the peer), per second
+ *                of the pass: 1.0 = one other CPU kept busy.
  * A value that could not be measured is NaN (null in results.json). */
 #ifndef MP_RUN_CANARY_H
 #define MP_RUN_CANARY_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <cjson/cJSON.h>
 
 typedef struct mp_canary {
@@ -37,6 +39,7 @@ typedef struct mp_canary_state {
     unsigned long long busy0;     /* /proc/stat busy ticks at the pass's start */
     double own0_s, wall0_s;       /* own CPU time and the clock then, seconds */
     int have_busy;
+    pid_t helpers[2];             /* muxprof's helper processes (0: none) */
 } mp_canary_state;
 
 /* Allocate the chases; llc_bytes is the last-level cache's size (0:
@@ -45,7 +48,8 @@ int mp_canary_init(mp_canary_state *s, size_t llc_bytes);
 void mp_canary_free(mp_canary_state *s);
 
 /* The timed parts (syscall_ns, l1_ns, llc_ns) into out, and the start of
- * the pass for other_busy. */
+ * the pass for other_busy (s->helpers set before: their CPU time is
+ * muxprof's). */
 void mp_canary_begin(mp_canary_state *s, mp_canary *out);
 /* The pass ended: out->other_busy. */
 void mp_canary_end(mp_canary_state *s, mp_canary *out);

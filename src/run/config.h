@@ -77,6 +77,8 @@ typedef struct mp_run_config {
     int profile;                   /* --profile: a kernel sampling pass per ok cell */
     int anonymize;                 /* --anonymize: no host, user names or paths in the outputs */
     int dry_run;                   /* --dry-run: the plan printed, nothing measured or written */
+    int no_wait;                   /* --no-wait, or MUXPROF_NO_WAIT=1: start without settling */
+    double settle_max_s;           /* --settle-max: the longest wait for the host to settle */
     char command[1024];            /* the command line, for the record */
 } mp_run_config;
 

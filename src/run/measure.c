@@ -231,6 +231,7 @@ typedef struct run_state {
     mp_sweep_env env;
     cpu_set_t all_cpus;       /* the process's CPUs, before the waiter was pinned */
     mp_noise_snap noise0;
+    mp_noise_settle settle;   /* the wait for the host to settle before the sweep */
     mp_topo_rec topo;         /* results.json's topology, written once the binding is known */
     mp_err poker_bind, waiter_bind;   /* why the poker, the waiter run unpinned */
 } run_state;
@@ -246,6 +247,8 @@ static int start(run_state *s, mp_err *err)
                             .progress_ctx = &s->prog};
     raise_nofile(&s->env.rl_soft, &s->env.rl_hard);
     r->context = mp_context_json(s->cfg->command);
+    mp_noise_settle_wait(&s->settle, s->cfg->no_wait ? 0 : s->cfg->settle_max_s,
+                         s->cfg->quiet, &mp_sample_stop);
     mp_noise_snap_take(&s->noise0);
 
     int rc = mp_peer_start(&s->peer, err);
@@ -373,7 +376,12 @@ static int sweep(run_state *s, const mp_run_steps *steps, mp_err *err)
     utc_now(r->finished_utc, sizeof r->finished_utc, 1);
     mp_noise_snap noise1;
     mp_noise_snap_take(&noise1);
-    mp_noise_json(r->context, &s->noise0, &noise1);
+    double other_busy_max = NAN;
+    for (size_t i = 0; i < r->ncanary; i++)
+        if (isfinite(r->canary[i].other_busy) &&
+            !(r->canary[i].other_busy <= other_busy_max))
+            other_busy_max = r->canary[i].other_busy;
+    mp_noise_json(r->context, &s->noise0, &noise1, &s->settle, other_busy_max);
     add_canary(r);
     return exit_code;
 }

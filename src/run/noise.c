@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run/context.h"
@@ -124,7 +127,127 @@ static void add_mitigations(cJSON *o)
     }
 }
 
-void mp_noise_json(cJSON *context, const mp_noise_snap *a, const mp_noise_snap *b)
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+static double own_cpu_s(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return NAN;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Seconds since muxprof's binary was written, NaN when unknown. */
+static double binary_age_s(void)
+{
+    struct stat st;
+    if (stat("/proc/self/exe", &st) != 0)
+        return NAN;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    double age = (double)(now.tv_sec - st.st_mtim.tv_sec) +
+                 (now.tv_nsec - st.st_mtim.tv_nsec) / 1e9;
+    return age >= 0 ? age : NAN;
+}
+
+/* CPUs busy besides muxprof over one window of window_s (less when *stop
+ * is set meanwhile); NaN when /proc/stat is unreadable. */
+static double busy_window(double window_s, volatile int *stop)
+{
+    mp_noise_snap a, b;
+    mp_noise_snap_take(&a);
+    double own0 = own_cpu_s(), t0 = mono_s();
+    struct timespec d = {(time_t)window_s, (long)((window_s - (double)(time_t)window_s) * 1e9)};
+    while (!*stop && nanosleep(&d, &d) != 0)
+        ;
+    mp_noise_snap_take(&b);
+    double own1 = own_cpu_s(), wall = mono_s() - t0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!a.have_stat || !b.have_stat || b.total <= a.total || ncpu <= 0 || wall <= 0)
+        return NAN;
+    double span = (double)(b.total - a.total);
+    double busy = (span - (double)(b.idle - a.idle) - (double)(b.steal - a.steal)) / span *
+                  (double)ncpu;
+    if (!isnan(own0) && !isnan(own1))
+        busy -= (own1 - own0) / wall;
+    return busy < 0 ? 0 : busy;
+}
+
+#define SETTLE_FIRST_S 0.25   /* the first window: the cost of a run on a quiet host */
+#define SETTLE_WINDOW_S 0.5
+
+void mp_noise_settle_wait(mp_noise_settle *s, double bound_s, int quiet, volatile int *stop)
+{
+    *s = (mp_noise_settle){.bound_s = bound_s > 0 ? bound_s : 0, .waited_s = 0,
+                           .busy_first = NAN, .busy_last = NAN, .built_s_ago = binary_age_s()};
+    if (bound_s <= 0)
+        return;
+    s->checked = 1;
+    double t0 = mono_s();
+    s->busy_first = s->busy_last = busy_window(SETTLE_FIRST_S, stop);
+    if (isnan(s->busy_first) || s->busy_first < MP_NOISE_SETTLE_BUSY) {
+        s->settled = !isnan(s->busy_first);
+        s->waited_s = mono_s() - t0;
+        return;
+    }
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    if (!quiet) {
+        char why[160] = "";
+        if (s->built_s_ago < MP_NOISE_BUILT_RECENT_S)
+            snprintf(why, sizeof why, "; muxprof was built %.0f s ago: most likely the build's "
+                     "load", s->built_s_ago);
+        fprintf(stderr, "muxprof run: %.1f of %ld CPUs busy besides muxprof%s: waiting up to "
+                "%.0f s for the host to settle before measuring (--no-wait skips this)\n",
+                s->busy_first, ncpu, why, bound_s);
+    }
+    int quiet_windows = 0;
+    while (!*stop && quiet_windows < 2 && mono_s() - t0 < bound_s) {
+        double w = fmin(SETTLE_WINDOW_S, bound_s - (mono_s() - t0));
+        double b = busy_window(w > 0.05 ? w : 0.05, stop);
+        if (isnan(b))
+            break;
+        s->busy_last = b;
+        quiet_windows = b < MP_NOISE_SETTLE_BUSY ? quiet_windows + 1 : 0;
+    }
+    s->settled = quiet_windows >= 2;
+    s->waited_s = mono_s() - t0;
+    if (quiet || *stop)
+        return;
+    if (s->settled)
+        fprintf(stderr, "muxprof run: the host settled after %.1f s (%.2f CPUs busy besides "
+                "muxprof); measuring\n", s->waited_s, s->busy_last);
+    else
+        fprintf(stderr, "muxprof run: still %.1f of %ld CPUs busy after %.0f s; measuring "
+                "anyway: the run's noise record and warnings say how much it mattered\n",
+                s->busy_last, ncpu, s->waited_s);
+}
+
+static void settle_json(cJSON *o, const mp_noise_settle *s)
+{
+    cJSON *j = cJSON_AddObjectToObject(o, "settle");
+    cJSON_AddBoolToObject(j, "checked", s->checked);
+    cJSON_AddBoolToObject(j, "settled", s->settled);
+    cJSON_AddNumberToObject(j, "bound_s", s->bound_s);
+    cJSON_AddNumberToObject(j, "waited_s", s->waited_s);
+    const char *keys[] = {"busy_first", "busy_last", "built_s_ago"};
+    double v[] = {s->busy_first, s->busy_last, s->built_s_ago};
+    for (size_t i = 0; i < 3; i++) {
+        if (isnan(v[i]))
+            cJSON_AddNullToObject(j, keys[i]);
+        else
+            cJSON_AddNumberToObject(j, keys[i], v[i]);
+    }
+    cJSON_AddNumberToObject(j, "threshold_cpus", MP_NOISE_SETTLE_BUSY);
+}
+
+void mp_noise_json(cJSON *context, const mp_noise_snap *a, const mp_noise_snap *b,
+                   const mp_noise_settle *settle, double other_busy_max)
 {
     cJSON *o = cJSON_AddObjectToObject(context, "noise");
     cJSON *w = cJSON_CreateArray();
@@ -151,13 +274,23 @@ void mp_noise_json(cJSON *context, const mp_noise_snap *a, const mp_noise_snap *
         cJSON_AddStringToObject(o, "steal_source", "unavailable (/proc/stat unreadable)");
     }
     double worst = fmax(isnan(a->load1) ? 0 : a->load1, isnan(b->load1) ? 0 : b->load1);
-    if (ncpu > 0 && worst / (double)ncpu > MP_NOISE_LOAD_WARN) {
+    if (isfinite(other_busy_max)) {
+        if (other_busy_max > MP_NOISE_OTHER_BUSY_WARN) {
+            char s[240];
+            snprintf(s, sizeof s, "other work kept %.1f of %ld CPUs busy in a pass (above %.1f; "
+                     "/proc/stat less muxprof's own): it competed for the CPUs; compare within "
+                     "one run only", other_busy_max, ncpu, MP_NOISE_OTHER_BUSY_WARN);
+            cJSON_AddItemToArray(w, cJSON_CreateString(s));
+        }
+    } else if (ncpu > 0 && worst / (double)ncpu > MP_NOISE_LOAD_WARN) {
         char s[200];
         snprintf(s, sizeof s, "the 1-minute load average reached %.2f on %ld CPUs (above %.1f "
                  "per CPU): other work competed for the CPUs; compare within one run only",
                  worst, ncpu, MP_NOISE_LOAD_WARN);
         cJSON_AddItemToArray(w, cJSON_CreateString(s));
     }
+    if (settle)
+        settle_json(o, settle);
     add_freq(o);
     add_mitigations(o);
     cJSON_AddItemToObject(o, "warnings", w);

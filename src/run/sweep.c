@@ -649,8 +649,11 @@ static int canary_passes(mp_results *r, const mp_sweep_env *env, int *rep, int *
     int back_to_back = cfg->repeat_order == MP_REPEATS_BACK_TO_BACK;
     for (; *rep < cfg->repeats && rc == 0; (*rep)++) {
         mp_canary *k = have && r->ncanary < MP_REPEATS_MAX ? &r->canary[r->ncanary] : NULL;
-        if (k)
+        if (k) {
+            cs.helpers[0] = env->peer ? env->peer->pid : 0;   /* a restarted helper: its new pid */
+            cs.helpers[1] = env->poker ? env->poker->pid : 0;
             mp_canary_begin(&cs, k);
+        }
         rc = back_to_back ? sweep_pass(r, env, 0, cfg->repeats, done, err)
                           : sweep_pass(r, env, *rep, *rep + 1, done, err);
         if (k && rc == 0) {
