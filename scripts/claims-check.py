@@ -20,6 +20,10 @@ import subprocess
 import sys
 
 
+def fmt(v, digits=2):
+    return "none" if v is None else f"{v:.{digits}f}"
+
+
 def claims_of(mp, d):
     out = subprocess.run([mp, "report", d, "--json"], capture_output=True, text=True,
                          check=True).stdout
@@ -56,10 +60,13 @@ def main():
                 tally[(m, key)][c.get(key, "not measured")] += 1
             row.append(f"{m}: {c['verdict']} (grows {c.get('poll_grows_verdict')}, linear "
                        f"{c.get('poll_about_linear_verdict')}, flat {c.get('epoll_flat_verdict')}, "
-                       f"slope {c.get('poll_loglog_slope_lo')}-{c.get('poll_loglog_slope_hi')})")
+                       f"slope {fmt(c.get('poll_loglog_slope_lo'))}-{fmt(c.get('poll_loglog_slope_hi'))}, "
+                       f"from N={fmt(c.get('poll_linear_from_nfds'), 0)} "
+                       f"{fmt(c.get('poll_linear_slope_lo'))}-{fmt(c.get('poll_linear_slope_hi'))})")
         load = f"load {loads[d]:.2f}" if d in loads else "load not measured"
         print(f"{d} ({load}): " + "; ".join(row))
-    print(f"\n{len(dirs)} runs ({' '.join(opts)}):")
+    what = "run directories given" if a.dirs else " ".join(opts)
+    print(f"\n{len(dirs)} runs ({what}):")
     bad = 0
     for (m, key), cnt in sorted(tally.items()):
         contra = cnt["yes"] and cnt["no"]

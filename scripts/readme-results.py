@@ -280,9 +280,15 @@ def bullets(run, rep, raw, ns, bench):
             + (f", 95% interval {lin['poll_loglog_slope_lo']:.2f}-"
                f"{lin['poll_loglog_slope_hi']:.2f}"
                if lin.get("poll_loglog_slope_lo") is not None else "")
-            + f"): the claim **{lin['verdict']}** by the report's test (slope's interval above "
-            f"{lin['grows_slope_bound']}, within {lin['linear_band_lo']}-"
-            f"{lin['linear_band_hi']} for about linearly"
+            + (f"; from {num(lin['poll_linear_from_nfds'])} fds "
+               f"{lin['poll_linear_slope']:.2f}"
+               + (f" ({lin['poll_linear_slope_lo']:.2f}-{lin['poll_linear_slope_hi']:.2f})"
+                  if lin.get("poll_linear_slope_lo") is not None else "")
+               if lin.get("poll_linear_slope") is not None
+               and lin.get("poll_linear_from_nfds") != ns[0] else "")
+            + f"): the claim **{lin['verdict']}** by the report's test (the whole range's "
+            f"slope's interval above {lin['grows_slope_bound']} for grows, the top decade's "
+            f"within {lin['linear_band_lo']}-{lin['linear_band_hi']} for about linearly"
             + (f"; {lin['why']}" if lin.get("why") else "")
             + f"); every interval between neighbouring N adds {lo:.0f}–{hi:.0f} ns per "
             f"watched fd (ns/fd: {each})"

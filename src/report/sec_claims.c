@@ -74,15 +74,18 @@ static const char *kind_note(char *buf, size_t len, const char *kind, const char
 
 static void claim_linear(FILE *f, const mp_rmodel *m)
 {
-    char g[64], h[64], e[64], kn[160];
+    char g[64], h[64], e[64], t[64], kn[160];
     fprintf(f, "- **poll grows with N, about linearly; epoll is flat** (seed 000 in wakeup mode "
                "on TCP sockets, seed 002 in ready mode on pipes). poll grows: the log-log slope "
                "from the smallest to the largest N (ln of the growth factor over ln of the N "
                "range) has its 95%% interval above %.1f over a range of 100× or more (over a "
-               "shorter range: the growth factor's above 1); about linearly: that interval "
-               "lies within %.2f to %.2f; epoll flat: max/min of its medians at most %.0f by "
-               "the cells' intervals. Super-linear stretches (knees) are findings beside the "
-               "claim, not against it.\n", MP_RV_GROW_SLOPE, MP_RV_LIN_LO, MP_RV_LIN_HI,
+               "shorter range: the growth factor's above 1); about linearly: the log-log "
+               "slope of the cost above the smallest N's, c(N) − c(N₀), from the first N at "
+               "least 10× N₀ to the largest (1 for any fixed cost plus a cost per fd: in "
+               "wakeup mode the wakeup itself is the fixed cost; over a shorter range, the "
+               "whole range's slope), has its interval within %.2f to %.2f; epoll flat: max/min of its medians at most %.0f "
+               "by the cells' intervals. Super-linear stretches (knees) are findings beside "
+               "the claim, not against it.\n", MP_RV_GROW_SLOPE, MP_RV_LIN_LO, MP_RV_LIN_HI,
             MP_RV_FLAT_BOUND);
     if (!m->nmodes)
         fprintf(f, "  - not measured in this run: results.json has no cells\n");
@@ -100,14 +103,20 @@ static void claim_linear(FILE *f, const mp_rmodel *m)
         char why[800] = "";
         if (o.why[0])
             snprintf(why, sizeof why, " (%s)", o.why);
+        char top[160] = "";
+        if (o.lin_from != pc->nfds[0])
+            snprintf(top, sizeof top, "; above its cost at N = %s, log-log slope %.2f (%s) "
+                     "from N = %s to %s", MP_NUM(pc->nfds[0]), o.lin_slope,
+                     iv_text(t, sizeof t, o.lin_lo, o.lin_hi, "2f"), MP_NUM(o.lin_from),
+                     MP_NUM(pc->nfds[np - 1]));
         fprintf(f, "  - %s mode: **%s**%s%s: poll grows %s× (%s) from N = %s to %s, log-log "
-                   "slope %.2f (%s); epoll's medians %s to %s ns, max/min %.2f (%s, bound "
+                   "slope %.2f (%s)%s; epoll's medians %s to %s ns, max/min %.2f (%s, bound "
                    "%.0f).\n", mode, mp_rv_linear_verdict(&o), why,
                 kind_note(kn, sizeof kn, kind, seed_kind), MP_NUM(o.growth),
                 iv_text(g, sizeof g, o.growth_lo, o.growth_hi, "num"), MP_NUM(pc->nfds[0]),
                 MP_NUM(pc->nfds[np - 1]), o.loglog,
-                iv_text(h, sizeof h, o.loglog_lo, o.loglog_hi, "2f"), MP_NUM(o.lo), MP_NUM(o.hi),
-                o.spread, iv_text(e, sizeof e, o.spread_lo, o.spread_hi, "2f"),
+                iv_text(h, sizeof h, o.loglog_lo, o.loglog_hi, "2f"), top, MP_NUM(o.lo),
+                MP_NUM(o.hi), o.spread, iv_text(e, sizeof e, o.spread_lo, o.spread_hi, "2f"),
                 MP_RV_FLAT_BOUND);
         if (!o.has_ci)
             fprintf(f, "    No interval: a cell has fewer than 2 repeat medians, so this verdict "
@@ -468,6 +477,10 @@ static void linear_json(cJSON *arr, const mp_rmodel *m, const char *mode)
     mp__rj_num(o, "poll_loglog_slope", c.loglog);
     mp__rj_num(o, "poll_loglog_slope_lo", c.loglog_lo);
     mp__rj_num(o, "poll_loglog_slope_hi", c.loglog_hi);
+    mp__rj_num(o, "poll_linear_from_nfds", c.lin_from);
+    mp__rj_num(o, "poll_linear_slope", c.lin_slope);
+    mp__rj_num(o, "poll_linear_slope_lo", c.lin_lo);
+    mp__rj_num(o, "poll_linear_slope_hi", c.lin_hi);
     mp__rj_num(o, "grows_slope_bound", MP_RV_GROW_SLOPE);
     mp__rj_num(o, "linear_band_lo", MP_RV_LIN_LO);
     mp__rj_num(o, "linear_band_hi", MP_RV_LIN_HI);

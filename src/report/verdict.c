@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/stats.h"
 #include "report/format.h"
 #include "report/internal.h"
 #include "report/model.h"
@@ -69,23 +70,94 @@ static int poll_grows(mp_rlinear *o, int longrange)
     return MP_RV_UNRESOLVED;
 }
 
-/* About linearly: the log-log slope's interval within [MP_RV_LIN_LO,
+/* The log-log slope of poll's cost above its first N's, c(N) - c(N0),
+ * from M to the last N (L): ln((c(L) - c(N0)) / (c(M) - c(N0))) /
+ * ln((L - N0) / (M - N0)), 1 for any a + bN.  M is the first N at least
+ * 10x N0 whose excess is above 0 by its interval (a stretch within noise
+ * right after N0 would make the ratio of excesses noise), at most L / 5;
+ * without intervals, the first N at least 10x N0.  Each excess is the
+ * Hodges-Lehmann shift between the cells' repeat medians, its interval at
+ * 97.5% so that the two together cover at 95% (Bonferroni, whatever their
+ * dependence through N0's cell); the slope's interval takes the excesses'
+ * far ends. */
+static void excess_slope(const mp_rmodel *m, const char *mode, const char *kind,
+                         mp_rlinear *o)
+{
+    const mp_rcost *pc = &o->pc;
+    size_t np = pc->n;
+    const mp_rcell *c0 = o->p0, *cl = o->p1;
+    double x0 = pc->nfds[0], xl = pc->nfds[np - 1];
+    double level = 1 - (1 - MP_CI_LEVEL) / 2, em = NAN, el = NAN, mlo = NAN, mhi = NAN;
+    int ci = o->has_ci && mp_rc_has_reps(c0) && mp_rc_has_reps(cl);
+    size_t j = 0, first = 0;
+    for (size_t k = 1; k + 1 < np && pc->nfds[k] * 5 <= xl; k++) {
+        if (pc->nfds[k] < 10 * x0)
+            continue;
+        if (!first)
+            first = k;
+        const mp_rcell *cm = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[k]);
+        double e, lo, hi, ach;
+        if (!ci || !cm || !mp_rc_has_reps(cm) ||
+            mp_shift_ci_hl(c0->rep, c0->nrep, cm->rep, cm->nrep, level, &e, &lo, &hi, &ach) ||
+            ach + 1e-9 < level)
+            break;   /* no interval here: the first candidate, decided without one */
+        if (lo > 0) {
+            j = k, em = e, mlo = lo, mhi = hi;
+            break;
+        }
+        o->lin_noisy = 1;
+    }
+    if (j)
+        o->lin_noisy = 0;
+    o->lin_slope = o->lin_lo = o->lin_hi = NAN;
+    if (!first)
+        return;
+    if (!j) {
+        j = first;
+        em = pc->y[j] - pc->y[0];
+    }
+    double xm = pc->nfds[j], span = (xl - x0) / (xm - x0), llo, lhi, ach;
+    o->lin_from = xm;
+    el = pc->y[np - 1] - pc->y[0];
+    int have = !isnan(mlo) &&
+               mp_shift_ci_hl(c0->rep, c0->nrep, cl->rep, cl->nrep, level, &el, &llo, &lhi,
+                              &ach) == 0 && ach + 1e-9 >= level;
+    if (!isnan(mlo) && !have)
+        el = pc->y[np - 1] - pc->y[0];
+    if (em > 0 && el > 0)
+        o->lin_slope = log(el / em) / log(span);
+    if (!have)
+        return;
+    o->lin_lo = llo > 0 ? log(llo / mhi) / log(span) : -INFINITY;
+    o->lin_hi = lhi > 0 ? log(lhi / mlo) / log(span) : -INFINITY;
+}
+
+/* About linearly: the slope's (o->lin_*) interval within [MP_RV_LIN_LO,
  * MP_RV_LIN_HI]; outside it when the whole interval is. */
-static int poll_about_linear(mp_rlinear *o)
+static int poll_about_linear(mp_rlinear *o, int longrange)
 {
     char a[32], b[32];
     if (!o->has_ci)
         return o->lin ? MP_RV_YES : MP_RV_NO;
-    if (!isfinite(o->loglog_lo) || !isfinite(o->loglog_hi))
-        return MP_RV_UNRESOLVED;   /* the reason is poll_grows' */
-    if (o->loglog_lo >= MP_RV_LIN_LO && o->loglog_hi <= MP_RV_LIN_HI)
+    if (isnan(o->lin_lo) || isnan(o->lin_hi)) {
+        if (longrange && o->grows_v == MP_RV_YES && o->lin_noisy)
+            because(o->why, sizeof o->why, "poll's cost above its first N's is within noise "
+                    "at every N from 10× the first to a fifth of the last, so its log-log "
+                    "slope has no interval");
+        else if (longrange && o->grows_v == MP_RV_YES)
+            because(o->why, sizeof o->why, "poll's log-log slope above its first N's cost has "
+                    "no interval: %s", MP_RC_FEW_REPS);
+        return MP_RV_UNRESOLVED;   /* else the reason is poll_grows' */
+    }
+    if (o->lin_lo >= MP_RV_LIN_LO && o->lin_hi <= MP_RV_LIN_HI)
         return MP_RV_YES;
-    if (o->loglog_hi < MP_RV_LIN_LO || o->loglog_lo > MP_RV_LIN_HI)
+    if (o->lin_hi < MP_RV_LIN_LO || o->lin_lo > MP_RV_LIN_HI)
         return MP_RV_NO;
-    snprintf(a, sizeof a, "%.2f", o->loglog_lo);
-    snprintf(b, sizeof b, "%.2f", o->loglog_hi);
-    because(o->why, sizeof o->why, "poll's log-log slope first to last [%s, %s] reaches out "
-            "of the band %.2f to %.2f around 1", a, b, MP_RV_LIN_LO, MP_RV_LIN_HI);
+    snprintf(a, sizeof a, "%.2f", o->lin_lo);
+    snprintf(b, sizeof b, "%.2f", o->lin_hi);
+    because(o->why, sizeof o->why, "poll's log-log slope %s [%s, %s] reaches out of the "
+            "band %.2f to %.2f around 1", longrange ? "above its first N's cost" : "first to last",
+            a, b, MP_RV_LIN_LO, MP_RV_LIN_HI);
     return MP_RV_UNRESOLVED;
 }
 
@@ -183,11 +255,16 @@ int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlin
     o->loglog_lo = o->growth_lo > 0 ? log(o->growth_lo) / log(range) : NAN;
     o->loglog_hi = o->growth_hi > 0 ? log(o->growth_hi) / log(range) : NAN;
     o->grows = longrange ? o->loglog >= MP_RV_GROW_SLOPE : o->growth > 1;
-    o->lin = o->grows && o->loglog >= MP_RV_LIN_LO && o->loglog <= MP_RV_LIN_HI;
-    o->flat = o->spread <= FLAT_SPREAD;
     o->has_ci = pc->has_ci && ec->has_ci;
+    /* "about linearly": the cost above the first N's over a long range, else the whole */
+    o->lin_from = pc->nfds[0];
+    o->lin_slope = o->loglog, o->lin_lo = o->loglog_lo, o->lin_hi = o->loglog_hi;
+    if (longrange)
+        excess_slope(m, mode, kind, o);
+    o->lin = o->grows && o->lin_slope >= MP_RV_LIN_LO && o->lin_slope <= MP_RV_LIN_HI;
+    o->flat = o->spread <= FLAT_SPREAD;
     o->grows_v = poll_grows(o, longrange);
-    o->lin_v = o->grows_v == MP_RV_NO ? MP_RV_NO : poll_about_linear(o);
+    o->lin_v = o->grows_v == MP_RV_NO ? MP_RV_NO : poll_about_linear(o, longrange);
     o->on = o->grows_v == MP_RV_NO || o->lin_v == MP_RV_NO ? MP_RV_NO
           : o->grows_v == MP_RV_YES && o->lin_v == MP_RV_YES ? MP_RV_YES : MP_RV_UNRESOLVED;
     o->flat_v = epoll_flat(m, mode, kind, o);

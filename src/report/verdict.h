@@ -21,8 +21,14 @@ const char *mp_rv_name(int v);   /* "yes", "no", "not resolved" */
  *   ln(N range), with the same interval on its scale; poll grows when
  *   the slope's interval lies above MP_RV_GROW_SLOPE over a range of 100x
  *   or more (over a shorter range: the growth factor's above 1);
- * - about linearly: that slope's interval within [MP_RV_LIN_LO,
- *   MP_RV_LIN_HI];
+ * - about linearly: over a range of 100x or more, the log-log slope of
+ *   the cost above the first N's, c(N) - c(N0), from the first N at least
+ *   10x N0 to the last (excess_slope in verdict.c), within [MP_RV_LIN_LO,
+ *   MP_RV_LIN_HI] by its interval: 1 for any a + bN, where the whole
+ *   range's slope is pulled below 1 by the call's fixed cost a (in wakeup
+ *   mode the wakeup itself, 12 us against 0.5 us of scan at N = 10 on the
+ *   development VM) and so says "grows", not "how"; over a shorter range,
+ *   the whole range's slope;
  * - knees: super-linear stretches of poll (mp__r_knees), named with the
  *   cache level they coincide with, beside the claim, never against it;
  * - epoll flat: max / min of its medians, with the range the cells'
@@ -37,6 +43,10 @@ typedef struct mp_rlinear {
     double growth_lo, growth_hi; /* its 95% interval (NaN: none) */
     double loglog;               /* poll's log-log slope, first to last N */
     double loglog_lo, loglog_hi; /* its interval (NaN: none) */
+    double lin_from;             /* the N the "about linearly" slope starts at */
+    double lin_slope;            /* that slope (above the first N's cost), to the last N */
+    double lin_lo, lin_hi;       /* its interval (NaN: none) */
+    int lin_noisy;               /* no interval: every candidate start within noise */
     double lo, hi, spread;       /* epoll's lowest and highest median, hi / lo */
     double spread_lo, spread_hi; /* the range of hi / lo the cells' intervals allow */
     int grows, lin, flat;        /* on the medians alone */
