@@ -109,6 +109,21 @@ fi
 # where .validate-host marks the directory as ours.
 refuse() { echo "validate-host: OUTDIR $out $*: give a new OUTDIR (validate-host creates it)" >&2; exit 2; }
 while :; do case $out in */) [ "$out" = / ] && break; out=${out%/} ;; *) break ;; esac; done
+# No directory above OUTDIR may be a symbolic link another user owns: the
+# script would follow it wherever that user points it (fs.protected_symlinks
+# may be 0, and it never covers a link in the middle of a path).
+case $out in /*) p_rest=${out#/} ;; *) p_rest=${PWD#/}/$out ;; esac
+p_at=""
+while :; do
+  case $p_rest in */*) p_c=${p_rest%%/*}; p_rest=${p_rest#*/} ;; *) break ;; esac
+  [ -n "$p_c" ] || continue
+  p_at=$p_at/$p_c
+  if [ -L "$p_at" ]; then
+    # shellcheck disable=SC2012,SC2046  # ls -ldn: the link's owner in POSIX sh
+    set -- $(ls -ldn "$p_at")
+    case $3 in 0|"$(id -u)") ;; *) refuse "lies under $p_at, a symbolic link owned by uid $3" ;; esac
+  fi
+done
 if [ -z "$made" ] && [ ! -e "$out" ] && [ ! -L "$out" ]; then
   if ! { mkdir -p "$(dirname "$out")" && mkdir -m 0755 "$out"; }; then
     echo "validate-host: cannot create $out" >&2; exit 1
