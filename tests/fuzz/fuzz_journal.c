@@ -39,32 +39,10 @@
 #include "results/config.h"
 #include "run/journal.h"
 #include "fuzz_tmpdir.h"
+#define MP_FUZZ_NAME "fuzz_journal"
+#include "fuzz_say.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* MP_FUZZ_SAY=1: one line per input saying what became of it (for
- * checking what the seeds reach; libFuzzer runs stay quiet). */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-    static int on = -1;
-    if (on < 0)
-        on = getenv("MP_FUZZ_SAY") != NULL;
-    if (!on)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("fuzz_journal: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-static void finding(const char *what, const char *msg)
-{
-    fprintf(stderr, "fuzz_journal: %s%s%s\n", what, msg ? ": " : "", msg ? msg : "");
-    abort();
-}
 
 /* A refusal says what is wrong, on one line. */
 static void check_refusal(int rc, const mp_err *err, const char *where)

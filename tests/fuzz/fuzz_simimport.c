@@ -55,6 +55,8 @@
 #include "report/model.h"
 #include "run/sim_import.h"
 #include "fuzz_tmpdir.h"
+#define MP_FUZZ_NAME "fuzz_simimport"
+#include "fuzz_say.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -65,30 +67,6 @@ static const char *const fixed_names[] = {
     "plan.env",      "cells.txt",         "muxsim.tsv",      "functions.json",
     "geometry.conf", "results.json",      ".muxprof-manifest", "guest/plugin.log",
 };
-
-/* MP_FUZZ_SAY=1: one line per input saying what became of it (for
- * checking what the seeds reach; libFuzzer runs stay quiet). */
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void say(const char *fmt, ...)
-{
-    static int on = -1;
-    if (on < 0)
-        on = getenv("MP_FUZZ_SAY") != NULL;
-    if (!on)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("fuzz_simimport: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-}
-
-static void finding(const char *what, const char *msg)
-{
-    fprintf(stderr, "fuzz_simimport: %s%s%s\n", what, msg ? ": " : "", msg ? msg : "");
-    abort();
-}
 
 static int in_set(const char *s, size_t n, const char *set)
 {
