@@ -159,7 +159,7 @@ step_valgrind() {
   say "valgrind: muxprof run stopped by SIGINT 3 s into its sweep (the interrupt path frees too)"
   # 1000 samples: long enough under valgrind for the signal to land in the sweep
   "${vg[@]}" --log-file="$out/sigint.vg" build-hard/bin/muxprof run --quick --samples 1000 \
-      --no-plots --quiet --out "$out/sigint" >"$out/sigint.stdout" 2>"$out/sigint.stderr" &
+      --no-wait --no-plots --quiet --out "$out/sigint" >"$out/sigint.stdout" 2>"$out/sigint.stderr" &
   local pid=$! st=0 waited=0
   # The handler is installed once the run directory exists; under valgrind
   # on a loaded host that can take longer than any fixed delay, so wait for

@@ -109,21 +109,38 @@ fi
 # where .validate-host marks the directory as ours.
 refuse() { echo "validate-host: OUTDIR $out $*: give a new OUTDIR (validate-host creates it)" >&2; exit 2; }
 while :; do case $out in */) [ "$out" = / ] && break; out=${out%/} ;; *) break ;; esac; done
-# No directory above OUTDIR may be a symbolic link another user owns: the
-# script would follow it wherever that user points it (fs.protected_symlinks
-# may be 0, and it never covers a link in the middle of a path).
-case $out in /*) p_rest=${out#/} ;; *) p_rest=${PWD#/}/$out ;; esac
-p_at=""
-while :; do
-  case $p_rest in */*) p_c=${p_rest%%/*}; p_rest=${p_rest#*/} ;; *) break ;; esac
-  [ -n "$p_c" ] || continue
-  p_at=$p_at/$p_c
-  if [ -L "$p_at" ]; then
-    # shellcheck disable=SC2012,SC2046  # ls -ldn: the link's owner in POSIX sh
-    set -- $(ls -ldn "$p_at")
-    case $3 in 0|"$(id -u)") ;; *) refuse "lies under $p_at, a symbolic link owned by uid $3" ;; esac
-  fi
-done
+# Every directory above OUTDIR, as written and as reached (pwd -P), is owned
+# by root or the caller and writable by no one else, a sticky one (/tmp)
+# excepted, where no one can replace another's entry; a symbolic link on
+# the way must be root's or the caller's too (fs.protected_symlinks may be
+# 0, and it never covers a link in the middle of a path).  Checked before
+# the directories are made and again from inside OUTDIR, so that one
+# swapped in meanwhile is seen.
+me=$(id -u) mygid=$(id -g)
+check_dir() {   # check_dir PATH: PATH (a directory or a link) passes, or refuse
+  c_path=$1
+  # shellcheck disable=SC2012,SC2046  # ls -ldn: mode, owner, group in POSIX sh
+  set -- $(ls -ldn "$1")
+  case $3 in 0|"$me") ;; *) refuse "lies under $c_path, owned by uid $3" ;; esac
+  case $1 in l*) return 0 ;; esac
+  case $1 in *t|*T) return 0 ;; esac   # sticky
+  case $1 in ????????w*) refuse "lies under $c_path (mode $1), writable by others" ;; esac
+  case $1 in ?????w*) case $4 in 0|"$mygid") ;; *) refuse "lies under $c_path (mode $1), writable by group $4" ;; esac ;; esac
+}
+check_above() {   # check_above PATH: each existing directory above PATH (PATH itself not)
+  case $1 in /*) c_rest=${1#/} ;; *) c_rest=${PWD#/}/$1 ;; esac
+  c_at=""
+  check_dir /
+  while :; do
+    case $c_rest in */*) c_c=${c_rest%%/*}; c_rest=${c_rest#*/} ;; *) break ;; esac
+    [ -n "$c_c" ] || continue
+    c_at=$c_at/$c_c
+    [ -e "$c_at" ] || [ -L "$c_at" ] || break
+    check_dir "$c_at"
+  done
+}
+case $out in /*) out_abs=$out ;; *) out_abs=$PWD/$out ;; esac
+check_above "$out_abs"
 if [ -z "$made" ] && [ ! -e "$out" ] && [ ! -L "$out" ]; then
   if ! { mkdir -p "$(dirname "$out")" && mkdir -m 0755 "$out"; }; then
     echo "validate-host: cannot create $out" >&2; exit 1
@@ -133,6 +150,8 @@ fi
 [ ! -L "$out" ] || refuse "is a symbolic link"
 [ -d "$out" ] || refuse "is not a directory"
 cd "$out" || { echo "validate-host: cannot enter $out" >&2; exit 1; }
+check_above "$out_abs"
+check_above "$(pwd -P)"
 # shellcheck disable=SC2012,SC2046  # ls -ldn: mode, links, uid: the owner and mode in POSIX sh
 set -- $(ls -ldn .)
 case $3 in "$(id -u)") ;; *) refuse "is owned by uid $3, not by you (uid $(id -u))" ;; esac
@@ -178,7 +197,9 @@ step 30 "./events-tlb.txt" "$bin" events --events tlb || failed="$failed events-
 for p in cache tlb; do
   : >"./run-$p.txt"
   # shellcheck disable=SC2086  # run_args: split at blanks, as documented (no wildcards)
-  if ! step 60 "./run-$p.txt" "$bin" run --quick --events $p $run_args --out "./run-$p" --force; then
+  # --settle-max 15s: a busy host gets a short wait for quiet, inside the step's bound
+  if ! step 75 "./run-$p.txt" "$bin" run --quick --settle-max 15s --events $p $run_args \
+      --out "./run-$p" --force; then
     failed="$failed run-$p"
   fi
 done

@@ -5,7 +5,11 @@
 #   other CPUs kept busy, --settle-max 1s: it says it waits and why, gives up
 #     after about 1 s, measures, and records the wait in context.noise.settle
 #     with the other work named in the noise warnings;
+#   a host that goes quiet (a /proc/stat file rewritten, MUXPROF_PROC_STAT):
+#     it waits for two quiet windows and goes on, long before the bound;
+#   /proc/stat unreadable: one line, no wait, recorded;
 #   --no-wait, MUXPROF_NO_WAIT=1, --settle-max 0: no wait, recorded as such;
+#   MUXPROF_NO_WAIT=maybe: a usage error;
 #   a bad --settle-max: one line, exit 2, no run directory;
 #   SIGINT during the wait: the run ends at once as interrupted.
 #
@@ -36,7 +40,7 @@ t0=$(date +%s.%N)
 "$bin" "${one[@]}" --settle-max 1s --out "$tmp/busy" >"$tmp/out" 2>"$tmp/err"
 rc=$? t1=$(date +%s.%N)
 [ "$rc" -eq 0 ] || no "busy host: exit $rc, expected 0: $(head -3 "$tmp/err")"
-grep -q "CPUs busy besides muxprof.*waiting up to 1 s for the host to settle.*--no-wait skips" \
+grep -q "CPUs busy besides muxprof.*waiting up to 1 s for them to settle.*--no-wait skips" \
   "$tmp/err" || no "busy host: no line saying it waits and why: $(head -2 "$tmp/err")"
 grep -q "still .* CPUs busy after 1 s; measuring anyway" "$tmp/err" ||
   no "busy host: no line saying the wait ended unsettled: $(head -3 "$tmp/err")"
@@ -68,12 +72,17 @@ for how in flag env zero; do
   rc=$?
   [ "$rc" -eq 0 ] || no "$how: exit $rc: $(head -2 "$tmp/err")"
   grep -q "waiting up to" "$tmp/err" && no "$how: it waited: $(head -1 "$tmp/err")"
-  [ -f "$tmp/$how/results.json" ] && settle "$tmp/$how/results.json" | head -1 |
+  [ -f "$tmp/$how/results.json" ] && settle "$tmp/$how/results.json" | sed -n 1p |
     grep -q '"checked": false' || no "$how: settle not recorded as unchecked"
 done
 
-# Bad bounds.
-for bad in 5 forever 2h -1s; do
+# Bad bounds and a bad MUXPROF_NO_WAIT.
+MUXPROF_NO_WAIT=maybe "$bin" "${one[@]}" --out "$tmp/bad" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "MUXPROF_NO_WAIT='maybe'" "$tmp/err" ||
+  no "MUXPROF_NO_WAIT=maybe: exit $rc, not 2 naming it: $(cat "$tmp/err")"
+[ -e "$tmp/bad" ] && no "MUXPROF_NO_WAIT=maybe: a run directory was made"
+for bad in 5 forever 2h -1s 3601s; do
   "$bin" "${one[@]}" --settle-max "$bad" --out "$tmp/bad" >"$tmp/out" 2>"$tmp/err"
   rc=$?
   [ "$rc" -eq 2 ] || no "--settle-max $bad: exit $rc, expected 2"
@@ -97,5 +106,41 @@ rc=$?
 [ "$rc" -eq 130 ] || no "SIGINT during the wait: exit $rc, expected 130: $(tail -2 "$tmp/err")"
 
 stop_hogs
+# A host that goes quiet after 1.5 s, as /proc/stat would show it (a file
+# rewritten every 0.1 s, MUXPROF_PROC_STAT): the wait ends once two windows
+# in a row are quiet, well before its bound.
+fake=$tmp/stat
+hz=100
+( u=0 i=0 t0=$(date +%s%N)
+  while :; do
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    [ "$ms" -gt 30000 ] && exit 0
+    if [ "$ms" -lt 1500 ]; then u=$(( ms * hz * ncpu / 1000 )); else i=$(( (ms - 1500) * hz * ncpu / 1000 )); fi
+    printf 'cpu  %d 0 0 %d 0 0 0 0 0 0\n' "$u" "$i" >"$fake.tmp" && mv "$fake.tmp" "$fake"
+    sleep 0.05
+  done ) &
+writer=$!
+sleep 0.2
+MUXPROF_PROC_STAT=$fake "$bin" "${one[@]}" --settle-max 20s --out "$tmp/quiet" >/dev/null 2>"$tmp/err"
+rc=$?
+kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
+[ "$rc" -eq 0 ] || no "a host going quiet: exit $rc: $(head -2 "$tmp/err")"
+grep -q "waiting up to 20 s" "$tmp/err" || no "a host going quiet: no wait said: $(head -2 "$tmp/err")"
+grep -q "the host settled after" "$tmp/err" || no "a host going quiet: not settled: $(cat "$tmp/err")"
+[ -f "$tmp/quiet/results.json" ] && settle "$tmp/quiet/results.json" | sed -n 1p | python3 -c '
+import json, sys
+s = json.loads(sys.stdin.read())
+sys.exit(not (s["settled"] and 1.2 <= s["waited_s"] < 10 and s["busy_first"] >= 1))' ||
+  no "a host going quiet: settle record wrong: $(settle "$tmp/quiet/results.json" | sed -n 1p)"
+
+# /proc/stat unreadable: one line, no wait, recorded.
+MUXPROF_PROC_STAT=$tmp/none "$bin" "${one[@]}" --out "$tmp/unread" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || no "unreadable /proc/stat: exit $rc"
+grep -q "cannot read the CPUs' busy time ($tmp/none): measuring without waiting" "$tmp/err" ||
+  no "unreadable /proc/stat: not said: $(head -2 "$tmp/err")"
+settle "$tmp/unread/results.json" | sed -n 1p | grep -q '"unreadable": true' ||
+  no "unreadable /proc/stat: not recorded"
+
 [ "$fail" -eq 0 ] && echo "ok: the settling wait"
 exit "$fail"

@@ -10,8 +10,9 @@
 #     reach both quick runs;
 #   - usage errors exit 2; every file the summary points to is there;
 #   - as root: OUTDIRs another user prepared (theirs, others can write it,
-#     links in it, a link itself, under another user's link, the guessable
-#     default name) refused or not used, root's files unchanged;
+#     links in it, a link itself, under another user's link or directory or
+#     one anyone may write, the guessable default name in a sticky directory)
+#     refused or not used, root's files unchanged;
 #   - all of it under dash when there is one (a POSIX shell, not bash: what
 #     busybox ash on a bare host or the arm64 guest runs is POSIX sh too), and
 #     shellcheck -s sh finds nothing where shellcheck is installed.
@@ -93,13 +94,19 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v su >/dev/null 2
     refused "hard link" "$h/hard"
     mkdir -m 0755 "$h/mine" && ln -s "$h/mine" "$h/link"
     refused "is a symbolic link" "$h/link"
-    # A directory above OUTDIR that is another user's link: not followed.
-    mkdir -m 0755 "$h/target" && mkdir -m 0777 "$h/drop"
+    # Above OUTDIR: another user's link (in a sticky directory, as /tmp is),
+    # another user's directory, a directory anyone may write: none is used.
+    mkdir -m 0755 "$h/target" && mkdir -m 1777 "$h/drop"
     as_nobody "ln -s $h/target $h/drop/plink" || fail "nobody could not plant $h/drop/plink"
-    refused "a symbolic link owned by uid" "$h/drop/plink/new"
+    refused "lies under $h/drop/plink, owned by uid" "$h/drop/plink/new"
     [ ! -e "$h/target/new" ] || fail "OUTDIR under another user's link: $h/target/new was made"
+    as_nobody "mkdir $h/drop/pdir" || fail "nobody could not make $h/drop/pdir"
+    refused "lies under $h/drop/pdir, owned by uid" "$h/drop/pdir/new"
+    mkdir -m 0777 "$h/open2"
+    refused "lies under $h/open2 (mode drwxrwxrwx), writable by others" "$h/open2/new"
+    [ ! -e "$h/open2/new" ] || fail "OUTDIR under a directory anyone may write: it was made"
     # The default OUTDIR outside a source tree: the guessable name is not used.
-    mkdir "$h/copy" "$h/cwd" && cp "$vh" "$h/copy/validate-host.sh" && chmod 0777 "$h/cwd"
+    mkdir "$h/copy" "$h/cwd" && cp "$vh" "$h/copy/validate-host.sh" && chmod 1777 "$h/cwd"
     guess=$h/cwd/muxprof-validation-$(hostname -s 2>/dev/null || uname -n)-$(date -u +%Y%m%d)
     as_nobody "mkdir $guess && cd $guess && : >.validate-host && ln -s $h/victim doctor.txt &&
                ln -s $h/victim summary.txt.tmp" || fail "nobody could not plant $guess"

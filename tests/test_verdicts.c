@@ -441,6 +441,156 @@ static void fixed_cost_linear(void **st)
     free(md);
 }
 
+/* dir/results.json rewritten: every ready poll cell's wall_ns summary and
+ * repeat medians set to cost(N) (NAN: the cell removed), so the series'
+ * shape is the test's. */
+static void shape_ready_poll(const char *dir, double (*cost)(double))
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    cJSON *doc = mp_fx_doc(dir, "results.json");
+    assert_non_null(doc);
+    cJSON *res = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    for (int i = cJSON_GetArraySize(res) - 1; i >= 0; i--) {
+        cJSON *c = cJSON_GetArrayItem(res, i);
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(c, "mode");
+        const cJSON *be = cJSON_GetObjectItemCaseSensitive(c, "backend");
+        cJSON *reps = cJSON_GetObjectItemCaseSensitive(c, "repeat_medians_ns"), *r;
+        if (strcmp(mode->valuestring, "ready") || strcmp(be->valuestring, "poll") || !reps)
+            continue;
+        double want = cost(cJSON_GetObjectItemCaseSensitive(c, "nfds")->valuedouble);
+        if (isnan(want)) {
+            cJSON_DeleteItemFromArray(res, i);
+            continue;
+        }
+        cJSON *wall = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(c, "metrics"), "wall_ns");
+        double f = want / cJSON_GetObjectItemCaseSensitive(wall, "p50")->valuedouble;
+        scale_summary(wall, f);
+        cJSON_ArrayForEach(r, reps)
+            cJSON_SetNumberValue(r, r->valuedouble * f);
+    }
+    assert_int_equal(mp_fx_write_doc(path, doc), 0);
+}
+
+static double cheap_100(double n)    /* the base's 50 + 20 N, N = 100 below N = 10 */
+{
+    return n == 100 ? 200 : 50 + 20 * n;
+}
+static double superlinear(double n)  /* N^1.5 */
+{
+    return 250 * pow(n / 10, 1.5);
+}
+static double ends_only(double n)    /* N = 10 and 1,000 alone: no N between for M */
+{
+    return n == 10 || n == 1000 ? 50 + 20 * n : NAN;
+}
+
+/* "About linearly" where its statistic meets an edge: each verdict and
+ * reason as the header says, and report.md printing no slope it lacks. */
+static void linear_edges(void **st)
+{
+    (void)st;
+    char dir[300];
+    mp_rmodel *m;
+    mp_rlinear o;
+    char *md;
+
+    /* poll at N = 100 cheaper than at 10: M moves on to 1,000, and it holds */
+    snprintf(dir, sizeof dir, "%s/cheap", tmp);
+    make_run(dir, 0.01, NULL, 0);
+    shape_ready_poll(dir, cheap_100);
+    m = load_model(dir);
+    assert_int_equal(mp_rv_linear(m, "ready", "pipe", &o), 1);
+    assert_true(o.lin_from == 1000);
+    assert_int_equal(o.lin_v, MP_RV_YES);
+    free_model(m);
+
+    /* N^1.5: grows, not about linearly (its slope above N = 10's is 1.5) */
+    snprintf(dir, sizeof dir, "%s/super", tmp);
+    make_run(dir, 0.01, NULL, 0);
+    shape_ready_poll(dir, superlinear);
+    m = load_model(dir);
+    assert_int_equal(mp_rv_linear(m, "ready", "pipe", &o), 1);
+    assert_int_equal(o.grows_v, MP_RV_YES);
+    assert_true(o.lin_lo > MP_RV_LIN_HI);
+    assert_int_equal(o.lin_v, MP_RV_NO);
+    assert_string_equal(mp_rv_linear_verdict(&o), "holds in part");
+    free_model(m);
+
+    /* no N between 10x the first and a fifth of the last: the whole range's slope */
+    snprintf(dir, sizeof dir, "%s/ends", tmp);
+    make_run(dir, 0.01, NULL, 0);
+    shape_ready_poll(dir, ends_only);
+    m = load_model(dir);
+    assert_int_equal(mp_rv_linear(m, "ready", "pipe", &o), 1);
+    assert_true(o.lin_from == 10 && o.lin_slope == o.loglog && o.lin_lo == o.loglog_lo);
+    assert_int_equal(o.lin_v, MP_RV_YES);
+    free_model(m);
+    md = report(dir);
+    const char *p = strstr(md, "  - ready mode: **holds**");
+    assert_non_null(p);
+    const char *eol = strchr(p, '\n');
+    if (strstr(p, "above its cost at") && strstr(p, "above its cost at") < eol)
+        fail_msg("a slope above the first N's printed without one: %.*s", (int)(eol - p), p);
+    free(md);
+
+    /* 4 repeat medians: the excesses' intervals together (4 at 98.75%) need 5 */
+    snprintf(dir, sizeof dir, "%s/four-lin", tmp);
+    nreps = 4;
+    make_run(dir, 0.01, NULL, 0);
+    nreps = 9;
+    m = load_model(dir);
+    assert_int_equal(mp_rv_linear(m, "ready", "pipe", &o), 1);
+    assert_int_equal(o.grows_v, MP_RV_YES);
+    assert_int_equal(o.lin_why, MP_RV_LIN_FEW);
+    assert_int_equal(o.lin_reps, 5);
+    assert_int_equal(o.lin_v, MP_RV_UNRESOLVED);
+    if (!strstr(o.why, "need at least 5 repeat medians per cell"))
+        fail_msg("why: %s", o.why);
+    free_model(m);
+}
+
+/* The slope above the first N's cost is one number: report --json's
+ * poll_linear_slope and its interval are what report.md prints. */
+static void linear_slope_everywhere(void **st)
+{
+    (void)st;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/lin-agree", tmp);
+    make_run(dir, 0.05, NULL, 0);
+    char *md = report(dir);
+    mp_rmodel *m = load_model(dir);
+    cJSON *js = mp_report_json(m), *chk;
+    assert_non_null(js);
+    int seen = 0;
+    cJSON_ArrayForEach(chk, cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(js, "claims"), "checks")) {
+        if (strncmp(cJSON_GetObjectItemCaseSensitive(chk, "claim")->valuestring,
+                    "poll grows with N", 17))
+            continue;
+        const char *mode = cJSON_GetObjectItemCaseSensitive(chk, "mode")->valuestring;
+        double v = cJSON_GetObjectItemCaseSensitive(chk, "poll_linear_slope")->valuedouble;
+        double lo = cJSON_GetObjectItemCaseSensitive(chk, "poll_linear_slope_lo")->valuedouble;
+        double hi = cJSON_GetObjectItemCaseSensitive(chk, "poll_linear_slope_hi")->valuedouble;
+        double from = cJSON_GetObjectItemCaseSensitive(chk, "poll_linear_from_nfds")->valuedouble;
+        char want[200], head[64], n[32];
+        snprintf(head, sizeof head, "  - %s mode: **", mode);
+        snprintf(want, sizeof want, "; above its cost at N = 10, log-log slope %.2f (%.2f–%.2f) "
+                 "from N = %s to 10,000", v, lo, hi, mp_fmt_num(n, sizeof n, from));
+        const char *p = strstr(md, head);
+        assert_non_null(p);
+        const char *eol = strchr(p, '\n'), *q = strstr(p, want);
+        if (!q || q > eol)
+            fail_msg("%s mode: report.md lacks '%s' in: %.*s", mode, want, (int)(eol - p), p);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    cJSON_Delete(js);
+    free_model(m);
+    free(md);
+}
+
 /* splitmix64, a standard normal by Box-Muller: a fixed seed, the same draws */
 static uint64_t rng_state;
 static double unif(void)
@@ -619,6 +769,8 @@ int main(void)
         cmocka_unit_test(single_wide_interval),
         cmocka_unit_test(knee_beside_claim),
         cmocka_unit_test(fixed_cost_linear),
+        cmocka_unit_test(linear_edges),
+        cmocka_unit_test(linear_slope_everywhere),
         cmocka_unit_test(flat_not_growth),
         cmocka_unit_test(one_ratio_everywhere),
     };

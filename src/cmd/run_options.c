@@ -317,8 +317,8 @@ static int set_settle_max(void *cfg, const char *opt, char *v, mp_err *err)
     long long ns;
     int rc = mp_duration_parse(v, SETTLE_MAX_NS, &ns);
     if (rc == -ERANGE)
-        return mp_errf(err, MP_EUSAGE, "%s: '%s' is longer than 1h, the longest wait allowed",
-                       opt, mp_echo_arg(&e, v));
+        return mp_errf(err, MP_EUSAGE, "%s: '%s' is longer than 3600s, the longest wait "
+                       "allowed", opt, mp_echo_arg(&e, v));
     if (rc < 0)
         return mp_errf(err, MP_EUSAGE, "%s: '%s' is not a duration; expected a number and a "
                        "unit (%s), e.g. 60s; 0 does not wait", opt, mp_echo_arg(&e, v),
@@ -384,11 +384,12 @@ static const mp_opt opts[] = {
              "(perf_event_open, /proc/kallsyms) and group them into phases (docs/profile.md)"),
     MP_OPT_FN("settle-max", "DURATION", set_settle_max,
               "before measuring, wait up to this long for the other CPUs to go idle (below "
-              "a quarter of one CPU busy besides muxprof, /proc/stat): a run started right "
-              "after a build would measure beside its tail; 0 does not wait", .def = "60s"),
+              "a quarter of one CPU busy besides muxprof, or 5% of the CPUs on a large host; "
+              "/proc/stat): a run started right after a build would measure beside its tail; "
+              "0 does not wait", .def = "60s"),
     RUN_FLAG("no-wait", no_wait,
-             "measure at once, without waiting for the host to settle (MUXPROF_NO_WAIT=1 in "
-             "the environment does the same)"),
+             "measure at once, without waiting for the host to settle (MUXPROF_NO_WAIT=1, "
+             "yes, true or on in the environment does the same)"),
     RUN_FLAG("dry-run", dry_run,
              "measure nothing and write nothing: print the cells, the passes in their order, "
              "the counters that would open and an estimate of the run's time, then exit 0 "
@@ -430,8 +431,21 @@ int mp_cli_parse_run(int argc, char **argv, mp_run_config *c, mp_err *err)
     if (rc < 0 || p.help)
         return rc < 0 ? rc : p.help;
     const char *nw = getenv("MUXPROF_NO_WAIT");
-    if (nw && *nw && strcmp(nw, "0") != 0)
-        c->no_wait = 1;
+    if (nw && *nw) {
+        static const char *const yes[] = {"1", "yes", "true", "on"}, *const no[] = {"0", "no",
+                                                                              "false", "off"};
+        int known = 0;
+        for (size_t i = 0; i < 4; i++) {
+            known |= !strcmp(nw, yes[i]) || !strcmp(nw, no[i]);
+            c->no_wait |= !strcmp(nw, yes[i]);
+        }
+        if (!known) {
+            mp_echo e;
+            return mp_errf(err, MP_EUSAGE, "MUXPROF_NO_WAIT='%s' in the environment: expected "
+                           "1, yes, true or on (as --no-wait), or 0, no, false or off",
+                           mp_echo_arg(&e, nw));
+        }
+    }
     int wakeup = 0;
     for (int i = 0; i < c->nmodes; i++)
         wakeup |= c->modes[i] == MP_MODE_WAKEUP;

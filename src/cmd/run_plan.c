@@ -172,6 +172,9 @@ int mp__run_dry(const mp_run_config *cfg, const mp_pmu_plan *plan, const mp_pu_p
            mp_duration_fmt(d[4], sizeof d[4], (long long)WAKE_PER_FD_NS),
            mp_duration_fmt(d[5], sizeof d[5], (long long)PROFILE_NS),
            mp_duration_fmt(d[6], sizeof d[6], (long long)SET_PER_FD_NS));
+    if (!cfg->no_wait && cfg->settle_max_s > 0)
+        printf("  Before it, up to %.0f s waiting for a busy host to settle (--settle-max;\n"
+               "  on a quiet host a quarter of a second).\n", cfg->settle_max_s);
     mp_results_free(&r);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }

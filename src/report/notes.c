@@ -177,7 +177,7 @@ static void claim_finding(FILE *f, const mp_rmodel *m, const char *mode)
     fprintf(f, ", log-log slope %.2f", o.loglog);
     if (isfinite(o.loglog_lo) && isfinite(o.loglog_hi))
         fprintf(f, " [%.2f to %.2f]", o.loglog_lo, o.loglog_hi);
-    if (o.lin_from != o.pc.nfds[0]) {
+    if (o.lin_from != o.pc.nfds[0] && isfinite(o.lin_slope)) {
         fprintf(f, ", above N = %s's cost %.2f", MP_NUM(o.pc.nfds[0]), o.lin_slope);
         if (isfinite(o.lin_lo) && isfinite(o.lin_hi))
             fprintf(f, " [%.2f to %.2f]", o.lin_lo, o.lin_hi);

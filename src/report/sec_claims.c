@@ -51,7 +51,9 @@ static const char *p50_ci(const mp_rcell *c, char *buf, size_t len)
 static const char *iv_text(char *buf, size_t len, double lo, double hi, const char *fmt)
 {
     char a[32], b[32];
-    if (!isfinite(lo) || !isfinite(hi))
+    if (lo == -INFINITY && isfinite(hi) && strcmp(fmt, "num"))
+        snprintf(buf, len, "−∞–%.2f", hi);   /* an interval unbounded below */
+    else if (!isfinite(lo) || !isfinite(hi))
         snprintf(buf, len, "no interval");
     else if (!strcmp(fmt, "num"))
         snprintf(buf, len, "%s–%s", mp_fmt_num(a, sizeof a, lo), mp_fmt_num(b, sizeof b, hi));
@@ -104,7 +106,7 @@ static void claim_linear(FILE *f, const mp_rmodel *m)
         if (o.why[0])
             snprintf(why, sizeof why, " (%s)", o.why);
         char top[160] = "";
-        if (o.lin_from != pc->nfds[0])
+        if (o.lin_from != pc->nfds[0] && isfinite(o.lin_slope))
             snprintf(top, sizeof top, "; above its cost at N = %s, log-log slope %.2f (%s) "
                      "from N = %s to %s", MP_NUM(pc->nfds[0]), o.lin_slope,
                      iv_text(t, sizeof t, o.lin_lo, o.lin_hi, "2f"), MP_NUM(o.lin_from),

@@ -70,94 +70,137 @@ static int poll_grows(mp_rlinear *o, int longrange)
     return MP_RV_UNRESOLVED;
 }
 
+/* The fewest repeat medians per cell with which a Hodges-Lehmann interval
+ * between two cells can reach level: n x n pairwise values cover at most
+ * 1 - 2 / C(2n, n). */
+static int reps_for_level(double level)
+{
+    double c = 2;   /* C(2, 1) */
+    for (int n = 1; n < 64; n++) {
+        if (1 - 2 / c >= level - 1e-12)
+            return n;
+        c = c * (2.0 * n + 1) * (2.0 * n + 2) / ((n + 1.0) * (n + 1.0));   /* C(2n+2, n+1) */
+    }
+    return 64;
+}
+
 /* The log-log slope of poll's cost above its first N's, c(N) - c(N0),
  * from M to the last N (L): ln((c(L) - c(N0)) / (c(M) - c(N0))) /
- * ln((L - N0) / (M - N0)), 1 for any a + bN.  M is the first N at least
- * 10x N0 whose excess is above 0 by its interval (a stretch within noise
- * right after N0 would make the ratio of excesses noise), at most L / 5;
- * without intervals, the first N at least 10x N0.  Each excess is the
- * Hodges-Lehmann shift between the cells' repeat medians, its interval at
- * 97.5% so that the two together cover at 95% (Bonferroni, whatever their
- * dependence through N0's cell); the slope's interval takes the excesses'
- * far ends. */
+ * ln((L - N0) / (M - N0)), 1 for any a + bN.  The candidates for M are
+ * the N from 10x N0 to L / 5; M is the first whose excess is above 0 by
+ * its interval (a stretch within noise right after N0 would make the
+ * ratio of excesses noise).  Each excess is the Hodges-Lehmann shift
+ * between the cells' repeat medians; the intervals of every candidate's
+ * excess and of L's are taken together at 95% (Bonferroni over all of
+ * them, whatever their dependence through N0's cell), so the choice of M
+ * among them keeps the coverage; the slope's interval takes the
+ * excesses' far ends.  Without a candidate the whole range's slope
+ * stands (lin_from = N0). */
 static void excess_slope(const mp_rmodel *m, const char *mode, const char *kind,
                          mp_rlinear *o)
 {
     const mp_rcost *pc = &o->pc;
-    size_t np = pc->n;
-    const mp_rcell *c0 = o->p0, *cl = o->p1;
+    size_t np = pc->n, first = 0, ncand = 0;
     double x0 = pc->nfds[0], xl = pc->nfds[np - 1];
-    double level = 1 - (1 - MP_CI_LEVEL) / 2, em = NAN, el = NAN, mlo = NAN, mhi = NAN;
-    int ci = o->has_ci && mp_rc_has_reps(c0) && mp_rc_has_reps(cl);
-    size_t j = 0, first = 0;
-    for (size_t k = 1; k + 1 < np && pc->nfds[k] * 5 <= xl; k++) {
-        if (pc->nfds[k] < 10 * x0)
-            continue;
-        if (!first)
-            first = k;
-        const mp_rcell *cm = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[k]);
-        double e, lo, hi, ach;
-        if (!ci || !cm || !mp_rc_has_reps(cm) ||
-            mp_shift_ci_hl(c0->rep, c0->nrep, cm->rep, cm->nrep, level, &e, &lo, &hi, &ach) ||
-            ach + 1e-9 < level)
-            break;   /* no interval here: the first candidate, decided without one */
-        if (lo > 0) {
-            j = k, em = e, mlo = lo, mhi = hi;
-            break;
+    for (size_t k = 1; k + 1 < np; k++)
+        if (pc->nfds[k] >= 10 * x0 && pc->nfds[k] * 5 <= xl) {
+            first = first ? first : k;
+            ncand++;
         }
-        o->lin_noisy = 1;
-    }
-    if (j)
-        o->lin_noisy = 0;
+    if (!ncand)
+        return;   /* the whole range's slope, as set */
+    const mp_rcell *c0 = o->p0, *cl = o->p1;
     o->lin_slope = o->lin_lo = o->lin_hi = NAN;
-    if (!first)
+    o->lin_from = pc->nfds[first];
+    int ci = o->has_ci && mp_rc_has_reps(c0) && mp_rc_has_reps(cl);
+    for (size_t k = first; ci && k < first + ncand; k++)
+        ci = mp_rc_has_reps(mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[k]));
+    if (!ci) {   /* the medians alone */
+        double em = pc->y[first] - pc->y[0], el = pc->y[np - 1] - pc->y[0];
+        double span = (xl - x0) / (pc->nfds[first] - x0);
+        if (em > 0 && el > 0)
+            o->lin_slope = log(el / em) / log(span);
+        else
+            o->lin_why = MP_RV_LIN_NOT_ABOVE;
         return;
-    if (!j) {
-        j = first;
-        em = pc->y[j] - pc->y[0];
     }
-    double xm = pc->nfds[j], span = (xl - x0) / (xm - x0), llo, lhi, ach;
-    o->lin_from = xm;
-    el = pc->y[np - 1] - pc->y[0];
-    int have = !isnan(mlo) &&
-               mp_shift_ci_hl(c0->rep, c0->nrep, cl->rep, cl->nrep, level, &el, &llo, &lhi,
-                              &ach) == 0 && ach + 1e-9 >= level;
-    if (!isnan(mlo) && !have)
-        el = pc->y[np - 1] - pc->y[0];
-    if (em > 0 && el > 0)
-        o->lin_slope = log(el / em) / log(span);
-    if (!have)
+    double level = mp_rc_family_level(ncand + 1), el, llo, lhi, ach;
+    if (mp_shift_ci_hl(c0->rep, c0->nrep, cl->rep, cl->nrep, level, &el, &llo, &lhi, &ach) ||
+        ach + 1e-12 < level) {
+        o->lin_why = MP_RV_LIN_FEW;
+        o->lin_reps = reps_for_level(level);
         return;
-    o->lin_lo = llo > 0 ? log(llo / mhi) / log(span) : -INFINITY;
-    o->lin_hi = lhi > 0 ? log(lhi / mlo) / log(span) : -INFINITY;
+    }
+    for (size_t k = first; k < first + ncand; k++) {
+        const mp_rcell *cm = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[k]);
+        double em, mlo, mhi;
+        if (mp_shift_ci_hl(c0->rep, c0->nrep, cm->rep, cm->nrep, level, &em, &mlo, &mhi, &ach) ||
+            ach + 1e-12 < level) {
+            o->lin_why = MP_RV_LIN_FEW;
+            o->lin_reps = reps_for_level(level);
+            return;
+        }
+        if (!(mlo > 0))
+            continue;
+        double span = (xl - x0) / (pc->nfds[k] - x0);
+        o->lin_from = pc->nfds[k];
+        o->lin_slope = em > 0 && el > 0 ? log(el / em) / log(span) : NAN;
+        if (!(lhi > 0)) {   /* L's cost not above N0's by its interval either */
+            o->lin_slope = NAN;
+            o->lin_why = MP_RV_LIN_NOT_ABOVE;
+            return;
+        }
+        o->lin_lo = llo > 0 ? log(llo / mhi) / log(span) : -INFINITY;   /* unbounded below */
+        o->lin_hi = log(lhi / mlo) / log(span);
+        return;
+    }
+    o->lin_why = MP_RV_LIN_NOISY;
 }
 
 /* About linearly: the slope's (o->lin_*) interval within [MP_RV_LIN_LO,
  * MP_RV_LIN_HI]; outside it when the whole interval is. */
 static int poll_about_linear(mp_rlinear *o, int longrange)
 {
-    char a[32], b[32];
+    char a[32], b[32], n0[32], nm[32], nl[32];
+    mp_fmt_num(n0, sizeof n0, o->pc.nfds[0]);
+    mp_fmt_num(nm, sizeof nm, o->lin_from);
+    mp_fmt_num(nl, sizeof nl, o->pc.nfds[o->pc.n - 1] / 5);
+    switch (o->lin_why) {
+    case MP_RV_LIN_NOT_ABOVE:
+        because(o->why, sizeof o->why, "poll's cost at N = %s is not above its cost at N = %s, "
+                "so its slope above that cost is not defined", nm, n0);
+        return MP_RV_UNRESOLVED;
+    case MP_RV_LIN_NOISY:
+        because(o->why, sizeof o->why, "poll's cost above its cost at N = %s is within noise "
+                "at every N from %s to %s, so its log-log slope has no interval", n0, nm, nl);
+        return MP_RV_UNRESOLVED;
+    case MP_RV_LIN_FEW:
+        if (o->grows_v != MP_RV_YES)
+            return MP_RV_UNRESOLVED;   /* the reason is poll_grows' */
+        because(o->why, sizeof o->why, "poll's log-log slope above its cost at N = %s has no "
+                "interval: its excesses' intervals, taken together at 95%%, need at least %d "
+                "repeat medians per cell", n0, o->lin_reps);
+        return MP_RV_UNRESOLVED;
+    default:
+        break;
+    }
     if (!o->has_ci)
         return o->lin ? MP_RV_YES : MP_RV_NO;
-    if (isnan(o->lin_lo) || isnan(o->lin_hi)) {
-        if (longrange && o->grows_v == MP_RV_YES && o->lin_noisy)
-            because(o->why, sizeof o->why, "poll's cost above its first N's is within noise "
-                    "at every N from 10× the first to a fifth of the last, so its log-log "
-                    "slope has no interval");
-        else if (longrange && o->grows_v == MP_RV_YES)
-            because(o->why, sizeof o->why, "poll's log-log slope above its first N's cost has "
-                    "no interval: %s", MP_RC_FEW_REPS);
-        return MP_RV_UNRESOLVED;   /* else the reason is poll_grows' */
-    }
+    if (isnan(o->lin_lo) || isnan(o->lin_hi))
+        return MP_RV_UNRESOLVED;   /* the reason is poll_grows' */
     if (o->lin_lo >= MP_RV_LIN_LO && o->lin_hi <= MP_RV_LIN_HI)
         return MP_RV_YES;
     if (o->lin_hi < MP_RV_LIN_LO || o->lin_lo > MP_RV_LIN_HI)
         return MP_RV_NO;
     snprintf(a, sizeof a, "%.2f", o->lin_lo);
     snprintf(b, sizeof b, "%.2f", o->lin_hi);
-    because(o->why, sizeof o->why, "poll's log-log slope %s [%s, %s] reaches out of the "
-            "band %.2f to %.2f around 1", longrange ? "above its first N's cost" : "first to last",
-            a, b, MP_RV_LIN_LO, MP_RV_LIN_HI);
+    if (longrange && o->lin_from != o->pc.nfds[0])
+        because(o->why, sizeof o->why, "poll's log-log slope above its cost at N = %s, from "
+                "N = %s, [%s, %s] reaches out of the band %.2f to %.2f around 1", n0, nm, a, b,
+                MP_RV_LIN_LO, MP_RV_LIN_HI);
+    else
+        because(o->why, sizeof o->why, "poll's log-log slope first to last [%s, %s] reaches "
+                "out of the band %.2f to %.2f around 1", a, b, MP_RV_LIN_LO, MP_RV_LIN_HI);
     return MP_RV_UNRESOLVED;
 }
 

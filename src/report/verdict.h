@@ -22,13 +22,15 @@ const char *mp_rv_name(int v);   /* "yes", "no", "not resolved" */
  *   the slope's interval lies above MP_RV_GROW_SLOPE over a range of 100x
  *   or more (over a shorter range: the growth factor's above 1);
  * - about linearly: over a range of 100x or more, the log-log slope of
- *   the cost above the first N's, c(N) - c(N0), from the first N at least
- *   10x N0 to the last (excess_slope in verdict.c), within [MP_RV_LIN_LO,
+ *   the cost above the first N's, c(N) - c(N0), from M (the first N from
+ *   10x N0 to a fifth of the last whose excess is above 0 by its interval)
+ *   to the last (excess_slope in verdict.c), within [MP_RV_LIN_LO,
  *   MP_RV_LIN_HI] by its interval: 1 for any a + bN, where the whole
  *   range's slope is pulled below 1 by the call's fixed cost a (in wakeup
  *   mode the wakeup itself, 12 us against 0.5 us of scan at N = 10 on the
  *   development VM) and so says "grows", not "how"; over a shorter range,
- *   the whole range's slope;
+ *   or with no N between 10x N0 and a fifth of the last, the whole range's
+ *   slope;
  * - knees: super-linear stretches of poll (mp__r_knees), named with the
  *   cache level they coincide with, beside the claim, never against it;
  * - epoll flat: max / min of its medians, with the range the cells'
@@ -37,6 +39,8 @@ const char *mp_rv_name(int v);   /* "yes", "no", "not resolved" */
 #define MP_RV_LIN_LO 0.75
 #define MP_RV_LIN_HI 1.25
 #define MP_RV_FLAT_BOUND 2.0
+/* Why "about linearly" has no slope or interval above the first N's cost */
+enum { MP_RV_LIN_OK, MP_RV_LIN_FEW, MP_RV_LIN_NOISY, MP_RV_LIN_NOT_ABOVE };
 typedef struct mp_rlinear {
     mp_rcost pc, ec;             /* poll's and epoll's medians against N */
     double growth;               /* poll's growth factor, first to last N */
@@ -46,7 +50,8 @@ typedef struct mp_rlinear {
     double lin_from;             /* the N the "about linearly" slope starts at */
     double lin_slope;            /* that slope (above the first N's cost), to the last N */
     double lin_lo, lin_hi;       /* its interval (NaN: none) */
-    int lin_noisy;               /* no interval: every candidate start within noise */
+    int lin_why;                 /* MP_RV_LIN_*: why the slope above has no interval */
+    int lin_reps;                /* MP_RV_LIN_FEW: the repeat medians per cell it needs */
     double lo, hi, spread;       /* epoll's lowest and highest median, hi / lo */
     double spread_lo, spread_hi; /* the range of hi / lo the cells' intervals allow */
     int grows, lin, flat;        /* on the medians alone */

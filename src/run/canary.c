@@ -32,15 +32,16 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* utime + stime of process pid, seconds; 0 when it is gone or unreadable
- * (a helper that died spends nothing more). */
+/* utime + stime of process pid, seconds; NaN when it is gone or
+ * unreadable (a helper that died in the pass took its CPU time with it:
+ * the pass's other_busy is then unknown, not inflated). */
 static double proc_cpu_s(pid_t pid)
 {
     char path[40], buf[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return 0;
+        return NAN;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = 0;
@@ -50,7 +51,7 @@ static double proc_cpu_s(pid_t pid)
     /* after ")": state (3), then fields 4..13, utime (14), stime (15) */
     if (!p || hz <= 0 || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
                                 &ut, &st) != 2)
-        return 0;
+        return NAN;
     return (double)(ut + st) / (double)hz;
 }
 

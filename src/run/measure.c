@@ -240,7 +240,6 @@ typedef struct run_state {
 static int start(run_state *s, mp_err *err)
 {
     mp_results *r = &s->o->results;
-    utc_now(r->started_utc, sizeof r->started_utc, 1);
 
     s->env = (mp_sweep_env){.plan = s->plan, .journal = &s->o->journal,
                             .progress = mp_progress_cb, .cell_done = mp_progress_cell_done,
@@ -249,6 +248,7 @@ static int start(run_state *s, mp_err *err)
     r->context = mp_context_json(s->cfg->command);
     mp_noise_settle_wait(&s->settle, s->cfg->no_wait ? 0 : s->cfg->settle_max_s,
                          s->cfg->quiet, &mp_sample_stop);
+    utc_now(r->started_utc, sizeof r->started_utc, 1);   /* the run starts after the wait */
     mp_noise_snap_take(&s->noise0);
 
     int rc = mp_peer_start(&s->peer, err);

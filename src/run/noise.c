@@ -14,6 +14,12 @@
 
 #include "run/context.h"
 
+const char *mp_noise_proc_stat(void)
+{
+    const char *p = getenv("MUXPROF_PROC_STAT");
+    return p && *p ? p : "/proc/stat";
+}
+
 void mp_noise_snap_take(mp_noise_snap *s)
 {
     memset(s, 0, sizeof *s);
@@ -24,7 +30,7 @@ void mp_noise_snap_take(mp_noise_snap *s)
             s->load1 = s->load5 = s->load15 = NAN;
         fclose(f);
     }
-    f = fopen("/proc/stat", "r");
+    f = fopen(mp_noise_proc_stat(), "r");
     if (f) {
         unsigned long long v[10] = {0};
         int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
@@ -182,38 +188,93 @@ static double busy_window(double window_s, volatile int *stop)
 #define SETTLE_FIRST_S 0.25   /* the first window: the cost of a run on a quiet host */
 #define SETTLE_WINDOW_S 0.5
 
+double mp_noise_settle_threshold(long ncpu)
+{
+    return fmax(MP_NOISE_SETTLE_BUSY, MP_NOISE_SETTLE_SHARE * (double)(ncpu > 0 ? ncpu : 1));
+}
+
+/* A build's processes, by the names /proc/PID/comm gives them. */
+static const char *const build_tools[] = {"cc1", "cc1plus", "as", "ld", "collect2", "cmake",
+                                          "make", "gmake", "ninja", "rustc", "cargo", "go",
+                                          "javac", NULL};
+
+/* The first running process named in build_tools, into name; 0 when none. */
+static int build_running(char *name, size_t len)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char path[300], comm[32] = "";
+        snprintf(path, sizeof path, "/proc/%s/comm", e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        if (fgets(comm, sizeof comm, f))
+            comm[strcspn(comm, "\n")] = 0;
+        fclose(f);
+        for (size_t i = 0; build_tools[i] && !found; i++)
+            if (!strcmp(comm, build_tools[i])) {
+                snprintf(name, len, "%s", comm);
+                found = 1;
+            }
+    }
+    closedir(d);
+    return found;
+}
+
 void mp_noise_settle_wait(mp_noise_settle *s, double bound_s, int quiet, volatile int *stop)
 {
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     *s = (mp_noise_settle){.bound_s = bound_s > 0 ? bound_s : 0, .waited_s = 0,
-                           .busy_first = NAN, .busy_last = NAN, .built_s_ago = binary_age_s()};
+                           .busy_first = NAN, .busy_last = NAN, .built_s_ago = binary_age_s(),
+                           .threshold = mp_noise_settle_threshold(ncpu)};
     if (bound_s <= 0)
         return;
     s->checked = 1;
     double t0 = mono_s();
     s->busy_first = s->busy_last = busy_window(SETTLE_FIRST_S, stop);
-    if (isnan(s->busy_first) || s->busy_first < MP_NOISE_SETTLE_BUSY) {
-        s->settled = !isnan(s->busy_first);
+    if (isnan(s->busy_first)) {
+        s->unreadable = 1;
+        s->waited_s = mono_s() - t0;
+        if (!quiet)
+            fprintf(stderr, "muxprof run: cannot read the CPUs' busy time (%s): measuring "
+                    "without waiting for the host to settle\n", mp_noise_proc_stat());
+        return;
+    }
+    if (s->busy_first < s->threshold) {
+        s->settled = 1;
         s->waited_s = mono_s() - t0;
         return;
     }
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     if (!quiet) {
-        char why[160] = "";
-        if (s->built_s_ago < MP_NOISE_BUILT_RECENT_S)
-            snprintf(why, sizeof why, "; muxprof was built %.0f s ago: most likely the build's "
-                     "load", s->built_s_ago);
+        char why[200] = "", tool[32];
+        int building = build_running(tool, sizeof tool);
+        if (building && s->built_s_ago < MP_NOISE_BUILT_RECENT_S)
+            snprintf(why, sizeof why, "; muxprof was built %.0f s ago and a build is still "
+                     "running (%s): the load is the build's", s->built_s_ago, tool);
+        else if (building)
+            snprintf(why, sizeof why, "; a build is running (%s)", tool);
+        else if (s->built_s_ago < MP_NOISE_BUILT_RECENT_S)
+            snprintf(why, sizeof why, "; muxprof was built %.0f s ago", s->built_s_ago);
         fprintf(stderr, "muxprof run: %.1f of %ld CPUs busy besides muxprof%s: waiting up to "
-                "%.0f s for the host to settle before measuring (--no-wait skips this)\n",
-                s->busy_first, ncpu, why, bound_s);
+                "%.0f s for them to settle (below %.2f) before measuring (--no-wait skips "
+                "this)\n", s->busy_first, ncpu, why, bound_s, s->threshold);
     }
     int quiet_windows = 0;
     while (!*stop && quiet_windows < 2 && mono_s() - t0 < bound_s) {
         double w = fmin(SETTLE_WINDOW_S, bound_s - (mono_s() - t0));
         double b = busy_window(w > 0.05 ? w : 0.05, stop);
-        if (isnan(b))
+        if (isnan(b)) {
+            s->unreadable = 1;
             break;
+        }
         s->busy_last = b;
-        quiet_windows = b < MP_NOISE_SETTLE_BUSY ? quiet_windows + 1 : 0;
+        quiet_windows = b < s->threshold ? quiet_windows + 1 : 0;
     }
     s->settled = quiet_windows >= 2;
     s->waited_s = mono_s() - t0;
@@ -222,6 +283,9 @@ void mp_noise_settle_wait(mp_noise_settle *s, double bound_s, int quiet, volatil
     if (s->settled)
         fprintf(stderr, "muxprof run: the host settled after %.1f s (%.2f CPUs busy besides "
                 "muxprof); measuring\n", s->waited_s, s->busy_last);
+    else if (s->unreadable)
+        fprintf(stderr, "muxprof run: the CPUs' busy time became unreadable (%s) after %.1f s; "
+                "measuring anyway\n", mp_noise_proc_stat(), s->waited_s);
     else
         fprintf(stderr, "muxprof run: still %.1f of %ld CPUs busy after %.0f s; measuring "
                 "anyway: the run's noise record and warnings say how much it mattered\n",
@@ -243,7 +307,8 @@ static void settle_json(cJSON *o, const mp_noise_settle *s)
         else
             cJSON_AddNumberToObject(j, keys[i], v[i]);
     }
-    cJSON_AddNumberToObject(j, "threshold_cpus", MP_NOISE_SETTLE_BUSY);
+    cJSON_AddNumberToObject(j, "threshold_cpus", s->threshold);
+    cJSON_AddBoolToObject(j, "unreadable", s->unreadable);
 }
 
 void mp_noise_json(cJSON *context, const mp_noise_snap *a, const mp_noise_snap *b,
@@ -274,12 +339,13 @@ void mp_noise_json(cJSON *context, const mp_noise_snap *a, const mp_noise_snap *
         cJSON_AddStringToObject(o, "steal_source", "unavailable (/proc/stat unreadable)");
     }
     double worst = fmax(isnan(a->load1) ? 0 : a->load1, isnan(b->load1) ? 0 : b->load1);
+    double busy_warn = 2 * mp_noise_settle_threshold(ncpu);
     if (isfinite(other_busy_max)) {
-        if (other_busy_max > MP_NOISE_OTHER_BUSY_WARN) {
+        if (other_busy_max > busy_warn) {
             char s[240];
-            snprintf(s, sizeof s, "other work kept %.1f of %ld CPUs busy in a pass (above %.1f; "
+            snprintf(s, sizeof s, "other work kept %.1f of %ld CPUs busy in a pass (above %.2f; "
                      "/proc/stat less muxprof's own): it competed for the CPUs; compare within "
-                     "one run only", other_busy_max, ncpu, MP_NOISE_OTHER_BUSY_WARN);
+                     "one run only", other_busy_max, ncpu, busy_warn);
             cJSON_AddItemToArray(w, cJSON_CreateString(s));
         }
     } else if (ncpu > 0 && worst / (double)ncpu > MP_NOISE_LOAD_WARN) {

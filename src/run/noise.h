@@ -22,8 +22,8 @@ void mp_noise_snap_take(mp_noise_snap *s);
  * right after a build (scripts/setup.sh, then `muxprof run`) would
  * otherwise measure beside the compiler's tail.  The other CPUs' busy
  * time is read from /proc/stat (less muxprof's own, getrusage) over short
- * windows; the host has settled when it is below MP_NOISE_SETTLE_BUSY
- * CPUs in the first window, or in two windows in a row after a busy one.
+ * windows; the host has settled when it is below the threshold in the
+ * first window, or in two windows in a row after a busy one.
  * The wait ends there, at bound_s, or when *stop is set (a signal). */
 typedef struct mp_noise_settle {
     int checked;          /* 0: not checked (--no-wait) */
@@ -33,7 +33,19 @@ typedef struct mp_noise_settle {
     double busy_first;    /* CPUs busy besides muxprof in the first window, NaN unreadable */
     double busy_last;     /* ... in the last window */
     double built_s_ago;   /* age of muxprof's binary at the start, NaN unknown */
+    double threshold;     /* settled below this many CPUs busy (mp_noise_settle_threshold) */
+    int unreadable;       /* /proc/stat could not be read: nothing waited for */
 } mp_noise_settle;
+
+/* The busy CPUs besides muxprof below which a host of ncpu CPUs counts as
+ * settled: a quarter of one CPU, or 5% of them on a large host (where
+ * others' work on far cores is the normal state); twice it in a pass is
+ * the "other work competed" warning. */
+double mp_noise_settle_threshold(long ncpu);
+
+/* The file the CPU time counters are read from: /proc/stat, or
+ * MUXPROF_PROC_STAT when set (tests give a file they rewrite). */
+const char *mp_noise_proc_stat(void);
 
 /* Wait as above, saying on stderr (unless quiet) that it waits, why, and
  * how it ended.  bound_s <= 0: nothing checked. */
@@ -53,8 +65,8 @@ void mp_noise_json(cJSON *context, const mp_noise_snap *start, const mp_noise_sn
 /* Thresholds above which the run is flagged noisy. */
 #define MP_NOISE_STEAL_WARN 0.02        /* share of CPU time stolen by the hypervisor */
 #define MP_NOISE_LOAD_WARN 1.0          /* load average per online CPU */
-#define MP_NOISE_OTHER_BUSY_WARN 0.5    /* CPUs kept busy by other work in a pass */
-#define MP_NOISE_SETTLE_BUSY 0.25       /* CPUs busy besides muxprof: settled below */
+#define MP_NOISE_SETTLE_BUSY 0.25       /* CPUs busy besides muxprof: settled below, */
+#define MP_NOISE_SETTLE_SHARE 0.05      /* ... or below this share of the CPUs */
 #define MP_NOISE_SETTLE_S 60.0          /* the default bound of the wait, seconds */
 #define MP_NOISE_BUILT_RECENT_S 600.0   /* a binary this young: the load is likely its build's */
 
