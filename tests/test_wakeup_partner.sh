@@ -30,14 +30,17 @@ cleanup() {
 trap cleanup EXIT
 
 # The poker among the children of $1: named muxprof-poker; a binary that does
-# not name it forks it after the helper, so the youngest child is taken then.
+# not name it forks it after the helper, so the youngest of two children is
+# taken then (with one child, the helper alone, nothing yet: the poker is
+# still to come, or still to name itself).
 find_poker() {
-    local best= best_start=0 c stat rest ppid start
+    local best= best_start=0 c stat rest ppid start n=0
     for c in /proc/[0-9]*; do
         stat=$(cat "$c/stat" 2>/dev/null) || continue
         rest=${stat##*) }
         read -r _ ppid _ <<<"$rest"
         [ "$ppid" = "$1" ] || continue
+        n=$((n + 1))
         if [ "$(cat "$c/comm" 2>/dev/null)" = muxprof-poker ]; then
             echo "${c#/proc/}"
             return
@@ -45,7 +48,7 @@ find_poker() {
         start=$(awk '{print $20}' <<<"$rest")
         if [ "$start" -ge "$best_start" ]; then best=${c#/proc/} best_start=$start; fi
     done
-    echo "$best"
+    [ "$n" -ge 2 ] && echo "$best"
 }
 
 # start NAME: a wakeup run in the background; sets pid, out, and poker once
