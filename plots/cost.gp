@@ -5,6 +5,7 @@
 # light see-through p10..p90 band in the backend's colour, edged by thin
 # lines in its own dash pattern: readable in grayscale, and overlapping bands
 # (wakeup mode) stay visible through each other without a moire, log-log.
+# The error bars are solid in a paper's PDFs (render.gp: paper_eb).
 # Set by the per-figure wrapper: mode, kind, backends (space separated),
 # out (output base name), ttl (title); optionally fdset_n (N at which
 # select's fd numbers reach FD_SETSIZE: marked).
@@ -33,7 +34,7 @@ plotcmd = "plot for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p10':'p90'
           "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p90' " . \
           "with lines ls i lw 0.5*lw_s notitle, " . \
           "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p50':'ci_lo':'ci_hi' " . \
-          "with yerrorbars ls i ps 0 notitle, " . \
+          "with yerrorbars ls i @paper_eb ps 0 notitle, " . \
           "for [i=1:nb] datafile(word(backends,i)) using 'nfds':'p50' " . \
           "with linespoints ls i title word(backends,i)"
 load "render.gp"

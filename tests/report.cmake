@@ -7,6 +7,12 @@ mp_add_test(test_report_xtable LIBS mp_cmd SOURCES test_report_xtable.c LABELS r
 mp_add_test(test_report_figures LIBS mp_report SOURCES test_report_figures.c
   LABELS report TIMEOUT 300
   NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
+# report --paper: the PDFs' axes from the data's range, ticks, legend inside,
+# fits the captions name; without it the wrappers unchanged; drawn (gnuplot's
+# state per PDF) where gnuplot is installed.
+mp_add_test(test_report_paper LIBS mp_report SOURCES test_report_paper.c
+  LABELS report TIMEOUT 300
+  NATIVE_ONLY "gnuplot started from an emulated process hangs under qemu-user")
 # The note on CPU-wide (uncore) counts in the counters section.
 mp_add_test(test_report_cpu_wide LIBS mp_report SOURCES test_report_cpu_wide.c LABELS report)
 # Both tests below start the binary from a script (python3 or sh): native builds

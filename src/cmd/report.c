@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* report.c - `muxprof report DIR|DIR/results.json [--no-plots] [--anonymize
- * [--out PUB]] [--json]`: rebuild DIR/report.md and DIR/figures/ from
+/* report.c - `muxprof report DIR|DIR/results.json [--no-plots] [--paper]
+ * [--anonymize [--out PUB]] [--json]`: rebuild DIR/report.md and DIR/figures/ from
  * DIR/results.json, write an anonymized copy of the run with its report into
  * PUB, or print the report's analysis as JSON. */
 #include "cmd/cmd.h"
@@ -66,12 +66,17 @@ static int default_pub(const char *dir, char *pub, size_t len, mp_dir *pd, mp_er
 /* What the options set; the run directory is the operand. */
 typedef struct report_args {
     const char *out;
-    int no_plots, anonymize, force, json;
+    int no_plots, paper, anonymize, force, json;
 } report_args;
 
 static const mp_opt opts[] = {
     MP_OPT_BOOL("no-plots", report_args, no_plots,
                 "write the data files and gnuplot scripts, but do not run gnuplot"),
+    MP_OPT_BOOL("paper", report_args, paper,
+                "draw the PDFs for a paper (NAME.pdf 3.5 in, NAME-2col.pdf 7 in):\n"
+                "no title (the caption holds it), axes over the data's range\n"
+                "with labelled ticks at 1, 2 and 5 per decade, the legend inside\n"
+                "where a corner is free, solid error bars; PNG and SVG as without"),
     MP_OPT_BOOL("anonymize", report_args, anonymize,
                 "leave DIR as it is; write a copy to publish into PUB (default\n"
                 "anonymized-<UTC stamp> beside DIR, a name without the host's):\n"
@@ -93,7 +98,7 @@ static const mp_opt opts[] = {
 
 const mp_cli mp_cli_report = {
     .name = "report", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 15,
-    .intro = "usage: muxprof report DIR|DIR/results.json [--no-plots]\n"
+    .intro = "usage: muxprof report DIR|DIR/results.json [--no-plots] [--paper]\n"
              "                      [--anonymize [--out PUB] [--force]]\n"
              "       muxprof report DIR|DIR/results.json --json\n\n"
              "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
@@ -277,7 +282,8 @@ static int report_main(int argc, char **argv, int *lock)
         return 2;
     }
     const char *arg = p.next < argc ? argv[p.next] : NULL, *out = a.out;
-    int figures = !a.no_plots, anonymize = a.anonymize, force = a.force, json = a.json;
+    int figures = (a.no_plots ? 0 : MP_RFIG_DRAW) | (a.paper ? MP_RFIG_PAPER : 0);
+    int anonymize = a.anonymize, force = a.force, json = a.json;
     if (!arg) {
         fprintf(stderr, "muxprof report: which run directory? usage: muxprof report "
                         "DIR|DIR/results.json [--no-plots]\n");
@@ -288,7 +294,7 @@ static int report_main(int argc, char **argv, int *lock)
                         "written into DIR)\n", out ? "--out" : "--force");
         return 2;
     }
-    if (json && (anonymize || !figures)) {
+    if (json && (anonymize || figures != MP_RFIG_DRAW)) {
         fprintf(stderr, "muxprof report: --json goes alone (it writes nothing: no report, "
                         "no figures, no copy)\n");
         return 2;
@@ -336,7 +342,8 @@ static int report_main(int argc, char **argv, int *lock)
             return 128 + mp_plot_interrupted();
         return rc == -EBADMSG || rc == -EFBIG || rc == MP_EUSAGE ? 2 : 1;
     }
-    printf("wrote %s/report.md%s\n", dir, !figures ? " (figures not drawn: --no-plots)"
+    printf("wrote %s/report.md%s\n", dir,
+           !(figures & MP_RFIG_DRAW) ? " (figures not drawn: --no-plots)"
            : mp_plot_gnuplot_found(NULL, 0) ? " and figures/"
            : "; figures not drawn: " MP_PLOT_INSTALL_HINT);
     char path[PATH_MAX + 16];

@@ -178,6 +178,9 @@ static int print_summary(const mp_run_config *cfg, const mp_dir *out, const mp_p
     return exit_code;
 }
 
+_Static_assert(MP_RUN_FIG_DRAW == MP_RFIG_DRAW && MP_RUN_FIG_PAPER == MP_RFIG_PAPER,
+               "run/measure.h's figure flags are report/fig.h's");
+
 /* Measure, then the summary; the run's steps above run/ given here. */
 static int measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *topo,
                    const mp_pu_pair *pair, mp_err *err)

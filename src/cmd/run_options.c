@@ -378,6 +378,10 @@ static const mp_opt opts[] = {
     RUN_FLAG("force", force, "write over a run directory muxprof wrote"),
     RUN_FLAG("quick", quick, "small sweep for smoke tests (the --quick defaults above)"),
     RUN_FLAG("no-plots", no_plots, "write the report without figures"),
+    RUN_FLAG("paper", paper,
+             "draw the report's PDFs for a paper, as muxprof report --paper does (no title, "
+             "axes over the data's range, legend inside where a corner is free; "
+             "docs/report.md)"),
     RUN_FLAG("quiet", quiet, "no progress on stderr"),
     RUN_FLAG("profile", profile,
              "after each cell's timing and counters, sample the waiter's kernel functions "

@@ -179,7 +179,7 @@ int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err)
     mp_dir figdir;
     rc = mp_report_figures(&m, run_dir, &figdir, figures, &figs, err);
     if (rc == 0) {
-        if (figures)
+        if (figures & MP_RFIG_DRAW)
             mp_rfig_draw(&figdir, &figs);
         if (mp_plot_interrupted())   /* a stop asked for: no report of half the figures */
             rc = mp_errf(err, -EINTR, "interrupted (signal %d) while drawing the figures: "

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "report/paper.h"
 #include "report/plot.h"
 #include "report/series.h"
 #include "common/file.h"
@@ -64,8 +65,10 @@ const mp_rfig *mp_rfig_find(const mp_rfigs *f, const char *name)
     return NULL;
 }
 
-int mp_rfig_write_wrapper(mp_dir *dir, const char *name, const char *caption,
-                          const char *script, const char *vars, mp_err *err)
+/* The wrapper: caption, vars, the paper layout (NULL: none), out, load. */
+static int write_wrapper(mp_dir *dir, const char *name, const char *caption,
+                         const char *script, const char *vars, const mp_rpaper *paper,
+                         mp_err *err)
 {
     char file[200];
     snprintf(file, sizeof file, "%s.gp", name);
@@ -80,14 +83,31 @@ int mp_rfig_write_wrapper(mp_dir *dir, const char *name, const char *caption,
     fprintf(a.f, "# %s.gp - %s\n# Redraw %s.png/.svg/.pdf here with: gnuplot %s.gp\n"
                  "# (restyle all figures in style.gp, this kind in %s)\n",
             name, MP_QCOMMENT(caption), name, name, script);
-    fprintf(a.f, "%sout = %s\nload %s\n", vars, MP_QGP(name), MP_QGP(script));
+    fputs(vars, a.f);
+    if (paper && (rc = mp_rpaper_write(paper, a.f)) != 0) {
+        mp_afile_abort(&a);
+        return mp_errf(err, rc, "out of memory laying out %s for a paper", file);
+    }
+    fprintf(a.f, "out = %s\nload %s\n", MP_QGP(name), MP_QGP(script));
     return mp_afile_commit(&a, err);
+}
+
+int mp_rfig_write_wrapper(mp_dir *dir, const char *name, const char *caption,
+                          const char *script, const char *vars, mp_err *err)
+{
+    return write_wrapper(dir, name, caption, script, vars, NULL, err);
 }
 
 int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const char *vars,
                      mp_err *err)
 {
-    return mp_rfig_write_wrapper(dir, g->name, g->caption, script, vars, err);
+    return write_wrapper(dir, g->name, g->caption, script, vars, NULL, err);
+}
+
+int mp__rfig_wrapper_paper(mp_dir *dir, const mp_rfig *g, const char *script,
+                           const char *vars, const mp_rpaper *paper, mp_err *err)
+{
+    return write_wrapper(dir, g->name, g->caption, script, vars, paper, err);
 }
 
 /* A figure gnuplot drew (NAME.png, .svg, .pdf, -2col.pdf). */
@@ -104,6 +124,8 @@ static int drawn_output(const char *name)
 int mp_rfig_begin(mp_dir *top, mp_dir *figdir, int drawing, mp_rfigs *out, mp_err *err)
 {
     memset(out, 0, sizeof *out);
+    out->paper = (drawing & MP_RFIG_PAPER) != 0;
+    drawing &= MP_RFIG_DRAW;
     int rc = mp_dir_sub(figdir, top, "figures", err);
     if (rc)
         return rc;

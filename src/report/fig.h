@@ -31,17 +31,26 @@ typedef struct mp_rfigs {
     size_t n;
     int gnuplot;              /* gnuplot was found */
     int asked;                /* figures were requested (not --no-plots) */
+    int paper;                /* the PDFs laid out for a paper (report --paper) */
     size_t failed;
     /* counters left without figures because every median was 0 */
     char zero[MP_RM_MAX_LIST][MP_RM_NAME + 32];
     size_t nzero;
 } mp_rfigs;
 
+/* What a report draws (mp_report_build's figures, mp_rfig_begin's drawing):
+ * MP_RFIG_DRAW runs gnuplot; MP_RFIG_PAPER lays the PDFs out for a paper
+ * (report/paper.h: no title, axes from the data's range, the legend inside
+ * where a corner is free), with or without drawing them. */
+#define MP_RFIG_DRAW 1
+#define MP_RFIG_PAPER 2
+
 /* Start the figures of a report in figdir, the subdirectory figures/ of top:
  * open it (created when missing, refused when a link or not private: see
  * common/file.h), remove the files an earlier report wrote there (those its
- * manifest lists), and install the figure-kind scripts.  The sections then
- * add their figures; the caller closes figdir. */
+ * manifest lists; with drawing 0, i.e. no MP_RFIG_DRAW, the drawings are
+ * kept), and install the figure-kind scripts.  The sections then add their
+ * figures; the caller closes figdir. */
 int mp_rfig_begin(mp_dir *top, mp_dir *figdir, int drawing, mp_rfigs *out, mp_err *err);
 
 /* Draw every prepared figure (when gnuplot is installed), each output

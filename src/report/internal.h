@@ -149,6 +149,11 @@ mp_rfig *mp__rfig_add(mp_rfigs *o, int kind, const char *name, mp_err *err);
 /* NAME.gp: a comment, VARS (gnuplot assignments), out = NAME, load SCRIPT. */
 int mp__rfig_wrapper(mp_dir *dir, const mp_rfig *g, const char *script, const char *vars,
                      mp_err *err);
+/* The same with the layout of its PDFs for a paper (report/paper.h) written
+ * after VARS when paper is not NULL (the figures' paper flag). */
+struct mp_rpaper;
+int mp__rfig_wrapper_paper(mp_dir *dir, const mp_rfig *g, const char *script,
+                           const char *vars, const struct mp_rpaper *paper, mp_err *err);
 /* " %.10g", or " ?" for a missing value. */
 void mp__rfig_num(FILE *f, double v);
 /* A .dat row "X p10 p50 p90" of c's wall_ns when c is ok with a p50 above 0

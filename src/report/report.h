@@ -13,8 +13,10 @@
 #include "report/fig.h"
 #include "report/model.h"
 
-/* Write DIR/report.md and, when figures != 0 and gnuplot is installed,
- * DIR/figures/.  Without gnuplot the report says how to get the figures.
+/* Write DIR/report.md and DIR/figures/ (data files and gnuplot scripts),
+ * drawn when figures has MP_RFIG_DRAW (1) and gnuplot is installed; with
+ * MP_RFIG_PAPER (2) the PDFs are laid out for a paper (report/paper.h,
+ * `report --paper`).  Without gnuplot the report says how to get the figures.
  * DIR is taken as common/file.h's mp_dir_open says (yours, not writable by
  * others); DIR/figures must not be a link. */
 int mp_report_build(const char *run_dir, int figures, mp_err *err);
@@ -23,8 +25,9 @@ int mp_report_build_in(mp_dir *run_dir, int figures, mp_err *err);
 
 /* The two halves of mp_report_build: every section's figures prepared in
  * figdir, DIR/figures (not drawn; the caller closes figdir, also after a
- * failure; drawing 0: the PNG, SVG and PDF files an earlier report drew are
- * kept), then DIR/report.md written atomically. */
+ * failure; drawing as mp_report_build's figures: without MP_RFIG_DRAW the
+ * PNG, SVG and PDF files an earlier report drew are kept), then
+ * DIR/report.md written atomically. */
 int mp_report_figures(const mp_rmodel *m, mp_dir *dir, mp_dir *figdir, int drawing,
                       mp_rfigs *out, mp_err *err);
 int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs,

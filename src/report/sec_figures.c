@@ -13,6 +13,7 @@
 #include "common/quote.h"
 #include "report/series.h"
 #include "report/md.h"
+#include "report/paper.h"
 #include "report/plot.h"
 #include "report/format.h"
 
@@ -91,7 +92,8 @@ static mp_rfig *add_fig(mp_rfigs *o, int kind, const char *mode, const char *fd_
 /* The per-figure wrapper of the per-call figures: their variables, then
  * the common header and `load "KIND.gp"` of mp__rfig_wrapper(). */
 static int write_wrapper(const mp_rmodel *m, mp_dir *dir, const mp_rfig *g,
-                         const char *title, const char *extra, mp_err *err)
+                         const char *title, const char *extra, const mp_rpaper *paper,
+                         mp_err *err)
 {
     static const char *script[] = {"cost.gp", "ratio.gp", "counter.gp", "lines.gp"};
     char *vars = NULL;
@@ -108,26 +110,47 @@ static int write_wrapper(const mp_rmodel *m, mp_dir *dir, const mp_rfig *g,
         fprintf(v, "counter = %s\n", MP_QGP(g->metric));
     if (extra)
         fputs(extra, v);
-    int rc = fclose(v) == 0 ? mp__rfig_wrapper(dir, g, script[g->kind], vars, err)
-                            : mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
+    int rc = fclose(v) == 0
+                 ? mp__rfig_wrapper_paper(dir, g, script[g->kind], vars, paper, err)
+                 : mp_errf(err, -ENOMEM, "out of memory writing %s.gp", g->name);
     free(vars);
     return rc;
 }
 
-static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t len)
+/* What a lines figure draws beside its series: the fit to poll (when it
+ * holds somewhere) and where the pollfd array fills each cache. */
+typedef struct lines_marks {
+    int fit;                      /* drawn */
+    double a, b, lo, hi;          /* fit_a + fit_b x over [lo, hi] lines */
+    char label[64];               /* its legend */
+    size_t nmark;
+    char mname[MP_RM_MAX_CACHES][MP_RM_NAME];
+    double mlines[MP_RM_MAX_CACHES];
+} lines_marks;
+
+static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t len,
+                       lines_marks *lm)
 {
     mp_rlinefit lf;
     size_t o = 0;
     buf[0] = 0;
+    memset(lm, 0, sizeof *lm);
     if (!mp_rc_linefit(m, g->mode, g->fd_kind, "poll", g->metric, &lf))
         return 0;
-    if (lf.k >= 3 && lf.held.ok)   /* draw only a fit that holds somewhere */
+    if (lf.k >= 3 && lf.held.ok) {   /* draw only a fit that holds somewhere */
+        lm->fit = 1;
+        lm->a = lf.held.intercept;
+        lm->b = lf.held.slope;
+        lm->lo = lf.lo_lines;
+        lm->hi = lf.hi_lines;
+        snprintf(lm->label, sizeof lm->label, "fit: %s/line", MP_NUM(lf.held.slope));
         o += (size_t)snprintf(buf + o, len - o,
                               "# least-squares fit to poll over %zu points (R^2 %.4f)\n"
                               "fit_a = %.10g\nfit_b = %.10g\nfit_lo = %.10g\n"
-                              "fit_hi = %.10g\nfit_label = \"fit: %s/line\"\n", lf.held.n,
+                              "fit_hi = %.10g\nfit_label = \"%s\"\n", lf.held.n,
                               lf.held.r2, lf.held.intercept, lf.held.slope, lf.lo_lines,
-                              lf.hi_lines, MP_NUM(lf.held.slope));
+                              lf.hi_lines, lm->label);
+    }
     /* caches the x range reaches: where the pollfd array fills them */
     double lo = mp_rc_pollfd_lines(m, 1), hi = 0;
     double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
@@ -144,6 +167,10 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
             continue;
         mo += (size_t)snprintf(markers + mo, sizeof markers - mo, "%s%s %.0f", mo ? " " : "",
                                m->caches[c].name, lines);
+        if (lm->nmark < MP_RM_MAX_CACHES) {
+            snprintf(lm->mname[lm->nmark], sizeof lm->mname[0], "%s", m->caches[c].name);
+            lm->mlines[lm->nmark++] = round(lines);
+        }
     }
     if (markers[0] && o < len)
         snprintf(buf + o, len - o, "markers = %s\n", MP_QGP(markers));
@@ -151,15 +178,16 @@ static int lines_extra(const mp_rmodel *m, const mp_rfig *g, char *buf, size_t l
 }
 
 /* N at which select's highest fd reaches FD_SETSIZE (1024) in this run,
- * when select was run and the sweep reaches it: "fdset_n = N\n", else "". */
-static void fdset_var(const mp_rmodel *m, const char *mode, const char *kind, char *buf,
-                      size_t len)
+ * when select was run and the sweep reaches it: "fdset_n = N\n" and N
+ * returned, else "" and NaN. */
+static double fdset_var(const mp_rmodel *m, const char *mode, const char *kind, char *buf,
+                        size_t len)
 {
     double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS], hi = 0;
     long long lo_fd = 3;   /* fds 0..2 are stdio */
     buf[0] = 0;
     if (!mp_rc_has_backend(m, "select"))
-        return;
+        return NAN;
     for (size_t b = 0; b < m->nbackends; b++) {
         size_t k = mp_rc_points(m, mode, kind, m->backends[b], "wall_ns", nn, yy, MP_RC_MAXPTS);
         if (k)
@@ -171,8 +199,87 @@ static void fdset_var(const mp_rmodel *m, const char *mode, const char *kind, ch
             lo_fd = c->fd_hi - c->nfds + 1;
     }
     double n = 1024.0 - (double)lo_fd;
-    if (hi >= n)
-        snprintf(buf, len, "fdset_n = %.0f   # N whose highest fd is 1023\n", n);
+    if (hi < n)
+        return NAN;
+    snprintf(buf, len, "fdset_n = %.0f   # N whose highest fd is 1023\n", n);
+    return n;
+}
+
+/* The layout of per-call figure g's PDFs for a paper (report/paper.h): what
+ * its kind script draws, read back from the data files, the reference and
+ * marker lines with their labels, and its legend.  fdset_n: NaN when not
+ * marked; lm: a lines figure's fit and cache markers.  Freed by the caller,
+ * also after a failure. */
+static int paper_layout(const mp_rmodel *m, mp_dir *dir, const mp_rfig *g, int logy,
+                        double fdset_n, const lines_marks *lm, mp_rpaper *p, mp_err *err)
+{
+    char file[200], col[MP_QUOTE_MAX] = "", title[96];
+    const char *x = g->kind == MP_FIG_LINES ? "pollfd_lines" : "nfds";
+    mp_rpaper_init(p, MP_RPAPER_LOG10, logy ? MP_RPAPER_LOG10 : MP_RPAPER_LIN);
+    if (g->metric[0])
+        mp_quote_dat(col, sizeof col, g->metric);   /* its column, as write_data names it */
+    for (size_t b = 0; b < m->nbackends; b++) {
+        const char *be = m->backends[b];
+        int rc;
+        snprintf(file, sizeof file, "data_%s_%s_%s.dat", g->mode, g->fd_kind, be);
+        snprintf(title, sizeof title, "%s", be);
+        if (g->kind == MP_FIG_COST) {
+            rc = mp_rpaper_dat(p, dir, file, MP_RPAPER_BAND, x, "p10", "p90", err);
+            if (rc >= 0)
+                rc = mp_rpaper_dat(p, dir, file, MP_RPAPER_LINE, x, "p50", NULL, err);
+            if (rc >= 0)
+                rc = mp_rpaper_dat(p, dir, file, MP_RPAPER_ERRBARS, x, "ci_lo", "ci_hi", err);
+        } else if (g->kind == MP_FIG_RATIO) {
+            if (!strcmp(be, "epoll"))
+                continue;   /* the parity line */
+            rc = mp_rpaper_dat(p, dir, file, MP_RPAPER_LINE, x, "ratio_epoll", NULL, err);
+            snprintf(title, sizeof title, "%s / epoll", be);
+        } else {
+            rc = mp_rpaper_dat(p, dir, file, MP_RPAPER_LINE, x, col, NULL, err);
+        }
+        if (rc < 0)
+            return rc;
+        mp_rpaper_key(p, title);
+    }
+    if (g->kind == MP_FIG_RATIO) {
+        mp_rpaper_hline(p, 1);
+        mp_rpaper_key(p, "parity with epoll");
+    }
+    if (isfinite(fdset_n)) {   /* cost.gp, ratio.gp: label 5 */
+        mp_rpaper_vline(p, fdset_n);
+        mp_rpaper_label(p, 5, fdset_n, 0.97, 18, 1, 0.5);
+    }
+    if (lm && lm->fit) {   /* lines.gp: fitf over [fit_lo, fit_hi], 400 samples */
+        double fx[64], fy[64];
+        for (int i = 0; i < 64; i++) {
+            fx[i] = lm->lo * pow(lm->hi / lm->lo, i / 63.0);
+            fy[i] = lm->a + lm->b * fx[i];
+        }
+        if (mp_rpaper_series(p, MP_RPAPER_LINE, fx, fy, NULL, 64))
+            return mp_errf(err, -ENOMEM, "out of memory laying out %s", g->name);
+        mp_rpaper_key(p, lm->label);
+    }
+    for (size_t i = 0; lm && i < lm->nmark; i++) {   /* lines.gp: untagged, 1.., offset -0.4 */
+        mp_rpaper_vline(p, lm->mlines[i]);
+        mp_rpaper_label(p, (int)i + 1, lm->mlines[i], 0.97, (double)strlen(lm->mname[i]), 1,
+                        0.4);
+    }
+    return 0;
+}
+
+/* write_wrapper with the paper layout when the figures are for a paper. */
+static int wrapper_for(const mp_rmodel *m, mp_dir *dir, const mp_rfigs *o, const mp_rfig *g,
+                       const char *title, const char *extra, int logy, double fdset_n,
+                       const lines_marks *lm, mp_err *err)
+{
+    if (!o->paper)
+        return write_wrapper(m, dir, g, title, extra, NULL, err);
+    mp_rpaper p;
+    int rc = paper_layout(m, dir, g, logy, fdset_n, lm, &p, err);
+    if (rc == 0)
+        rc = write_wrapper(m, dir, g, title, extra, &p, err);
+    mp_rpaper_free(&p);
+    return rc;
 }
 
 static int prepare_times(const mp_rmodel *m, mp_dir *dir, const char *mode,
@@ -181,7 +288,7 @@ static int prepare_times(const mp_rmodel *m, mp_dir *dir, const char *mode,
     int rc;
     char title[512], cpu[120], fdset[96];
     mp_rc_host_cpu(m, cpu, sizeof cpu);
-    fdset_var(m, mode, kind, fdset, sizeof fdset);
+    double fdset_n = fdset_var(m, mode, kind, fdset, sizeof fdset);
     mp_rfig *g = add_fig(o, MP_FIG_COST, mode, kind, NULL, err);
     if (!g)
         return -ENOMEM;
@@ -189,7 +296,7 @@ static int prepare_times(const mp_rmodel *m, mp_dir *dir, const char *mode,
              "%s, %s mode, %s fds: median with error bars from its interval, p10..p90 band "
              "(log-log)%s", cpu, mode, kind, fdset[0] ? "; select's FD_SETSIZE marked" : "");
     snprintf(title, sizeof title, "%s mode, %s fds: time per call", mode, kind);
-    if ((rc = write_wrapper(m, dir, g, title, fdset, err)))
+    if ((rc = wrapper_for(m, dir, o, g, title, fdset, 1, fdset_n, NULL, err)))
         return rc;
 
     if (mp_rc_has_backend(m, "epoll") && m->nbackends > 1) {
@@ -200,7 +307,7 @@ static int prepare_times(const mp_rmodel *m, mp_dir *dir, const char *mode,
                  "at the same N, %s, %s mode, %s fds (log-log; parity with epoll is the "
                  "dashed reference line)", cpu, mode, kind);
         snprintf(title, sizeof title, "%s mode, %s fds: time per call / epoll", mode, kind);
-        if ((rc = write_wrapper(m, dir, g, title, fdset, err)))
+        if ((rc = wrapper_for(m, dir, o, g, title, fdset, 1, fdset_n, NULL, err)))
             return rc;
     }
     return 0;
@@ -266,23 +373,30 @@ static int prepare_mode(const mp_rmodel *m, mp_dir *dir, const char *mode,
                  m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
         snprintf(title, sizeof title, "%s mode, %s fds: %s per call%s%s", mode, kind,
                  m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
-        if ((rc = write_wrapper(m, dir, g, title, logy, err)))
+        if ((rc = wrapper_for(m, dir, o, g, title, logy, positive, NAN, NULL, err)))
             return rc;
         if (poll_pts < 2)
             continue;
         g = add_fig(o, MP_FIG_LINES, mode, kind, m->metrics[c], err);
         if (!g)
             return -ENOMEM;
+        size_t el = strlen(logy);
+        lines_marks lm;
+        memcpy(extra, logy, el + 1);
+        lines_extra(m, g, extra + el, sizeof extra - el, &lm);
+        /* the caption names the fit only when the figure draws it */
         snprintf(g->caption, sizeof g->caption, "%s per call against pollfd cache lines "
-                 "(%u-byte lines), %s, %s mode, %s fds, with the fit to poll and cache "
-                 "sizes%s%s", m->metrics[c], m->line_bytes, cpu, mode, kind,
-                 m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
+                 "(%u-byte lines), %s, %s mode, %s fds%s%s%s%s", m->metrics[c], m->line_bytes,
+                 cpu, mode, kind,
+                 lm.fit && lm.nmark ? ", with the fit to poll and cache sizes"
+                 : lm.fit ? ", with the fit to poll"
+                 : lm.nmark ? ", with cache sizes" : "",
+                 m->simulated ? ", " : "", m->simulated ? m->sim_label : "",
+                 lm.fit ? "" : "; no fit drawn (poll's counts do not lie on one line over "
+                 "3 points or more)");
         snprintf(title, sizeof title, "%s mode, %s fds: %s vs pollfd lines%s%s", mode, kind,
                  m->metrics[c], m->simulated ? ", " : "", m->simulated ? m->sim_label : "");
-        size_t el = strlen(logy);
-        memcpy(extra, logy, el + 1);
-        lines_extra(m, g, extra + el, sizeof extra - el);
-        if ((rc = write_wrapper(m, dir, g, title, extra, err)))
+        if ((rc = wrapper_for(m, dir, o, g, title, extra, positive, NAN, &lm, err)))
             return rc;
     }
     return 0;
@@ -340,6 +454,13 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
                "with fonts embedded, beside the PNG. To restyle: edit "
                "`figures/style.gp` (all figures) or a figure's `.gp`, then `cd figures && "
                "gnuplot NAME.gp`. Data files are `figures/data_MODE_KIND_BACKEND.dat`.\n\n");
+    if (all->paper)
+        fprintf(f, "The PDFs are laid out for a paper (`--paper`), at both widths: no title "
+                   "(each figure's caption is its title), axes over the data's range with "
+                   "labelled ticks at 1, 2 and 5 per decade, the legend inside the plot where "
+                   "a corner is free, labels in the figure's font and solid error bars "
+                   "(docs/report.md, \"Figures for a paper\"); the PNG and SVG are drawn as "
+                   "without it.\n\n");
     for (size_t i = 0; i < g->n; i++) {
         const mp_rfig *x = &g->v[i];
         const char *cap = MP_QMD(x->caption);

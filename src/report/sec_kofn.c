@@ -16,6 +16,7 @@
 #include "common/quote.h"
 #include "report/md.h"
 #include "report/format.h"
+#include "report/paper.h"
 
 #define MAXL 24
 
@@ -344,11 +345,14 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
         for (size_t i = 0; i < q.nn; i++) {
             char bl[MP_RM_MAX_LIST * 33] = "", sl[MP_RM_MAX_LIST * 4] = "";
             size_t most = 0;
+            int drawn[MP_RM_MAX_LIST] = {0};
             for (size_t b = 0; b < q.nb; b++) {
                 size_t pts;
                 int rc = write_dat(m, dir, &q, q.ns[i], q.backends[b], &pts, err);
                 if (rc)
                     return rc;
+                if (b < MP_RM_MAX_LIST)
+                    drawn[b] = pts > 0;
                 if (pts) {   /* style b + 1: a backend looks the same at every N */
                     size_t l = strlen(bl), ls = strlen(sl);
                     snprintf(bl + l, sizeof bl - l, "%s%s", l ? " " : "", q.backends[b]);
@@ -376,11 +380,39 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
                 "kind = %s\nnfds = %lld\nbackends = %s\nstyles = %s\nttl = %s\n",
                 MP_QGP(q.kind), q.ns[i], MP_QGP(bl), MP_QGP(sl), MP_QGP(ttl));
             cross x;
-            if (has(&q, "epoll") && has(&q, "poll") &&
-                crossing(m, &q, q.ns[i], &x) == MP_CROSS_AT)
+            int crossed = has(&q, "epoll") && has(&q, "poll") &&
+                          crossing(m, &q, q.ns[i], &x) == MP_CROSS_AT;
+            if (crossed)
                 snprintf(vars + v, sizeof vars - v, "cross_k = %.6g\ncross_label = \"%.2g\"\n",
                          x.at, x.at);   /* numbers only: no quoting needed */
-            int rc = mp__rfig_wrapper(dir, g, "kofn.gp", vars, err);
+            mp_rpaper pp;
+            int rc = 0;
+            if (o->paper) {   /* what kofn.gp draws: a band and a line per backend */
+                mp_rpaper_init(&pp, MP_RPAPER_LOG2, MP_RPAPER_LOG10);
+                for (size_t b = 0; b < q.nb && rc >= 0; b++) {
+                    char file[200];
+                    if (b >= MP_RM_MAX_LIST || !drawn[b])
+                        continue;
+                    snprintf(file, sizeof file, "data_kofn_%s_N%lld_%s.dat", q.kind, q.ns[i],
+                             q.backends[b]);
+                    rc = mp_rpaper_dat(&pp, dir, file, MP_RPAPER_BAND, "active", "p10", "p90",
+                                       err);
+                    if (rc >= 0)
+                        rc = mp_rpaper_dat(&pp, dir, file, MP_RPAPER_LINE, "active", "p50",
+                                           NULL, err);
+                    mp_rpaper_key(&pp, q.backends[b]);
+                }
+                if (crossed) {   /* its marker, and "epoll = poll\nat K ≈ ..." at the
+                                  * bottom, font ",10" */
+                    mp_rpaper_vline(&pp, x.at);
+                    mp_rpaper_label(&pp, 1, x.at, 0.06, 12, 2, 0.5);
+                }
+            }
+            if (rc >= 0)
+                rc = mp__rfig_wrapper_paper(dir, g, "kofn.gp", vars, o->paper ? &pp : NULL,
+                                            err);
+            if (o->paper)
+                mp_rpaper_free(&pp);
             if (rc)
                 return rc;
         }

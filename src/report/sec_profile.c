@@ -16,6 +16,7 @@
 #include "common/quote.h"
 #include "report/md.h"
 #include "report/format.h"
+#include "report/paper.h"
 
 #define TOP 8
 #define MAXPH 12
@@ -357,7 +358,25 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
                 snprintf(vars, sizeof vars, "file = %s\ncols = %s\nstyles = %s\ntitles = %s\n"
                          "ttl = %s\n", MP_QGP(file), MP_QGP(cols), MP_QGP(sty), MP_QGP(titles),
                          MP_QGP(ttl));
-                if ((rc = mp__rfig_wrapper(dir, g, "prof_fd.gp", vars, err)))
+                mp_rpaper pp;
+                if (o->paper) {   /* what prof_fd.gp draws: a line per phase column */
+                    mp_rpaper_init(&pp, MP_RPAPER_LOG10, MP_RPAPER_LOG10);
+                    for (size_t k = 0; k < nph && rc >= 0; k++) {
+                        char col[24];
+                        if (!(fdc & (1u << k)))
+                            continue;
+                        snprintf(col, sizeof col, "%zu", 4 + nph + k);
+                        rc = mp_rpaper_dat(&pp, dir, file, MP_RPAPER_LINE, "1", col, NULL, err);
+                        token(tok, sizeof tok, names[k]);
+                        mp_rpaper_key(&pp, tok);
+                    }
+                }
+                if (rc >= 0)
+                    rc = mp__rfig_wrapper_paper(dir, g, "prof_fd.gp", vars,
+                                                o->paper ? &pp : NULL, err);
+                if (o->paper)
+                    mp_rpaper_free(&pp);
+                if (rc)
                     return rc;
             }
             if (!bl[0])
@@ -378,7 +397,12 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             snprintf(vars, sizeof vars, "mode = %s\nkind = %s\nbackends = %s\nphases = %s\n"
                      "ttl = %s\n", MP_QGP(mode), MP_QGP(kind), MP_QGP(bl), MP_QGP(ph),
                      MP_QGP(ttl));
-            int rc = mp__rfig_wrapper(dir, g, "prof.gp", vars, err);
+            mp_rpaper pp;   /* stacked shares, 0..100 %: only the title and legend change */
+            mp_rpaper_init(&pp, MP_RPAPER_LIN, MP_RPAPER_LIN);
+            pp.fixed = 1;
+            int rc = mp__rfig_wrapper_paper(dir, g, "prof.gp", vars, o->paper ? &pp : NULL,
+                                            err);
+            mp_rpaper_free(&pp);
             if (rc)
                 return rc;
         }

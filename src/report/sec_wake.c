@@ -18,6 +18,7 @@
 #include "report/internal.h"
 #include "report/md.h"
 #include "report/numeric.h"
+#include "report/paper.h"
 #include "report/series.h"
 
 #define MAXD 16
@@ -184,6 +185,8 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
         for (size_t b = 0; b < m->nbackends && q.nn; b++) {
             char dl[MAXD * 24] = "", ll[MAXD * 24] = "", d[32];
             size_t most = 0;
+            char labels[MAXD][48];
+            int drawn[MAXD] = {0};
             for (size_t k = 0; k < q.nd; k++) {
                 size_t pts;
                 int rc = write_dat(m, dir, &q, m->backends[b], q.delays[k], &pts, err);
@@ -195,6 +198,8 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
                 char *sp = strchr(d, ' ');
                 if (sp)   /* one word per label: "30us" */
                     memmove(sp, sp + 1, strlen(sp));
+                drawn[k] = 1;
+                snprintf(labels[k], sizeof labels[k], "asleep %s", d);   /* wake.gp's title */
                 size_t l = strlen(dl), l2 = strlen(ll);
                 snprintf(dl + l, sizeof dl - l, "%s%lld", l ? " " : "", q.delays[k]);
                 snprintf(ll + l2, sizeof ll - l2, "%s%s", l2 ? " " : "", d);
@@ -218,7 +223,29 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
             snprintf(vars, sizeof vars, "kind = %s\nbackend = %s\ndelays = %s\nlabels = %s\n"
                      "ttl = %s\n", MP_QGP(q.kind), MP_QGP(m->backends[b]), MP_QGP(dl),
                      MP_QGP(ll), MP_QGP(ttl));
-            int rc = mp__rfig_wrapper(dir, g, "wake.gp", vars, err);
+            mp_rpaper pp;
+            int rc = 0;
+            if (o->paper) {   /* what wake.gp draws: a band and a line per delay */
+                mp_rpaper_init(&pp, MP_RPAPER_LOG10, MP_RPAPER_LOG10);
+                for (size_t k = 0; k < q.nd && rc >= 0; k++) {
+                    char file[200];
+                    if (!drawn[k])
+                        continue;
+                    snprintf(file, sizeof file, "data_wake_%s_%s_D%lld.dat", q.kind,
+                             m->backends[b], q.delays[k]);
+                    rc = mp_rpaper_dat(&pp, dir, file, MP_RPAPER_BAND, "nfds", "p10", "p90",
+                                       err);
+                    if (rc >= 0)
+                        rc = mp_rpaper_dat(&pp, dir, file, MP_RPAPER_LINE, "nfds", "p50", NULL,
+                                           err);
+                    mp_rpaper_key(&pp, labels[k]);
+                }
+            }
+            if (rc >= 0)
+                rc = mp__rfig_wrapper_paper(dir, g, "wake.gp", vars, o->paper ? &pp : NULL,
+                                            err);
+            if (o->paper)
+                mp_rpaper_free(&pp);
             if (rc)
                 return rc;
         }

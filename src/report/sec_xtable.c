@@ -16,6 +16,7 @@
 #include "report/internal.h"
 #include "report/md.h"
 #include "report/format.h"
+#include "report/paper.h"
 
 #define MAX_NAME 150  /* a figure's name (mp_rfig.name, its files' names) */
 
@@ -279,7 +280,42 @@ static int one_figure(const mp_rmodel *m, const mp_rxtable *t, const mp_rxfig *g
              ylabels, t->cols[g->x].label, g->logx || g->logy ? " (" : "",
              g->logx && g->logy ? "log-log" : g->logx ? "log x" : g->logy ? "log y" : "",
              g->logx || g->logy ? ")" : "");
-    return mp__rfig_wrapper(dir, f, "table.gp", vars, err);
+    if (!o->paper)
+        return mp__rfig_wrapper(dir, f, "table.gp", vars, err);
+    /* what table.gp draws: a line (or bars) per data file and y column */
+    mp_rpaper pp;
+    int rc = 0;
+    mp_rpaper_init(&pp, g->logx ? MP_RPAPER_LOG10 : MP_RPAPER_LIN,
+                   g->logy ? MP_RPAPER_LOG10 : MP_RPAPER_LIN);
+    pp.bars = bars(t, g);
+    char fl[sizeof files], tl[sizeof titles], *fs = NULL, *ts = NULL;
+    snprintf(fl, sizeof fl, "%s", files);
+    snprintf(tl, sizeof tl, "%s", titles);
+    size_t nf = 0;
+    for (char *w = strtok_r(fl, " ", &fs); w; w = strtok_r(NULL, " ", &fs))
+        nf++;
+    snprintf(fl, sizeof fl, "%s", files);
+    char *fname = strtok_r(fl, " ", &fs), *title = strtok_r(tl, " ", &ts);
+    for (; fname && rc >= 0; fname = strtok_r(NULL, " ", &fs)) {
+        for (size_t j = 0; j < g->ny && rc >= 0; j++) {
+            const char *y = t->cols[g->y[j]].key;
+            char key[2 * MP_RM_NAME + 2];
+            rc = mp_rpaper_dat(&pp, dir, fname, MP_RPAPER_LINE, t->cols[g->x].key, y, NULL,
+                               err);
+            /* table.gp's legend(i, j) */
+            if (g->ny > 1)
+                snprintf(key, sizeof key, "%s%s%s", nf > 1 && title ? title : "",
+                         nf > 1 && title ? " " : "", y);
+            else
+                snprintf(key, sizeof key, "%s", title ? title : "");
+            mp_rpaper_key(&pp, key);
+        }
+        title = strtok_r(NULL, " ", &ts);
+    }
+    if (rc >= 0)
+        rc = mp__rfig_wrapper_paper(dir, f, "table.gp", vars, &pp, err);
+    mp_rpaper_free(&pp);
+    return rc;
 }
 
 static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)

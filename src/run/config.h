@@ -74,6 +74,7 @@ typedef struct mp_run_config {
     char placement[32];
     char out_dir[PATH_MAX];        /* empty: reports/runs/<host>-<stamp> */
     int force, quick, no_plots, quiet;
+    int paper;                     /* --paper: the report's PDFs laid out for a paper */
     int profile;                   /* --profile: a kernel sampling pass per ok cell */
     int anonymize;                 /* --anonymize: no host, user names or paths in the outputs */
     int dry_run;                   /* --dry-run: the plan printed, nothing measured or written */

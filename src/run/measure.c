@@ -410,7 +410,9 @@ static int save(run_state *s, const mp_run_steps *steps, mp_err *err)
     if (o->saved && mp_journal_discard(&o->journal, s->out, &jerr) < 0)
         fprintf(stderr, "muxprof run: warning: %s\n", jerr.msg);
     o->report_rc = wrc == 0 && !o->results.interrupted
-                       ? steps->report(s->out, !cfg->no_plots, &o->report_err) : 0;
+                       ? steps->report(s->out, (cfg->no_plots ? 0 : MP_RUN_FIG_DRAW) |
+                                                   (cfg->paper ? MP_RUN_FIG_PAPER : 0),
+                                       &o->report_err) : 0;
     sigprocmask(SIG_SETMASK, &old, NULL);   /* a signal held meanwhile is handled here */
     return wrc;
 }

@@ -36,10 +36,16 @@ typedef struct mp_run_steps {
     int (*experiments)(const mp_run_stage *st, mp_err *err);
     /* --anonymize: SRC/results.json rewritten into DST. */
     int (*anonymize)(const char *src, mp_dir *dst, mp_err *err);
-    /* DIR/report.md (and, when figures != 0, DIR/figures/) from the
-     * results.json just written. */
+    /* DIR/report.md and DIR/figures/ from the results.json just written;
+     * figures: MP_RUN_FIG_DRAW (drawn), MP_RUN_FIG_PAPER (PDFs for a paper). */
     int (*report)(mp_dir *dir, int figures, mp_err *err);
 } mp_run_steps;
+
+/* The report step's figures: drawn (no --no-plots), and their PDFs laid
+ * out for a paper (--paper).  The values of report/fig.h's MP_RFIG_DRAW
+ * and MP_RFIG_PAPER, to which cmd/run.c holds them. */
+#define MP_RUN_FIG_DRAW 1
+#define MP_RUN_FIG_PAPER 2
 
 /* What a run that measured leaves for its summary. */
 typedef struct mp_run_outcome {
