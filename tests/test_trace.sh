@@ -1,0 +1,171 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# muxprof trace end to end (tests/trace.cmake):
+#   test_trace.sh MUXPROF TRACE_TARGET BUILT
+# BUILT 0: the build has no trace; the verb must refuse in one line, exit 1.
+# BUILT 1 (root only, else 77): trace_target's calls (tests/trace_target.c)
+# traced as a started command and by --pid, each call's N checked in
+# calls.csv, the run directory read by report and compare; a target exiting
+# inside the window; --duration ending a command that outlives it; refusals.
+case ${1-} in -h|--help) sed -n '3,9s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+bin=${1:?usage: test_trace.sh MUXPROF TRACE_TARGET BUILT}
+target=${2:?usage: test_trace.sh MUXPROF TRACE_TARGET BUILT}
+built=${3:-1}
+tmp=$(mktemp -d /tmp/mp-trace.XXXXXX) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok: $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+
+if [ "$built" != 1 ]; then
+  "$bin" trace --out "$tmp/r" -- true >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'built without trace' "$tmp/err" \
+     && grep -q 'scripts/setup.sh' "$tmp/err" && [ ! -e "$tmp/r" ]; then
+    ok "no trace in this build: $(cat "$tmp/err")"
+  else
+    bad "trace without the build: exit $rc, stderr: $(cat "$tmp/err")"
+  fi
+  exit $fail
+fi
+if [ "$(id -u)" != 0 ]; then echo "SKIP: tracing needs root here"; exit 77; fi
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+
+# check DIR MODE: results.json and calls.csv of a trace of trace_target.
+check() {
+  python3 - "$1" "$2" <<'PY'
+import csv, json, sys
+d, mode = sys.argv[1], sys.argv[2]
+doc = json.load(open(d + "/results.json"))
+t = doc["trace"]
+errs = []
+def want(what, got, exp):
+    if got != exp:
+        errs.append("%s: %r, expected %r" % (what, got, exp))
+want("trace.source", t["source"], "trace")
+want("trace.target", t["target"], mode)
+want("trace.ended", t["ended"], "target exited")
+want("trace.target_exited", t["target_exited"], True)
+want("trace.calls_dropped", t["calls_dropped"], 0)
+want("trace.calls_unknown_n", t["calls_unknown_n"], 0)
+if mode == "command":
+    want("trace.exit_status", t.get("exit_status"), "exit 0")
+else:
+    want("trace.epoll_seeded >= 1", t["epoll_seeded"] >= 1, True)
+calls = list(csv.DictReader(open(d + "/calls.csv")))
+want("calls.csv rows == calls_seen", len(calls), t["calls_seen"])
+def count(names, n, **kw):
+    k = 0
+    for c in calls:
+        if c["syscall"] in names and int(c["n"]) == n and \
+           all(c[a] == str(v) for a, v in kw.items()):
+            k += 1
+    return k
+poll, sel, ep = ("poll",), ("select", "pselect6"), ("epoll_wait", "epoll_pwait")
+want("poll N 10 t0", count(poll, 10, timeout="0", ret=0), 5)
+want("poll N 100 t0", count(poll, 100, timeout="0", ret=0), 5)
+want("poll N 11 one ready", count(poll, 11, timeout="0", ret=1), 1)
+want("poll N 13 finite", count(poll, 13, timeout="finite", ret=0), 1)
+want("poll N 7 from a later thread", count(poll, 7), 3)
+want("select N 8", count(sel, 8, timeout="0"), 3)
+want("epoll N 12 (instance older than the go)", count(ep, 12), 2)
+want("epoll N 20 (add, then mod)", count(ep, 20), 2)
+want("epoll N 15 (del)", count(ep, 15), 1)
+want("epoll N 18 (add through the dup; wait on both)", count(ep, 18), 2)
+tids = {c["tid"] for c in calls if c["syscall"] == "poll" and c["n"] == "7"}
+main = {c["tid"] for c in calls if c["syscall"] == "poll" and c["n"] == "10"}
+want("the thread's calls have their own tid", bool(tids) and tids.isdisjoint(main), True)
+cells = doc["results"]
+want("every cell ok", all(c["status"] == "ok" for c in cells), True)
+want("calls in cells", sum(c["trace"]["calls"] for c in cells), t["calls_seen"]
+     - t["calls_zero_n"] - t["calls_unknown_n"])
+p100 = [c for c in cells if c["backend"] == "poll" and c["nfds"] == 100]
+want("a poll cell at N 100", len(p100), 1)
+if p100:
+    m = p100[0]["metrics"]
+    want("its wall_ns n", m["wall_ns"]["n"], 5)
+    for k in ("task-clock", "context-switches", "page-faults"):
+        if k not in m:
+            errs.append("poll N 100: no %s" % k)
+if errs:
+    print("\n".join(errs))
+    sys.exit(1)
+PY
+}
+
+# 1. a started command that exits inside the window
+"$bin" trace --quiet --no-plots --duration 60 --out "$tmp/cmd" -- "$target" \
+  >"$tmp/out" 2>"$tmp/err"; rc=$?
+if [ $rc -ne 0 ]; then
+  bad "trace -- trace_target: exit $rc: $(cat "$tmp/err")"
+elif ! grep -q 'exited inside the window' "$tmp/err"; then
+  bad "trace -- trace_target: no word that the target exited: $(cat "$tmp/err")"
+elif check "$tmp/cmd" command >"$tmp/check" 2>&1; then
+  ok "trace -- trace_target: every N as made; $(head -1 "$tmp/out")"
+else
+  bad "trace -- trace_target: $(cat "$tmp/check")"
+fi
+[ -f "$tmp/cmd/report.md" ] && ok "report.md written" || bad "no report.md"
+"$bin" report --no-plots "$tmp/cmd" >"$tmp/out" 2>"$tmp/err" && ok "muxprof report reads it" \
+  || bad "muxprof report on the trace: $(cat "$tmp/err")"
+
+# 2. attached by --pid: the instance of 12 made before the attach is seeded
+rm -f "$tmp/go"
+"$target" "$tmp/go" & tpid=$!
+"$bin" trace --no-plots --duration 60 --pid $tpid --out "$tmp/pid" >"$tmp/out" 2>"$tmp/err" &
+trpid=$!
+i=0
+while ! grep -q 'tracing' "$tmp/err" 2>/dev/null && [ $i -lt 300 ] && kill -0 $trpid 2>/dev/null; do
+  sleep 0.1; i=$((i + 1))
+done
+touch "$tmp/go"
+wait $trpid; rc=$?
+wait $tpid
+if [ $rc -ne 0 ]; then
+  bad "trace --pid: exit $rc: $(cat "$tmp/err")"
+elif check "$tmp/pid" pid >"$tmp/check" 2>&1; then
+  ok "trace --pid: every N as made, the older epoll instance seeded"
+else
+  bad "trace --pid: $(cat "$tmp/check")"
+fi
+
+"$bin" compare --out "$tmp/cmp" "$tmp/cmd" "$tmp/pid" >"$tmp/out" 2>"$tmp/err" \
+  && ok "muxprof compare reads two traces" || bad "muxprof compare on traces: $(cat "$tmp/err")"
+
+# 3. --duration ends a command that outlives it: SIGTERM, the trace kept
+start=$(date +%s)
+"$bin" trace --quiet --no-plots --duration 1 --out "$tmp/dur" -- sleep 30 >"$tmp/out" 2>"$tmp/err"
+rc=$?; took=$(( $(date +%s) - start ))
+if [ $rc -eq 0 ] && [ $took -lt 15 ] && python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1]))["trace"]
+sys.exit(not (t["ended"] == "duration" and t["exit_status"] == "signal 15"
+              and not t["target_exited"]))' "$tmp/dur/results.json"; then
+  ok "--duration 1 -- sleep 30: ended after ${took} s, the command terminated"
+else
+  bad "--duration 1 -- sleep 30: exit $rc after ${took} s: $(cat "$tmp/err")"
+fi
+
+# 4. refusals: one line, exit 1, nothing written
+refuse() {  # WHAT PATTERN DIR CMD...
+  what=$1 pat=$2 dir=$3; shift 3
+  "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$pat" "$tmp/err" \
+     && [ ! -e "$dir" ]; then
+    ok "$what: $(cat "$tmp/err")"
+  else
+    bad "$what: exit $rc, stderr: $(cat "$tmp/err"), $dir $( [ -e "$dir" ] && echo exists)"
+  fi
+}
+pid=$(( $(cat /proc/sys/kernel/pid_max) - 1 ))
+while [ -e /proc/$pid ]; do pid=$((pid - 1)); done
+refuse "no such pid" "no process $pid" "$tmp/nopid" "$bin" trace --pid $pid --out "$tmp/nopid"
+refuse "a command that cannot run" "cannot run" "$tmp/nocmd" \
+  "$bin" trace --out "$tmp/nocmd" -- "$tmp/no-such-program"
+refuse "without CAP_BPF and CAP_PERFMON" "CAP_BPF" "$tmp/nocap" \
+  setpriv --bounding-set -bpf,-perfmon,-sys_admin --inh-caps -bpf,-perfmon,-sys_admin \
+  "$bin" trace --out "$tmp/nocap" -- true
+"$bin" trace --out "$tmp/u" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && ok "nothing to trace: exit 2" || bad "nothing to trace: exit $rc"
+"$bin" trace --pid 1 --out "$tmp/u" -- true >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && ok "--pid and a command: exit 2" || bad "--pid and a command: exit $rc"
+exit $fail
