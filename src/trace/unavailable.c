@@ -9,8 +9,8 @@
 
 int mp_trace_available(char *why, size_t n)
 {
-    snprintf(why, n, "this muxprof was built without trace: %s (scripts/setup.sh installs "
-             "them: apt-get install libbpf-dev bpftool clang; then rebuild)", MP_TRACE_MISSING);
+    snprintf(why, n, "this muxprof was built without trace: %s (%s)", MP_TRACE_MISSING,
+             MP_TRACE_HOW);
     return 0;
 }
 
