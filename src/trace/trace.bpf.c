@@ -22,7 +22,8 @@
  *                      by (tgid, fd) and the first call that names it moves
  *                      to its file.  A dup'ed descriptor names the same file,
  *                      so it shares the count.
- * A record that finds the ring buffer full is counted in stats (LOST), as
+ * User space is woken only when the ring buffer is half full (it also reads
+ * it every 100 ms).  A record that finds it full is counted in stats (LOST), as
  * is a call whose entry found no room in `inflight` (NOSLOT).  Only x86_64:
  * the syscall arguments are read from its struct pt_regs.
  *
@@ -113,9 +114,11 @@ struct {
     __type(value, __s64);
 } seeds SEC(".maps");
 
+#define RB_BYTES (16 << 20)
+#define RB_HALF (RB_BYTES / 2)
 struct {
     __uint(type, BPF_MAP_TYPE_RINGBUF);
-    __uint(max_entries, 16 << 20);
+    __uint(max_entries, RB_BYTES);
 } records SEC(".maps");
 
 struct {
@@ -379,7 +382,10 @@ int mp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
             r->pad2 = 0;
             for (int i = 0; i < MP_TR_MAX_EVENTS; i++)
                 r->delta[i] = (ok & (1u << i)) ? count[i] - e->count[i] : 0;
-            bpf_ringbuf_submit(r, 0);
+            /* user space reads every 100 ms: woken early only when half full, so
+             * that the tracer's own wakeups stay off the target's CPUs */
+            bpf_ringbuf_submit(r, bpf_ringbuf_query(&records, BPF_RB_AVAIL_DATA) > RB_HALF
+                                      ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
         }
     }
     bpf_map_delete_elem(&inflight, &tid);
