@@ -104,7 +104,12 @@ elif check "$tmp/cmd" command >"$tmp/check" 2>&1; then
 else
   bad "trace -- trace_target: $(cat "$tmp/check")"
 fi
-[ -f "$tmp/cmd/report.md" ] && ok "report.md written" || bad "no report.md"
+if grep -q '^## Traced program' "$tmp/cmd/report.md" && grep -q 'target exited inside the window' \
+   "$tmp/cmd/report.md" && ! grep -q '^## What was measured and how' "$tmp/cmd/report.md"; then
+  ok "report.md: the traced program's section, not the harness's method"
+else
+  bad "report.md of a trace: $(grep '^## ' "$tmp/cmd/report.md" 2>&1 | tr '\n' ' ')"
+fi
 "$bin" report --no-plots "$tmp/cmd" >"$tmp/out" 2>"$tmp/err" && ok "muxprof report reads it" \
   || bad "muxprof report on the trace: $(cat "$tmp/err")"
 

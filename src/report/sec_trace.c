@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+/* sec_trace.c - "Traced program": what a `muxprof trace` run traced (the
+ * command or pid, the window, how it ended, the calls seen, dropped and
+ * left out of the cells) and how its cells are made; nothing for a run of
+ * muxprof's own harness, whose method and harness sections it stands in
+ * for (they are left out of a trace: mp_rsection.harness_only). */
+#include "report/internal.h"
+
+#include "report/md.h"
+
+static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
+{
+    (void)figs;
+    if (!m->traced)
+        return;
+    const mp_rtrace *t = &m->trace;
+    fprintf(f, "## Traced program\n\n");
+    if (t->target_exited)
+        fprintf(f, "> **The target exited inside the window**: the trace holds its calls "
+                   "until then.\n\n");
+    if (t->calls_dropped > 0)
+        fprintf(f, "> **%lld calls were dropped** by the BPF program (ring buffer full or no "
+                   "room for their entry): they are in no cell.\n\n", t->calls_dropped);
+    fprintf(f, "Every select, pselect6, poll, ppoll, epoll_wait, epoll_pwait and epoll_pwait2 "
+               "of the program, recorded by muxprof trace (eBPF on the raw syscall "
+               "tracepoints), not by muxprof's harness: the program chose its descriptors, "
+               "timeouts and what was ready. A cell is one (syscall, N bucket, timeout class, "
+               "ready bucket): N and the ready count in buckets 1, 2, 3-4, 5-8, ...; its N is "
+               "the median N of its calls, its mode the timeout class (`t0`, `finite`, "
+               "`infinite`) and `-rK`, K the top of its ready bucket (`-err`: the calls "
+               "failed). A call's time runs from its sys_enter to its sys_exit and holds its "
+               "wait; its counters are CPU-wide on its CPU. There are no repeats, so no "
+               "interval on a median (docs/trace.md).\n\n");
+    fprintf(f, "| field | value |\n|---|---|\n");
+    mp_rmd_table_rows(f, m->trace_held, m->ntrace_held, t);
+    fprintf(f, "\n");
+}
+
+const mp_rsection mp_rsec_trace = {
+    .name = "trace",
+    .markdown = markdown,
+};
