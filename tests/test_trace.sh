@@ -6,7 +6,9 @@
 # BUILT 1 (root only, else 77): trace_target's calls (tests/trace_target.c)
 # traced as a started command and by --pid, each call's N checked in
 # calls.csv, the run directory read by report and compare; a target exiting
-# inside the window; --duration ending a command that outlives it; refusals.
+# inside the window; --duration ending a command that outlives it; Python's
+# selectors (scripts/trace-lab.py): N, and poll's cost growing with N while
+# epoll's does not; refusals.
 case ${1-} in -h|--help) sed -n '3,9s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 bin=${1:?usage: test_trace.sh MUXPROF TRACE_TARGET BUILT}
 target=${2:?usage: test_trace.sh MUXPROF TRACE_TARGET BUILT}
@@ -150,7 +152,37 @@ else
   bad "--duration 1 -- sleep 30: exit $rc after ${took} s: $(cat "$tmp/err")"
 fi
 
-# 4. refusals: one line, exit 1, nothing written
+# 4. Python's selectors (scripts/trace-lab.py): N is the pairs + the poked one;
+# poll's call grows with N (20 -> 400 pairs: more than twice), epoll's does not
+lab=$(dirname "$0")/../scripts/trace-lab.py
+for sel in poll epoll; do
+  for n in 20 400; do
+    "$bin" trace --quiet --no-plots --duration 60 --out "$tmp/lab-$sel-$n" -- \
+      python3 "$lab" --selector $sel --pairs $n --pokes 500 >"$tmp/out" 2>"$tmp/err" ||
+      bad "trace of trace-lab.py $sel $n: $(cat "$tmp/err")"
+  done
+done
+if python3 - "$tmp" >"$tmp/check" 2>&1 <<'PY'
+import json, sys
+p50 = {}
+for sel, call in (("poll", "poll"), ("epoll", "epoll_wait")):
+    for n in (20, 400):
+        d = json.load(open("%s/lab-%s-%d/results.json" % (sys.argv[1], sel, n)))
+        c = [c for c in d["results"] if c["syscall"] == call and c["nfds"] == n + 1]
+        k = sum(x["trace"]["calls"] for x in c)
+        if k < 500 or d["trace"]["calls_dropped"]:
+            sys.exit("%s %d: %d calls at N %d (want 500), %d dropped"
+                     % (sel, n, k, n + 1, d["trace"]["calls_dropped"]))
+        p50[sel, n] = max(c, key=lambda x: x["trace"]["calls"])["metrics"]["wall_ns"]["p50"]
+r_poll, r_epoll = p50["poll", 400] / p50["poll", 20], p50["epoll", 400] / p50["epoll", 20]
+print("poll x%.2f, epoll x%.2f from 21 to 401 descriptors" % (r_poll, r_epoll))
+sys.exit(0 if r_poll > 2 and r_epoll < 1.5 else 1)
+PY
+then ok "trace-lab.py: N = pairs + 1; $(cat "$tmp/check")"
+else bad "trace-lab.py: $(cat "$tmp/check")"
+fi
+
+# 5. refusals: one line, exit 1, nothing written
 refuse() {  # WHAT PATTERN DIR CMD...
   what=$1 pat=$2 dir=$3; shift 3
   "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
