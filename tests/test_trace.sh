@@ -152,6 +152,24 @@ else
   bad "--duration 1 -- sleep 30: exit $rc after ${took} s: $(cat "$tmp/err")"
 fi
 
+# SIGTERM ends the window: the trace is written, "interrupted", exit 143
+"$bin" trace --no-plots --duration 60 --out "$tmp/sig" -- sleep 30 >"$tmp/out" 2>"$tmp/err" &
+trpid=$!
+i=0
+while ! grep -q 'tracing' "$tmp/err" 2>/dev/null && [ $i -lt 300 ] && kill -0 $trpid 2>/dev/null; do
+  sleep 0.1; i=$((i + 1))
+done
+kill -TERM $trpid; wait $trpid; rc=$?
+if [ $rc -eq 143 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (d["status"] == "interrupted" and d["trace"]["ended"] == "interrupted"))' \
+   "$tmp/sig/results.json" 2>/dev/null; then
+  ok "SIGTERM: the trace written, interrupted, exit 143"
+else
+  bad "SIGTERM: exit $rc, $(cat "$tmp/err")"
+fi
+
 # 4. Python's selectors (scripts/trace-lab.py): N is the pairs + the poked one;
 # poll's call grows with N (20 -> 400 pairs: more than twice), epoll's does not
 lab=$(dirname "$0")/../scripts/trace-lab.py

@@ -51,9 +51,9 @@ static int set_duration(void *cfg, const char *opt, char *v, mp_err *err)
 static const mp_opt opts[] = {
     MP_OPT_FN("pid", "PID", set_pid, "attach to the running process PID (every thread of it,\n"
               "and those it starts) instead of starting a command", .flags = MP_OPT_RAW),
-    MP_OPT_FN("duration", "S", set_duration, "the longest the trace lasts, in seconds (or with a\n"
-              "unit: 500ms); a started command still running then gets SIGTERM,\n"
-              "2 s, then SIGKILL", .def = "60", .flags = MP_OPT_RAW),
+    MP_OPT_FN("duration", "S", set_duration, "the longest the trace lasts, in seconds (or with\n"
+              "a unit: 500ms); a started command still running then gets\n"
+              "SIGTERM, 2 s, then SIGKILL", .def = "60", .flags = MP_OPT_RAW),
     MP_OPT_STR("out", "DIR", trace_args, out,
                "run directory [reports/runs/trace-<host>-<UTC stamp>]",
                .complete = MP_OPT_DIRS, .needs = "a directory"),
@@ -79,7 +79,8 @@ const mp_cli mp_cli_trace = {
              "Needs CAP_BPF and CAP_PERFMON, or root (docs/trace.md).\n"
              "\n",
     .outro = "\nA target that exits inside the window ends the trace, which is kept and says\n"
-             "so (exit 0).  A trace ended by Ctrl-C is written too (exit 130).\n" MP_EXIT_HELP,
+             "so (exit 0).  A trace ended by Ctrl-C or another signal is written too (exit\n"
+             "130, or 128 + the signal).\n" MP_EXIT_HELP,
     .help_head = "-h, --help", .unknown = "unknown option",
     .see = " (see muxprof trace --help)",
 };
@@ -125,15 +126,17 @@ int mp_cmd_trace(int argc, char **argv)
     mp_trace_opts o = {.argv = has_cmd ? argv + p.next : NULL, .pid = a.pid,
                        .duration_s = a.duration_s, .out_dir = a.out, .force = a.force,
                        .quiet = a.quiet};
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    /* a signal that would end muxprof ends the window instead: the trace is written */
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    struct sigaction sa = {.sa_handler = on_signal}, old[4];
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    for (size_t i = 0; i < 4; i++)
+        sigaction(sigs[i], &sa, &old[i]);
     mp_trace_sum sum;
     mp_err_clear(&err);
     int rc = mp_trace_run(&o, &stop_flag, &sum, &err);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (size_t i = 0; i < 4; i++)
+        sigaction(sigs[i], &old[i], NULL);
     if (rc) {
         fprintf(stderr, "muxprof trace: %s\n", err.msg);
         return rc == MP_EUSAGE || rc == -EEXIST ? 2 : 1;

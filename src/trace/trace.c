@@ -187,6 +187,8 @@ static int start_child(char *const *argv, child *c, int *pidfd, mp_err *err)
         close(failed[0]);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
         if (read(go[0], &b, 1) != 1)
             _exit(127);   /* muxprof gave up before the attach */
         execvp(argv[0], argv);
