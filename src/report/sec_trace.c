@@ -29,10 +29,11 @@ static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                "the median N of its calls, its mode the timeout class (`t0`, `finite`, "
                "`infinite`) and `-rK`, K the top of its ready bucket (`-err`: the calls "
                "failed). A call's time runs from its sys_enter to its sys_exit and holds its "
-               "wait and the tracing's own cost (about 1.5-1.7 us per call on the development "
-               "VM, measured against `muxprof run`'s harness: docs/trace.md, \"Overhead\"); "
-               "its counters are CPU-wide on its CPU. There are no repeats, so no interval on "
-               "a median.\n\n");
+               "wait, and a little of the tracing's cost (the program pays about 1.5-1.7 us "
+               "per call for it on the development VM, measured against `muxprof run`'s "
+               "harness, of which its calls' times hold 0.1-0.4 us: docs/trace.md, "
+               "\"Overhead\"); its counters are CPU-wide on its CPU. There are no repeats, so "
+               "no interval on a median.\n\n");
     fprintf(f, "| field | value |\n|---|---|\n");
     mp_rmd_table_rows(f, m->trace_held, m->ntrace_held, t);
     fprintf(f, "\n");

@@ -249,8 +249,9 @@ static cJSON *trace_json(const mp__trace_data *d, long long threads, long long u
                       "instances older than the attach start from /proc/PID/fdinfo; a dup'ed "
                       "descriptor shares its instance's count; a descriptor closed without "
                       "EPOLL_CTL_DEL still counts",
-        .timing = "bpf_ktime_get_ns (CLOCK_MONOTONIC) at sys_enter and sys_exit of the call: "
-                  "the tracepoints' own cost included, nothing subtracted"};
+        .timing = "bpf_ktime_get_ns (CLOCK_MONOTONIC) near the end of the sys_enter program "
+                  "and at the start of the sys_exit one: the call in the kernel and a little "
+                  "of the tracing, nothing subtracted"};
     return mp_rtrace_json(&t);
 }
 
