@@ -72,6 +72,7 @@ const volatile __u32 ncpus = 1;
 /* A call between its entry and exit. */
 struct entry {
     __u64 enter_ns;
+    __s64 id;         /* the syscall's number: its exit is the exit of the same call */
     __s64 n, arg;
     __u64 epfile;     /* epoll_ctl: the instance's file */
     __s32 epfd, op;
@@ -318,6 +319,7 @@ int mp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
     default:
         return 0;
     }
+    e.id = id;
     e.cpu = bpf_get_smp_processor_id();
     if (e.call < MP_TR_NCALLS)
         e.ok = read_counters(e.count, e.cpu);
@@ -339,6 +341,12 @@ int mp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
     if (!e)
         return 0;
     long ret = (long)ctx->args[1];
+    struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+    if (BPF_CORE_READ(regs, orig_ax) != (unsigned long)e->id) {
+        /* an entry left by a thread that died inside its call, its tid reused */
+        bpf_map_delete_elem(&inflight, &tid);
+        return 0;
+    }
     if (e->call == MP_TR_EPOLL_CTL) {
         if (ret == 0 && (e->op == EPOLL_CTL_ADD || e->op == EPOLL_CTL_DEL)) {
             __s64 n = epoll_count(tgid, e->epfile, e->epfd);
