@@ -7,6 +7,7 @@ one active client, all over loopback (docs/trace.md).
 
 Usage: scripts/trace-memcached.py --muxprof BIN --backend epoll|poll|select
            --idle N --out DIR [--requests K] [--port P] [--duration S]
+           [--against RUN]
 
 Starts memcached -t 1 (one worker thread, so one event loop watches every
 connection) on 127.0.0.1:P, opens N idle connections, attaches
@@ -14,6 +15,8 @@ connection) on 127.0.0.1:P, opens N idle connections, attaches
 more connection, then ends the trace and memcached.  Every step is bounded:
 memcached's start 10 s, the trace's attach 30 s, the requests 60 s, the
 trace itself --duration S (default 30; it ends earlier, with the requests).
+--against RUN is handed to muxprof trace (a `muxprof run` directory whose
+cells the report sets beside the traced ones).
 """
 import argparse
 import os
@@ -45,6 +48,7 @@ def main():
     ap.add_argument("--requests", type=int, default=2000)
     ap.add_argument("--port", type=int, default=11911)
     ap.add_argument("--duration", type=float, default=0)
+    ap.add_argument("--against")
     a = ap.parse_args()
     if a.idle < 0 or a.requests < 1:
         ap.error("--idle >= 0 and --requests >= 1")
@@ -73,7 +77,8 @@ def main():
         dur = a.duration or 30
         err = open(os.path.join("/tmp", "trace-memcached.%d.err" % os.getpid()), "w+")
         trace = subprocess.Popen([a.muxprof, "trace", "--no-plots", "--pid", str(mc.pid),
-                                  "--duration", str(dur), "--out", a.out], stderr=err)
+                                  "--duration", str(dur), "--out", a.out] +
+                                 (["--against", a.against] if a.against else []), stderr=err)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and trace.poll() is None:
             err.seek(0)

@@ -8,7 +8,7 @@
 # calls.csv, the run directory read by report and compare; a target exiting
 # inside the window; --duration ending a command that outlives it; Python's
 # selectors (scripts/trace-lab.py): N, and poll's cost growing with N while
-# epoll's does not; refusals.
+# epoll's does not; --against a run; refusals.
 case ${1-} in -h|--help) sed -n '3,9s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 bin=${1:?usage: test_trace.sh MUXPROF TRACE_TARGET BUILT}
 target=${2:?usage: test_trace.sh MUXPROF TRACE_TARGET BUILT}
@@ -201,6 +201,33 @@ PY
 then ok "trace-lab.py: N = pairs + 1; $(cat "$tmp/check")"
 else bad "trace-lab.py: $(cat "$tmp/check")"
 fi
+
+# --against: a run of the harness set beside the traced cells
+if "$bin" run --backends poll --fds 21 --mode ready --fd-kind tcp --quick --no-plots --quiet \
+     --out "$tmp/run" >"$tmp/out" 2>"$tmp/err"; then
+  "$bin" trace --quiet --no-plots --against "$tmp/run" --out "$tmp/against" -- \
+    python3 "$lab" --selector poll --pairs 20 --pokes 200 --ready >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1] + "/results.json"))
+c = [c for c in d["results"] if c["mode"] == "t0-r1" and c["nfds"] == 21][0]["trace"]
+sys.exit(not (d["trace"]["against"].endswith("/run/results.json") and c["harness_mode"] == "ready"
+              and c["harness_fd_kind"] == "tcp" and c["harness_nfds"] == 21
+              and c["harness_p50_ns"] > 0))' "$tmp/against" 2>"$tmp/check" &&
+     grep -q '^### Beside the harness' "$tmp/against/report.md"; then
+    ok "--against: the run's ready tcp cell at N 21 beside the traced poll cell"
+  else
+    bad "--against: exit $rc: $(cat "$tmp/err" "$tmp/check")"
+  fi
+else
+  bad "the run for --against: $(cat "$tmp/err")"
+fi
+"$bin" trace --against "$tmp/no-such-run" --out "$tmp/x" -- true >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/x" ] &&
+  ok "--against a missing run: $(cat "$tmp/err")" || bad "--against a missing run: exit $rc"
+"$bin" trace --against "$tmp/cmd" --out "$tmp/x" -- true >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/x" ] && ok "--against a trace: exit 2" || bad "--against a trace: exit $rc"
 
 # 5. refusals: one line, exit 1, nothing written
 refuse() {  # WHAT PATTERN DIR CMD...

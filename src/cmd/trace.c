@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,13 +15,14 @@
 #include "cmd/internal.h"
 #include "cmd/opt.h"
 #include "common/duration.h"
+#include "report/model.h"
 #include "report/report.h"
 #include "trace/trace.h"
 
 typedef struct trace_args {
     long pid;
     double duration_s;
-    const char *out;
+    const char *out, *against;
     int force, no_plots, quiet;
 } trace_args;
 
@@ -57,6 +59,11 @@ static const mp_opt opts[] = {
     MP_OPT_STR("out", "DIR", trace_args, out,
                "run directory [reports/runs/trace-<host>-<UTC stamp>]",
                .complete = MP_OPT_DIRS, .needs = "a directory"),
+    MP_OPT_STR("against", "DIR", trace_args, against,
+               "a run of `muxprof run` on this host whose cells are set beside the\n"
+               "traced ones (same backend, ready mode for timeout 0 and wakeup\n"
+               "otherwise, the nearest N within a quarter)",
+               .complete = MP_OPT_DIRS, .needs = "a run directory"),
     MP_OPT_BOOL("force", trace_args, force, "write over a run directory muxprof wrote"),
     MP_OPT_BOOL("no-plots", trace_args, no_plots, "write the report without figures"),
     MP_OPT_BOOL("quiet", trace_args, quiet, "no progress on stderr"),
@@ -126,6 +133,44 @@ int mp_cmd_trace(int argc, char **argv)
     mp_trace_opts o = {.argv = has_cmd ? argv + p.next : NULL, .pid = a.pid,
                        .duration_s = a.duration_s, .out_dir = a.out, .force = a.force,
                        .quiet = a.quiet};
+    mp_trace_harness *harness = NULL;
+    char against[PATH_MAX + 16];
+    if (a.against) {   /* read and checked before anything is traced */
+        mp_rmodel m;
+        snprintf(against, sizeof against, "%s/results.json", a.against);
+        mp_err_clear(&err);
+        int lrc = mp_rm_load(&m, against, &err);
+        if (lrc) {
+            fprintf(stderr, "muxprof trace: --against: %s\n", err.msg);
+            return lrc == -EBADMSG ? 2 : 1;
+        }
+        harness = calloc(m.ncells ? m.ncells : 1, sizeof *harness);
+        for (size_t i = 0; harness && i < m.ncells; i++) {
+            const mp_rcell *c = &m.cells[i];
+            if (c->status != MP_CELL_OK || isnan(c->wall.p50))
+                continue;
+            mp_trace_harness *h = &harness[o.nharness++];
+            snprintf(h->backend, sizeof h->backend, "%s", c->backend);
+            snprintf(h->mode, sizeof h->mode, "%s", c->mode);
+            snprintf(h->fd_kind, sizeof h->fd_kind, "%s", c->fd_kind);
+            h->nfds = c->nfds;
+            h->p50_ns = c->wall.p50;
+        }
+        int traced = m.traced;
+        mp_rm_free(&m);
+        if (!harness) {
+            fprintf(stderr, "muxprof trace: out of memory reading %s\n", against);
+            return 1;
+        }
+        if (traced) {
+            free(harness);
+            fprintf(stderr, "muxprof trace: --against %s: a trace, not a run of muxprof's "
+                    "harness (give a directory muxprof run wrote)\n", a.against);
+            return 2;
+        }
+        o.against = against;
+        o.harness = harness;
+    }
     /* a signal that would end muxprof ends the window instead: the trace is written */
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
     struct sigaction sa = {.sa_handler = on_signal}, old[4];
@@ -137,6 +182,7 @@ int mp_cmd_trace(int argc, char **argv)
     int rc = mp_trace_run(&o, &stop_flag, &sum, &err);
     for (size_t i = 0; i < 4; i++)
         sigaction(sigs[i], &old[i], NULL);
+    free(harness);
     if (rc) {
         fprintf(stderr, "muxprof trace: %s\n", err.msg);
         return rc == MP_EUSAGE || rc == -EEXIST ? 2 : 1;

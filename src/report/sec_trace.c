@@ -6,7 +6,47 @@
  * for (they are left out of a trace: mp_rsection.harness_only). */
 #include "report/internal.h"
 
+#include <math.h>
+
+#include "report/format.h"
 #include "report/md.h"
+#include "common/quote.h"
+
+/* The traced cells beside the cells of the run given with --against. */
+static void beside(FILE *f, const mp_rmodel *m)
+{
+    size_t rows = 0;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        mp_rtrace_cell t;
+        mp_rtable_read(&mp_rtrace_cell_table,
+                       cJSON_GetObjectItemCaseSensitive(c->json, "trace"), &t);
+        if (c->status != MP_CELL_OK || isnan(t.harness_p50_ns) || t.harness_p50_ns <= 0 ||
+            !t.harness_mode || !t.harness_fd_kind)
+            continue;
+        if (!rows++)
+            fprintf(f, "### Beside the harness\n\nEach traced cell beside the cell of "
+                       "`muxprof run` given with `--against` (%s): the same backend, ready "
+                       "mode for timeout 0 and wakeup otherwise, the nearest N within a "
+                       "quarter. They are not the same measurement: a traced call's time "
+                       "runs from its entry to its exit, its wait included; a wakeup cell's "
+                       "from the poker's write to the waiter's return.\n\n"
+                       "| backend | traced mode | N | traced p50 (ns) | run's mode, fd kind | run's "
+                       "N | run's p50 (ns) | traced / run |\n|---|---|---:|---:|---|---:|---:|---:|"
+                       "\n", MP_QMD(m->trace.against ? m->trace.against : "?"));
+        char a[32], b[32];
+        fprintf(f, "| %s | %s | %lld | %s | %s, %s | %lld | %s | %.2f |\n", MP_QMD(c->backend),
+                MP_QMD(c->mode), c->nfds, mp_fmt_num(a, sizeof a, c->wall.p50),
+                MP_QMD(t.harness_mode), MP_QMD(t.harness_fd_kind), t.harness_nfds,
+                mp_fmt_num(b, sizeof b, t.harness_p50_ns), c->wall.p50 / t.harness_p50_ns);
+    }
+    if (rows)
+        fprintf(f, "\n");
+    else if (m->trace.against)
+        fprintf(f, "No cell of %s lies beside a traced one (same backend, ready mode for "
+                   "timeout 0 and wakeup otherwise, N within a quarter).\n\n",
+                MP_QMD(m->trace.against));
+}
 
 static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
@@ -37,6 +77,7 @@ static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     fprintf(f, "| field | value |\n|---|---|\n");
     mp_rmd_table_rows(f, m->trace_held, m->ntrace_held, t);
     fprintf(f, "\n");
+    beside(f, m);
 }
 
 const mp_rsection mp_rsec_trace = {

@@ -38,6 +38,8 @@ static const mp_rtfield fields[] = {
         "read from /proc/PID/fdinfo at the attach"),
     ROW(epoll_rule, MP_RT_STR, MP_RT_ALWAYS, "", "how an epoll call's N is followed"),
     ROW(timing, MP_RT_STR, MP_RT_ALWAYS, "", "what a cell's wall_ns is"),
+    ROW(against, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "--against: the run whose cells are set "
+        "beside the traced ones"),
 };
 #undef ROW
 
@@ -67,6 +69,12 @@ static const mp_rtfield cell_fields[] = {
     ROW(threads, MP_RT_COUNT, MP_RT_ALWAYS, "threads", "threads among them"),
     ROW(counters_unread, MP_RT_COUNT, MP_RT_ALWAYS, "calls", "calls without counters (the "
         "thread changed CPU during the call, or a read failed)"),
+    ROW(harness_mode, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "--against: the mode of the run's cell "
+        "beside it (ready for timeout 0, else wakeup)"),
+    ROW(harness_fd_kind, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "--against: its fd kind"),
+    ROW(harness_nfds, MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, "fds", "--against: its N, the nearest "
+        "to the cell's within a quarter"),
+    ROW(harness_p50_ns, MP_RT_NUMBER, MP_RT_OMIT_NAN, "ns", "--against: its wall_ns p50"),
 };
 #undef ROW
 

@@ -38,6 +38,7 @@ typedef struct mp_rtrace {
     long long epoll_seeded;        /* epoll descriptors seeded from /proc/PID/fdinfo */
     const char *epoll_rule;        /* how an epoll call's N is followed, in words */
     const char *timing;            /* what wall_ns is, in words */
+    const char *against;           /* --against: the run's results.json, as given; NULL */
 } mp_rtrace;
 
 extern const mp_rtable mp_rtrace_table;
@@ -56,6 +57,12 @@ typedef struct mp_rtrace_cell {
     long long threads;             /* threads among its calls */
     long long counters_unread;     /* calls whose counters were not read (the thread moved
                                     * to another CPU during the call, or a read failed) */
+    /* --against: the cell of that run set beside this one (same backend, ready mode
+     * for timeout 0 and wakeup otherwise, the nearest N within a quarter); NULL,
+     * -1, NaN: none */
+    const char *harness_mode, *harness_fd_kind;
+    long long harness_nfds;
+    double harness_p50_ns;         /* its wall_ns p50 */
 } mp_rtrace_cell;
 
 extern const mp_rtable mp_rtrace_cell_table;

@@ -115,6 +115,26 @@ static const char *errno_name(long long e)
     }
 }
 
+/* The cell of --against's run beside traced cell c with timeout class tc:
+ * the same backend, ready mode for timeout 0 and wakeup otherwise, the
+ * nearest N within a quarter of c's (the first of equals); NULL: none. */
+static const mp_trace_harness *beside(const mp_trace_opts *o, const mp_rcell *c, int tc)
+{
+    const mp_trace_harness *best = NULL;
+    const char *mode = tc == MP_TR_T_ZERO ? "ready" : "wakeup";
+    for (size_t i = 0; o && i < o->nharness; i++) {
+        const mp_trace_harness *h = &o->harness[i];
+        long long d = h->nfds > c->nfds ? h->nfds - c->nfds : c->nfds - h->nfds;
+        if (strcmp(h->backend, c->backend) || strcmp(h->mode, mode) || 4 * d > c->nfds)
+            continue;
+        long long bd = best ? (best->nfds > c->nfds ? best->nfds - c->nfds
+                                                    : c->nfds - best->nfds) : 0;
+        if (!best || d < bd)
+            best = h;
+    }
+    return best;
+}
+
 /* The cell of calls recs[ix[0..n)]: its results[] object; NULL when out of memory. */
 static cJSON *cell_json(const mp__trace_data *d, const keyed *ix, size_t n, double *wall,
                         mp_samples *smp)
@@ -203,6 +223,11 @@ static cJSON *cell_json(const mp__trace_data *d, const keyed *ix, size_t n, doub
     }
     c.metrics = mt;
     c.nmetrics = nm;
+    const mp_trace_harness *h = beside(d->o, &c, r0->tclass);
+    t.harness_mode = h ? h->mode : NULL;
+    t.harness_fd_kind = h ? h->fd_kind : NULL;
+    t.harness_nfds = h ? h->nfds : -1;
+    t.harness_p50_ns = h ? h->p50_ns : NAN;
     cJSON *o = mp_rtrace_cell_json(&c, &t, SCOPE);
     free(nv);
     free(tids);
@@ -249,6 +274,7 @@ static cJSON *trace_json(const mp__trace_data *d, long long threads, long long u
                       "instances older than the attach start from /proc/PID/fdinfo; a dup'ed "
                       "descriptor shares its instance's count; a descriptor closed without "
                       "EPOLL_CTL_DEL still counts",
+        .against = d->o ? d->o->against : NULL,
         .timing = "bpf_ktime_get_ns (CLOCK_MONOTONIC) near the end of the sys_enter program "
                   "and at the start of the sys_exit one: the call in the kernel and a little "
                   "of the tracing, nothing subtracted"};

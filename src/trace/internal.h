@@ -23,6 +23,7 @@ typedef struct mp__trace_data {
     const char *ended;
     int target_exited, interrupted;
     char exit_status[32];
+    const mp_trace_opts *o;           /* --against's cells among them */
 } mp__trace_data;
 
 /* The names of the calls (MP_TR_*): the syscall, and the backend of

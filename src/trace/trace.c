@@ -380,6 +380,7 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     d.pid = pid;
     d.duration_s = o->duration_s;
     d.ev = &ev;
+    d.o = o;
     if ((rc = take_dir(o, &dir, err)))
         goto out;
     snprintf(sum->dir, sizeof sum->dir, "%s", dir.path);

@@ -26,6 +26,14 @@
 /* Calls kept in memory for the cells; beyond them calls are counted only. */
 #define MP_TRACE_KEEP_MAX 2000000L
 
+/* A cell of a run of muxprof's harness (--against), as a traced cell is set
+ * beside it. */
+typedef struct mp_trace_harness {
+    char backend[32], mode[16], fd_kind[32];
+    long long nfds;
+    double p50_ns;           /* wall_ns p50 */
+} mp_trace_harness;
+
 typedef struct mp_trace_opts {
     char *const *argv;       /* the command to start (NULL-ended), or NULL: attach to pid */
     long pid;                /* argv == NULL: the process to attach to */
@@ -33,6 +41,9 @@ typedef struct mp_trace_opts {
     const char *out_dir;     /* NULL: reports/runs/trace-<host>-<UTC stamp> */
     int force;               /* write over a run directory muxprof wrote */
     int quiet;               /* no progress on stderr */
+    const char *against;     /* --against: the run's results.json, or NULL */
+    const mp_trace_harness *harness;   /* its ok cells */
+    size_t nharness;
 } mp_trace_opts;
 
 typedef struct mp_trace_sum {
