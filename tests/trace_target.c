@@ -8,6 +8,7 @@
  *   poll    nfds 13, timeout 1 ms (finite), none ready x1
  *   poll    nfds 7, timeout 0, from a thread started later  x3
  *   select  7 fds in readfds, 2 in writefds (1 of them also read): N 8, x3
+ *           with nfds the highest + 1, x1 more with nfds FD_SETSIZE
  *   epoll   an instance of 12 made before the go file: N 12           x2
  *           a new instance: 20 added, wait x1; 5 modified, wait x1 (N 20);
  *           5 deleted, wait x1 (N 15); 3 added through a dup of it, wait
@@ -113,7 +114,7 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 4; k++) {
         fd_set r, w;
         FD_ZERO(&r);
         FD_ZERO(&w);
@@ -123,7 +124,7 @@ int main(int argc, char **argv)
         FD_SET(wr[9], &w);
         int hi = rd[6] > wr[9] ? rd[6] : wr[9];
         struct timeval tv = {0, 0};
-        if (select(hi + 1, &r, &w, NULL, &tv) < 0)
+        if (select(k < 3 ? hi + 1 : FD_SETSIZE, &r, &w, NULL, &tv) < 0)
             die("select");
     }
 

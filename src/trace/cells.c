@@ -289,7 +289,7 @@ static int write_calls(mp_dir *dir, const mp__trace_data *d, const long long *ce
     int rc = mp_afile_open(&a, dir, "calls.csv", err);
     if (rc)
         return rc;
-    fprintf(a.f, "cell,syscall,tid,cpu_enter,cpu_exit,enter_ns,wall_ns,n,arg,ret,timeout");
+    fprintf(a.f, "cell,syscall,tid,cpu_enter,cpu_exit,enter_ns,wall_ns,n,arg,top,ret,timeout");
     for (size_t e = 0; e < d->ev->nevents; e++)
         fprintf(a.f, ",%s", d->ev->name[e]);
     fputc('\n', a.f);
@@ -305,11 +305,15 @@ static int write_calls(mp_dir *dir, const mp__trace_data *d, const long long *ce
             fprintf(a.f, "%lld,", cell_of[i]);
         else
             fputc(',', a.f);
-        fprintf(a.f, "%s,%u,%u,%u,%llu,%llu,%lld,%lld,%lld,%s", mp__trace_syscall[r->call],
+        int sel = r->call == MP_TR_SELECT || r->call == MP_TR_PSELECT6;
+        fprintf(a.f, "%s,%u,%u,%u,%llu,%llu,%lld,%lld,", mp__trace_syscall[r->call],
                 r->tid, r->cpu_enter, r->cpu_exit,
                 (unsigned long long)(r->enter_ns - t0),
                 (unsigned long long)(r->exit_ns - r->enter_ns), (long long)r->n,
-                (long long)r->arg, (long long)r->ret, tclass_name[r->tclass]);
+                (long long)r->arg);
+        if (sel)
+            fprintf(a.f, "%u", r->top);
+        fprintf(a.f, ",%lld,%s", (long long)r->ret, tclass_name[r->tclass]);
         for (size_t e = 0; e < d->ev->nevents; e++)
             if (r->counted & (1u << e))
                 fprintf(a.f, ",%llu", (unsigned long long)r->delta[e]);

@@ -42,7 +42,8 @@ struct mp_trace_rec {
     __u32 cpu_enter, cpu_exit;
     __u32 counted;             /* bit e: delta[e] holds counter e over the call (same CPU
                                 * at entry and exit, both reads whole, never multiplexed) */
-    __u32 pad2;
+    __u32 top;                 /* select/pselect6: the highest descriptor set + 1 (the
+                                * kernel scans to it, not to nfds); else 0 */
     __u64 delta[MP_TR_MAX_EVENTS];
 };
 

@@ -80,7 +80,7 @@ struct entry {
     __u8 tclass, pad;
     __u32 cpu;
     __u32 ok;         /* bit e: count[e] read whole at entry */
-    __u32 pad2;
+    __u32 top;        /* select: the highest descriptor set + 1 */
     __u64 count[MP_TR_MAX_EVENTS];
 };
 
@@ -185,15 +185,32 @@ static __always_inline __u64 popcount64(__u64 x)
     return (x * 0x0101010101010101ULL) >> 56;
 }
 
-/* select: the descriptors below nfds set in any of the three sets. */
-static __always_inline __s64 select_n(long nfds, const __u64 *in, const __u64 *out,
-                                      const __u64 *ex)
+/* The highest bit set in w != 0, 0..63. */
+static __always_inline __u32 top_bit(__u64 w)
 {
+    __u32 b = 0;
+    if (w >> 32) { w >>= 32; b += 32; }
+    if (w >> 16) { w >>= 16; b += 16; }
+    if (w >> 8) { w >>= 8; b += 8; }
+    if (w >> 4) { w >>= 4; b += 4; }
+    if (w >> 2) { w >>= 2; b += 2; }
+    if (w >> 1) b += 1;
+    return b;
+}
+
+/* select: the descriptors below nfds set in any of the three sets, and the
+ * highest of them + 1 into *top. */
+static __always_inline __s64 select_n(long nfds, const __u64 *in, const __u64 *out,
+                                      const __u64 *ex, __u32 *top)
+{
+    *top = 0;
     if (nfds <= 0)
         return 0;
     long bits = nfds < MP_TR_SELECT_BITS ? nfds : MP_TR_SELECT_BITS;
     long words = (bits + 63) / 64;
     __s64 n = 0;
+    __u64 last = 0;
+    __u32 at = 0;
     for (int i = 0; i < MP_TR_SELECT_BITS / 64; i++) {
         if (i >= words)
             break;
@@ -208,7 +225,13 @@ static __always_inline __s64 select_n(long nfds, const __u64 *in, const __u64 *o
         if (i == words - 1 && (bits & 63))
             w &= (1ULL << (bits & 63)) - 1;
         n += (__s64)popcount64(w);
+        if (w) {
+            last = w;
+            at = (__u32)i;
+        }
     }
+    if (last)
+        *top = at * 64 + top_bit(last) + 1;
     return n;
 }
 
@@ -258,21 +281,14 @@ int mp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
     long a0 = BPF_CORE_READ(regs, di);
     switch (id) {
 #ifdef __NR_select
-    case __NR_select:
-        e.call = MP_TR_SELECT;
-        e.arg = a0;
-        e.n = select_n(a0, (const __u64 *)BPF_CORE_READ(regs, si),
-                       (const __u64 *)BPF_CORE_READ(regs, dx),
-                       (const __u64 *)BPF_CORE_READ(regs, r10));
-        e.tclass = tclass_ptr((const void *)BPF_CORE_READ(regs, r8));
-        break;
+    case __NR_select:   /* its timeval is two longs at r8, as pselect6's timespec */
 #endif
     case __NR_pselect6:
-        e.call = MP_TR_PSELECT6;
+        e.call = id == __NR_pselect6 ? MP_TR_PSELECT6 : MP_TR_SELECT;
         e.arg = a0;
         e.n = select_n(a0, (const __u64 *)BPF_CORE_READ(regs, si),
                        (const __u64 *)BPF_CORE_READ(regs, dx),
-                       (const __u64 *)BPF_CORE_READ(regs, r10));
+                       (const __u64 *)BPF_CORE_READ(regs, r10), &e.top);
         e.tclass = tclass_ptr((const void *)BPF_CORE_READ(regs, r8));
         break;
 #ifdef __NR_poll
@@ -387,7 +403,7 @@ int mp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
             r->cpu_enter = e->cpu;
             r->cpu_exit = cpu;
             r->counted = ok;
-            r->pad2 = 0;
+            r->top = e->top;
             for (int i = 0; i < MP_TR_MAX_EVENTS; i++)
                 r->delta[i] = (ok & (1u << i)) ? count[i] - e->count[i] : 0;
             /* user space reads every 100 ms: woken early only when half full, so

@@ -47,7 +47,8 @@ int mp_trace_available(char *why, size_t n)
     return 1;
 }
 
-/* libbpf's last warning, for the one line a failed load prints. */
+/* libbpf's first warning (the most specific: "prog '...': BPF program load
+ * failed: ..."), for the one line a failed load prints. */
 static char bpf_msg[256];
 
 static int on_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -57,7 +58,7 @@ static int on_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
     char line[256];
     vsnprintf(line, sizeof line, fmt, ap);
     line[strcspn(line, "\n")] = 0;
-    if (*line)
+    if (*line && !bpf_msg[0])
         snprintf(bpf_msg, sizeof bpf_msg, "%s", line);
     return 0;
 }
