@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(build-essential cmake pkg-config git libpfm4-dev libhwloc-dev hwloc libcjson-dev
-      libcmocka-dev liburing-dev gnuplot-nox strace)
+      libcmocka-dev liburing-dev gnuplot-nox strace clang libbpf-dev bpftool)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -28,6 +28,8 @@ static const mp_verb verbs[] = {
      &mp_cli_loop},
     {"sim-import", mp_cmd_sim_import, "results.json from a scripts/muxsim.sh run's plugin counts",
      &mp_cli_sim_import},
+    {"trace",    mp_cmd_trace,    "every select/poll/epoll_wait of another program (eBPF), as a run",
+     &mp_cli_trace},
 };
 
 static const mp_tool tool;

@@ -191,7 +191,7 @@ static void prints_help_from_rows(void **st)
 
 static const mp_cli *const verbs[] = {&mp_cli_run, &mp_cli_report, &mp_cli_compare,
                                       &mp_cli_events, &mp_cli_topology, &mp_cli_doctor,
-                                      &mp_cli_loop, &mp_cli_sim_import};
+                                      &mp_cli_loop, &mp_cli_sim_import, &mp_cli_trace};
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 
 /* What `muxprof ARGS REDIR` prints on stdout, malloc'd; the exit status in *rc. */

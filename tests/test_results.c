@@ -20,6 +20,7 @@
 #include "results/profile.h"
 #include "results/schema.h"
 #include "results/sim.h"
+#include "results/trace.h"
 #include "results/topology.h"
 #include "results_rows.h"
 #include "results/summary.h"
@@ -767,7 +768,8 @@ static void doc_names_every_table_field(void **state)
     assert_non_null(doc);
     const mp_rtable *tables[] = {&mp_rrun_table, &mp_rcontext_table, &mp_run_config_table,
                                  &mp_rcounters_table, &mp_rprofile_table, &mp_rtopology_table,
-                                 &mp_rsim_config_table, &mp_rsim_geometry_table};
+                                 &mp_rsim_config_table, &mp_rsim_geometry_table,
+                                 &mp_rtrace_table, &mp_rtrace_cell_table};
     int bad = 0;
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
         bad += doc_matches_table(doc, tables[i]);

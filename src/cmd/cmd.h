@@ -20,6 +20,7 @@ int mp_cmd_doctor(int argc, char **argv);    /* cmd/doctor.c */
 int mp_cmd_topology(int argc, char **argv);  /* cmd/topology.c */
 int mp_cmd_loop(int argc, char **argv);      /* cmd/loop.c */
 int mp_cmd_sim_import(int argc, char **argv); /* cmd/sim_import.c */
+int mp_cmd_trace(int argc, char **argv);     /* cmd/trace.c */
 
 /* The exit statuses, as every --help states them. */
 #define MP_EXIT_HELP                                                                  \

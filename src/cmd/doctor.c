@@ -18,6 +18,8 @@
 
 #include "pmu/pmu.h"
 #include "run/results.h"
+#include "pmu/trace_events.h"
+#include "trace/trace.h"
 
 static int n_fix;
 static cJSON *json_checks;   /* --json: the checks go here instead of stdout */
@@ -40,6 +42,21 @@ static void line(const char *status, const char *what, const char *value, const 
     printf("  [%-4s] %-20s %s", status, what, value);
     if (advice && *advice) printf("\n         %-20s -> %s", "", advice);
     printf("\n");
+}
+
+/* muxprof trace: built, and allowed to this process. */
+static void check_trace(void)
+{
+    char why[512];
+    if (!mp_trace_available(why, sizeof why)) {
+        line("INFO", "trace", "not built", why);
+        return;
+    }
+    if (!mp_pmu_trace_allowed(why, sizeof why)) {
+        line("INFO", "trace", "built; not allowed to this process", why);
+        return;
+    }
+    line("OK", "trace", "built; CAP_BPF and CAP_PERFMON held (muxprof trace)", NULL);
 }
 
 static int read_str(const char *path, char *buf, size_t n)
@@ -367,6 +384,7 @@ int mp_cmd_doctor(int argc, char **argv)
     check_open();
     check_user_read(&h);
     check_misc(&h);
+    check_trace();
     if (doc) {
         cJSON_AddNumberToObject(doc, "to_fix", n_fix);
         int rc = mp_json_doc_print(doc, stdout);

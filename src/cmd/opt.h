@@ -108,6 +108,6 @@ void mp_opt_usage(const mp_cli *v, FILE *f);
 
 /* The verbs' tables (cmd/<verb>.c), in the order main.c lists the verbs. */
 extern const mp_cli mp_cli_run, mp_cli_report, mp_cli_compare, mp_cli_events,
-    mp_cli_topology, mp_cli_doctor, mp_cli_loop, mp_cli_sim_import;
+    mp_cli_topology, mp_cli_doctor, mp_cli_loop, mp_cli_sim_import, mp_cli_trace;
 
 #endif

@@ -19,8 +19,8 @@
 #include "report/plot.h"
 
 static const mp_rsection *const sections[] = {
-    &mp_rsec_context,  &mp_rsec_method,      &mp_rsec_sim,         &mp_rsec_harness,
-    &mp_rsec_results,  &mp_rsec_wake,
+    &mp_rsec_context,  &mp_rsec_trace,       &mp_rsec_method,      &mp_rsec_sim,
+    &mp_rsec_harness,  &mp_rsec_results,     &mp_rsec_wake,
     &mp_rsec_kofn,     &mp_rsec_cache,       &mp_rsec_correlation, &mp_rsec_claims,
     &mp_rsec_profile,  &mp_rsec_xtables,     &mp_rsec_figures,
     &mp_rsec_counters,
@@ -137,13 +137,15 @@ int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs
     snprintf(cmd, sizeof cmd, "muxprof report %s",
              m->anonymized ? "." : mp_quote_sh(word, sizeof word, run_dir->path));
     mp_quote_md_code(rebuild, sizeof rebuild, cmd, 0);
-    fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call costs as the number of "
+    fprintf(f, "What one `select()` / `poll()` / `epoll_wait()` call %s as the number of "
                "watched descriptors N grows. Built from `results.json` by `muxprof report`; "
-               "rebuild with %s.\n\n", rebuild);
+               "rebuild with %s.\n\n", m->traced ? "of a traced program (muxprof trace) "
+               "costs" : "costs", rebuild);
     int exp_only = mp__r_experiments_only(m);
     for (size_t i = 0; i < NSECTIONS; i++) {
         const mp_rsection *s = sections[i];
-        if (!(exp_only && s->calls_only) && !(m->simulated && s->timed_only))
+        if (!(exp_only && s->calls_only) && !(m->simulated && s->timed_only) &&
+            !(m->traced && s->harness_only))
             s->markdown(f, m, figs);
     }
     return mp_afile_commit(&a, err);
@@ -158,7 +160,8 @@ cJSON *mp_report_json(const mp_rmodel *m)
     int exp_only = mp__r_experiments_only(m);
     for (size_t i = 0; i < NSECTIONS; i++) {
         const mp_rsection *s = sections[i];
-        if (s->json && !(exp_only && s->calls_only) && !(m->simulated && s->timed_only))
+        if (s->json && !(exp_only && s->calls_only) && !(m->simulated && s->timed_only) &&
+            !(m->traced && s->harness_only))
             s->json(doc, m);
     }
     return doc;

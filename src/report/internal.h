@@ -33,9 +33,11 @@ typedef struct mp_rsection {
     /* Its part of `report --json`, members added to doc, computed by the
      * same functions as its Markdown; NULL: none. */
     void (*json)(cJSON *doc, const mp_rmodel *m);
+    int harness_only;                  /* left out of a traced run (it is about muxprof's
+                                        * own harness, which a trace has not) */
 } mp_rsection;
 
-extern const mp_rsection mp_rsec_context, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
+extern const mp_rsection mp_rsec_context, mp_rsec_trace, mp_rsec_method, mp_rsec_results, mp_rsec_kofn,
     mp_rsec_sim, mp_rsec_cache, mp_rsec_correlation, mp_rsec_claims, mp_rsec_profile,
     mp_rsec_xtables, mp_rsec_figures, mp_rsec_counters, mp_rsec_harness, mp_rsec_wake;
 

@@ -132,6 +132,12 @@ static int load_text(mp_rmodel *m, const char *path, const char *buf, size_t len
     snprintf(m->arch, sizeof m->arch, "%.31s", m->context.has_uname ? m->context.arch : "unknown");
     m->abi = mp_abi_from_arch(m->arch);
     m->simulated = m->context.simulated;
+    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(m->root, "trace");
+    if (cJSON_IsObject(tr)) {
+        m->traced = 1;
+        mp_rtable_read(&mp_rtrace_table, tr, &m->trace);
+        m->ntrace_held = mp_rtable_held(&mp_rtrace_table, tr, m->trace_held, MP_RM_MAX_HELD);
+    }
     snprintf(m->sim_label, sizeof m->sim_label, "%.90s",
              m->simulated && m->context.label ? m->context.label : "simulated");
 

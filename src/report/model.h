@@ -17,6 +17,7 @@
 #include "results/counters.h"
 #include "results/profile.h"
 #include "results/top.h"
+#include "results/trace.h"
 #include "results/limits.h"
 #include "common/mp_err.h"
 
@@ -179,6 +180,10 @@ typedef struct mp_rmodel {
     mp_abi abi;
     int simulated;                /* context.simulated: cache counts of a model, no times */
     char sim_label[96];           /* context.label, "simulated (GEOMETRY)" */
+    int traced;                   /* the file has a "trace" object: muxprof trace's */
+    mp_rtrace trace;              /* it, unchecked (its strings point into root) */
+    mp_rtheld trace_held[MP_RM_MAX_HELD];   /* its fields the file holds, in its order */
+    size_t ntrace_held;
     unsigned line_bytes;
     int line_known;               /* 0: 64 assumed */
     mp_rcache caches[MP_RM_MAX_CACHES];

@@ -392,5 +392,5 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     fputc('\n', f);
 }
 
-const mp_rsection mp_rsec_cache = {"cache", 1, 0, NULL, cache_model, NULL};
-const mp_rsection mp_rsec_correlation = {"correlation", 1, 0, NULL, correlation, NULL};
+const mp_rsection mp_rsec_cache = {"cache", 1, 0, NULL, cache_model, NULL, 0};
+const mp_rsection mp_rsec_correlation = {"correlation", 1, 0, NULL, correlation, NULL, 0};

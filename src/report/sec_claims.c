@@ -561,4 +561,4 @@ static void claims_json(cJSON *doc, const mp_rmodel *m)
     fdset_json(arr, m);
 }
 
-const mp_rsection mp_rsec_claims = {"claims", 1, 1, NULL, claims, claims_json};
+const mp_rsection mp_rsec_claims = {"claims", 1, 1, NULL, claims, claims_json, 0};

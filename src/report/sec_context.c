@@ -51,4 +51,4 @@ static void context(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     }
 }
 
-const mp_rsection mp_rsec_context = {"context", 0, 0, NULL, context, NULL};
+const mp_rsection mp_rsec_context = {"context", 0, 0, NULL, context, NULL, 0};

@@ -91,4 +91,4 @@ static void counters(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     }
 }
 
-const mp_rsection mp_rsec_counters = {"counters", 0, 0, NULL, counters, NULL};
+const mp_rsection mp_rsec_counters = {"counters", 0, 0, NULL, counters, NULL, 0};

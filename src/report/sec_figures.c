@@ -478,4 +478,4 @@ static void figures_md(FILE *f, const mp_rmodel *m, const mp_rfigs *all)
 }
 
 
-const mp_rsection mp_rsec_figures = {"figures", 1, 0, figures, figures_md, NULL};
+const mp_rsection mp_rsec_figures = {"figures", 1, 0, figures, figures_md, NULL, 0};

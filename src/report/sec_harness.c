@@ -237,4 +237,5 @@ const mp_rsection mp_rsec_harness = {
     .name = "harness",
     .calls_only = 1,
     .markdown = markdown,
+    .harness_only = 1,
 };

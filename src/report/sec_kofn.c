@@ -421,4 +421,4 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
 }
 
 
-const mp_rsection mp_rsec_kofn = {"kofn", 1, 1, figures, kofn_md, NULL};
+const mp_rsection mp_rsec_kofn = {"kofn", 1, 1, figures, kofn_md, NULL, 0};

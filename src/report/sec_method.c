@@ -81,4 +81,4 @@ static void method(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     syscalls_made(f, m);
 }
 
-const mp_rsection mp_rsec_method = {"method", 0, 1, NULL, method, NULL};
+const mp_rsection mp_rsec_method = {"method", 0, 1, NULL, method, NULL, 1};

@@ -465,4 +465,4 @@ static void profile(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 }
 
 
-const mp_rsection mp_rsec_profile = {"profile", 1, 1, figures, profile, NULL};
+const mp_rsection mp_rsec_profile = {"profile", 1, 1, figures, profile, NULL, 0};

@@ -535,4 +535,4 @@ static void results_json(cJSON *doc, const mp_rmodel *m)
         }
 }
 
-const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, results, results_json};
+const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, results, results_json, 0};

@@ -340,4 +340,4 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     }
 }
 
-const mp_rsection mp_rsec_sim = {"sim", 1, 0, NULL, sim, NULL};
+const mp_rsection mp_rsec_sim = {"sim", 1, 0, NULL, sim, NULL, 0};

@@ -253,4 +253,4 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     return 0;
 }
 
-const mp_rsection mp_rsec_wake = {"wake", 1, 1, figures, wake_md, NULL};
+const mp_rsection mp_rsec_wake = {"wake", 1, 1, figures, wake_md, NULL, 0};

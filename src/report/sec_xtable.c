@@ -334,4 +334,4 @@ static int figures(const mp_rmodel *m, mp_dir *dir, mp_rfigs *o, mp_err *err)
     return 0;
 }
 
-const mp_rsection mp_rsec_xtables = {"experiment tables", 0, 1, figures, markdown, mp__rx_json};
+const mp_rsection mp_rsec_xtables = {"experiment tables", 0, 1, figures, markdown, mp__rx_json, 0};

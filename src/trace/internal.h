@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+/* internal.h - trace/'s own: what trace.c gathered, handed to cells.c,
+ * which groups it into cells and writes the run directory. */
+#ifndef MP_TRACE_INTERNAL_H
+#define MP_TRACE_INTERNAL_H
+
+#include <stddef.h>
+
+#include "common/file.h"
+#include "pmu/trace_events.h"
+#include "trace/record.h"
+#include "trace/trace.h"
+
+typedef struct mp__trace_data {
+    struct mp_trace_rec *recs;        /* the calls kept, in the order read */
+    size_t nrecs, cap;
+    long long seen, not_kept, lost, noslot, epoll_seeded;
+    const mp_pmu_trace_events *ev;    /* the counters in the records' delta[] */
+    const char *command;              /* the command line, or NULL (attached) */
+    long pid;
+    double duration_s, window_s;
+    char started_utc[32], finished_utc[32];
+    const char *ended;
+    int target_exited, interrupted;
+    char exit_status[32];
+    const mp_trace_opts *o;           /* --against's cells among them */
+} mp__trace_data;
+
+/* The names of the calls (MP_TR_*): the syscall, and the backend of
+ * `muxprof run` that makes it ("epoll" for epoll_wait), for compare. */
+extern const char *const mp__trace_syscall[MP_TR_NCALLS];
+extern const char *const mp__trace_backend[MP_TR_NCALLS];
+
+/* Group d's calls into cells and write results.json, results.csv,
+ * samples.csv and calls.csv into dir. */
+int mp__trace_write(mp_dir *dir, const mp__trace_data *d, mp_trace_sum *sum, mp_err *err);
+
+#endif

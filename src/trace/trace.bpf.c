@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: MIT OR GPL-2.0-only
+/* trace.bpf.c - the kernel half of `muxprof trace`: on the raw syscall
+ * tracepoints (sys_enter, sys_exit), every select, pselect6, poll, ppoll,
+ * epoll_wait, epoll_pwait and epoll_pwait2 of one thread group (the target:
+ * all its threads, those started later too) becomes one record in the ring
+ * buffer `records` (trace/record.h): entry and exit times, thread, CPUs,
+ * N, the return value, the timeout's class and, for each counter user space
+ * put in `counters` (one per-CPU perf event per counter, index
+ * event * ncpus + cpu), its count over the call.
+ *
+ * N, the descriptors the call watched:
+ *   poll, ppoll        nfds (every entry, negative fds included: the kernel
+ *                      walks them all);
+ *   select, pselect6   the descriptors set in any of the three sets, read
+ *                      from the target's memory at entry (the first 1024);
+ *   epoll_*            the descriptors registered in the instance: a count
+ *                      per (tgid, struct file of the instance), followed
+ *                      through epoll_ctl ADD/DEL that succeed and set to 0
+ *                      by epoll_create/epoll_create1; an instance that
+ *                      existed before the attach starts from its count in
+ *                      /proc/PID/fdinfo, which user space puts in `seeds`
+ *                      by (tgid, fd) and the first call that names it moves
+ *                      to its file.  A dup'ed descriptor names the same file,
+ *                      so it shares the count.
+ * User space is woken only when the ring buffer is half full (it also reads
+ * it every 100 ms).  A record that finds it full is counted in stats (LOST), as
+ * is a call whose entry found no room in `inflight` (NOSLOT).  Only x86_64:
+ * the syscall arguments are read from its struct pt_regs.
+ *
+ * Licence: the helpers used need a GPL-compatible program. */
+#include <linux/bpf.h>
+#include <linux/types.h>
+#include <asm/unistd.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#include "trace/record.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+#ifndef __x86_64__
+#ifndef __TARGET_ARCH_x86
+#error "trace.bpf.c reads x86_64 syscall arguments"
+#endif
+#endif
+
+/* The kernel's structures, only the members read; CO-RE (libbpf and the
+ * kernel's BTF) finds their offsets at load time. */
+struct pt_regs {
+    unsigned long di, si, dx, r10, r8, r9, orig_ax;
+} __attribute__((preserve_access_index));
+struct file;
+struct fdtable {
+    unsigned int max_fds;
+    struct file **fd;
+} __attribute__((preserve_access_index));
+struct files_struct {
+    struct fdtable *fdt;
+} __attribute__((preserve_access_index));
+struct task_struct {
+    struct files_struct *files;
+} __attribute__((preserve_access_index));
+
+/* Set by user space before the load. */
+const volatile __u32 target_tgid = 0;
+const volatile __u32 nevents = 0;
+const volatile __u32 ncpus = 1;
+
+#define EPOLL_CTL_ADD 1
+#define EPOLL_CTL_DEL 2
+
+/* A call between its entry and exit. */
+struct entry {
+    __u64 enter_ns;
+    __s64 id;         /* the syscall's number: its exit is the exit of the same call */
+    __s64 n, arg;
+    __u64 epfile;     /* epoll_ctl: the instance's file */
+    __s32 epfd, op;
+    __u16 call;
+    __u8 tclass, pad;
+    __u32 cpu;
+    __u32 ok;         /* bit e: count[e] read whole at entry */
+    __u32 top;        /* select: the highest descriptor set + 1 */
+    __u64 count[MP_TR_MAX_EVENTS];
+};
+
+struct epkey {
+    __u64 file;
+    __u32 tgid, pad;
+};
+
+struct seedkey {
+    __u32 tgid;
+    __s32 fd;
+};
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 65536);
+    __type(key, __u32);
+    __type(value, struct entry);
+} inflight SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 65536);
+    __type(key, struct epkey);
+    __type(value, __s64);
+} epolls SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 4096);
+    __type(key, struct seedkey);
+    __type(value, __s64);
+} seeds SEC(".maps");
+
+#define RB_BYTES (16 << 20)
+#define RB_HALF (RB_BYTES / 2)
+struct {
+    __uint(type, BPF_MAP_TYPE_RINGBUF);
+    __uint(max_entries, RB_BYTES);
+} records SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+    __uint(key_size, sizeof(__u32));
+    __uint(value_size, sizeof(__u32));
+    __uint(max_entries, 1);   /* nevents * ncpus, set before the load */
+} counters SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __uint(max_entries, MP_TR_NSTATS);
+    __type(key, __u32);
+    __type(value, __u64);
+} stats SEC(".maps");
+
+static __always_inline void stat_add(__u32 k)
+{
+    __u64 *v = bpf_map_lookup_elem(&stats, &k);
+    if (v)
+        (*v)++;
+}
+
+/* The struct file behind descriptor fd of the current task; 0 when none. */
+static __always_inline __u64 fd_file(long fd)
+{
+    struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+    struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+    if (!fdt || fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
+        return 0;
+    struct file **arr = BPF_CORE_READ(fdt, fd);
+    struct file *f = 0;
+    if (bpf_probe_read_kernel(&f, sizeof f, &arr[fd]))
+        return 0;
+    return (__u64)f;
+}
+
+/* The count of the instance at file (descriptor fd), moved from its seed
+ * the first time; -1 when not known. */
+static __always_inline __s64 epoll_count(__u32 tgid, __u64 file, long fd)
+{
+    if (!file)
+        return -1;
+    struct epkey k = {.file = file, .tgid = tgid};
+    __s64 *v = bpf_map_lookup_elem(&epolls, &k);
+    if (v)
+        return *v;
+    struct seedkey s = {.tgid = tgid, .fd = (__s32)fd};
+    v = bpf_map_lookup_elem(&seeds, &s);
+    if (!v)
+        return -1;
+    __s64 n = *v;
+    bpf_map_update_elem(&epolls, &k, &n, BPF_NOEXIST);
+    bpf_map_delete_elem(&seeds, &s);
+    return n;
+}
+
+static __always_inline __u64 popcount64(__u64 x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (x * 0x0101010101010101ULL) >> 56;
+}
+
+/* The highest bit set in w != 0, 0..63. */
+static __always_inline __u32 top_bit(__u64 w)
+{
+    __u32 b = 0;
+    if (w >> 32) { w >>= 32; b += 32; }
+    if (w >> 16) { w >>= 16; b += 16; }
+    if (w >> 8) { w >>= 8; b += 8; }
+    if (w >> 4) { w >>= 4; b += 4; }
+    if (w >> 2) { w >>= 2; b += 2; }
+    if (w >> 1) b += 1;
+    return b;
+}
+
+/* select: the descriptors below nfds set in any of the three sets, and the
+ * highest of them + 1 into *top. */
+static __always_inline __s64 select_n(long nfds, const __u64 *in, const __u64 *out,
+                                      const __u64 *ex, __u32 *top)
+{
+    *top = 0;
+    if (nfds <= 0)
+        return 0;
+    long bits = nfds < MP_TR_SELECT_BITS ? nfds : MP_TR_SELECT_BITS;
+    long words = (bits + 63) / 64;
+    __s64 n = 0;
+    __u64 last = 0;
+    __u32 at = 0;
+    for (int i = 0; i < MP_TR_SELECT_BITS / 64; i++) {
+        if (i >= words)
+            break;
+        __u64 a = 0, b = 0, c = 0;
+        if (in)
+            bpf_probe_read_user(&a, sizeof a, in + i);
+        if (out)
+            bpf_probe_read_user(&b, sizeof b, out + i);
+        if (ex)
+            bpf_probe_read_user(&c, sizeof c, ex + i);
+        __u64 w = a | b | c;
+        if (i == words - 1 && (bits & 63))
+            w &= (1ULL << (bits & 63)) - 1;
+        n += (__s64)popcount64(w);
+        if (w) {
+            last = w;
+            at = (__u32)i;
+        }
+    }
+    if (last)
+        *top = at * 64 + top_bit(last) + 1;
+    return n;
+}
+
+/* The class of a timeout given as a pointer to {seconds, fraction}. */
+static __always_inline __u8 tclass_ptr(const void *p)
+{
+    long t[2] = {0, 0};
+    if (!p)
+        return MP_TR_T_INFINITE;
+    if (bpf_probe_read_user(t, sizeof t, p))
+        return MP_TR_T_FINITE;
+    return t[0] == 0 && t[1] == 0 ? MP_TR_T_ZERO : MP_TR_T_FINITE;
+}
+
+static __always_inline __u8 tclass_ms(int ms)
+{
+    return ms == 0 ? MP_TR_T_ZERO : ms < 0 ? MP_TR_T_INFINITE : MP_TR_T_FINITE;
+}
+
+static __always_inline __u32 read_counters(__u64 *count, __u32 cpu)
+{
+    __u32 ok = 0;
+    for (__u32 e = 0; e < MP_TR_MAX_EVENTS; e++) {
+        if (e >= nevents)
+            break;
+        struct bpf_perf_event_value v = {};
+        __u64 idx = (__u64)e * ncpus + cpu;
+        if (bpf_perf_event_read_value(&counters, idx, &v, sizeof v) == 0 &&
+            v.enabled == v.running) {
+            count[e] = v.counter;
+            ok |= 1u << e;
+        }
+    }
+    return ok;
+}
+
+SEC("raw_tp/sys_enter")
+int mp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+    __u64 pt = bpf_get_current_pid_tgid();
+    __u32 tgid = pt >> 32, tid = (__u32)pt;
+    if (tgid != target_tgid)
+        return 0;
+    long id = (long)ctx->args[1];
+    struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+    struct entry e = {};
+    long a0 = BPF_CORE_READ(regs, di);
+    switch (id) {
+#ifdef __NR_select
+    case __NR_select:   /* its timeval is two longs at r8, as pselect6's timespec */
+#endif
+    case __NR_pselect6:
+        e.call = id == __NR_pselect6 ? MP_TR_PSELECT6 : MP_TR_SELECT;
+        e.arg = a0;
+        e.n = select_n(a0, (const __u64 *)BPF_CORE_READ(regs, si),
+                       (const __u64 *)BPF_CORE_READ(regs, dx),
+                       (const __u64 *)BPF_CORE_READ(regs, r10), &e.top);
+        e.tclass = tclass_ptr((const void *)BPF_CORE_READ(regs, r8));
+        break;
+#ifdef __NR_poll
+    case __NR_poll:
+        e.call = MP_TR_POLL;
+        e.n = e.arg = (long)(unsigned int)BPF_CORE_READ(regs, si);
+        e.tclass = tclass_ms((int)BPF_CORE_READ(regs, dx));
+        break;
+#endif
+    case __NR_ppoll:
+        e.call = MP_TR_PPOLL;
+        e.n = e.arg = (long)(unsigned int)BPF_CORE_READ(regs, si);
+        e.tclass = tclass_ptr((const void *)BPF_CORE_READ(regs, dx));
+        break;
+#ifdef __NR_epoll_wait
+    case __NR_epoll_wait:
+        e.call = MP_TR_EPOLL_WAIT;
+        e.tclass = tclass_ms((int)BPF_CORE_READ(regs, r10));
+        goto epoll;
+#endif
+    case __NR_epoll_pwait:
+        e.call = MP_TR_EPOLL_PWAIT;
+        e.tclass = tclass_ms((int)BPF_CORE_READ(regs, r10));
+        goto epoll;
+    case __NR_epoll_pwait2:
+        e.call = MP_TR_EPOLL_PWAIT2;
+        e.tclass = tclass_ptr((const void *)BPF_CORE_READ(regs, r10));
+    epoll:
+        e.arg = (long)(int)BPF_CORE_READ(regs, dx);
+        e.n = epoll_count(tgid, fd_file((int)a0), (int)a0);
+        break;
+    case __NR_epoll_ctl:
+        e.call = MP_TR_EPOLL_CTL;
+        e.epfd = (int)a0;
+        e.op = (int)BPF_CORE_READ(regs, si);
+        e.epfile = fd_file((int)a0);
+        break;
+#ifdef __NR_epoll_create
+    case __NR_epoll_create:
+#endif
+    case __NR_epoll_create1:
+        e.call = MP_TR_EPOLL_CREATE;
+        break;
+    default:
+        return 0;
+    }
+    e.id = id;
+    e.cpu = bpf_get_smp_processor_id();
+    if (e.call < MP_TR_NCALLS)
+        e.ok = read_counters(e.count, e.cpu);
+    e.enter_ns = bpf_ktime_get_ns();
+    if (bpf_map_update_elem(&inflight, &tid, &e, BPF_ANY))
+        stat_add(MP_TR_ST_NOSLOT);
+    return 0;
+}
+
+SEC("raw_tp/sys_exit")
+int mp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+    __u64 now = bpf_ktime_get_ns();
+    __u64 pt = bpf_get_current_pid_tgid();
+    __u32 tgid = pt >> 32, tid = (__u32)pt;
+    if (tgid != target_tgid)
+        return 0;
+    struct entry *e = bpf_map_lookup_elem(&inflight, &tid);
+    if (!e)
+        return 0;
+    long ret = (long)ctx->args[1];
+    struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+    if (BPF_CORE_READ(regs, orig_ax) != (unsigned long)e->id) {
+        /* an entry left by a thread that died inside its call, its tid reused */
+        bpf_map_delete_elem(&inflight, &tid);
+        return 0;
+    }
+    if (e->call == MP_TR_EPOLL_CTL) {
+        if (ret == 0 && (e->op == EPOLL_CTL_ADD || e->op == EPOLL_CTL_DEL)) {
+            __s64 n = epoll_count(tgid, e->epfile, e->epfd);
+            if (n >= 0) {
+                n += e->op == EPOLL_CTL_ADD ? 1 : -1;
+                if (n < 0)
+                    n = 0;
+                struct epkey k = {.file = e->epfile, .tgid = tgid};
+                bpf_map_update_elem(&epolls, &k, &n, BPF_ANY);
+            }
+        }
+    } else if (e->call == MP_TR_EPOLL_CREATE) {
+        __u64 f = ret >= 0 ? fd_file(ret) : 0;
+        if (f) {
+            struct epkey k = {.file = f, .tgid = tgid};
+            __s64 zero = 0;
+            bpf_map_update_elem(&epolls, &k, &zero, BPF_ANY);
+            struct seedkey s = {.tgid = tgid, .fd = (__s32)ret};
+            bpf_map_delete_elem(&seeds, &s);
+        }
+    } else {
+        struct mp_trace_rec *r = bpf_ringbuf_reserve(&records, sizeof *r, 0);
+        if (!r) {
+            stat_add(MP_TR_ST_LOST);
+        } else {
+            __u64 count[MP_TR_MAX_EVENTS] = {};
+            __u32 cpu = bpf_get_smp_processor_id();
+            __u32 ok = cpu == e->cpu ? read_counters(count, cpu) & e->ok : 0;
+            r->enter_ns = e->enter_ns;
+            r->exit_ns = now;
+            r->ret = ret;
+            r->n = e->n;
+            r->arg = e->arg;
+            r->tid = tid;
+            r->call = e->call;
+            r->tclass = e->tclass;
+            r->pad = 0;
+            r->cpu_enter = e->cpu;
+            r->cpu_exit = cpu;
+            r->counted = ok;
+            r->top = e->top;
+            for (int i = 0; i < MP_TR_MAX_EVENTS; i++)
+                r->delta[i] = (ok & (1u << i)) ? count[i] - e->count[i] : 0;
+            /* user space reads every 100 ms: woken early only when half full, so
+             * that the tracer's own wakeups stay off the target's CPUs */
+            bpf_ringbuf_submit(r, bpf_ringbuf_query(&records, BPF_RB_AVAIL_DATA) > RB_HALF
+                                      ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+        }
+    }
+    bpf_map_delete_elem(&inflight, &tid);
+    return 0;
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/* trace_target.c - a program that makes known wait calls, for
+ * test_trace.sh to trace and check call by call (calls.csv):
+ *
+ *   poll    nfds 10, timeout 0, none ready             x5
+ *   poll    nfds 100, timeout 0, none ready            x5
+ *   poll    nfds 11, timeout 0, one ready              x1
+ *   poll    nfds 13, timeout 1 ms (finite), none ready x1
+ *   poll    nfds 7, timeout 0, from a thread started later  x3
+ *   select  7 fds in readfds, 2 in writefds (1 of them also read): N 8, x3
+ *           with nfds the highest + 1, x1 more with nfds FD_SETSIZE
+ *   epoll   an instance of 12 made before the go file: N 12           x2
+ *           a new instance: 20 added, wait x1; 5 modified, wait x1 (N 20);
+ *           5 deleted, wait x1 (N 15); 3 added through a dup of it, wait
+ *           on the first descriptor x1 and on the dup x1 (N 18)
+ *
+ * Usage: trace_target [GO_FILE]: with GO_FILE, the instance of 12 is made,
+ * then the program waits (10 ms sleeps, at most 30 s) until GO_FILE exists
+ * before its calls, so that a tracer can attach to it first. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NPIPES 60
+
+static int rd[NPIPES], wr[NPIPES];
+
+static void die(const char *what)
+{
+    fprintf(stderr, "trace_target: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+/* poll over the first n read ends (n <= 100: read ends repeated), k times. */
+static void poll_n(int n, int timeout_ms, int k)
+{
+    struct pollfd p[100];
+    for (int i = 0; i < n; i++)
+        p[i] = (struct pollfd){.fd = rd[i % NPIPES], .events = POLLIN};
+    for (int i = 0; i < k; i++)
+        if (poll(p, (nfds_t)n, timeout_ms) < 0)
+            die("poll");
+}
+
+static void *thread_calls(void *arg)
+{
+    (void)arg;
+    poll_n(7, 0, 3);
+    return NULL;
+}
+
+static void epoll_add(int ep, int fd, int op)
+{
+    struct epoll_event ev = {.events = EPOLLIN, .data.fd = fd};
+    if (epoll_ctl(ep, op, fd, &ev) < 0)
+        die("epoll_ctl");
+}
+
+static void epoll_once(int ep)
+{
+    struct epoll_event ev[64];
+    if (epoll_wait(ep, ev, 64, 0) < 0)
+        die("epoll_wait");
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 0; i < NPIPES; i++) {
+        int p[2];
+        if (pipe(p) < 0)
+            die("pipe");
+        rd[i] = p[0];
+        wr[i] = p[1];
+    }
+    int old = epoll_create1(0);
+    if (old < 0)
+        die("epoll_create1");
+    for (int i = 0; i < 12; i++)
+        epoll_add(old, rd[i], EPOLL_CTL_ADD);
+    if (argc > 1) {
+        struct timespec ts = {0, 10000000};
+        int tries = 3000;
+        while (access(argv[1], F_OK) != 0 && tries-- > 0)
+            nanosleep(&ts, NULL);
+        if (tries <= 0) {
+            fprintf(stderr, "trace_target: %s never appeared\n", argv[1]);
+            return 1;
+        }
+    }
+    epoll_once(old);
+    epoll_once(old);
+
+    poll_n(10, 0, 5);
+    poll_n(100, 0, 5);
+    if (write(wr[3], "x", 1) != 1)
+        die("write");
+    poll_n(11, 0, 1);
+    char b;
+    if (read(rd[3], &b, 1) != 1)
+        die("read");
+    poll_n(13, 1, 1);
+
+    pthread_t t;
+    if (pthread_create(&t, NULL, thread_calls, NULL) || pthread_join(t, NULL)) {
+        fprintf(stderr, "trace_target: pthread failed\n");
+        return 1;
+    }
+
+    for (int k = 0; k < 4; k++) {
+        fd_set r, w;
+        FD_ZERO(&r);
+        FD_ZERO(&w);
+        for (int i = 0; i < 7; i++)
+            FD_SET(rd[i], &r);
+        FD_SET(rd[0], &w);
+        FD_SET(wr[9], &w);
+        int hi = rd[6] > wr[9] ? rd[6] : wr[9];
+        struct timeval tv = {0, 0};
+        if (select(k < 3 ? hi + 1 : FD_SETSIZE, &r, &w, NULL, &tv) < 0)
+            die("select");
+    }
+
+    int ep = epoll_create1(0);
+    if (ep < 0)
+        die("epoll_create1");
+    for (int i = 0; i < 20; i++)
+        epoll_add(ep, rd[20 + i], EPOLL_CTL_ADD);
+    epoll_once(ep);
+    for (int i = 0; i < 5; i++)
+        epoll_add(ep, rd[20 + i], EPOLL_CTL_MOD);
+    epoll_once(ep);
+    for (int i = 0; i < 5; i++)
+        epoll_add(ep, rd[20 + i], EPOLL_CTL_DEL);
+    epoll_once(ep);
+    int dup_ep = dup(ep);
+    if (dup_ep < 0)
+        die("dup");
+    for (int i = 0; i < 3; i++)
+        epoll_add(dup_ep, rd[45 + i], EPOLL_CTL_ADD);
+    epoll_once(ep);
+    epoll_once(dup_ep);
+    return 0;
+}
