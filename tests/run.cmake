@@ -82,3 +82,9 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
                    ${CMAKE_CURRENT_BINARY_DIR}/run-exports)
   set_tests_properties(test_run_exports PROPERTIES LABELS run TIMEOUT 180 SKIP_RETURN_CODE 77)
 endif()
+# tcp fds in a network namespace of their own: the loopback down, the local ports used up.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_loop_tcp COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_loop_tcp.sh
+           $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_loop_tcp PROPERTIES LABELS run SKIP_RETURN_CODE 77 TIMEOUT 60)
+endif()

@@ -11,6 +11,7 @@
 #include "run/fdset.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -74,6 +75,21 @@ static int tcp_listener(struct sockaddr_in *addr, int backlog, mp_err *err)
     return l;
 }
 
+/* What a failed connect to the listener on 127.0.0.1 usually means. */
+static const char *tcp_connect_hint(int e)
+{
+    switch (e) {
+    case ENETUNREACH:
+        return " (the loopback interface is down: bring it up as root, ip link set lo up)";
+    case EADDRNOTAVAIL:
+        return " (no local port left: each connection from 127.0.0.1 takes one port of "
+               "net.ipv4.ip_local_port_range; widen it as root, sysctl -w "
+               "net.ipv4.ip_local_port_range=\"1024 65535\", or watch fewer tcp fds)";
+    default:
+        return "";
+    }
+}
+
 /* One connected pair: p[0] is watched, p[1] is the far end. */
 static int make_pair(mp_fd_kind kind, int listener, const struct sockaddr_in *addr, int p[2],
                      mp_err *err)
@@ -94,8 +110,8 @@ static int make_pair(mp_fd_kind kind, int listener, const struct sockaddr_in *ad
         if (connect(c, (const struct sockaddr *)addr, sizeof *addr) < 0) {
             int e = errno;
             close(c);
-            return mp_errf(err, -e, "tcp: connect to 127.0.0.1:%d: %s", ntohs(addr->sin_port),
-                           strerror(e));
+            return mp_errf(err, -e, "tcp: connect to 127.0.0.1:%d: %s%s", ntohs(addr->sin_port),
+                           strerror(e), tcp_connect_hint(e));
         }
         int a = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
         if (a < 0) {
