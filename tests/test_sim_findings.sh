@@ -9,7 +9,9 @@
 # seed's kind (TCP sockets); then the same file with poll's count at 20,000
 # and epoll's at 300,000 changed: holds, not resolved, not flat; the same
 # cells as tcp fds: judged on the seed's own kind, and with both kinds the
-# eventfd line says the tcp findings judge the claim.  CI's
+# eventfd line says the tcp findings judge the claim; a recorded boot on TCP
+# sockets (tests/fixtures/muxsim-tcp), through sim-import: the claim holds
+# there, judged on the seed's own kind.  CI's
 # scripts/muxsim/check-llc.py passes on the recorded run and fails when
 # epoll is not flat.  scripts/muxsim/pmugap.py on a recorded --pmu-check boot
 # (tests/fixtures/muxsim-pmu) sets the PMU's instructions per call beside the
@@ -70,6 +72,14 @@ has "$t/tcp" "The seed watched tcp sockets on a real EPYC 9354P; this is the mod
 mkdir "$t/both" && cp "$fx" "$t/both/" && kinds "$t/both/results.json" eventfd tcp && report "$t/both"
 has "$t/both" "(simulated (epyc-9354p), eventfd fds, not the seed's kind: it measured tcp sockets, judged on them in their own findings)**"
 has "$t/both" "(simulated (epyc-9354p), tcp fds, the kind the seed measured)**"
+# a recorded boot on TCP sockets (tests/fixtures/muxsim-tcp: poll and epoll at
+# 20,000 of its 10,000 and 20,000 cells, epyc-9354p), imported and reported
+cp -r "$src/tests/fixtures/muxsim-tcp" "$t/rtcp"
+"$bin" sim-import "$t/rtcp" >/dev/null 2>"$t/err" || fail "sim-import muxsim-tcp: $(cat "$t/err")"
+report "$t/rtcp"
+has "$t/rtcp" "**Findings on the LLC, ready mode, tcp fds (simulated (epyc-9354p)):**"
+has "$t/rtcp" "- **Seed 000's \"L3 misses at 20,000 descriptors\": holds (simulated (epyc-9354p), tcp fds, the kind the seed measured)**: poll at N = 20,000 has 270,218 LLC-load misses per call (p10 270,159, p90 272,171)."
+has "$t/rtcp" "- epoll: **flat**: at most 0 LLC-load misses per call at any N from 20,000 to 20,000;"
 ck=$src/scripts/muxsim/check-llc.py
 python3 "$ck" "$t/a" > "$t/ck" 2>&1 || fail "check-llc.py on the recorded run: $(cat "$t/ck")"
 grep -q "poll's L3 knee between N = 50000 and 70000" "$t/ck" || fail "check-llc.py said: $(cat "$t/ck")"
