@@ -6,7 +6,7 @@
 # /etc/guest-setup.sh before the job; that file, run on a tree of plain files
 # standing for /proc and /sys (AG_SYSROOT) with a stand-in `ip`, brings the
 # loopback up, sets the local port range to 1024-65535 (room for 50,000 TCP
-# connections to one listener), somaxconn, fs.nr_open, fs.file-max and the
+# connections from one source address), somaxconn, fs.nr_open, fs.file-max and the
 # epoll watches, reads each back, tries RLIMIT_NOFILE 4,194,304, and names a
 # setting that did not take.
 set -u

@@ -36,9 +36,9 @@
 # /etc/guest-setup.sh gives every job room for large descriptor sets, TCP
 # sockets included: the loopback interface up (nothing else brings it up in
 # an initramfs, and a TCP connection to 127.0.0.1 is then "Network is
-# unreachable"), net.ipv4.ip_local_port_range 1024-65535 (each connection
-# from 127.0.0.1 to one listener takes a local port: 64,512 of them, against
-# 28,232 by default), net.core.somaxconn 65535, fs.nr_open and RLIMIT_NOFILE
+# unreachable"), net.ipv4.ip_local_port_range 1024-65535 (each tcp
+# connection takes a local port of its source address: 64,512 of them,
+# against 28,232 by default), net.core.somaxconn 65535, fs.nr_open and RLIMIT_NOFILE
 # 4,194,304, fs.file-max 8,388,608 and fs.epoll.max_user_watches 4,194,304.
 # It reads each setting back and prints one line per setting (console and
 # /out/guest-setup.txt), "could not ..." for one that did not take.
