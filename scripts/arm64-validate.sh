@@ -96,7 +96,6 @@ cat > "$work/job.sh" <<EOF
 hostname qemu-arm64-$cpu
 export PATH=/usr/bin:\$PATH
 echo 1 > /proc/sys/kernel/perf_user_access
-ulimit -Hn 65536 && ulimit -Sn 65536
 mkdir -p /opt /out/guest && tar -xzf /$name.tar.gz -C /opt || exit 1
 cd /tmp
 echo "+ sh /opt/$name/validate-host.sh$vh_args /out/validation"
@@ -122,6 +121,7 @@ mkdir -p "$out/guest"
 cp "$work/console.log" "$out/guest/console.log"
 [ -d "$work/back/guest" ] && cp -r "$work/back/guest/." "$out/guest/"
 [ -f "$work/back/job.log" ] && cp "$work/back/job.log" "$out/guest/job.log"
+[ -f "$work/back/guest-setup.txt" ] && cp "$work/back/guest-setup.txt" "$out/guest/"
 [ -d "$work/back/validation" ] && cp -r "$work/back/validation/." "$out/"
 if [ ! -f "$out/summary.txt" ]; then
     echo "arm64-validate: validate-host wrote no summary (guest status $rc); see $out/guest/job.log and console.log" >&2

@@ -13,9 +13,10 @@
 #
 # DIR receives the run directory (results.json, results.csv, samples.csv,
 # report.md) and DIR/guest/ the guest's side: doctor.txt, events.txt,
-# job.log and console.log.  Exit status: 0 when every command in
-# the guest succeeded, 1 when one failed or the guest did not finish within
-# --timeout seconds (default 240), 2 on bad arguments.
+# job.log, console.log and guest-setup.txt (the loopback and descriptor
+# limits its /init set: scripts/lib/arm64-guest.sh).  Exit status: 0 when
+# every command in the guest succeeded, 1 when one failed or the guest did
+# not finish within --timeout seconds (default 240), 2 on bad arguments.
 # --tests runs those test programs of the arm64 build in the guest first
 # (output in DIR/guest/tests.log; 77 counts as a skip, anything else but 0
 # fails the job).
@@ -84,7 +85,6 @@ echo $ua > /proc/sys/kernel/perf_user_access
 mkdir -p /out/guest
 set --
 while IFS= read -r a; do set -- "\$@" "\$a"; done < /args
-ulimit -Hn 65536 && ulimit -Sn 65536
 muxprof doctor > /out/guest/doctor.txt 2>&1 || echo "(muxprof doctor found something to fix: guest/doctor.txt)"
 st=0
 for t in $tests; do
@@ -122,6 +122,7 @@ mkdir -p "$out/guest"
 cp "$work/console.log" "$out/guest/console.log"
 [ -d "$work/back/guest" ] && cp -r "$work/back/guest/." "$out/guest/"
 [ -f "$work/back/job.log" ] && cp "$work/back/job.log" "$out/guest/job.log"
+[ -f "$work/back/guest-setup.txt" ] && cp "$work/back/guest-setup.txt" "$out/guest/"
 [ -d "$work/back/run" ] && cp -r "$work/back/run/." "$out/"
 if [ "$rc" != 0 ]; then
     echo "arm64-vm: the guest job failed (status $rc); see $out/guest/job.log and console.log" >&2

@@ -25,6 +25,12 @@
 # host's clock at each cell's marker, first call and last call, and the
 # callback counts: where the time went.
 #
+# --fd-kind takes muxprof's fd kinds (pipe, the default, socketpair, tcp,
+# eventfd).  The guest's /init (scripts/lib/arm64-guest.sh) brings its
+# loopback up and widens its local port range to 1024-65535 (28,224 tcp
+# connections from each loopback source address muxprof uses); a large N
+# needs guest memory: give --mem.
+#
 # --with-contrib loads QEMU's contrib cache plugin (libcache.so, built once
 # by scripts/lib/qemu-source.sh) into the same boot with the geometry's L1d,
 # L1i and L2: both models see the same accesses at the same physical
@@ -146,11 +152,9 @@ trap 'rm -rf "$work"' EXIT
 for b in ${backends//,/ }; do for n in ${fds//,/ }; do echo "$b $n" >> "$work/cells"; done; done
 ag_root_new "$work/root" && ag_root_add_prog "$work/root" "$ARM_BIN" /bin/muxprof &&
     ag_root_add_file "$work/root" "$work/cells" /cells || start_failed "could not build the initrd"
+# The guest's /init (scripts/lib/arm64-guest.sh) has brought the loopback up
+# and raised the port range, fs.nr_open, RLIMIT_NOFILE and the epoll watches.
 cat > "$work/job.sh" <<EOF
-# Room for the largest cell: descriptors and epoll watches (root of its own kernel).
-echo 4194304 > /proc/sys/fs/epoll/max_user_watches
-echo 4194304 > /proc/sys/fs/nr_open
-ulimit -Hn 4194304; ulimit -Sn 4194304
 grep -E 'MemTotal|PageTables' /proc/meminfo > /out/meminfo
 i=0
 while read -r b n; do

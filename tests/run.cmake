@@ -88,3 +88,10 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_settle COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_settle.sh $<TARGET_FILE:muxprof>)
   set_tests_properties(test_settle PROPERTIES LABELS run TIMEOUT 120)
 endif()
+
+# tcp fds in a network namespace of their own: the loopback down, the local ports used up.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_loop_tcp COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_loop_tcp.sh
+           $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_loop_tcp PROPERTIES LABELS run SKIP_RETURN_CODE 77 TIMEOUT 60)
+endif()

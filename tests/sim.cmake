@@ -30,3 +30,7 @@ if(MP_PYTHON3 AND NOT CMAKE_CROSSCOMPILING_EMULATOR)
            ${CMAKE_SOURCE_DIR} $<TARGET_FILE:muxprof>)
   set_tests_properties(test_sim_findings PROPERTIES LABELS "sim;report" TIMEOUT 120)
 endif()
+# The arm64 guest's /init set-up (loopback, port range, descriptor limits) without booting.
+add_test(NAME test_guest_setup COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_guest_setup.sh
+         ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_guest_setup PROPERTIES LABELS sim SKIP_RETURN_CODE 77 TIMEOUT 60)

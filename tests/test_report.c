@@ -336,7 +336,8 @@ static void golden_synthetic(void **st)
     HAS(md, "ready mode L1-dcache-load-misses: 1,255 per call = 1 per pollfd line");
     HAS(md, "**\"2,500 cache lines at 20,000 fds\"** (seed 000): **holds by arithmetic (not "
             "measured)**: 20,000 × 8 = 160,000 bytes = 2,500 lines of 64 bytes");
-    HAS(md, "N=20,000 was not measured in this run.");
+    HAS(md, "N=20,000 was not measured in this run, on pipe fds, not the seed's tcp (this run "
+            "has no tcp cells).");
     HAS(md, "**FD_SETSIZE cliff** (seeds 001, 002: select cannot watch fd numbers >= 1024): "
             "**holds by the kernel ABI (the cliff itself not measured)**: select ran up to "
             "N=1,000 (maxfd 1,002); from N=2,000 (maxfd 2,002) muxprof does not call it");

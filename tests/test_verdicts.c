@@ -756,6 +756,66 @@ static void one_ratio_everywhere(void **st)
     free(md);
 }
 
+/* The seeds' claims judged on the kind each seed measured: the base (pipes
+ * only) says in each line that its kind is not seed 000's tcp; the base with
+ * its wakeup cells copied as tcp cells (after the pipe cells, so pipe stays
+ * the run's first kind; wall_ns doubled, L1-dcache-load-misses tripled)
+ * judges seed 000's claims on those, seed 002's still on pipes. */
+static void claims_on_seed_kind(void **st)
+{
+    (void)st;
+    char dir[300], p[400];
+    snprintf(dir, sizeof dir, "%s/pipe-only", tmp);
+    mkdir(dir, 0700);
+    cJSON *doc = mp_fx_doc(MP_TEST_FIXTURES "/report", BASE), *c;
+    assert_non_null(doc);
+    snprintf(p, sizeof p, "%s/results.json", dir);
+    assert_int_equal(mp_fx_write_doc(p, doc), 0);
+    char *md = report(dir);
+    HAS(md, "Beside it, measured at N=10,000, on pipe fds, not the seed's tcp (this run has no "
+            "tcp cells) (misses count lines");
+    HAS(md, "N=20,000 was not measured in this run, on pipe fds, not the seed's tcp");
+    HAS(md, "This run's wakeup cells on pipe fds, not seed 000's tcp (this run has none):");
+    HAS(md, "This run's ready cells on pipe fds, the kind seed 002 measured:");
+    HAS(md, "| 10,000 | 656,745 | 1,802,000 | 2,728 | 2,500 |\n");
+    free(md);
+
+    doc = mp_fx_doc(MP_TEST_FIXTURES "/report", BASE);   /* written and deleted above */
+    assert_non_null(doc);
+    cJSON *res = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    int n = cJSON_GetArraySize(res);
+    for (int i = 0; i < n; i++) {
+        cJSON *x = cJSON_GetArrayItem(res, i);
+        if (strcmp(cJSON_GetObjectItemCaseSensitive(x, "mode")->valuestring, "wakeup"))
+            continue;
+        cJSON *t = cJSON_Duplicate(x, 1);
+        cJSON_ReplaceItemInObjectCaseSensitive(t, "fd_kind", cJSON_CreateString("tcp"));
+        cJSON *mt = cJSON_GetObjectItemCaseSensitive(t, "metrics");
+        cJSON_ArrayForEach(c, mt) {
+            if (!strcmp(c->string, "wall_ns") || !strcmp(c->string, "wall_raw_ns"))
+                scale_summary(c, 2);
+            else if (!strcmp(c->string, "L1-dcache-load-misses"))
+                scale_summary(c, 3);
+        }
+        cJSON_AddItemToArray(res, t);
+    }
+    snprintf(dir, sizeof dir, "%s/with-tcp", tmp);
+    mkdir(dir, 0700);
+    snprintf(p, sizeof p, "%s/results.json", dir);
+    assert_int_equal(mp_fx_write_doc(p, doc), 0);
+    md = report(dir);
+    HAS(md, "  - wakeup mode: **holds**, on tcp fds as the seed measured: ");
+    HAS(md, "  - ready mode: **holds**, on pipe fds as the seed measured: ");
+    HAS(md, "Beside it, measured at N=10,000, on tcp fds as the seed measured (misses count "
+            "lines, not bytes, so this is context, not a check): wakeup mode "
+            "L1-dcache-load-misses: 3,765 per call");
+    NOT(md, "ready mode L1-dcache-load-misses: 1,255 per call");
+    HAS(md, "This run's wakeup cells on tcp fds, the kind seed 000 measured:");
+    HAS(md, "| 10,000 | 656,745 | 3,604,000 | 2,728 | 5,000 |\n");
+    HAS(md, "This run's ready cells on pipe fds, the kind seed 002 measured:");
+    free(md);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -773,6 +833,7 @@ int main(void)
         cmocka_unit_test(linear_slope_everywhere),
         cmocka_unit_test(flat_not_growth),
         cmocka_unit_test(one_ratio_everywhere),
+        cmocka_unit_test(claims_on_seed_kind),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -29,8 +29,21 @@
 # shift=0, ...).  Default kernel arguments: console=ttyAMA0 quiet panic=-1.
 #
 # The guest's /init mounts proc, sysfs, devtmpfs and a tmpfs on /tmp, sets
-# kernel.perf_event_paranoid=-1, installs the busybox applets, runs /job.sh with
-# its output on the console and in /out/job.log, sends /out back, powers off.
+# kernel.perf_event_paranoid=-1, installs the busybox applets, sources
+# /etc/guest-setup.sh (below), runs /job.sh with its output on the console and
+# in /out/job.log, sends /out back, powers off.
+#
+# /etc/guest-setup.sh gives every job room for large descriptor sets, TCP
+# sockets included: the loopback interface up (nothing else brings it up in
+# an initramfs, and a TCP connection to 127.0.0.1 is then "Network is
+# unreachable"), net.ipv4.ip_local_port_range 1024-65535 (each tcp
+# connection takes a local port of its source address: 64,512 of them,
+# against 28,232 by default), net.core.somaxconn 65535, fs.nr_open and RLIMIT_NOFILE
+# 4,194,304, fs.file-max 8,388,608 and fs.epoll.max_user_watches 4,194,304.
+# It reads each setting back and prints one line per setting (console and
+# /out/guest-setup.txt), "could not ..." for one that did not take.
+# AG_SYSROOT, when set, prefixes its /proc and /sys (a check of the file
+# outside a guest, on a tree of plain files).
 #
 # Downloads (apt-get download: nothing is installed, no root needed) and their
 # unpacked files are cached in AG_CACHE (default ~/.cache/muxprof/arm64-guest).
@@ -136,6 +149,9 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 echo 1 > /proc/sys/kernel/printk
 echo -1 > /proc/sys/kernel/perf_event_paranoid
+# sourced: RLIMIT_NOFILE must be raised in this shell for the job to inherit it
+. /etc/guest-setup.sh > /out/guest-setup.txt 2>&1
+cat /out/guest-setup.txt
 echo "@@AG-JOB-START@@"
 { sh /job.sh; echo $? > /tmp/.rc; } 2>&1 | tee /out/job.log
 rc=$(cat /tmp/.rc 2>/dev/null || echo 125)
@@ -147,6 +163,45 @@ sync
 poweroff -f
 EOF
     chmod 755 "$root"/init
+    ag__setup_script > "$root"/etc/guest-setup.sh
+}
+
+# The text of /etc/guest-setup.sh (see the top of this file).
+ag__setup_script() {
+    cat <<'EOF'
+# guest-setup.sh - loopback up and room for large descriptor sets; sourced by /init.
+ag_s=${AG_SYSROOT:-}
+ag_bad=0
+ag_set() {   # ag_set KEY VALUE: the sysctl KEY (dotted) set to VALUE and read back
+    ag_f=$ag_s/proc/sys/$(echo "$1" | tr . /)
+    echo "$2" > "$ag_f" 2>/dev/null
+    ag_got=$(tr '\t' ' ' < "$ag_f" 2>/dev/null)
+    if [ "$ag_got" = "$2" ]; then
+        echo "guest-setup: $1 = $2"
+    else
+        echo "guest-setup: could not set $1 to $2 (it reads '$ag_got')"; ag_bad=1
+    fi
+}
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
+ag_flags=$(cat "$ag_s/sys/class/net/lo/flags" 2>/dev/null) || ag_flags=0
+if [ $(( ag_flags & 1 )) = 1 ]; then
+    echo "guest-setup: lo up"
+else
+    echo "guest-setup: could not bring the loopback interface up (flags $ag_flags)"; ag_bad=1
+fi
+ag_set net.ipv4.ip_local_port_range "1024 65535"
+ag_set net.core.somaxconn 65535
+ag_set fs.nr_open 4194304
+ag_set fs.file-max 8388608
+ag_set fs.epoll.max_user_watches 4194304
+if ulimit -Hn 4194304 2>/dev/null && ulimit -Sn 4194304 2>/dev/null; then
+    echo "guest-setup: RLIMIT_NOFILE = $(ulimit -n)"
+else
+    echo "guest-setup: could not raise RLIMIT_NOFILE to 4194304 (it is $(ulimit -n))"; ag_bad=1
+fi
+[ "$ag_bad" = 0 ] || echo "guest-setup: not all of the settings above took"
+unset ag_s ag_f ag_got ag_flags ag_bad
+EOF
 }
 
 # Copy FILE to DEST (a path inside the root).

@@ -26,11 +26,6 @@
 #define REF_EPYC "epyc-9354p"
 #define REF_AARCH64 "aarch64-gcc13-pipe"
 
-static const char *first_kind(const mp_rmodel *m)
-{
-    return m->nkinds ? m->kinds[0] : "unknown";
-}
-
 /* "p50 [lo–hi]" of a cell, the interval when it has one. */
 static const char *p50_ci(const mp_rcell *c, char *buf, size_t len)
 {
@@ -188,8 +183,13 @@ static int cache_counter(const char *name)
     return 0;
 }
 
-static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
+/* Seed 000's claims that hold in any mode are judged on its kind, TCP
+ * sockets, where the run has them (mp_rv_claim_kind's wakeup kind). */
+static void claim_bytes(FILE *f, const mp_rmodel *m)
 {
+    const char *seed_kind, *kind = mp_rv_claim_kind(m, "wakeup", &seed_kind);
+    char kn[160];
+    kind_note(kn, sizeof kn, kind, seed_kind);
     mp_move p10k = mp_move_poll(10000, m->line_bytes);
     mp_move p20k = mp_move_poll(20000, 64);
     mp_move p20h = mp_move_poll(20000, m->line_bytes);
@@ -210,15 +210,20 @@ static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
             char a[32], b[32];
             if (!cache_counter(c->counters[k].name))
                 continue;
-            fprintf(f, "%s %s mode %s: %s per call = %s per pollfd line", said++ ? ";" :
-                    " Beside it, measured at N=10,000 (misses count lines, not bytes, so this "
-                    "is context, not a check):", m->modes[i], c->counters[k].name,
+            if (!said++)
+                fprintf(f, " Beside it, measured at N=10,000%s (misses count lines, not "
+                           "bytes, so this is context, not a check):", kn);
+            fprintf(f, "%s %s mode %s: %s per call = %s per pollfd line", said > 1 ? ";" : "",
+                    m->modes[i], c->counters[k].name,
                     mp_fmt_num(a, sizeof a, c->counters[k].s.p50),
                     mp_fmt_num(b, sizeof b, c->counters[k].s.p50 / (double)p10k.lines_in));
         }
     }
-    fprintf(f, "%s\n", said ? "." : " No cache counters were measured for poll at N=10,000 "
-            "(see Counters), so the bytes are not checked against misses.");
+    if (said)
+        fprintf(f, ".\n");
+    else
+        fprintf(f, " No cache counters were measured for poll at N=10,000%s (see Counters), "
+                   "so the bytes are not checked against misses.\n", kn);
     fprintf(f, "- **\"2,500 cache lines at 20,000 fds\"** (seed 000): **%s (not measured)**: "
                "20,000 × 8 = %s bytes = %s lines of 64 bytes; with this host's %u-byte "
                "lines%s, %s lines.", m->line_bytes == 64 ? "holds by arithmetic"
@@ -229,8 +234,11 @@ static void claim_bytes(FILE *f, const mp_rmodel *m, const char *kind)
     int at20k = 0;
     for (size_t i = 0; i < m->nmodes; i++)
         at20k |= mp_rm_find(m, m->modes[i], kind, "poll", 20000) != NULL;
-    fprintf(f, "%s\n", at20k ? " This run measured poll at N=20,000: see the cache-line "
-                               "correlation above." : " N=20,000 was not measured in this run.");
+    if (at20k)
+        fprintf(f, " This run measured poll at N=20,000%s: see the cache-line correlation "
+                   "above.\n", kn);
+    else
+        fprintf(f, " N=20,000 was not measured in this run%s.\n", kn);
 }
 
 /* select's cells against FD_SETSIZE: the largest N it ran at and the
@@ -372,27 +380,46 @@ static int load_seed(mp_rmodel *r, const char *name, FILE *f)
     return 0;
 }
 
-static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
+/* "tcp fds, the kind seed 000 measured" or "pipe fds, not seed 000's tcp
+ * (this run has none)". */
+static const char *table_kind(char *buf, size_t len, const char *seed, const char *kind,
+                              const char *seed_kind)
 {
-    char a[32], b[32], c[32], d[32];
+    if (strcmp(kind, seed_kind))
+        snprintf(buf, len, "%s fds, not seed %s's %s (this run has none)", MP_QMD(kind), seed,
+                 seed_kind);
+    else
+        snprintf(buf, len, "%s fds, the kind seed %s measured", seed_kind, seed);
+    return buf;
+}
+
+static void seed_tables(FILE *f, const mp_rmodel *m)
+{
+    char a[32], b[32], c[32], d[32], tk[160];
+    const char *sk000, *k000 = mp_rv_claim_kind(m, "wakeup", &sk000);
+    const char *sk002, *k002 = mp_rv_claim_kind(m, "ready", &sk002);
     long long ns[MP_RC_MAXPTS];
     mp_rmodel *s000 = calloc(1, sizeof *s000), *s002 = calloc(1, sizeof *s002);
     if (!s000 || !s002 || load_seed(s000, REF_EPYC, f) < 0 || load_seed(s002, REF_AARCH64, f) < 0)
         goto out;
     fprintf(f, "\nThe seeds' own numbers beside this run's medians (ns per call; different "
-               "hosts, so compare shapes, not values; this run's intervals are in the Results tables):\n\n"
+               "hosts, so compare shapes, not values; this run's intervals are in the Results "
+               "tables). This run's wakeup cells on %s:\n\n"
                "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed 000 epoll "
-               "(wakeup) | this run epoll (wakeup) |\n|---:|---:|---:|---:|---:|\n");
+               "(wakeup) | this run epoll (wakeup) |\n|---:|---:|---:|---:|---:|\n",
+            table_kind(tk, sizeof tk, "000", k000, sk000));
     size_t n000 = seed_ns(s000, "wakeup", "poll", ns, MP_RC_MAXPTS);
     char e0[32];
     for (size_t i = 0; i < n000; i++)
         fprintf(f, "| %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)ns[i]),
                 mp_fmt_num(a, sizeof a, seed_p50(s000, "wakeup", "poll", ns[i])),
-                run_p50(m, "wakeup", kind, "poll", ns[i], b, sizeof b),
+                run_p50(m, "wakeup", k000, "poll", ns[i], b, sizeof b),
                 mp_fmt_num(c, sizeof c, seed_p50(s000, "wakeup", "epoll", ns[i])),
-                run_p50(m, "wakeup", kind, "epoll", ns[i], d, sizeof d));
-    fprintf(f, "\n| N | seed 002 select (ready) | this run | seed 002 poll (ready) | this run "
-               "| seed 002 epoll (ready) | this run |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+                run_p50(m, "wakeup", k000, "epoll", ns[i], d, sizeof d));
+    fprintf(f, "\nThis run's ready cells on %s:\n\n| N | seed 002 select (ready) | this run | "
+               "seed 002 poll (ready) | this run | seed 002 epoll (ready) | this run |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|\n",
+            table_kind(tk, sizeof tk, "002", k002, sk002));
     size_t n002 = seed_ns(s002, "ready", "poll", ns, MP_RC_MAXPTS);
     for (size_t i = 0; i < n002; i++) {
         char e[32], g[32];
@@ -400,11 +427,11 @@ static void seed_tables(FILE *f, const mp_rmodel *m, const char *kind)
         double sel = seed_p50(s002, "ready", "select", n);
         fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)n),
                 isfinite(sel) ? mp_fmt_num(a, sizeof a, sel) : "not possible",
-                run_p50(m, "ready", kind, "select", n, b, sizeof b),
+                run_p50(m, "ready", k002, "select", n, b, sizeof b),
                 mp_fmt_num(c, sizeof c, seed_p50(s002, "ready", "poll", n)),
-                run_p50(m, "ready", kind, "poll", n, d, sizeof d),
+                run_p50(m, "ready", k002, "poll", n, d, sizeof d),
                 mp_fmt_num(e, sizeof e, seed_p50(s002, "ready", "epoll", n)),
-                run_p50(m, "ready", kind, "epoll", n, g, sizeof g));
+                run_p50(m, "ready", k002, "epoll", n, g, sizeof g));
     }
     fputc('\n', f);
 out:
@@ -419,19 +446,19 @@ out:
 static void claims(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     (void)figs;
-    const char *kind = first_kind(m);
     fprintf(f, "## The source articles' claims, checked\n\n"
                "Seeds: 000 \"poll vs epoll: why linear multiplexing stalls at scale\", 001 "
                "\"epoll vs select toy\", 002 the Vietnamese select/poll/epoll article (see "
                "docs/report.md). Each measured claim is judged on the fd kind its seed "
                "measured (000: TCP sockets, 001: TCP, 002: pipes) where this run has it, and "
-               "its line says so where it does not; the rest on %s fds.\n\n", kind);
+               "its line names the kind it was judged on and says so where that is not the "
+               "seed's.\n\n");
     claim_linear(f, m);
     claim_ratio(f, m);
-    claim_bytes(f, m, kind);
+    claim_bytes(f, m);
     claim_fdsetsize(f, m);
     claim_384(f, m);
-    seed_tables(f, m, kind);
+    seed_tables(f, m);
 }
 
 /* ---- the same checks for `report --json` ---- */
@@ -550,9 +577,8 @@ static void fdset_json(cJSON *arr, const mp_rmodel *m)
 
 static void claims_json(cJSON *doc, const mp_rmodel *m)
 {
-    const char *kind = first_kind(m);
     cJSON *o = cJSON_AddObjectToObject(doc, "claims");
-    cJSON_AddStringToObject(o, "fd_kind", kind);
+    cJSON_AddStringToObject(o, "fd_kind", m->nkinds ? m->kinds[0] : "unknown");
     cJSON *arr = cJSON_AddArrayToObject(o, "checks");
     for (size_t i = 0; i < m->nmodes; i++)
         linear_json(arr, m, m->modes[i]);

@@ -12,6 +12,7 @@
 
 #include "report/series.h"
 #include "report/model.h"
+#include "report/verdict.h"
 #include "common/quote.h"
 #include "report/format.h"
 
@@ -133,6 +134,55 @@ static unsigned long long l3_bytes(const mp_rmodel *m)
     return 0;
 }
 
+/* Whether the run has cells of fd kind kind. */
+static int has_kind(const mp_rmodel *m, const char *kind)
+{
+    for (size_t k = 0; k < m->nkinds; k++)
+        if (!strcmp(m->kinds[k], kind))
+            return 1;
+    return 0;
+}
+
+/* Seed 000: "a sequential pass over 20,000 descriptors ... triggering L3
+ * cache misses", on one (mode, kind).  The seed measured TCP sockets: its
+ * verdict on another kind says that it is not the seed's, and whether this
+ * run has the seed's kind too (then its own line judges the claim). */
+static void claim_llc(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
+{
+    const char *seed_kind = mp_rv_seed_kind("000");
+    int own = !strcmp(kind, seed_kind);
+    char a[32], b[32], c[32], d[32], g[32], on[200];
+    if (own)
+        snprintf(on, sizeof on, "%s fds, the kind the seed measured", seed_kind);
+    else
+        snprintf(on, sizeof on, "%s fds, not the seed's kind: it measured %s sockets%s",
+                 MP_QMD(kind), seed_kind, has_kind(m, seed_kind) ? ", judged on them in their "
+                 "own findings" : ", which this run does not have");
+    const mp_rcell *at = mp_rm_find(m, mode, kind, "poll", CLAIM_N);
+    const mp_rsum *s = sum_of(at, "sim:LLC-load-misses");
+    if (!s || !isfinite(s->p10) || !isfinite(s->p90)) {
+        fprintf(f, "- Seed 000's \"L3 misses at 20,000 descriptors\" on %s: not checked (poll "
+                   "at N = 20,000 not in this run).\n\n", on);
+        return;
+    }
+    const char *v = s->p10 >= CLAIM_HOLDS_PER_FD * CLAIM_N ? "holds" :
+                    s->p90 < LLC_NONE_PER_FD * CLAIM_N ? "does not hold" : "not resolved";
+    fprintf(f, "- **Seed 000's \"L3 misses at 20,000 descriptors\": %s (%s, %s)**: poll at N = "
+               "20,000 has %s LLC-load misses per call (p10 %s, p90 %s). It holds at %s or more "
+               "in the p10 call (one per 10 fds), does not at fewer than %s in the p90 call "
+               "(one per 100), and is not resolved between. ", v, MP_QMD(m->sim_label), on,
+            mp_fmt_num(a, sizeof a, s->p50), mp_fmt_num(b, sizeof b, s->p10),
+            mp_fmt_num(c, sizeof c, s->p90), mp_fmt_num(d, sizeof d, CLAIM_HOLDS_PER_FD * CLAIM_N),
+            mp_fmt_num(g, sizeof g, LLC_NONE_PER_FD * CLAIM_N));
+    if (own)
+        fprintf(f, "The seed watched %s sockets on a real EPYC 9354P; this is the model's L3 "
+                   "with the same kind of fd in an emulated arm64 guest.\n\n", seed_kind);
+    else
+        fprintf(f, "The seed watched %s sockets on a real EPYC 9354P; this is the model's L3 "
+                   "with %s fds, so it does not decide the seed's claim.\n\n", seed_kind,
+                MP_QMD(kind));
+}
+
 /* poll's L3 knee, epoll's LLC-load misses and the seed's claim, for one
  * (mode, kind): the findings the simulated LLC counts exist for. */
 static void findings_llc(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
@@ -219,25 +269,7 @@ static void findings_llc(FILE *f, const mp_rmodel *m, const char *mode, const ch
             fprintf(f, " (the most at %s)", mp_fmt_num(d, sizeof d, (double)worst_n));
         fprintf(f, "; flat means fewer than %.2f per fd of its smallest N.\n", LLC_NONE_PER_FD);
     }
-    /* Seed 000: "a sequential pass over 20,000 descriptors ... triggering L3 cache misses". */
-    const mp_rcell *at = mp_rm_find(m, mode, kind, "poll", CLAIM_N);
-    const mp_rsum *s = sum_of(at, "sim:LLC-load-misses");
-    if (!s || !isfinite(s->p10) || !isfinite(s->p90))
-        fprintf(f, "- Seed 000's \"L3 misses at 20,000 descriptors\": not checked (poll at N = "
-                   "20,000 not in this run).\n\n");
-    else {
-        const char *v = s->p10 >= CLAIM_HOLDS_PER_FD * CLAIM_N ? "holds" :
-                        s->p90 < LLC_NONE_PER_FD * CLAIM_N ? "does not hold" : "not resolved";
-        fprintf(f, "- **Seed 000's \"L3 misses at 20,000 descriptors\": %s (%s, %s fds)**: poll "
-                   "at N = 20,000 has %s LLC-load misses per call (p10 %s, p90 %s). It holds at "
-                   "%s or more in the p10 call (one per 10 fds), does not at fewer than %s in "
-                   "the p90 call (one per 100), and is not resolved between. The seed watched "
-                   "sockets on a real EPYC 9354P; this is the model's L3 with %s fds.\n\n", v,
-                MP_QMD(m->sim_label), kind, mp_fmt_num(a, sizeof a, s->p50),
-                mp_fmt_num(b, sizeof b, s->p10), mp_fmt_num(c, sizeof c, s->p90),
-                mp_fmt_num(d, sizeof d, CLAIM_HOLDS_PER_FD * CLAIM_N),
-                mp_fmt_num(g, sizeof g, LLC_NONE_PER_FD * CLAIM_N), kind);
-    }
+    claim_llc(f, m, mode, kind);
 }
 
 /* The cell's "sim_functions": top rows by L1d misses per call. */

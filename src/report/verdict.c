@@ -315,12 +315,23 @@ int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlin
     return 1;
 }
 
+const char *mp_rv_seed_kind(const char *seed)
+{
+    static const struct { const char *seed, *kind; } seeds[] = {
+        {"000", "tcp"}, {"001", "tcp"}, {"002", "pipe"},
+    };
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
+        if (!strcmp(seed, seeds[i].seed))
+            return seeds[i].kind;
+    return NULL;
+}
+
 const char *mp_rv_claim_kind(const mp_rmodel *m, const char *mode, const char **seed_kind)
 {
-    static const char *const wakeup[] = {"tcp", "socketpair", NULL};
-    static const char *const ready[] = {"pipe", NULL};
-    const char *const *want = !strcmp(mode, "wakeup") ? wakeup : ready;
-    *seed_kind = !strcmp(mode, "wakeup") ? "tcp" : "pipe";
+    int wake = !strcmp(mode, "wakeup");
+    *seed_kind = mp_rv_seed_kind(wake ? "000" : "002");
+    /* in wakeup mode another socket stands in before any other kind */
+    const char *const want[] = {*seed_kind, wake ? "socketpair" : NULL, NULL};
     for (size_t w = 0; want[w]; w++)
         for (size_t k = 0; k < m->nkinds; k++)
             if (!strcmp(m->kinds[k], want[w]))

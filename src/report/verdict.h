@@ -69,10 +69,15 @@ int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlin
 /* "holds", "holds in part", "does not hold", "not resolved" */
 const char *mp_rv_linear_verdict(const mp_rlinear *o);
 
+/* The fd kind a seed measured: "000" and "001" TCP sockets ("tcp"), "002"
+ * pipes ("pipe"); NULL for another seed. */
+const char *mp_rv_seed_kind(const char *seed);
+
 /* The fd kind a seed's claim in mode is judged on: the kind the seed
  * measured (wakeup: seed 000, TCP sockets, else socketpairs; ready: seed
  * 002, pipes) where the run has it, else the run's first kind.  *seed_kind
- * is the seed's own kind; the two differ when the run lacks it. */
+ * is the seed's own kind; the two differ when the run lacks it.  A claim of
+ * seed 000 that does not depend on the mode is judged on the wakeup kind. */
 const char *mp_rv_claim_kind(const mp_rmodel *m, const char *mode, const char **seed_kind);
 
 /* The poll/epoll ratio at 10,000 fds against the seed's figure for the

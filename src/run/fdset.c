@@ -7,10 +7,20 @@
  * n + 1 afterwards.  Each far end is moved (F_DUPFD) above the range the
  * watched ends will take, so watched fd numbers come out dense and
  * ascending, as select()'s FD_SETSIZE cliff depends on numbers, not counts.
+ *
+ * tcp pairs connect to one listener on 127.0.0.1, from 127.0.0.1 first: each
+ * connection takes one local port of net.ipv4.ip_local_port_range.  The
+ * kernel hands out the ports of one parity first, and once those are taken
+ * every connect scans them all before it finds one of the other; so after
+ * 7/16 of the range's ports the connections come from the next loopback
+ * address (127.0.0.2, 127.0.0.3, ..., bound with IP_BIND_ADDRESS_NO_PORT, so
+ * connect picks the port), and from the next one too when a connect finds no
+ * port left.  The watched ends are the accepted sockets either way.
  */
 #include "run/fdset.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -25,6 +35,8 @@
 #include "common/names.h"
 
 #define MP_FDSET_BATCH 128
+/* Loopback source addresses tcp pairs may use: 127.0.0.1 ... 127.0.0.250. */
+#define MP_TCP_SOURCES 250
 
 const char *const mp_fd_kind_name_of[] = {"pipe", "socketpair", "tcp", "eventfd", NULL};
 
@@ -74,9 +86,73 @@ static int tcp_listener(struct sockaddr_in *addr, int backlog, mp_err *err)
     return l;
 }
 
+/* What a failed connect to the listener on 127.0.0.1 usually means. */
+static const char *tcp_connect_hint(int e)
+{
+    switch (e) {
+    case ENETUNREACH:
+        return " (the loopback interface is down: bring it up as root, ip link set lo up)";
+    case EADDRNOTAVAIL:
+        return " (no local port left: each connection from 127.0.0.1 ... 127.0.0.250 takes "
+               "one port of net.ipv4.ip_local_port_range; widen it as root, sysctl -w "
+               "net.ipv4.ip_local_port_range=\"1024 65535\", or watch fewer tcp fds)";
+    default:
+        return "";
+    }
+}
+
+/* Where tcp pairs connect from: 127.0.0.(1 + k), and how many have. */
+typedef struct tcp_source {
+    int k, used, per;   /* per: connections from one address before the next */
+} tcp_source;
+
+/* Connections from one source address: 7/16 of the ports of
+ * net.ipv4.ip_local_port_range (of 28,232 when it cannot be read). */
+static int tcp_per_source(void)
+{
+    int lo = 0, hi = -1;
+    FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "re");
+    if (f) {
+        if (fscanf(f, "%d %d", &lo, &hi) != 2)
+            hi = -1;
+        fclose(f);
+    }
+    int ports = hi >= lo && lo > 0 ? hi - lo + 1 : 28232;
+    return ports * 7 / 16 > 1 ? ports * 7 / 16 : 1;
+}
+
+/* A connected tcp socket to addr, from the source's address: 0, or a
+ * negative errno. */
+static int tcp_connect(const tcp_source *src, const struct sockaddr_in *addr, int *out)
+{
+    int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (c < 0)
+        return -errno;
+    if (src->k > 0) {
+        int one = 1;
+        struct sockaddr_in from;
+        memset(&from, 0, sizeof from);
+        from.sin_family = AF_INET;
+        from.sin_addr.s_addr = htonl(INADDR_LOOPBACK + (uint32_t)src->k);
+        setsockopt(c, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &one, sizeof one);
+        if (bind(c, (const struct sockaddr *)&from, sizeof from) < 0) {
+            int e = errno;
+            close(c);
+            return -e;
+        }
+    }
+    if (connect(c, (const struct sockaddr *)addr, sizeof *addr) < 0) {
+        int e = errno;
+        close(c);
+        return -e;
+    }
+    *out = c;
+    return 0;
+}
+
 /* One connected pair: p[0] is watched, p[1] is the far end. */
-static int make_pair(mp_fd_kind kind, int listener, const struct sockaddr_in *addr, int p[2],
-                     mp_err *err)
+static int make_pair(mp_fd_kind kind, int listener, const struct sockaddr_in *addr,
+                     tcp_source *src, int p[2], mp_err *err)
 {
     switch (kind) {
     case MP_FD_PIPE:
@@ -88,15 +164,22 @@ static int make_pair(mp_fd_kind kind, int listener, const struct sockaddr_in *ad
             return mp_errf(err, -errno, "socketpair(AF_UNIX): %s", strerror(errno));
         return 0;
     case MP_FD_TCP: {
-        int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (c < 0)
-            return mp_errf(err, -errno, "tcp: socket: %s", strerror(errno));
-        if (connect(c, (const struct sockaddr *)addr, sizeof *addr) < 0) {
-            int e = errno;
-            close(c);
-            return mp_errf(err, -e, "tcp: connect to 127.0.0.1:%d: %s", ntohs(addr->sin_port),
-                           strerror(e));
+        int c = -1, rc;
+        if (src->used >= src->per && src->k + 1 < MP_TCP_SOURCES) {
+            src->k++;
+            src->used = 0;
         }
+        /* no port left from this address: the next one, while there is one */
+        while ((rc = tcp_connect(src, addr, &c)) == -EADDRNOTAVAIL &&
+               src->k + 1 < MP_TCP_SOURCES) {
+            src->k++;
+            src->used = 0;
+        }
+        if (rc < 0)
+            return mp_errf(err, rc, "tcp: connect from 127.0.0.%d to 127.0.0.1:%d: %s%s",
+                           1 + src->k, ntohs(addr->sin_port), strerror(-rc),
+                           tcp_connect_hint(-rc));
+        src->used++;
         int a = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
         if (a < 0) {
             int e = errno;
@@ -145,6 +228,7 @@ int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int first_ready, int nr
     int rc = 0, listener = -1;
     int far[MP_FDSET_BATCH], nfar = 0;
     struct sockaddr_in addr;
+    tcp_source src = {0, 0, 1};
     /* Far ends live at or above far_base until handed to the peer. */
     int far_base = n + 64;
     {
@@ -155,6 +239,7 @@ int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int first_ready, int nr
         }
     }
     if (kind == MP_FD_TCP) {
+        src.per = tcp_per_source();
         listener = tcp_listener(&addr, MP_FDSET_BATCH * 2, err);
         if (listener < 0) {
             rc = listener;
@@ -172,7 +257,7 @@ int mp_fdset_create(mp_fdset *s, mp_fd_kind kind, int n, int first_ready, int nr
             s->fds[s->n] = fd;
             continue;
         }
-        rc = make_pair(kind, listener, &addr, p, err);
+        rc = make_pair(kind, listener, &addr, &src, p, err);
         if (rc < 0)
             goto fail;
         fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK);
