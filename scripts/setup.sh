@@ -13,18 +13,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(build-essential cmake pkg-config git libpfm4-dev libhwloc-dev hwloc libcjson-dev
-      libcmocka-dev liburing-dev gnuplot-nox strace clang libbpf-dev bpftool)
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "setup: installing ${missing[*]}" >&2
+      libcmocka-dev liburing-dev gnuplot-nox strace)
+# `muxprof trace` is built where these are (an Ubuntu without a bpftool
+# package has it in linux-tools): installed when the distribution offers
+# them, else the rest is built and trace says what it lacks.
+trace_pkgs=(clang libbpf-dev bpftool)
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+missing=() trace_missing=()
+for p in "${pkgs[@]}"; do installed "$p" || missing+=("$p"); done
+for p in "${trace_pkgs[@]}"; do installed "$p" || trace_missing+=("$p"); done
+if ((${#missing[@]} + ${#trace_missing[@]})); then
   if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
-    echo "setup: need root to install: apt-get install ${missing[*]}" >&2; exit 1
+    echo "setup: need root to install: apt-get install ${missing[*]} ${trace_missing[*]}" >&2
+    exit 1
   fi
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  offered=()
+  for p in "${trace_missing[@]}"; do
+    if apt-cache show "$p" >/dev/null 2>&1; then offered+=("$p"); else
+      echo "setup: $p is not offered here: muxprof trace will not be built" >&2
+    fi
+  done
+  echo "setup: installing ${missing[*]} ${offered[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" "${offered[@]}" \
+    >/dev/null
 fi
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
