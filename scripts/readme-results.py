@@ -280,15 +280,18 @@ def bullets(run, rep, raw, ns, bench):
             + (f", 95% interval {lin['poll_loglog_slope_lo']:.2f}-"
                f"{lin['poll_loglog_slope_hi']:.2f}"
                if lin.get("poll_loglog_slope_lo") is not None else "")
-            + (f"; from {num(lin['poll_linear_from_nfds'])} fds "
+            + (f"; above its cost at {num(ns[0])} fds, slope "
                f"{lin['poll_linear_slope']:.2f}"
                + (f" ({lin['poll_linear_slope_lo']:.2f}-{lin['poll_linear_slope_hi']:.2f})"
                   if lin.get("poll_linear_slope_lo") is not None else "")
+               + f" from {num(lin['poll_linear_from_nfds'])} fds"
                if lin.get("poll_linear_slope") is not None
                and lin.get("poll_linear_from_nfds") != ns[0] else "")
             + f"): the claim **{lin['verdict']}** by the report's test (the whole range's "
-            f"slope's interval above {lin['grows_slope_bound']} for grows, the top decade's "
-            f"within {lin['linear_band_lo']}-{lin['linear_band_hi']} for about linearly"
+            f"slope's interval above {lin['grows_slope_bound']} for grows; the slope of the "
+            f"cost above the smallest N's within {lin['linear_band_lo']}-"
+            f"{lin['linear_band_hi']} for about linearly, which any fixed cost plus a cost per "
+            f"fd meets"
             + (f"; {lin['why']}" if lin.get("why") else "")
             + f"); every interval between neighbouring N adds {lo:.0f}–{hi:.0f} ns per "
             f"watched fd (ns/fd: {each})"

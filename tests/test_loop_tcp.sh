@@ -25,7 +25,10 @@ grep -q "tcp: connect from 127.0.0.1 to 127.0.0.1:[0-9]*: Network is unreachable
     fail "lo down said: $(cat "$t/out")"
 ns 'ip link set lo up && loop --fds 100 --calls 3' > "$t/out" 2>&1 || fail "lo up, 100 tcp fds: $(cat "$t/out")"
 # 200 connections in 10 ports: the sources the loop's peer holds, counted while it calls
-ns "$narrow"' && { loop --fds 200 --calls 3000000 & p=$!; }; i=0
+# (muxprof itself in the background, not the function's subshell: kill reaches it; a
+# timeout bounds it if the kill never comes)
+ns "$narrow"' && { timeout 60 "$bin" loop --backend poll --fd-kind tcp --quiet --fds 200 \
+    --calls 3000000 & p=$!; }; i=0
     while [ $i -lt 100 ] && [ "$(ss -Htn state established | wc -l)" -lt 400 ]; do sleep 0.1; i=$((i+1)); done
     ss -Htn state established > '"$t/ss"'; kill $p; wait $p' > "$t/out" 2>&1
 [ "$(wc -l < "$t/ss")" = 400 ] || fail "200 connections in 10 ports: $(wc -l < "$t/ss") sockets established: $(cat "$t/out")"
