@@ -275,6 +275,33 @@ cJSON *mp_rcell_json(const mp_rcell *c)
     return o;
 }
 
+static int named(const char *key, const char *const *keys, size_t nkeys)
+{
+    for (size_t i = 0; i < nkeys; i++)
+        if (!strcmp(key, keys[i]))
+            return 1;
+    return 0;
+}
+
+cJSON *mp_rcell_json_of(const mp_rcell *c, const char *const *keys, size_t nkeys)
+{
+    cJSON *all = mp_rcell_json(c), *o = cJSON_CreateObject();
+    if (!all || !o) {
+        cJSON_Delete(all);
+        cJSON_Delete(o);
+        return NULL;
+    }
+    for (size_t i = 0; i < mp_nrcell_fields; i++) {
+        const char *key = mp_rcell_fields[i].key;
+        cJSON *v = named(key, keys, nkeys) ? cJSON_DetachItemFromObjectCaseSensitive(all, key)
+                                          : NULL;
+        if (v)
+            cJSON_AddItemToObject(o, key, v);
+    }
+    cJSON_Delete(all);
+    return o;
+}
+
 void mp_rcell_read(const cJSON *o, mp_rcell *c)
 {
     for (size_t i = 0; i < mp_nrcell_fields; i++) {

@@ -140,6 +140,10 @@ extern const char *const mp_rcell_run_params[];
 
 /* A cell as results[] holds it, every field through mp_rcell_fields[]. */
 cJSON *mp_rcell_json(const mp_rcell *c);
+/* The same, with only the fields named in keys (nkeys of them), in
+ * mp_rcell_fields[]'s order: the cells of a run made elsewhere (simulated,
+ * traced) hold fewer.  NULL on allocation failure. */
+cJSON *mp_rcell_json_of(const mp_rcell *c, const char *const *keys, size_t nkeys);
 /* The scalar fields of results[i] o into c, unchecked: a field absent or
  * of another kind reads as -1, NaN or "" (a status not of the schema as
  * MP_CELL_PENDING); wall.p50 from metrics.wall_ns, NaN when absent.  The

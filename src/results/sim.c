@@ -9,29 +9,11 @@ static const char *const sim_fields[] = {
     "backend", "fd_kind", "mode", "nfds", "active", "status", "reason", "metrics",
 };
 
-static int held(const char *key)
-{
-    for (size_t i = 0; i < sizeof sim_fields / sizeof sim_fields[0]; i++)
-        if (!strcmp(key, sim_fields[i]))
-            return 1;
-    return 0;
-}
-
 cJSON *mp_rsim_cell_json(const mp_rcell *c, const char *scope)
 {
-    cJSON *all = mp_rcell_json(c), *o = cJSON_CreateObject();
-    if (!all || !o) {
-        cJSON_Delete(all);
-        cJSON_Delete(o);
+    cJSON *o = mp_rcell_json_of(c, sim_fields, sizeof sim_fields / sizeof sim_fields[0]);
+    if (!o)
         return NULL;
-    }
-    for (size_t i = 0; i < mp_nrcell_fields; i++) {
-        const char *key = mp_rcell_fields[i].key;
-        cJSON *v = held(key) ? cJSON_DetachItemFromObjectCaseSensitive(all, key) : NULL;
-        if (v)
-            cJSON_AddItemToObject(o, key, v);
-    }
-    cJSON_Delete(all);
     cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "metrics"), *s;
     cJSON_ArrayForEach(s, m) {
         if (!cJSON_AddStringToObject(s, "scope", scope) ||

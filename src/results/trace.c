@@ -87,31 +87,15 @@ static const char *const trace_fields[] = {
     "metrics",
 };
 
-static int held(const char *key)
-{
-    for (size_t i = 0; i < sizeof trace_fields / sizeof trace_fields[0]; i++)
-        if (!strcmp(key, trace_fields[i]))
-            return 1;
-    return 0;
-}
-
 cJSON *mp_rtrace_cell_json(const mp_rcell *c, const mp_rtrace_cell *t, const char *scope)
 {
-    cJSON *all = mp_rcell_json(c), *o = cJSON_CreateObject(), *tj = mp_rtable_json(
-        &mp_rtrace_cell_table, t);
-    if (!all || !o || !tj) {
-        cJSON_Delete(all);
+    cJSON *o = mp_rcell_json_of(c, trace_fields, sizeof trace_fields / sizeof trace_fields[0]);
+    cJSON *tj = mp_rtable_json(&mp_rtrace_cell_table, t);
+    if (!o || !tj) {
         cJSON_Delete(o);
         cJSON_Delete(tj);
         return NULL;
     }
-    for (size_t i = 0; i < mp_nrcell_fields; i++) {
-        const char *key = mp_rcell_fields[i].key;
-        cJSON *v = held(key) ? cJSON_DetachItemFromObjectCaseSensitive(all, key) : NULL;
-        if (v)
-            cJSON_AddItemToObject(o, key, v);
-    }
-    cJSON_Delete(all);
     cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "metrics"), *s;
     cJSON_ArrayForEach(s, m) {
         if (!cJSON_IsObject(s))
