@@ -9,7 +9,8 @@
 #      straight line (R^2 > 0.999, exact under icount) and epoll's stay flat;
 #      and test_pmu_hw in the guest: cycles and instructions of a known loop
 #      through mrs and read(), and a group too large for the counters (it
-#      opens and never runs) refused.
+#      opens and never runs) refused; cycles equal instructions in the
+#      least disturbed calls (p10), the median within 1%.
 #   2. -cpu neoverse-n1 -icount shift=0, perf_user_access=1, --events cache: the
 #      arm_n1 preset is chosen and every event of it opens; cycles and
 #      instructions are read with mrs (the cycle counter 64-bit, event
@@ -102,8 +103,23 @@ if len(poll) == 3 and len(ep) == 3:
     print(f"        epoll instructions per call: {ep}")
     check(max(ep.values()) <= 1.02 * min(ep.values()) and fit(ep)[0] < 0.1,
           "epoll's instructions stay flat (within 2%, < 0.1 per fd)")
-cyc = p50(r, "poll", "cycles")
-check(cyc == poll, "under -icount shift=0 cycles equal instructions (1 ns virtual per instruction)")
+# The cycle counter follows QEMU's virtual clock, the instruction counter its
+# instruction count: under -icount shift=0 they advance together while the
+# guest runs, but the clock also moves when QEMU warps it (idle vCPUs, timer
+# deadlines), so a call may read more cycles than instructions, never fewer.
+# Both are printed; the least disturbed tenth of the calls must read them
+# equal, and the median within 1%.
+def pct(backend, metric, q):
+    return {c["nfds"]: c["metrics"][metric][q] for c in r["results"]
+            if c["backend"] == backend and metric in c["metrics"]}
+for b in ("poll", "epoll"):
+    cyc10, ins10 = pct(b, "cycles", "p10"), pct(b, "instructions", "p10")
+    cyc50, ins50 = pct(b, "cycles", "p50"), pct(b, "instructions", "p50")
+    print(f"        {b} cycles/instructions per call, p10: {cyc10} / {ins10}; p50: {cyc50} / {ins50}")
+    check(cyc10 == ins10 and sorted(cyc50) == sorted(ins50)
+          and all(ins50[n] <= cyc50[n] <= 1.01 * ins50[n] for n in ins50),
+          f"{b}: under -icount shift=0 cycles equal instructions (1 ns virtual per instruction): "
+          "at p10 exactly, at p50 within 1%, never fewer")
 
 print("run 2 (-cpu neoverse-n1, -icount, perf_user_access=1, cache)")
 r = load("n1")
