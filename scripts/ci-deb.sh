@@ -19,7 +19,7 @@
 # on PATH: it would replace or hide it.  Every wait is bounded (timeout).
 # Exit status: 0 all checked, 1 a check failed (said on one line), 2 usage.
 set -eu
-case ${1:-} in -h|--help) sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+case ${1:-} in -h|--help) sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
                -*) echo "ci-deb: unknown option $1 (see --help)" >&2; exit 2 ;; esac
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$src/build}" 2>/dev/null && pwd) || { echo "ci-deb: no build folder ${1:-$src/build}" >&2; exit 2; }

@@ -24,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -75,7 +76,7 @@ def main():
         active.recv(64)
         time.sleep(0.2)   # memcached has taken every connection into its loop
         dur = a.duration or 30
-        err = open(os.path.join("/tmp", "trace-memcached.%d.err" % os.getpid()), "w+")
+        err = tempfile.TemporaryFile("w+")   # trace's messages, read while it attaches
         trace = subprocess.Popen([a.muxprof, "trace", "--no-plots", "--pid", str(mc.pid),
                                   "--duration", str(dur), "--out", a.out] +
                                  (["--against", a.against] if a.against else []), stderr=err)

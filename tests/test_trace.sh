@@ -48,7 +48,7 @@ want("trace.target", t["target"], mode)
 want("trace.ended", t["ended"], "target exited")
 want("trace.target_exited", t["target_exited"], True)
 want("trace.calls_dropped", t["calls_dropped"], 0)
-want("trace.calls_unknown_n", t["calls_unknown_n"], 0)
+want("trace.calls_unknown_n (select's nfds 70,000)", t["calls_unknown_n"], 1)
 if mode == "command":
     want("trace.exit_status", t.get("exit_status"), "exit 0")
 else:
@@ -69,10 +69,15 @@ want("poll N 11 one ready", count(poll, 11, timeout="0", ret=1), 1)
 want("poll N 13 finite", count(poll, 13, timeout="finite", ret=0), 1)
 want("poll N 7 from a later thread", count(poll, 7), 3)
 want("select N 8", count(sel, 8, timeout="0"), 4)
-tops = {c["top"] for c in calls if c["syscall"] in sel}
-args = sorted(int(c["arg"]) for c in calls if c["syscall"] in sel)
+small = [c for c in calls if c["syscall"] in sel and int(c["arg"]) <= 1024]
+tops = {c["top"] for c in small}
+args = sorted(int(c["arg"]) for c in small)
 want("select's highest + 1, whatever nfds", len(tops) == 1 and
      args == [int(next(iter(tops)))] * 3 + [1024], True)
+big = [(c["n"], c["top"]) for c in calls if c["syscall"] in sel and c["arg"] == "3001"]
+want("select past FD_SETSIZE: N 4, highest + 1 3001", big, [("4", "3001")] * 2)
+huge = [c["n"] for c in calls if c["syscall"] in sel and c["arg"] == "70000"]
+want("select's nfds 70,000: N not known", huge, ["-1"])
 want("epoll N 12 (instance older than the go)", count(ep, 12), 2)
 want("epoll N 20 (add, then mod)", count(ep, 20), 2)
 want("epoll N 15 (del)", count(ep, 15), 1)
@@ -111,8 +116,9 @@ else
   bad "trace -- trace_target: $(cat "$tmp/check")"
 fi
 if grep -q '^## Traced program' "$tmp/cmd/report.md" && grep -q 'target exited inside the window' \
-   "$tmp/cmd/report.md" && ! grep -q '^## What was measured and how' "$tmp/cmd/report.md"; then
-  ok "report.md: the traced program's section, not the harness's method"
+   "$tmp/cmd/report.md" && grep -q '1 call has no known N.*nfds above 65536' "$tmp/cmd/report.md" \
+   && ! grep -q '^## What was measured and how' "$tmp/cmd/report.md"; then
+  ok "report.md: the traced program's section, not the harness's method, the call of unknown N"
 else
   bad "report.md of a trace: $(grep '^## ' "$tmp/cmd/report.md" 2>&1 | tr '\n' ' ')"
 fi

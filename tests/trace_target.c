@@ -9,6 +9,10 @@
  *   poll    nfds 7, timeout 0, from a thread started later  x3
  *   select  7 fds in readfds, 2 in writefds (1 of them also read): N 8, x3
  *           with nfds the highest + 1, x1 more with nfds FD_SETSIZE
+ *   select  sets of 3,001 bits (past FD_SETSIZE, as libevent allocates them):
+ *           3 fds in readfds (two of them at 1500 and 3000), 1 in writefds:
+ *           N 4, highest + 1 3001, x2; then nfds 70,000 (above what trace
+ *           reads: N not known) x1
  *   epoll   an instance of 12 made before the go file: N 12           x2
  *           a new instance: 20 added, wait x1; 5 modified, wait x1 (N 20);
  *           5 deleted, wait x1 (N 15); 3 added through a dup of it, wait
@@ -25,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,6 +74,51 @@ static void epoll_once(int ep)
     struct epoll_event ev[64];
     if (epoll_wait(ep, ev, 64, 0) < 0)
         die("epoll_wait");
+}
+
+/* select with sets of nfds bits, the descriptors of r in readfds and of w in
+ * writefds; the kernel reads the sets only up to its own table's size. */
+static void select_big(int nfds, const int *r, int nr, const int *w, int nw)
+{
+    size_t words = ((size_t)nfds + 63) / 64;
+    unsigned long *rs = calloc(words, sizeof *rs), *ws = calloc(words, sizeof *ws);
+    if (!rs || !ws)
+        die("calloc");
+    for (int i = 0; i < nr; i++)
+        rs[r[i] / 64] |= 1UL << (r[i] % 64);
+    for (int i = 0; i < nw; i++)
+        ws[w[i] / 64] |= 1UL << (w[i] % 64);
+    struct timeval tv = {0, 0};
+    if (select(nfds, (fd_set *)rs, (fd_set *)ws, NULL, &tv) < 0)
+        die("select (large sets)");
+    free(rs);
+    free(ws);
+}
+
+/* select past FD_SETSIZE: descriptors 1500 and 3000 (dups of two read ends). */
+static void select_past_setsize(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        die("getrlimit");
+    if (rl.rlim_cur < 3001) {
+        if (rl.rlim_max < 3001) {
+            fprintf(stderr, "trace_target: RLIMIT_NOFILE's hard limit %llu is below 3001\n",
+                    (unsigned long long)rl.rlim_max);
+            exit(1);
+        }
+        rl.rlim_cur = 3001;
+        if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+            die("setrlimit");
+    }
+    if (dup2(rd[0], 1500) < 0 || dup2(rd[1], 3000) < 0)
+        die("dup2");
+    int r[] = {rd[2], 1500, 3000}, w[] = {wr[2]};
+    select_big(3001, r, 3, w, 1);
+    select_big(3001, r, 3, w, 1);
+    select_big(70000, r, 3, w, 1);
+    close(1500);
+    close(3000);
 }
 
 int main(int argc, char **argv)
@@ -127,6 +177,7 @@ int main(int argc, char **argv)
         if (select(k < 3 ? hi + 1 : FD_SETSIZE, &r, &w, NULL, &tv) < 0)
             die("select");
     }
+    select_past_setsize();
 
     int ep = epoll_create1(0);
     if (ep < 0)

@@ -61,6 +61,11 @@ static void markdown(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     if (t->calls_dropped > 0)
         fprintf(f, "> **%lld calls were dropped** by the BPF program (ring buffer full or no "
                    "room for their entry): they are in no cell.\n\n", t->calls_dropped);
+    if (t->calls_unknown_n > 0)
+        fprintf(f, "> **%lld %s no known N** (an epoll instance neither created nor "
+                   "seeded since the attach, or a select with nfds above %lld): in no "
+                   "cell.\n\n", t->calls_unknown_n, t->calls_unknown_n == 1 ? "call has"
+                   : "calls have", t->select_bits);
     fprintf(f, "Every select, pselect6, poll, ppoll, epoll_wait, epoll_pwait and epoll_pwait2 "
                "of the program, recorded by muxprof trace (eBPF on the raw syscall "
                "tracepoints), not by muxprof's harness: the program chose its descriptors, "

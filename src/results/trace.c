@@ -28,7 +28,8 @@ static const mp_rtfield fields[] = {
     ROW(dropped_noslot, MP_RT_COUNT, MP_RT_ALWAYS, "calls", "of them: no room for the call's "
         "entry"),
     ROW(calls_unknown_n, MP_RT_COUNT, MP_RT_ALWAYS, "calls", "epoll calls on an instance "
-        "neither created nor seeded since the attach: N unknown, in no cell"),
+        "neither created nor seeded since the attach, select calls with nfds above select_bits: "
+        "N unknown, in no cell"),
     ROW(calls_zero_n, MP_RT_COUNT, MP_RT_ALWAYS, "calls", "calls watching no descriptor (a "
         "sleep): in no cell"),
     ROW(calls_not_kept, MP_RT_COUNT, MP_RT_ALWAYS, "calls", "calls beyond those trace keeps in "
@@ -36,6 +37,8 @@ static const mp_rtfield fields[] = {
     ROW(threads, MP_RT_COUNT, MP_RT_ALWAYS, "threads", "threads that made a traced call"),
     ROW(epoll_seeded, MP_RT_COUNT, MP_RT_ALWAYS, "fds", "epoll descriptors whose count was "
         "read from /proc/PID/fdinfo at the attach"),
+    ROW(select_bits, MP_RT_COUNT, MP_RT_ALWAYS, "fds", "the largest select/pselect6 nfds whose "
+        "sets trace reads: 65536 where the kernel has bpf_loop (5.17), else 1024 (FD_SETSIZE)"),
     ROW(epoll_rule, MP_RT_STR, MP_RT_ALWAYS, "", "how an epoll call's N is followed"),
     ROW(timing, MP_RT_STR, MP_RT_ALWAYS, "", "what a cell's wall_ns is"),
     ROW(against, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "--against: the run whose cells are set "

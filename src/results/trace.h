@@ -36,6 +36,7 @@ typedef struct mp_rtrace {
     long long calls_not_kept;      /* beyond the calls kept in memory: in no cell */
     long long threads;             /* threads seen making a traced call */
     long long epoll_seeded;        /* epoll descriptors seeded from /proc/PID/fdinfo */
+    long long select_bits;         /* the largest select nfds whose sets are read */
     const char *epoll_rule;        /* how an epoll call's N is followed, in words */
     const char *timing;            /* what wall_ns is, in words */
     const char *against;           /* --against: the run's results.json, as given; NULL */

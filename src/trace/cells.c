@@ -268,7 +268,7 @@ static cJSON *trace_json(const mp__trace_data *d, long long threads, long long u
         .calls_seen = d->seen, .calls_dropped = d->lost + d->noslot,
         .dropped_ringbuf = d->lost, .dropped_noslot = d->noslot, .calls_unknown_n = unknown,
         .calls_zero_n = zero, .calls_not_kept = d->not_kept, .threads = threads,
-        .epoll_seeded = d->epoll_seeded,
+        .epoll_seeded = d->epoll_seeded, .select_bits = d->select_bits,
         .epoll_rule = "registered descriptors per epoll instance (tgid, struct file): "
                       "epoll_create sets 0, epoll_ctl ADD/DEL that succeed add/remove one, "
                       "instances older than the attach start from /proc/PID/fdinfo; a dup'ed "

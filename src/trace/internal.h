@@ -15,6 +15,7 @@ typedef struct mp__trace_data {
     struct mp_trace_rec *recs;        /* the calls kept, in the order read */
     size_t nrecs, cap;
     long long seen, not_kept, lost, noslot, epoll_seeded;
+    long long select_bits;            /* the largest select nfds whose sets are read */
     const mp_pmu_trace_events *ev;    /* the counters in the records' delta[] */
     const char *command;              /* the command line, or NULL (attached) */
     long pid;

@@ -22,8 +22,12 @@ enum { MP_TR_T_ZERO, MP_TR_T_FINITE, MP_TR_T_INFINITE, MP_TR_NTCLASS };
 /* The counters read at entry and exit, at most this many. */
 #define MP_TR_MAX_EVENTS 8
 /* select: the sets read from the target's memory, at most this many bits
- * each (FD_SETSIZE); a larger nfds is counted over its first 1024. */
-#define MP_TR_SELECT_BITS 1024
+ * each where the kernel has bpf_loop (a program may allocate sets larger
+ * than FD_SETSIZE, as libevent does), read this many words at a time;
+ * FD_SETSIZE's without it.  Above it a call's N is not known. */
+#define MP_TR_SELECT_BITS 65536
+#define MP_TR_SELECT_CHUNK 8
+#define MP_TR_SELECT_BITS_NOLOOP 1024
 
 /* The index of the stats map's counts (a per-CPU array). */
 enum { MP_TR_ST_LOST, MP_TR_ST_NOSLOT, MP_TR_NSTATS };
@@ -32,7 +36,8 @@ struct mp_trace_rec {
     __u64 enter_ns, exit_ns;   /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
     __s64 ret;                 /* the call's return: ready count, or -errno */
     __s64 n;                   /* descriptors watched; -1: not known (epoll instance
-                                * neither seeded nor created since attach) */
+                                * neither seeded nor created since attach; select's
+                                * nfds above what is read) */
     __s64 arg;                 /* select/pselect6: nfds (the highest + 1); poll/ppoll:
                                 * nfds; epoll: maxevents */
     __u32 tid;

@@ -12,7 +12,8 @@
  *   poll, ppoll        nfds (every entry, negative fds included: the kernel
  *                      walks them all);
  *   select, pselect6   the descriptors set in any of the three sets, read
- *                      from the target's memory at entry (the first 1024);
+ *                      from the target's memory at entry (nfds up to
+ *                      select_bits; above it N is not known, -1);
  *   epoll_*            the descriptors registered in the instance: a count
  *                      per (tgid, struct file of the instance), followed
  *                      through epoll_ctl ADD/DEL that succeed and set to 0
@@ -63,6 +64,10 @@ struct task_struct {
 
 /* Set by user space before the load. */
 const volatile __u32 target_tgid = 0;
+/* Set by user space: the kernel has bpf_loop (5.17), and so the largest
+ * select nfds whose sets are read. */
+const volatile __u8 have_loop = 0;
+const volatile __s64 select_bits = MP_TR_SELECT_BITS_NOLOOP;
 const volatile __u32 nevents = 0;
 const volatile __u32 ncpus = 1;
 
@@ -198,41 +203,97 @@ static __always_inline __u32 top_bit(__u64 w)
     return b;
 }
 
+/* One set's words [w, w + k) of the target's memory ORed into acc; a set
+ * that cannot be read adds nothing (the kernel's select fails on it too). */
+static __always_inline void or_words(__u64 *acc, const __u64 *set, __u64 w, __u32 k)
+{
+    __u64 v[MP_TR_SELECT_CHUNK] = {};
+    if (!set || k == 0 || k > MP_TR_SELECT_CHUNK)
+        return;
+    if (bpf_probe_read_user(v, k * sizeof v[0], set + w))
+        return;
+    for (int j = 0; j < MP_TR_SELECT_CHUNK; j++)
+        acc[j] |= v[j];
+}
+
+/* What select_n has counted so far, for bpf_loop's callback. */
+struct selcount {
+    const __u64 *in, *out, *ex;
+    __u64 words, bits;   /* the sets' length, nfds */
+    __s64 n;             /* descriptors set so far */
+    __u64 last;          /* the last word with a descriptor set, and its index */
+    __u32 at;
+};
+
+/* Words [w0, w0 + MP_TR_SELECT_CHUNK) of the three sets, never past their
+ * end; 1 (stop) past it. */
+static long select_chunk(__u32 i, void *arg)
+{
+    struct selcount *c = arg;
+    __u64 w0 = (__u64)i * MP_TR_SELECT_CHUNK;
+    if (w0 >= c->words)
+        return 1;
+    __u64 left = c->words - w0;
+    __u32 k = left < MP_TR_SELECT_CHUNK ? (__u32)left : MP_TR_SELECT_CHUNK;
+    __u64 acc[MP_TR_SELECT_CHUNK] = {};
+    or_words(acc, c->in, w0, k);
+    or_words(acc, c->out, w0, k);
+    or_words(acc, c->ex, w0, k);
+    for (__u32 j = 0; j < MP_TR_SELECT_CHUNK; j++) {
+        __u64 w = acc[j];
+        if (w0 + j == c->words - 1 && (c->bits & 63))
+            w &= (1ULL << (c->bits & 63)) - 1;
+        c->n += (__s64)popcount64(w);
+        if (w) {
+            c->last = w;
+            c->at = (__u32)(w0 + j);
+        }
+    }
+    return 0;
+}
+
 /* select: the descriptors below nfds set in any of the three sets, and the
- * highest of them + 1 into *top. */
+ * highest of them + 1 into *top; -1 when nfds is above select_bits (the
+ * most this kernel lets the program read: MP_TR_SELECT_BITS with bpf_loop,
+ * else FD_SETSIZE).  The sets are read a word or MP_TR_SELECT_CHUNK words
+ * at a time, never past nfds: the kernel reads only that far, so the memory
+ * beyond may not exist. */
 static __always_inline __s64 select_n(long nfds, const __u64 *in, const __u64 *out,
                                       const __u64 *ex, __u32 *top)
 {
     *top = 0;
     if (nfds <= 0)
         return 0;
-    long bits = nfds < MP_TR_SELECT_BITS ? nfds : MP_TR_SELECT_BITS;
-    long words = (bits + 63) / 64;
-    __s64 n = 0;
-    __u64 last = 0;
-    __u32 at = 0;
-    for (int i = 0; i < MP_TR_SELECT_BITS / 64; i++) {
-        if (i >= words)
-            break;
-        __u64 a = 0, b = 0, c = 0;
-        if (in)
-            bpf_probe_read_user(&a, sizeof a, in + i);
-        if (out)
-            bpf_probe_read_user(&b, sizeof b, out + i);
-        if (ex)
-            bpf_probe_read_user(&c, sizeof c, ex + i);
-        __u64 w = a | b | c;
-        if (i == words - 1 && (bits & 63))
-            w &= (1ULL << (bits & 63)) - 1;
-        n += (__s64)popcount64(w);
-        if (w) {
-            last = w;
-            at = (__u32)i;
+    if (nfds > select_bits)
+        return -1;
+    struct selcount c = {.in = in, .out = out, .ex = ex, .bits = (__u64)nfds,
+                         .words = ((__u64)nfds + 63) / 64};
+    if (have_loop) {
+        bpf_loop(MP_TR_SELECT_BITS / 64 / MP_TR_SELECT_CHUNK, select_chunk, &c, 0);
+    } else {
+        for (int i = 0; i < MP_TR_SELECT_BITS_NOLOOP / 64; i++) {
+            if (i >= c.words)
+                break;
+            __u64 a = 0, b = 0, d = 0;
+            if (in)
+                bpf_probe_read_user(&a, sizeof a, in + i);
+            if (out)
+                bpf_probe_read_user(&b, sizeof b, out + i);
+            if (ex)
+                bpf_probe_read_user(&d, sizeof d, ex + i);
+            __u64 w = a | b | d;
+            if (i == c.words - 1 && (c.bits & 63))
+                w &= (1ULL << (c.bits & 63)) - 1;
+            c.n += (__s64)popcount64(w);
+            if (w) {
+                c.last = w;
+                c.at = (__u32)i;
+            }
         }
     }
-    if (last)
-        *top = at * 64 + top_bit(last) + 1;
-    return n;
+    if (c.last)
+        *top = c.at * 64 + top_bit(c.last) + 1;
+    return c.n;
 }
 
 /* The class of a timeout given as a pointer to {seconds, fraction}. */

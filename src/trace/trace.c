@@ -403,6 +403,11 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     skel->rodata->target_tgid = (__u32)pid;
     skel->rodata->ncpus = (__u32)ncpus;
     skel->rodata->nevents = (__u32)ev.nevents;
+    /* bpf_loop lets the program read select's sets past FD_SETSIZE */
+    skel->rodata->have_loop =
+        libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
+    skel->rodata->select_bits = skel->rodata->have_loop ? MP_TR_SELECT_BITS
+                                                        : MP_TR_SELECT_BITS_NOLOOP;
     size_t slots = ev.nevents * (size_t)ncpus;
     bpf_map__set_max_entries(skel->maps.counters, slots ? (__u32)slots : 1);
     if ((rc = mp_trace_bpf__load(skel))) {
@@ -434,6 +439,7 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
         goto out;
     }
     d.epoll_seeded = seed_epolls(pid, bpf_map__fd(skel->maps.seeds));
+    d.select_bits = skel->rodata->select_bits;
     utc_now(d.started_utc, sizeof d.started_utc, 1);
     double t0 = mono_s(), end = t0 + o->duration_s;
     if (o->argv && (rc = release(&c, o->argv[0], err)))
