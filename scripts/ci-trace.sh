@@ -5,7 +5,7 @@
 # (EVENT_NOEPOLL) and left at epoll, 100 and 1000 idle loopback connections
 # and one client making get requests one after the other
 # (scripts/trace-memcached.py).  Checked for each of the four traces:
-#   - no call dropped;
+#   - no call dropped; the target's descriptors counted mostly tcp;
 #   - the worker's cell with the most calls watched N = idle + 2 (the idle
 #     connections, the active one and libevent's notification descriptor),
 #     with at least 90% of the requests in it;
@@ -62,6 +62,9 @@ for b in ("poll", "epoll"):
             bad.append("%s %d idle: %d calls dropped, %d %s cells"
                        % (b, n, t["calls_dropped"], len(cells), call[b]))
             continue
+        if t.get("fd_kind") != "tcp":
+            bad.append("%s %d idle: the descriptors counted as %r (%s), not tcp"
+                       % (b, n, t.get("fd_kind"), t.get("fd_kinds")))
         top = max(cells, key=lambda c: c["trace"]["calls"])
         k = top["trace"]["calls"]
         print("ci-trace: %s, %d idle: %s N %d, %d calls, p50 %.1f us"

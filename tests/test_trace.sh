@@ -49,6 +49,11 @@ want("trace.ended", t["ended"], "target exited")
 want("trace.target_exited", t["target_exited"], True)
 want("trace.calls_dropped", t["calls_dropped"], 0)
 want("trace.calls_unknown_n (select's nfds 70,000)", t["calls_unknown_n"], 1)
+if mode == "pid":   # counted while it waited for the go file; a command may end between counts
+    want("trace.fd_kind (pipes)", t.get("fd_kind"), "pipe")
+    want("trace.fd_kinds names pipes", "pipe " in t.get("fd_kinds", ""), True)
+else:
+    want("trace.fd_kind (pipes, or not counted)", t.get("fd_kind") in (None, "pipe"), True)
 if mode == "command":
     want("trace.exit_status", t.get("exit_status"), "exit 0")
 else:
@@ -204,6 +209,9 @@ for sel, call in (("poll", "poll"), ("epoll", "epoll_wait")):
             sys.exit("%s %d: %d calls at N %d (want 500), %d dropped"
                      % (sel, n, k, n + 1, d["trace"]["calls_dropped"]))
         p50[sel, n] = max(c, key=lambda x: x["trace"]["calls"])["metrics"]["wall_ns"]["p50"]
+        if d["trace"].get("fd_kind") not in (None, "tcp"):
+            sys.exit("%s %d: fd_kind %r (%s), want tcp or none" % (sel, n, d["trace"].get("fd_kind"),
+                                                                    d["trace"].get("fd_kinds")))
 r_poll, r_epoll = p50["poll", 400] / p50["poll", 20], p50["epoll", 400] / p50["epoll", 20]
 print("poll x%.2f, epoll x%.2f from 21 to 401 descriptors" % (r_poll, r_epoll))
 sys.exit(0 if r_poll > 2 and r_epoll < 1.5 else 1)

@@ -39,6 +39,12 @@ static const mp_rtfield fields[] = {
         "read from /proc/PID/fdinfo at the attach"),
     ROW(select_bits, MP_RT_COUNT, MP_RT_ALWAYS, "fds", "the largest select/pselect6 nfds whose "
         "sets trace reads: 65536 where the kernel has bpf_loop (5.17), else 1024 (FD_SETSIZE)"),
+    ROW(fd_kinds, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "the target's open descriptors by kind (tcp, "
+        "socketpair: any unix-domain socket, pipe, eventfd, other), counted from /proc/PID/fd "
+        "every 100 ms while it runs (less often where a count takes over 5 ms), when it held "
+        "the most"),
+    ROW(fd_kind, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "the most numerous of tcp, socketpair, pipe "
+        "and eventfd among them: --against prefers the run's cells of this fd kind"),
     ROW(epoll_rule, MP_RT_STR, MP_RT_ALWAYS, "", "how an epoll call's N is followed"),
     ROW(timing, MP_RT_STR, MP_RT_ALWAYS, "", "what a cell's wall_ns is"),
     ROW(against, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "--against: the run whose cells are set "

@@ -37,6 +37,8 @@ typedef struct mp_rtrace {
     long long threads;             /* threads seen making a traced call */
     long long epoll_seeded;        /* epoll descriptors seeded from /proc/PID/fdinfo */
     long long select_bits;         /* the largest select nfds whose sets are read */
+    const char *fd_kinds;          /* the target's descriptors by kind, in words; NULL */
+    const char *fd_kind;           /* the most numerous of run's fd kinds among them; NULL */
     const char *epoll_rule;        /* how an epoll call's N is followed, in words */
     const char *timing;            /* what wall_ns is, in words */
     const char *against;           /* --against: the run's results.json, as given; NULL */

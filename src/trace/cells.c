@@ -117,22 +117,36 @@ static const char *errno_name(long long e)
 
 /* The cell of --against's run beside traced cell c with timeout class tc:
  * the same backend, ready mode for timeout 0 and wakeup otherwise, the
- * nearest N within a quarter of c's (the first of equals); NULL: none. */
-static const mp_trace_harness *beside(const mp_trace_opts *o, const mp_rcell *c, int tc)
+ * nearest N within a quarter of c's (the first of equals), of fd kind kind
+ * where the run has one (else of any kind); NULL: none. */
+static const mp_trace_harness *beside(const mp_trace_opts *o, const mp_rcell *c, int tc,
+                                      const char *kind)
 {
     const mp_trace_harness *best = NULL;
     const char *mode = tc == MP_TR_T_ZERO ? "ready" : "wakeup";
-    for (size_t i = 0; o && i < o->nharness; i++) {
-        const mp_trace_harness *h = &o->harness[i];
-        long long d = h->nfds > c->nfds ? h->nfds - c->nfds : c->nfds - h->nfds;
-        if (strcmp(h->backend, c->backend) || strcmp(h->mode, mode) || 4 * d > c->nfds)
-            continue;
-        long long bd = best ? (best->nfds > c->nfds ? best->nfds - c->nfds
-                                                    : c->nfds - best->nfds) : 0;
-        if (!best || d < bd)
-            best = h;
-    }
+    for (int pass = kind ? 0 : 1; pass < 2 && !best; pass++)
+        for (size_t i = 0; o && i < o->nharness; i++) {
+            const mp_trace_harness *h = &o->harness[i];
+            long long d = h->nfds > c->nfds ? h->nfds - c->nfds : c->nfds - h->nfds;
+            if (strcmp(h->backend, c->backend) || strcmp(h->mode, mode) || 4 * d > c->nfds ||
+                (pass == 0 && strcmp(h->fd_kind, kind)))
+                continue;
+            long long bd = best ? (best->nfds > c->nfds ? best->nfds - c->nfds
+                                                        : c->nfds - best->nfds) : 0;
+            if (!best || d < bd)
+                best = h;
+        }
     return best;
+}
+
+/* The most numerous of run's fd kinds among d's census; NULL: none. */
+static const char *major_kind(const mp__trace_data *d)
+{
+    int best = -1;
+    for (int k = 0; d->fdk_seen && k < MP__FDK_OTHER; k++)
+        if (d->fdk[k] > 0 && (best < 0 || d->fdk[k] > d->fdk[best]))
+            best = k;
+    return best < 0 ? NULL : mp__fdk_name[best];
 }
 
 /* The cell of calls recs[ix[0..n)]: its results[] object; NULL when out of memory. */
@@ -223,7 +237,7 @@ static cJSON *cell_json(const mp__trace_data *d, const keyed *ix, size_t n, doub
     }
     c.metrics = mt;
     c.nmetrics = nm;
-    const mp_trace_harness *h = beside(d->o, &c, r0->tclass);
+    const mp_trace_harness *h = beside(d->o, &c, r0->tclass, major_kind(d));
     t.harness_mode = h ? h->mode : NULL;
     t.harness_fd_kind = h ? h->fd_kind : NULL;
     t.harness_nfds = h ? h->nfds : -1;
@@ -260,6 +274,12 @@ static cJSON *counters_json(const mp__trace_data *d)
 static cJSON *trace_json(const mp__trace_data *d, long long threads, long long unknown,
                          long long zero)
 {
+    char kinds[160] = "";
+    size_t at = 0;
+    for (int k = 0; d->fdk_seen && k < MP__FDK_N; k++)
+        if (d->fdk[k] && at < sizeof kinds)
+            at += (size_t)snprintf(kinds + at, sizeof kinds - at, "%s%s %lld", at ? ", " : "",
+                                   mp__fdk_name[k], d->fdk[k]);
     mp_rtrace t = {
         .source = "trace", .target = d->command ? "command" : "pid", .command = d->command,
         .pid = d->pid, .duration_s = d->duration_s, .window_s = d->window_s,
@@ -269,6 +289,7 @@ static cJSON *trace_json(const mp__trace_data *d, long long threads, long long u
         .dropped_ringbuf = d->lost, .dropped_noslot = d->noslot, .calls_unknown_n = unknown,
         .calls_zero_n = zero, .calls_not_kept = d->not_kept, .threads = threads,
         .epoll_seeded = d->epoll_seeded, .select_bits = d->select_bits,
+        .fd_kinds = kinds[0] ? kinds : NULL, .fd_kind = major_kind(d),
         .epoll_rule = "registered descriptors per epoll instance (tgid, struct file): "
                       "epoll_create sets 0, epoll_ctl ADD/DEL that succeed add/remove one, "
                       "instances older than the attach start from /proc/PID/fdinfo; a dup'ed "

@@ -11,11 +11,23 @@
 #include "trace/record.h"
 #include "trace/trace.h"
 
+/* What a descriptor is, named as muxprof run's fd kinds (socketpair: any
+ * unix-domain socket). */
+enum { MP__FDK_TCP, MP__FDK_UNIX, MP__FDK_PIPE, MP__FDK_EVENTFD, MP__FDK_OTHER, MP__FDK_N };
+extern const char *const mp__fdk_name[MP__FDK_N];
+
+/* Count pid's open descriptors by kind into count (from /proc/PID/fd and
+ * its /proc/PID/net tables); -errno when /proc/PID/fd cannot be read. */
+int mp__fd_census(long pid, long long count[MP__FDK_N]);
+
 typedef struct mp__trace_data {
     struct mp_trace_rec *recs;        /* the calls kept, in the order read */
     size_t nrecs, cap;
     long long seen, not_kept, lost, noslot, epoll_seeded;
     long long select_bits;            /* the largest select nfds whose sets are read */
+    long long fdk[MP__FDK_N];                 /* the target's descriptors by kind (MP__FDK_*) when
+                                       * it held the most; fdk_seen: a census was read */
+    int fdk_seen;
     const mp_pmu_trace_events *ev;    /* the counters in the records' delta[] */
     const char *command;              /* the command line, or NULL (attached) */
     long pid;

@@ -38,6 +38,10 @@
 #include "trace/trace.skel.h"
 
 #define POLL_MS 100
+/* How often the target's descriptors are counted by kind: every CENSUS_S,
+ * or less often where one count takes more than 1/CENSUS_SHARE of that. */
+#define CENSUS_S 0.1
+#define CENSUS_SHARE 20
 #define MAX_DIR_SUFFIX 999
 
 int mp_trace_available(char *why, size_t n)
@@ -331,6 +335,21 @@ static int on_record(void *ctx, void *data, size_t size)
 }
 
 /* The sum over CPUs of the stats map's count k. */
+/* Count pid's descriptors by kind; d keeps the census with the most. */
+static void census(long pid, mp__trace_data *d)
+{
+    long long k[MP__FDK_N], tot = 0, best = 0;
+    if (mp__fd_census(pid, k))
+        return;
+    for (int i = 0; i < MP__FDK_N; i++) {
+        tot += k[i];
+        best += d->fdk[i];
+    }
+    if (!d->fdk_seen || tot > best)
+        memcpy(d->fdk, k, sizeof k);
+    d->fdk_seen = 1;
+}
+
 static long long stat_sum(int fd, __u32 k, int ncpus)
 {
     __u64 *v = calloc((size_t)ncpus, sizeof *v);
@@ -450,8 +469,16 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     struct pollfd pf[2] = {{.fd = ring_buffer__epoll_fd(rb), .events = POLLIN},
                            {.fd = pidfd, .events = POLLIN}};
     d.ended = "duration";
+    double census_at = 0;
     for (;;) {
         double now = mono_s();
+        /* the target's descriptors, every 100 ms or so; a started command's
+         * from its first traced call on (before, it may not have run exec) */
+        if (now >= census_at && (!o->argv || d.seen > 0)) {
+            census(pid, &d);
+            double took = mono_s() - now;
+            census_at = now + (took * CENSUS_SHARE > CENSUS_S ? took * CENSUS_SHARE : CENSUS_S);
+        }
         if (now >= end)
             break;
         if (*stop) {
