@@ -459,6 +459,8 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     }
     d.epoll_seeded = seed_epolls(pid, bpf_map__fd(skel->maps.seeds));
     d.select_bits = skel->rodata->select_bits;
+    if (!o->argv)   /* before the attach is announced: the target may end soon after */
+        census(pid, &d);
     utc_now(d.started_utc, sizeof d.started_utc, 1);
     double t0 = mono_s(), end = t0 + o->duration_s;
     if (o->argv && (rc = release(&c, o->argv[0], err)))
@@ -469,7 +471,7 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     struct pollfd pf[2] = {{.fd = ring_buffer__epoll_fd(rb), .events = POLLIN},
                            {.fd = pidfd, .events = POLLIN}};
     d.ended = "duration";
-    double census_at = 0;
+    double census_at = o->argv ? 0 : mono_s() + CENSUS_S;
     for (;;) {
         double now = mono_s();
         /* the target's descriptors, every 100 ms or so; a started command's
