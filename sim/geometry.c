@@ -61,10 +61,10 @@ int mp_sim_prefetch_parse(const char *v, unsigned *bits, mp_err *err)
 }
 
 enum { K_DESC, K_LINE, K_L1I, K_L1D, K_L2, K_L3, K_POLICY, K_ITLB, K_DTLB, K_L2TLB, K_PAGE,
-       K_PREFETCH, K_SOURCE, K_N };
+       K_PREFETCH, K_SOURCE, K_ISA, K_N };
 static const char *const keys[K_N] = {"description", "line", "l1i", "l1d", "l2", "l3",
                                       "l3_policy", "itlb", "dtlb", "l2tlb", "page",
-                                      "prefetch", "source"};
+                                      "prefetch", "source", "isa"};
 
 static int set(mp_sim_geometry *g, int k, const char *v, mp_err *err)
 {
@@ -78,6 +78,11 @@ static int set(mp_sim_geometry *g, int k, const char *v, mp_err *err)
         snprintf(g->description, sizeof g->description, "%s", v);
         return 0;
     case K_SOURCE:
+        return 0;
+    case K_ISA:
+        if (strcmp(v, "arm64") && strcmp(v, "x86_64"))
+            return mp_errf(err, MP_EUSAGE, "'%.60s' is not arm64 or x86_64", v);
+        snprintf(g->isa, sizeof g->isa, "%s", v);
         return 0;
     case K_LINE:
     case K_PAGE:
@@ -150,7 +155,7 @@ int mp_sim_geometry_parse(const char *text, const char *name, mp_sim_geometry *g
             k++;
         if (k == K_N)
             return mp_errf(err, MP_EUSAGE, "%s:%d: unknown key '%.60s' (description, source, line, "
-                           "l1i, l1d, l2, l3, l3_policy, itlb, dtlb, l2tlb, page, prefetch)",
+                           "l1i, l1d, l2, l3, l3_policy, itlb, dtlb, l2tlb, page, prefetch, isa)",
                            name, lineno, s);
         if (seen[k]++ && k != K_SOURCE)
             return mp_errf(err, MP_EUSAGE, "%s:%d: %s given twice", name, lineno, s);
@@ -159,7 +164,7 @@ int mp_sim_geometry_parse(const char *text, const char *name, mp_sim_geometry *g
             return mp_errf(err, MP_EUSAGE, "%s:%d: %s: %s", name, lineno, s, e2.msg);
     }
     for (int k = 0; k < K_N; k++)
-        if (!seen[k] && k != K_SOURCE && k != K_PREFETCH)
+        if (!seen[k] && k != K_SOURCE && k != K_PREFETCH && k != K_ISA)
             return mp_errf(err, MP_EUSAGE, "%s: no %s= line", name, keys[k]);
     mp_err e2;
     if (mp_sim_geometry_check(g, &e2) < 0)

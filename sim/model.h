@@ -51,6 +51,7 @@ typedef struct mp_sim_geometry {
     mp_sim_tlb_geo itlb, dtlb, l2tlb;
     uint64_t page;                          /* bytes, the one page size */
     unsigned prefetch;                      /* MP_SIM_PF_* */
+    char isa[16];                           /* the guest's ISA: arm64 or x86_64 */
 } mp_sim_geometry;
 
 /* What is counted, per core and privilege. */
@@ -100,7 +101,9 @@ int mp_sim_holds(const mp_sim *s, unsigned core, enum mp_sim_level level, uint64
  * comments.  Keys: description, source (any number), line, l1i, l1d, l2,
  * l3 (SIZE,WAYS; SIZE in bytes or with K or M), l3_policy (inclusive,
  * victim), itlb, dtlb, l2tlb (ENTRIES,WAYS), page (bytes, K or M), prefetch
- * (none, l1d, l2, l1d+l2).  Every key but source and prefetch is required.
+ * (none, l1d, l2, l1d+l2), isa (arm64, x86_64: the guest that runs on
+ * it; absent, g->isa is empty).  Every key but source, prefetch and isa is
+ * required.
  * name names the text in messages and fills g->name.  Returns 0 or
  * MP_EUSAGE with the line that is wrong. */
 int mp_sim_geometry_parse(const char *text, const char *name, mp_sim_geometry *g,

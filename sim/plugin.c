@@ -204,13 +204,27 @@ static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     for (size_t k = 0; k < n; k++) {
         struct qemu_plugin_insn *qi = qemu_plugin_tb_get_insn(tb, k);
         uint32_t word = 0;
-        if (qemu_plugin_insn_size(qi) == 4) {
-            memcpy(&word, qemu_plugin_insn_data(qi), 4);
+        size_t isz = qemu_plugin_insn_size(qi);
+        const unsigned char *bytes = qemu_plugin_insn_data(qi);
+        unsigned mark = 0;
+        /* arm64: a 4-byte HINT; x86_64: the 7-byte nopl (marker.h).  An arm64
+         * instruction is never 7 bytes, so one test serves both guests. */
+        if (isz == 4) {
+            memcpy(&word, bytes, 4);
             for (unsigned m = MP_SIM_MARK_CELL; m <= MP_SIM_MARK_END; m++)
                 if (word == MP_SIM_HINT(m))
-                    qemu_plugin_register_vcpu_insn_exec_cb(qi, on_marker, QEMU_PLUGIN_CB_NO_REGS,
-                                                           (void *)(uintptr_t)m);
+                    mark = m;
+        } else if (isz == MP_SIM_X86_LEN && bytes[0] == 0x0f && bytes[1] == 0x1f &&
+                   bytes[2] == 0x80) {
+            word = (uint32_t)bytes[3] | (uint32_t)bytes[4] << 8 | (uint32_t)bytes[5] << 16 |
+                   (uint32_t)bytes[6] << 24;
+            for (unsigned m = MP_SIM_MARK_CELL; m <= MP_SIM_MARK_END; m++)
+                if (word == MP_SIM_X86_DISP(m))
+                    mark = m;
         }
+        if (mark)
+            qemu_plugin_register_vcpu_insn_exec_cb(qi, on_marker, QEMU_PLUGIN_CB_NO_REGS,
+                                                   (void *)(uintptr_t)mark);
         insn *i = malloc(sizeof *i);
         if (!i)
             continue;

@@ -303,6 +303,8 @@ static void test_geometry_files(void **state)
             fail_msg("%s: %s", path, err.msg);
         assert_true(g.l3.size >= 8 * 1024 * 1024 && g.l1d.size && g.dtlb.entries && g.page == 4096);
         assert_int_equal(g.prefetch, 0);   /* off unless asked for */
+        if (strcmp(g.isa, "arm64") && strcmp(g.isa, "x86_64"))
+            fail_msg("%s: isa '%s', want arm64 or x86_64", path, g.isa);
         mp_sim *s = model(&g, 2);
         mp_sim_free(s);
         files++;
@@ -313,6 +315,7 @@ static void test_geometry_files(void **state)
     mp_err err;
     assert_int_equal(mp_sim_geometry_load(MP_SIM_GEOMETRIES "/epyc-9354p.conf", &g, &err), 0);
     assert_string_equal(g.name, "epyc-9354p");
+    assert_string_equal(g.isa, "x86_64");
     assert_int_equal(g.l1d.size, 32 * 1024);
     assert_int_equal(g.l3.size, 32u * 1024 * 1024);
     assert_int_equal(g.l3.ways, 16);
@@ -330,6 +333,7 @@ static void test_geometry_errors(void **state)
         {"l4=1M,8\n", "t:12: unknown key 'l4'"},
         {"l1d=32K,8\n", "t:12: l1d given twice"},
         {"prefetch=l3\n", "prefetch: 'l3' is not one of none, l1d, l2, l1d+l2"},
+        {"isa=sparc\n", "isa: 'sparc' is not arm64 or x86_64"},
         {"source=a\nsource=b\nprefetch=l1d\n", NULL},
     };
     mp_sim_geometry g;
@@ -341,6 +345,7 @@ static void test_geometry_errors(void **state)
         if (!bad[i].want) {
             assert_int_equal(rc, 0);
             assert_int_equal(g.prefetch, MP_SIM_PF_L1D);
+            assert_string_equal(g.isa, "");   /* optional */
             continue;
         }
         assert_int_equal(rc, MP_EUSAGE);

@@ -182,10 +182,15 @@ static int pin(int cpu, mp_err *err)
 }
 
 /* Counting windows for a simulator watching the guest (sim/marker.h): on
- * arm64, HINT immediates that the architecture executes as NOPs, one before
- * the calls and one on each side of every call.  Nothing on other CPUs. */
+ * arm64, HINT immediates that the architecture executes as NOPs; on x86_64,
+ * a seven-byte nopl whose displacement is 0x4d585000 | imm (little-endian
+ * bytes imm, 0x50, 0x58, 0x4d); one before the calls and one on each side
+ * of every call.  Nothing on other CPUs. */
 #if defined(__aarch64__)
 #define LOOP_MARK(imm) __asm__ volatile("hint #" #imm ::: "memory")
+#elif defined(__x86_64__)
+#define LOOP_MARK(imm) \
+    __asm__ volatile(".byte 0x0f, 0x1f, 0x80, " #imm ", 0x50, 0x58, 0x4d" ::: "memory")
 #else
 #define LOOP_MARK(imm) ((void)0)
 #endif
