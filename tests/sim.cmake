@@ -7,7 +7,7 @@ target_compile_definitions(test_sim_model PRIVATE
 if(TARGET muxsim)
   add_test(NAME test_sim_plugin COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_sim_plugin.sh
            $<TARGET_FILE:muxsim> ${CMAKE_SOURCE_DIR}/build-aarch64/bin/muxprof
-           ${CMAKE_SOURCE_DIR}/sim/geometries)
+           ${CMAKE_SOURCE_DIR}/sim/geometries $<TARGET_FILE:muxprof>)
 elseif(MUXPROF_SANITIZE)
   add_test(NAME test_sim_plugin COMMAND sh -c
            "echo 'SKIP: a sanitized build makes no QEMU plugin (QEMU cannot load one)'; exit 77")

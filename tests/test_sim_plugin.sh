@@ -11,9 +11,12 @@
 # give the same instructions per call; times names the cell's first and last
 # call; functions= (the model only in the windows, so the first call starts
 # cold) attributes every L1d miss of the kept calls to an
-# instruction (its rows sum to the windows' L1d misses).
+# instruction (its rows sum to the windows' L1d misses).  With HOST_BIN (an
+# x86_64 `muxprof loop`, 4th argument) the same loop under qemu-x86_64: its
+# markers (the 7-byte NOPs of sim/marker.h) open one cell and one window per
+# call too.
 set -u
-plugin=$1 arm=$2 geo=$3
+plugin=$1 arm=$2 geo=$3 host=${4:-}
 ld=/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
@@ -72,4 +75,14 @@ timeout 60 qemu-aarch64 -plugin "$plugin,geometry=$t/bad.conf,out=$t/b.tsv" "$ld
     >/dev/null 2>"$t/err" && fail "a bad geometry was accepted"
 grep -q "muxsim: bad: no description= line" "$t/err" || fail "bad geometry said: $(cat "$t/err")"
 [ ! -e "$t/b.tsv" ] || fail "a refused start wrote $t/b.tsv"
+if [ -n "$host" ] && [ "$(uname -m)" = x86_64 ] && command -v qemu-x86_64 >/dev/null; then
+    timeout 120 qemu-x86_64 -plugin "$plugin,geometry=$geo/epyc-9354p.conf,out=$t/x.tsv" \
+        "$host" loop --backend poll --fds 100 --calls 37 --quiet 2>"$t/err" ||
+        fail "the x86_64 loop under the plugin: $(cat "$t/err")"
+    r=$(row "$t/x.tsv" instructions user)
+    [ "$(printf '%s\n' "$r" | grep -c .)" = 1 ] || fail "x86_64: not one cell: $(cat "$t/x.tsv")"
+    echo "$r" | awk -F'\t' '{ exit !($3 == 37 && $4 == 27 && $8 > 10) }' ||
+        fail "x86_64: 37 calls, 27 kept, instructions per call: $r"
+    echo "x86_64 markers: $(echo "$r" | cut -f3,4,8)"
+fi
 echo ok
