@@ -22,6 +22,19 @@ static int inode_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static void add(inodes *s, unsigned long ino)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        unsigned long *v = realloc(s->v, cap * sizeof *v);
+        if (!v)
+            return;
+        s->v = v;
+        s->cap = cap;
+    }
+    s->v[s->n++] = ino;
+}
+
 /* The inodes in column col (0-based, blank-separated) of a /proc/net table
  * after its header line, appended to s; a table that cannot be read adds none. */
 static void read_inodes(inodes *s, const char *path, int col)
@@ -45,15 +58,7 @@ static void read_inodes(inodes *s, const char *path, int col)
         unsigned long ino = strtoul(tok, &e, 10);
         if (*e || !ino)
             continue;
-        if (s->n == s->cap) {
-            size_t cap = s->cap ? 2 * s->cap : 256;
-            unsigned long *v = realloc(s->v, cap * sizeof *v);
-            if (!v)
-                break;
-            s->v = v;
-            s->cap = cap;
-        }
-        s->v[s->n++] = ino;
+        add(s, ino);
     }
     fclose(f);
 }
@@ -63,6 +68,9 @@ static int has(const inodes *s, unsigned long ino)
     return s->n && bsearch(&ino, s->v, s->n, sizeof *s->v, inode_cmp) != NULL;
 }
 
+/* The descriptors first, the socket tables after: a connection made while
+ * the descriptors are walked is then in the tables (one made after the
+ * tables were read would be taken for another kind of socket). */
 int mp__fd_census(long pid, long long count[MP__FDK_N])
 {
     char path[64];
@@ -70,19 +78,8 @@ int mp__fd_census(long pid, long long count[MP__FDK_N])
     DIR *d = opendir(path);
     if (!d)
         return -errno;
-    inodes tcp = {0}, unx = {0};
-    static const char *const tcp_tables[] = {"tcp", "tcp6"};
-    for (size_t i = 0; i < sizeof tcp_tables / sizeof tcp_tables[0]; i++) {
-        snprintf(path, sizeof path, "/proc/%ld/net/%s", pid, tcp_tables[i]);
-        read_inodes(&tcp, path, 9);
-    }
-    snprintf(path, sizeof path, "/proc/%ld/net/unix", pid);
-    read_inodes(&unx, path, 6);
-    if (tcp.n)
-        qsort(tcp.v, tcp.n, sizeof *tcp.v, inode_cmp);
-    if (unx.n)
-        qsort(unx.v, unx.n, sizeof *unx.v, inode_cmp);
     memset(count, 0, MP__FDK_N * sizeof count[0]);
+    inodes socks = {0}, tcp = {0}, unx = {0};
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.')
@@ -94,16 +91,33 @@ int mp__fd_census(long pid, long long count[MP__FDK_N])
             continue;   /* closed meanwhile */
         to[k] = 0;
         unsigned long ino;
-        int kind = MP__FDK_OTHER;
         if (!strncmp(to, "pipe:[", 6))
-            kind = MP__FDK_PIPE;
+            count[MP__FDK_PIPE]++;
         else if (!strcmp(to, "anon_inode:[eventfd]"))
-            kind = MP__FDK_EVENTFD;
+            count[MP__FDK_EVENTFD]++;
         else if (sscanf(to, "socket:[%lu]", &ino) == 1)
-            kind = has(&tcp, ino) ? MP__FDK_TCP : has(&unx, ino) ? MP__FDK_UNIX : MP__FDK_OTHER;
-        count[kind]++;
+            add(&socks, ino);
+        else
+            count[MP__FDK_OTHER]++;
     }
     closedir(d);
+    if (socks.n) {
+        static const char *const tcp_tables[] = {"tcp", "tcp6"};
+        for (size_t i = 0; i < sizeof tcp_tables / sizeof tcp_tables[0]; i++) {
+            snprintf(path, sizeof path, "/proc/%ld/net/%s", pid, tcp_tables[i]);
+            read_inodes(&tcp, path, 9);
+        }
+        snprintf(path, sizeof path, "/proc/%ld/net/unix", pid);
+        read_inodes(&unx, path, 6);
+        if (tcp.n)
+            qsort(tcp.v, tcp.n, sizeof *tcp.v, inode_cmp);
+        if (unx.n)
+            qsort(unx.v, unx.n, sizeof *unx.v, inode_cmp);
+    }
+    for (size_t i = 0; i < socks.n; i++)
+        count[has(&tcp, socks.v[i]) ? MP__FDK_TCP : has(&unx, socks.v[i]) ? MP__FDK_UNIX
+                                                                           : MP__FDK_OTHER]++;
+    free(socks.v);
     free(tcp.v);
     free(unx.v);
     return 0;

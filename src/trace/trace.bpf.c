@@ -64,9 +64,8 @@ struct task_struct {
 
 /* Set by user space before the load. */
 const volatile __u32 target_tgid = 0;
-/* Set by user space: the kernel has bpf_loop (5.17), and so the largest
- * select nfds whose sets are read. */
-const volatile __u8 have_loop = 0;
+/* Set by user space: the largest select nfds whose sets are read
+ * (MP_TR_SELECT_BITS where the kernel has bpf_loop, 5.17 and later). */
 const volatile __s64 select_bits = MP_TR_SELECT_BITS_NOLOOP;
 const volatile __u32 nevents = 0;
 const volatile __u32 ncpus = 1;
@@ -252,44 +251,76 @@ static long select_chunk(__u32 i, void *arg)
     return 0;
 }
 
+/* One set's first `words` words (1..MP_TR_SELECT_BITS_NOLOOP / 64) ORed into
+ * acc; the rest of acc is left alone. */
+static __always_inline void or_set(__u64 *acc, const __u64 *set, __u64 words)
+{
+    __u64 v[MP_TR_SELECT_BITS_NOLOOP / 64] = {};
+    __u32 sz = (__u32)words * sizeof v[0];
+    if (!set || sz == 0 || sz > sizeof v)
+        return;
+    if (bpf_probe_read_user(v, sz, set))
+        return;
+    for (int j = 0; j < MP_TR_SELECT_BITS_NOLOOP / 64; j++)
+        acc[j] |= v[j];
+}
+
+/* select_chunk's count without bpf_loop, for nfds up to
+ * MP_TR_SELECT_BITS_NOLOOP: each set read whole, then the words counted with
+ * no branch on their contents, so that the verifier walks one path, not one
+ * per word that has a descriptor set. */
+static __always_inline void select_words(struct selcount *c)
+{
+    __u64 acc[MP_TR_SELECT_BITS_NOLOOP / 64] = {};
+    or_set(acc, c->in, c->words);
+    or_set(acc, c->out, c->words);
+    or_set(acc, c->ex, c->words);
+    __u64 lo = c->bits & 63, last_w = c->words - 1;
+    __u64 partial = (1ULL << lo) - 1, lo_nz = (0 - lo) >> 63;
+    for (__u64 j = 0; j < MP_TR_SELECT_BITS_NOLOOP / 64; j++) {
+        __u64 is_last = ((j ^ last_w) - 1) >> 63;        /* 1 when j is the last word */
+        __u64 cut = is_last & lo_nz;                     /* 1 when it is cut at nfds */
+        __u64 w = acc[j] & (~0ULL ^ ((~0ULL ^ partial) & (0 - cut)));
+        __u64 nz = (w | (0 - w)) >> 63;                  /* 1 when w has a bit set */
+        c->n += (__s64)popcount64(w);
+        c->last ^= (c->last ^ w) & (0 - nz);
+        c->at += (__u32)((j - c->at) & (0 - nz));
+    }
+}
+
 /* select: the descriptors below nfds set in any of the three sets, and the
  * highest of them + 1 into *top; -1 when nfds is above select_bits (the
  * most this kernel lets the program read: MP_TR_SELECT_BITS with bpf_loop,
- * else FD_SETSIZE).  The sets are read a word or MP_TR_SELECT_CHUNK words
- * at a time, never past nfds: the kernel reads only that far, so the memory
- * beyond may not exist. */
+ * else FD_SETSIZE).  As the kernel does, nfds is first cut to the size of
+ * the caller's descriptor table (a program may pass getdtablesize() over
+ * 1,024-bit sets).  The sets are read MP_TR_SELECT_CHUNK words at a time
+ * (bpf_loop) or whole (without it), never past that bound: the kernel reads
+ * only that far, so the memory beyond may not exist.  loop, a constant, picks
+ * one of the two, so that the program without bpf_loop never names its callback
+ * (kernels before 5.13 refuse the reference even where it is dead code). */
 static __always_inline __s64 select_n(long nfds, const __u64 *in, const __u64 *out,
-                                      const __u64 *ex, __u32 *top)
+                                      const __u64 *ex, __u32 *top, const int loop)
 {
     *top = 0;
+    if (nfds <= 0)
+        return 0;
+    struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+    struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+    if (fdt) {
+        long max_fds = (long)BPF_CORE_READ(fdt, max_fds);
+        if (nfds > max_fds)
+            nfds = max_fds;
+    }
     if (nfds <= 0)
         return 0;
     if (nfds > select_bits)
         return -1;
     struct selcount c = {.in = in, .out = out, .ex = ex, .bits = (__u64)nfds,
                          .words = ((__u64)nfds + 63) / 64};
-    if (have_loop) {
+    if (loop) {
         bpf_loop(MP_TR_SELECT_BITS / 64 / MP_TR_SELECT_CHUNK, select_chunk, &c, 0);
     } else {
-        for (int i = 0; i < MP_TR_SELECT_BITS_NOLOOP / 64; i++) {
-            if (i >= c.words)
-                break;
-            __u64 a = 0, b = 0, d = 0;
-            if (in)
-                bpf_probe_read_user(&a, sizeof a, in + i);
-            if (out)
-                bpf_probe_read_user(&b, sizeof b, out + i);
-            if (ex)
-                bpf_probe_read_user(&d, sizeof d, ex + i);
-            __u64 w = a | b | d;
-            if (i == c.words - 1 && (c.bits & 63))
-                w &= (1ULL << (c.bits & 63)) - 1;
-            c.n += (__s64)popcount64(w);
-            if (w) {
-                c.last = w;
-                c.at = (__u32)i;
-            }
-        }
+        select_words(&c);
     }
     if (c.last)
         *top = c.at * 64 + top_bit(c.last) + 1;
@@ -329,8 +360,7 @@ static __always_inline __u32 read_counters(__u64 *count, __u32 cpu)
     return ok;
 }
 
-SEC("raw_tp/sys_enter")
-int mp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+static __always_inline int sys_enter(struct bpf_raw_tracepoint_args *ctx, const int loop)
 {
     __u64 pt = bpf_get_current_pid_tgid();
     __u32 tgid = pt >> 32, tid = (__u32)pt;
@@ -349,7 +379,7 @@ int mp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
         e.arg = a0;
         e.n = select_n(a0, (const __u64 *)BPF_CORE_READ(regs, si),
                        (const __u64 *)BPF_CORE_READ(regs, dx),
-                       (const __u64 *)BPF_CORE_READ(regs, r10), &e.top);
+                       (const __u64 *)BPF_CORE_READ(regs, r10), &e.top, loop);
         e.tclass = tclass_ptr((const void *)BPF_CORE_READ(regs, r8));
         break;
 #ifdef __NR_poll
@@ -404,6 +434,20 @@ int mp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
     if (bpf_map_update_elem(&inflight, &tid, &e, BPF_ANY))
         stat_add(MP_TR_ST_NOSLOT);
     return 0;
+}
+
+/* The entry program, in two builds; user space loads the one the kernel can
+ * run (have_loop) and leaves the other unloaded. */
+SEC("raw_tp/sys_enter")
+int mp_sys_enter(struct bpf_raw_tracepoint_args *ctx)
+{
+    return sys_enter(ctx, 1);
+}
+
+SEC("raw_tp/sys_enter")
+int mp_sys_enter_noloop(struct bpf_raw_tracepoint_args *ctx)
+{
+    return sys_enter(ctx, 0);
 }
 
 SEC("raw_tp/sys_exit")

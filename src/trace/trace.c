@@ -422,11 +422,15 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     skel->rodata->target_tgid = (__u32)pid;
     skel->rodata->ncpus = (__u32)ncpus;
     skel->rodata->nevents = (__u32)ev.nevents;
-    /* bpf_loop lets the program read select's sets past FD_SETSIZE */
-    skel->rodata->have_loop =
+    /* bpf_loop lets the program read select's sets past FD_SETSIZE; without it
+     * the entry program's other build is loaded.  MUXPROF_TRACE_NO_LOOP=1 takes
+     * that one anyway (the tests check it on kernels that have bpf_loop). */
+    const char *noloop = getenv("MUXPROF_TRACE_NO_LOOP");
+    bool have_loop = !(noloop && !strcmp(noloop, "1")) &&
         libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
-    skel->rodata->select_bits = skel->rodata->have_loop ? MP_TR_SELECT_BITS
-                                                        : MP_TR_SELECT_BITS_NOLOOP;
+    bpf_program__set_autoload(skel->progs.mp_sys_enter, have_loop);
+    bpf_program__set_autoload(skel->progs.mp_sys_enter_noloop, !have_loop);
+    skel->rodata->select_bits = have_loop ? MP_TR_SELECT_BITS : MP_TR_SELECT_BITS_NOLOOP;
     size_t slots = ev.nevents * (size_t)ncpus;
     bpf_map__set_max_entries(skel->maps.counters, slots ? (__u32)slots : 1);
     if ((rc = mp_trace_bpf__load(skel))) {
