@@ -6,13 +6,16 @@ select: EVENT_NOEPOLL and EVENT_NOPOLL), with N idle client connections and
 one active client, all over loopback (docs/trace.md).
 
 Usage: scripts/trace-memcached.py --muxprof BIN --backend epoll|poll|select
-           --idle N --out DIR [--requests K] [--port P] [--duration S]
-           [--against RUN]
+           --idle N[,N...] --out DIR [--requests K] [--rounds R] [--port P]
+           [--duration S] [--against RUN]
 
 Starts memcached -t 1 (one worker thread, so one event loop watches every
 connection) on 127.0.0.1:P, opens N idle connections, attaches
 `muxprof trace --pid` to it, makes K get requests one after the other on one
-more connection, then ends the trace and memcached.  Every step is bounded:
+more connection, then ends the trace and memcached.  With several N, the
+idle connections are opened and closed to each N in turn, R rounds (default
+4), K / (R x the N given) requests at each: the cells of every N in one
+trace, taken at the same host level.  Every step is bounded:
 memcached's start 10 s, the trace's attach 30 s, the requests 60 s, the
 trace itself --duration S (default 30; it ends earlier, with the requests).
 --against RUN is handed to muxprof trace (a `muxprof run` directory whose
@@ -44,15 +47,25 @@ def main():
                                  epilog=__doc__.split("\n\n", 1)[1])
     ap.add_argument("--muxprof", required=True)
     ap.add_argument("--backend", choices=["epoll", "poll", "select"], required=True)
-    ap.add_argument("--idle", type=int, required=True)
+    ap.add_argument("--idle", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--requests", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=0)
     ap.add_argument("--port", type=int, default=11911)
     ap.add_argument("--duration", type=float, default=0)
     ap.add_argument("--against")
     a = ap.parse_args()
-    if a.idle < 0 or a.requests < 1:
-        ap.error("--idle >= 0 and --requests >= 1")
+    try:
+        levels = [int(x) for x in a.idle.split(",")]
+    except ValueError:
+        ap.error("--idle: a count or a comma-separated list of counts, not %r" % a.idle)
+    rounds = a.rounds or (4 if len(levels) > 1 else 1)
+    if min(levels) < 0 or a.requests < 1 or a.rounds < 0:
+        ap.error("--idle >= 0, --requests >= 1 and --rounds >= 1")
+    phases = [n for _ in range(rounds) for n in levels]
+    per = a.requests // len(phases)
+    if per < 1:
+        ap.error("--requests: at least one per round and N (%d)" % len(phases))
     env = dict(os.environ)
     if a.backend in ("poll", "select"):
         env["EVENT_NOEPOLL"] = "1"
@@ -62,15 +75,19 @@ def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     mc = subprocess.Popen(["memcached", "-l", "127.0.0.1", "-p", str(a.port), "-U", "0",
-                           "-t", "1", "-c", str(a.idle + 64), "-u", "nobody"], env=env)
+                           "-t", "1", "-c", str(max(levels) + 64), "-u", "nobody"], env=env)
     trace = None
     idle = []
     try:
         if not wait_port(a.port, time.monotonic() + 10):
             print("trace-memcached: memcached did not listen on %d" % a.port, file=sys.stderr)
             return 1
-        for _ in range(a.idle):
-            idle.append(socket.create_connection(("127.0.0.1", a.port), timeout=5))
+        def to_level(n):   # open or close idle connections until there are n
+            while len(idle) < n:
+                idle.append(socket.create_connection(("127.0.0.1", a.port), timeout=5))
+            while len(idle) > n:
+                idle.pop().close()
+        to_level(phases[0])
         active = socket.create_connection(("127.0.0.1", a.port), timeout=5)
         active.sendall(b"set k 0 0 5\r\nvalue\r\n")
         active.recv(64)
@@ -87,11 +104,17 @@ def main():
                 break
             time.sleep(0.05)
         t0 = time.monotonic()
-        for _ in range(a.requests):
-            active.sendall(b"get k\r\n")
-            buf = b""
-            while not buf.endswith(b"END\r\n"):
-                buf += active.recv(256)
+        made = 0
+        for i, n in enumerate(phases):
+            if i and n != phases[i - 1]:
+                to_level(n)
+                time.sleep(0.2)   # memcached has taken the change into its loop
+            for _ in range(per):
+                active.sendall(b"get k\r\n")
+                buf = b""
+                while not buf.endswith(b"END\r\n"):
+                    buf += active.recv(256)
+                made += 1
             if time.monotonic() - t0 > 60:
                 break
         took = time.monotonic() - t0
@@ -99,8 +122,8 @@ def main():
         trace.wait(timeout=60)
         err.seek(0)
         sys.stderr.write(err.read())
-        print("trace-memcached: %s, %d idle, %d requests in %.3f s" %
-              (a.backend, a.idle, a.requests, took), file=sys.stderr)
+        print("trace-memcached: %s, %s idle, %d requests in %.3f s" %
+              (a.backend, a.idle, made, took), file=sys.stderr)
         return 0 if trace.returncode in (0, 130) else 1
     finally:
         if trace and trace.poll() is None:
