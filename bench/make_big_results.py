@@ -18,8 +18,12 @@ import sys
 
 
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return
     if len(sys.argv) < 3:
-        sys.exit(__doc__)
+        print(__doc__.strip(), file=sys.stderr)
+        sys.exit(2)
     cells, out = int(sys.argv[1]), sys.argv[2]
     here = os.path.dirname(os.path.abspath(__file__))
     fixture = sys.argv[3] if len(sys.argv) > 3 else os.path.join(

@@ -33,6 +33,16 @@ Files: *
 Copyright: ${mp_holder}
 License: MIT
 
+Files: src/trace/trace.bpf.c
+Copyright: ${mp_holder}
+License: MIT or GPL-2.0-only
+Comment: muxprof trace's BPF program, built into /usr/bin/muxprof; the kernel
+ lets only a GPL-compatible program use the helpers it calls.
+
+License: GPL-2.0-only
+ On Debian systems, the full text of the GNU General Public License version 2
+ can be found in /usr/share/common-licenses/GPL-2.
+
 License: MIT
  ${mp_text}
 ")

@@ -6,6 +6,8 @@
 #      then in build/ `apt install ./muxprof_*.deb`; BUILD_DIR stands for build/):
 #      BUILD_DIR/muxprof_VERSION_ARCH.deb, whose Depends (from dpkg-shlibdeps) must
 #      name libpfm4, hwloc, cJSON, liburing, libc6;
+#      and lintian (installed when missing) finds no error in it, its
+#      warnings listed;
 #   2. the apt line, answered yes (APT::Get::Assume-Yes), installs it;
 #   3. with the source tree and BUILD_DIR hidden (an empty tmpfs over each, in a
 #      mount namespace: the installed program is tried where it was not built):
@@ -53,7 +55,23 @@ depends=$(dpkg-deb -f "$deb" Depends)
 for d in libc6 libpfm4 libhwloc libcjson liburing; do
     case $depends in *"$d"*) ;; *) fail "Depends has no $d: $depends" ;; esac
 done
+if ldd "$build/bin/muxprof" 2>/dev/null | grep -q 'libbpf\.so'; then
+    case $depends in *libbpf*) ;; *) fail "the program links libbpf, Depends does not name it: $depends" ;; esac
+fi
 say "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB; Depends: $depends"
+if ! command -v lintian >/dev/null 2>&1; then
+    say "installing lintian"
+    { timeout 300 $sudo apt-get update -q && DEBIAN_FRONTEND=noninteractive timeout 300 \
+        $sudo apt-get install -y -q --no-install-recommends lintian; } >"$build/ci-deb-lintian.log" 2>&1 ||
+        fail "could not install lintian (apt-get install lintian; log: $build/ci-deb-lintian.log)"
+fi
+timeout 600 lintian --tag-display-limit 0 "$deb" >"$build/ci-deb-lintian.out" 2>&1 ||
+    grep -q '^[EWIP]: ' "$build/ci-deb-lintian.out" ||
+    fail "lintian did not run: $(head -n 3 "$build/ci-deb-lintian.out" | tr '\n' ' ')"
+if grep -q '^E: ' "$build/ci-deb-lintian.out"; then
+    fail "lintian: $(grep '^E: ' "$build/ci-deb-lintian.out" | head -n 5 | tr '\n' ' ')"
+fi
+say "lintian $(lintian --version | awk '{print $2}'): no error, $(grep -c '^W: ' "$build/ci-deb-lintian.out") warnings$(grep '^W: ' "$build/ci-deb-lintian.out" | sed 's/^W: muxprof[^:]*: /; /' | tr -d '\n')"
 dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $NF}' | sed 's|^\./|/|' >"$build/ci-deb-files"
 for f in /usr/bin/muxprof /usr/share/man/man1/muxprof.1.gz /usr/share/bash-completion/completions/muxprof \
          /usr/share/doc/muxprof/copyright; do

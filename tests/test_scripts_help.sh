@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # test_scripts_help.sh - every script a user may call (scripts/*.sh and *.py,
-# scripts/muxsim/*.py, deploy/ansible/host-run.sh) answers --help and -h with
+# scripts/muxsim/*.py, bench/*.py, deploy/ansible/host-run.sh, .ci/run) answers --help and -h with
 # its usage on stdout, exit 0, and does nothing else: run from an empty
 # directory (HOME and TMPDIR there too), that directory stays empty and the
 # source tree's folders keep their entries.
@@ -16,10 +16,11 @@ trap 'exit 130' INT TERM
 fail=0
 no() { echo "FAIL: $*"; fail=1; }
 
-tree() { (cd "$src" && ls -A . scripts scripts/muxsim deploy/ansible); }
+tree() { (cd "$src" && ls -A . scripts scripts/muxsim bench deploy/ansible .ci); }
 before=$(tree)
 n=0
-for f in "$src"/scripts/*.sh "$src"/scripts/*.py "$src"/scripts/muxsim/*.py "$src"/deploy/ansible/host-run.sh; do
+for f in "$src"/scripts/*.sh "$src"/scripts/*.py "$src"/scripts/muxsim/*.py "$src"/bench/*.py \
+         "$src"/deploy/ansible/host-run.sh "$src"/.ci/run; do
   name=${f#"$src"/}
   base=$(basename "$f")
   for opt in --help -h; do

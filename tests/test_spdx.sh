@@ -2,8 +2,9 @@
 # test_spdx.sh SOURCE_DIR - every tracked source file says its licence in one
 # of its first 3 lines: `SPDX-License-Identifier: MIT` (LICENSE).  The files:
 # *.c *.h *.sh *.py *.cmake *.gp, every CMakeLists.txt, everything under
-# scripts/, .ci/run and deploy/**/*.yml; not the data under docs/ (recorded
-# runs) or tests/fixtures/ (inputs read as they are).  Lists every file that
+# scripts/, .ci/run and deploy/**/*.yml, the programs that write
+# tests/fixtures/; not the data under docs/ (recorded runs) or
+# tests/fixtures/ (inputs read as they are).  Lists every file that
 # lacks the line.  Exit 77 outside a git checkout.
 set -u
 src=${1:?usage: test_spdx.sh SOURCE_DIR}
@@ -14,7 +15,9 @@ command -v git >/dev/null 2>&1 && git rev-parse --is-inside-work-tree >/dev/null
 list=$(mktemp) || exit 1
 trap 'rm -f "$list"' EXIT
 git ls-files -z -- '*.c' '*.h' '*.sh' '*.py' '*.cmake' '*.gp' 'CMakeLists.txt' '*/CMakeLists.txt' \
-    'scripts/*' '.ci/run' 'deploy/*.yml' ':!docs/*' ':!tests/fixtures/*' | tr '\0' '\n' | sort -u >"$list"
+    'scripts/*' '.ci/run' 'deploy/*.yml' ':!docs/*' ':!tests/fixtures/*' | tr '\0' '\n' >"$list"
+git ls-files -z -- 'tests/fixtures/*.py' 'tests/fixtures/*.sh' | tr '\0' '\n' >>"$list"
+sort -u -o "$list" "$list"
 n=$(wc -l <"$list")
 [ "$n" -ge 100 ] || { echo "FAIL: test_spdx: only $n source files listed: is the pattern list right?" >&2; exit 1; }
 bad=0
