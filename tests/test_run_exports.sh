@@ -8,7 +8,7 @@
 # - the terminal prints a row for every measured cell;
 # - units come from the counters' definitions: task-clock and poker:task-clock
 #   are ns in results.json, results.csv, report.md and the figure scripts;
-# - a report section with no rows is not printed (a run of one N).
+# - a report section or table with no rows is not printed (a run of one N).
 #   test_run_exports.sh MUXPROF WORK_DIR
 bin=${1:?usage: test_run_exports.sh MUXPROF WORK_DIR}
 work=${2:?usage: test_run_exports.sh MUXPROF WORK_DIR}
@@ -153,5 +153,14 @@ ls "$run"/figures/*poker*task-clock*.gp >/dev/null 2>&1 || fail "no poker:task-c
 awk '/^\|---/ { sep = NR; next } sep && sep == NR - 1 && !/^\|/ { print "line " NR - 2 ": " head; bad = 1 }
      /^\|/ { head = $0 } END { exit bad }' "$work/one/report.md" >"$work/empty" ||
     fail "report.md of one N has tables without rows: $(cat "$work/empty")"
+# ... and no section or table that would say only that it has nothing: no
+# cache-line fit, no knee paragraph, no seed table beside none of this run's
+# cells (seed 002's starts at N 100: one line instead).
+for pat in '^## Cache-line correlation' '^Knees: '; do
+    ! grep -q -- "$pat" "$work/one/report.md" ||
+        fail "report.md of one N prints what has no row ($pat): $(grep -m1 -- "$pat" "$work/one/report.md" | cut -c1-120)"
+done
+grep -q "^Seed 002's numbers (ready mode, N .*) are not shown" "$work/one/report.md" ||
+    fail "report.md of one N does not say in one line why seed 002's table is not shown"
 rm -rf "$work"
 echo "results.csv and samples.csv keep every cell apart; the terminal shows every cell; clocks in ns"

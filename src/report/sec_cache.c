@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/series.h"
@@ -93,9 +95,28 @@ static void cache_model(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     fputc('\n', f);
 }
 
+/* The section is written to a buffer first and left out when it has no row:
+ * the results section already says that a fit needs two N. */
+static void correlation_rows(FILE *f, const mp_rmodel *m, size_t *nrows);
+
 static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
 {
     (void)figs;
+    char *buf = NULL;
+    size_t len = 0, rows = 0;
+    FILE *mf = open_memstream(&buf, &len);
+    if (!mf) {
+        correlation_rows(f, m, &rows);
+        return;
+    }
+    correlation_rows(mf, m, &rows);
+    if (fclose(mf) == 0 && rows)
+        fwrite(buf, 1, len, f);
+    free(buf);
+}
+
+static void correlation_rows(FILE *f, const mp_rmodel *m, size_t *nrows)
+{
     char a[32], b[32], c[32], d[32];
     fprintf(f, "## Cache-line correlation\n\n"
         "Each counter's median per call fitted against the cache lines the call's array "
@@ -159,6 +180,7 @@ static void correlation(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
                 }
             }
 #undef ROW_HEAD
+    *nrows = rows;
     if (!rows)
         fprintf(f, "No fit: a line needs two N or more of one backend, mode and fd kind, "
                    "and this run has none.\n");
@@ -311,6 +333,14 @@ void mp__rmd_knees(FILE *f, const mp_rmodel *m, const char *mode, const char *ki
     double kb = mp_kernel_bytes_per_fd(wake);
     double per_fd = MP_POLLFD_BYTES + kb;
     char a[32], b[32], c[32];
+    int two = 0;   /* a knee needs two N of one backend; none: nothing said */
+    for (size_t be = 0; be < m->nbackends && !two; be++) {
+        mp_rknees k;
+        mp__r_knees(m, mode, kind, m->backends[be], metric, &k);
+        two = k.npts >= 2;
+    }
+    if (!two)
+        return;
     fprintf(f, "Knees: intervals between neighbouring N where the log-log slope of the "
                "median exceeds %.1f (cost growing faster than N); where the cells have "
                "repeat medians, only those whose interval [lo, hi] of that slope (ln of "

@@ -393,6 +393,32 @@ static const char *table_kind(char *buf, size_t len, const char *seed, const cha
     return buf;
 }
 
+/* Whether this run has a cell (measured or not) of any of the backends at
+ * any of the N: a table of seeds' numbers beside none is left out. */
+static int run_has_any(const mp_rmodel *m, const char *mode, const char *kind,
+                       const char *const *backends, size_t nb, const long long *ns, size_t n)
+{
+    char buf[32];
+    for (size_t i = 0; i < n; i++)
+        for (size_t b = 0; b < nb; b++)
+            if (strcmp(run_p50(m, mode, kind, backends[b], ns[i], buf, sizeof buf), "not run"))
+                return 1;
+    return 0;
+}
+
+/* The N of a seed's table as a list, "10, 100, 1,000 and 10,000". */
+static const char *ns_list(char *buf, size_t len, const long long *ns, size_t n)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && at < len; i++) {
+        char e[32];
+        at += (size_t)snprintf(buf + at, len - at, "%s%s", i == 0 ? "" : i + 1 == n ? " and "
+                               : ", ", mp_fmt_num(e, sizeof e, (double)ns[i]));
+    }
+    return buf;
+}
+
 static void seed_tables(FILE *f, const mp_rmodel *m)
 {
     char a[32], b[32], c[32], d[32], tk[160];
@@ -402,26 +428,39 @@ static void seed_tables(FILE *f, const mp_rmodel *m)
     mp_rmodel *s000 = calloc(1, sizeof *s000), *s002 = calloc(1, sizeof *s002);
     if (!s000 || !s002 || load_seed(s000, REF_EPYC, f) < 0 || load_seed(s002, REF_AARCH64, f) < 0)
         goto out;
+    static const char *const pe[] = {"poll", "epoll"}, *const spe[] = {"select", "poll", "epoll"};
+    char list[256];
+    size_t n000 = seed_ns(s000, "wakeup", "poll", ns, MP_RC_MAXPTS);
+    int has000 = run_has_any(m, "wakeup", k000, pe, 2, ns, n000);
     fprintf(f, "\nThe seeds' own numbers beside this run's medians (ns per call; different "
                "hosts, so compare shapes, not values; this run's intervals are in the Results "
-               "tables). This run's wakeup cells on %s:\n\n"
-               "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed 000 epoll "
-               "(wakeup) | this run epoll (wakeup) |\n|---:|---:|---:|---:|---:|\n",
-            table_kind(tk, sizeof tk, "000", k000, sk000));
-    size_t n000 = seed_ns(s000, "wakeup", "poll", ns, MP_RC_MAXPTS);
+               "tables).");
+    if (has000)
+        fprintf(f, " This run's wakeup cells on %s:\n\n"
+                   "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed 000 epoll "
+                   "(wakeup) | this run epoll (wakeup) |\n|---:|---:|---:|---:|---:|\n",
+                table_kind(tk, sizeof tk, "000", k000, sk000));
+    else
+        fprintf(f, " Seed 000's numbers (wakeup mode, N %s) are not shown: this run has no wakeup "
+                   "poll or epoll cell at those N.\n", ns_list(list, sizeof list, ns, n000));
     char e0[32];
-    for (size_t i = 0; i < n000; i++)
+    for (size_t i = 0; has000 && i < n000; i++)
         fprintf(f, "| %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)ns[i]),
                 mp_fmt_num(a, sizeof a, seed_p50(s000, "wakeup", "poll", ns[i])),
                 run_p50(m, "wakeup", k000, "poll", ns[i], b, sizeof b),
                 mp_fmt_num(c, sizeof c, seed_p50(s000, "wakeup", "epoll", ns[i])),
                 run_p50(m, "wakeup", k000, "epoll", ns[i], d, sizeof d));
-    fprintf(f, "\nThis run's ready cells on %s:\n\n| N | seed 002 select (ready) | this run | "
-               "seed 002 poll (ready) | this run | seed 002 epoll (ready) | this run |\n"
-               "|---:|---:|---:|---:|---:|---:|---:|\n",
-            table_kind(tk, sizeof tk, "002", k002, sk002));
     size_t n002 = seed_ns(s002, "ready", "poll", ns, MP_RC_MAXPTS);
-    for (size_t i = 0; i < n002; i++) {
+    int has002 = run_has_any(m, "ready", k002, spe, 3, ns, n002);
+    if (has002)
+        fprintf(f, "\nThis run's ready cells on %s:\n\n| N | seed 002 select (ready) | this run | "
+                   "seed 002 poll (ready) | this run | seed 002 epoll (ready) | this run |\n"
+                   "|---:|---:|---:|---:|---:|---:|---:|\n",
+                table_kind(tk, sizeof tk, "002", k002, sk002));
+    else
+        fprintf(f, "\nSeed 002's numbers (ready mode, N %s) are not shown: this run has no ready select, "
+                   "poll or epoll cell at those N.\n", ns_list(list, sizeof list, ns, n002));
+    for (size_t i = 0; has002 && i < n002; i++) {
         char e[32], g[32];
         long long n = ns[i];
         double sel = seed_p50(s002, "ready", "select", n);
