@@ -6,7 +6,8 @@
  * figures each wrapper's axes (paper_x, paper_y) span the data's range, read
  * here from the .dat files, with margins and not widened to whole decades,
  * their labelled ticks meeting the same rule; the legend sits inside where
- * the data leave room; a fit is drawn exactly when the caption names it, and
+ * the data leave room, and never over a label (a label in the corner it
+ * would take moves it to the next free one, at 3.5 in and 7 in); a fit is drawn exactly when the caption names it, and
  * a caption naming none says so; without --paper the wrappers are those
  * with --paper less the paper block, and hold no paper variable.
  * With gnuplot: the state each PDF is drawn in (gnuplot's `save` after the
@@ -522,6 +523,55 @@ static void drawn_for_paper(void **st)
         }
 }
 
+/* ---- the legend and the labels ------------------------------------------- */
+
+/* The legend line of one page (paper_key or paper_key2) in what
+ * mp_rpaper_write wrote. */
+static void key_line(const char *w, const char *var, char *out, size_t len)
+{
+    char pat[32];
+    snprintf(pat, sizeof pat, "\n%s = \"", var);
+    const char *at = strstr(w, pat);
+    assert_non_null(at);
+    at += strlen(pat);
+    const char *end = strchr(at, '"');
+    assert_non_null(end);
+    snprintf(out, len, "%.*s", (int)(end - at), at);
+}
+
+/* A line from the bottom left to the top right leaves the top left and the
+ * bottom right free; the legend takes the top left (the first place tried)
+ * until a label is put there, then the bottom right, at both widths. */
+static void labels_keep_legend_off(void **st)
+{
+    (void)st;
+    double x[] = {10, 100, 1000, 10000}, y[] = {1, 10, 100, 1000};
+    for (int label = 0; label <= 1; label++) {
+        mp_rpaper p;
+        mp_rpaper_init(&p, MP_RPAPER_LOG10, MP_RPAPER_LOG10);
+        assert_int_equal(mp_rpaper_series(&p, MP_RPAPER_LINE, x, y, NULL, 4), 0);
+        mp_rpaper_key(&p, "poll");
+        mp_rpaper_key(&p, "epoll");
+        if (label)   /* right-aligned at N = 30, near the top: over the legend's corner */
+            mp_rpaper_label(&p, 1, 30, 0.92, 14, 1, 0);
+        char *w = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&w, &len);
+        assert_non_null(f);
+        assert_int_equal(mp_rpaper_write(&p, f), 0);
+        assert_int_equal(fclose(f), 0);
+        for (int page = 0; page < 2; page++) {
+            char key[256];
+            key_line(w, page ? "paper_key2" : "paper_key", key, sizeof key);
+            if (!strstr(key, label ? "inside right bottom" : "inside left top"))
+                fail_msg("%s, %s: %s", label ? "a label at the top left" : "no label",
+                         page ? "7 in" : "3.5 in", key);
+        }
+        free(w);
+        mp_rpaper_free(&p);
+    }
+}
+
 static int setup(void **st)
 {
     (void)st;
@@ -538,6 +588,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(ticks_per_decade),
+        cmocka_unit_test(labels_keep_legend_off),
         cmocka_unit_test(fixtures_laid_out),
         cmocka_unit_test(drawn_for_paper),
     };
