@@ -5,6 +5,8 @@
 #   other CPUs kept busy, --settle-max 1s: it says it waits and why, gives up
 #     after about 1 s, measures, and records the wait in context.noise.settle
 #     with the other work named in the noise warnings;
+#   muxprof just built and a build (cc1) running: the line says the load is
+#     the build's;
 #   a host that goes quiet (a /proc/stat file rewritten, MUXPROF_PROC_STAT):
 #     it waits for two quiet windows and goes on, long before the bound;
 #   /proc/stat unreadable: one line, no wait, recorded;
@@ -60,6 +62,19 @@ PY
 else
   no "busy host: no results.json"
 fi
+
+# Just built, a build still running (a process named cc1): the line says the
+# load is the build's.
+mkdir -p "$tmp/fresh"
+cp "$bin" "$tmp/fresh/muxprof"
+printf '#!/bin/sh\nsleep 30\n' >"$tmp/cc1" && chmod +x "$tmp/cc1"
+"$tmp/cc1" & hogs+=($!)
+sleep 0.2
+"$tmp/fresh/muxprof" "${one[@]}" --settle-max 1s --out "$tmp/fresh/run" >"$tmp/out" 2>"$tmp/err" ||
+  no "just built: exit $?: $(head -3 "$tmp/err")"
+# (another build running on the host may be named instead of cc1)
+grep -Eq "muxprof was built [0-9]+ s ago and a build is still running \([a-z0-9+]+\): the load is the build's" \
+  "$tmp/err" || no "just built, cc1 running: no line naming the build: $(head -2 "$tmp/err")"
 
 # No wait: the flag, the environment, a bound of 0.
 for how in flag env zero; do
