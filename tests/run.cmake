@@ -83,6 +83,14 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_run_exports PROPERTIES LABELS run TIMEOUT 180 SKIP_RETURN_CODE 77)
 endif()
 
+# poll's median over epoll's: one number in the run's table, the findings,
+# report.md, report --json, the figures' data and compare.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_one_ratio
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_one_ratio.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_one_ratio PROPERTIES LABELS run TIMEOUT 120 SKIP_RETURN_CODE 77)
+endif()
+
 # A run waits, within its bound, for a busy host to settle, and records the wait.
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_settle COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/test_settle.sh $<TARGET_FILE:muxprof>)

@@ -318,6 +318,23 @@ int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, doubl
     return 0;
 }
 
+double mp_ratio_est(const double *x, size_t nx, double px, const double *y, size_t ny,
+                    double py, double *lo, double *hi)
+{
+    double est = NAN, ach;
+    *lo = *hi = NAN;
+    if (!(px > 0) || !isfinite(py))
+        return NAN;
+    if (nx >= 2 && ny >= 2 &&
+        mp_ratio_ci_hl(x, nx, y, ny, MP_CI_LEVEL, &est, lo, hi, &ach) == 0) {
+        if (ach < MP_CI_LEVEL - 1e-12)
+            *lo = *hi = NAN;
+        return est;
+    }
+    *lo = *hi = NAN;
+    return py / px;
+}
+
 int mp_shift_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
                    double *est, double *lo, double *hi, double *achieved)
 {

@@ -70,6 +70,14 @@ int mp_perm_test(const double *x, size_t nx, const double *y, size_t ny,
 int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, double level,
                    double *est, double *lo, double *hi, double *achieved);
 
+/* The ratio of two medians, y's over x's, as every output of muxprof gives
+ * it: the Hodges-Lehmann estimate from the repeat medians (x[nx], y[ny])
+ * with its interval at MP_CI_LEVEL (NaN when that level cannot be reached
+ * with so few) where both sides have two or more; else py / px, with no
+ * interval.  NaN when px is not above 0 or py is not finite. */
+double mp_ratio_est(const double *x, size_t nx, double px, const double *y, size_t ny,
+                    double py, double *lo, double *hi);
+
 /* The same interval for the shift y - x of two location parameters: the
  * order statistics of the pairwise differences yj - xi (values finite, of
  * any sign); *est their median.  Distribution-free for a shift between two

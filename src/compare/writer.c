@@ -37,11 +37,17 @@ static double p50_of(const mp_cmp_host *h, const mp_cmp_group *g, const char *b,
     return x && x->status == MP_CELL_OK ? x->wall.p50 : NAN;
 }
 
+/* b's median over epoll's on one host at N: the one ratio estimator
+ * (mp_rc_ratio_est, from the repeat medians), as report.md gives it. */
 static double ratio_of(const mp_cmp_host *h, const mp_cmp_group *g, const char *b,
                        long long n)
 {
-    double a = p50_of(h, g, b, n), e = p50_of(h, g, "epoll", n);
-    return isfinite(a) && isfinite(e) && e > 0 ? a / e : NAN;
+    const mp_rcell *x = mp_cmp_cell(h, g->mode, g->kind, b, n);
+    const mp_rcell *e = mp_cmp_cell(h, g->mode, g->kind, "epoll", n);
+    double lo, hi;
+    if (!x || !e || x->status != MP_CELL_OK || e->status != MP_CELL_OK)
+        return NAN;
+    return mp_rc_ratio_est(e, x, &lo, &hi);
 }
 
 static const char *num(char *buf, size_t len, double v)
@@ -105,8 +111,10 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
     if (rc)
         return rc;
     fprintf(a.f, "# muxprof compare: %s; %s mode, %s fds, backend %s\n"
-                 "# p50 = median ns per call; ratio_epoll = p50 / epoll's p50 on this "
-                 "host at the same N; ci_lo, ci_hi = interval of p50 (order\n"
+                 "# p50 = median ns per call; ratio_epoll = its ratio to epoll's on this "
+                 "host at the same N (Hodges-Lehmann, from the repeat medians, as\n"
+                 "# report.md; p50 / epoll's p50 where either has one repeat); ci_lo, "
+                 "ci_hi = interval of p50 (order\n"
                  "# statistics of the run's repeat medians); '?' = not measured\n"
                  "nfds p50 ratio_epoll ci_lo ci_hi\n",
             MP_QCOMMENT(h->label), g->mode, k, b);
@@ -424,7 +432,8 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
             size_t ns = in_list(be, nb, b) ? mp_cmp_shared_n(c, g, b, sh, MP_CMP_MAXPTS) : 0;
             if (!ns)
                 continue;
-            fprintf(w->f, "### %s / epoll (ratio of medians on the same host)\n\n", b);
+            fprintf(w->f, "### %s / epoll on the same host (the ratio report.md gives: Hodges-Lehmann, "
+                          "from the repeat medians)\n\n", b);
             table_head(w, g, "N");
             for (size_t i = 0; i < ns; i++) {
                 fprintf(w->f, "| %lld |", sh[i]);

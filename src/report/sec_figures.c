@@ -39,7 +39,8 @@ static int write_data(const mp_rmodel *m, mp_dir *dir, const char *mode,
         return rc;
     FILE *f = a.f;
     fprintf(f, "# muxprof %s: %s mode, %s fds, backend %s; medians per call unless named;\n"
-               "# '?' = not measured.  ratio_epoll = p50 / epoll's p50 at the same N;\n"
+               "# '?' = not measured.  ratio_epoll = the ratio to epoll's median at the same\n"
+               "# N (Hodges-Lehmann from the repeat medians; p50 / p50 with one repeat);\n"
                "# pollfd_lines = ceil(8 N / %u); maxfd = highest watched fd number;\n"
                "# ci_lo, ci_hi = interval of p50 from the repeat medians (ci_kind: repeats =\n"
                "# order statistics of the repeat medians, none = '?').\n",

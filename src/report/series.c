@@ -246,18 +246,10 @@ int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, 
 
 double mp_rc_ratio_est(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
 {
-    double est = NAN, ach, pa = mp_rm_p50(a, "wall_ns"), pb = mp_rm_p50(b, "wall_ns");
-    *lo = *hi = NAN;
-    if (!(pa > 0) || !isfinite(pb))
-        return NAN;
-    if (mp_rc_has_reps(a) && mp_rc_has_reps(b) &&
-        mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, lo, hi, &ach) == 0) {
-        if (!hl_level_ok(ach, MP_CI_LEVEL))
-            *lo = *hi = NAN;
-        return est;
-    }
-    *lo = *hi = NAN;
-    return pb / pa;
+    int reps = mp_rc_has_reps(a) && mp_rc_has_reps(b);
+    return mp_ratio_est(reps ? a->rep : NULL, reps ? a->nrep : 0, mp_rm_p50(a, "wall_ns"),
+                        reps ? b->rep : NULL, reps ? b->nrep : 0, mp_rm_p50(b, "wall_ns"), lo,
+                        hi);
 }
 
 int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* out_table.c - the tables `muxprof run` prints: per fd kind and mode, one
  * row per N, p50 wall ns per backend, then poll/epoll. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/duration.h"
 #include "common/json.h"
+#include "common/stats.h"
 #include "run/results.h"
 
 static const mp_cell *find(const mp_results *r, mp_fd_kind k, mp_mode m, long long delay,
@@ -31,6 +33,30 @@ static double p50(const mp_cell *c)
 {
     const mp_summary *s = wall(c);
     return s ? s->p50 : -1;
+}
+
+/* poll's median over epoll's as report.md and report --json give it
+ * (mp_ratio_est: from the repeat medians where both cells have two or
+ * more); -1 where either has no median. */
+static double ratio_to_epoll(const mp_cell *p, const mp_cell *e, int repeats)
+{
+    double pp = p50(p), pe = p50(e), lo, hi;
+    if (!(pp > 0) || !(pe > 0) || repeats <= 0)
+        return -1;
+    double *rp = calloc((size_t)repeats * 2, sizeof *rp);
+    if (!rp)
+        return pp / pe;
+    double *re = rp + repeats;
+    size_t np = 0, ne = 0;
+    for (int i = 0; i < repeats; i++) {
+        if (p->repeat_medians && isfinite(p->repeat_medians[i]))
+            rp[np++] = p->repeat_medians[i];
+        if (e->repeat_medians && isfinite(e->repeat_medians[i]))
+            re[ne++] = e->repeat_medians[i];
+    }
+    double r = mp_ratio_est(re, ne, pe, rp, np, pp, &lo, &hi);
+    free(rp);
+    return isfinite(r) ? r : -1;
 }
 
 /* v ns at 3 significant digits in the unit v's size asks for. */
@@ -125,11 +151,14 @@ void mp_print_tables(const mp_results *r, FILE *f)
                                                                                    : "-")
                                                    : "-");
                 }
-                double pp = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, tab, "poll"));
-                double pe = p50(find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, tab, "epoll"));
+                const mp_cell *cp = find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, tab,
+                                         "poll");
+                const mp_cell *ce = find(r, cfg->kinds[k], mode, delay, cfg->fds[n], a, tab,
+                                         "epoll");
+                double ratio = ratio_to_epoll(cp, ce, cfg->repeats);
                 char rt[32];
-                if (pp > 0 && pe > 0)
-                    fprintf(f, " %11s\n", sig3(rt, sizeof rt, pp / pe));
+                if (ratio > 0)
+                    fprintf(f, " %11s\n", sig3(rt, sizeof rt, ratio));
                 else
                     fprintf(f, " %11s\n", "-");
             }
