@@ -73,39 +73,75 @@ static void put_text(sbuf *b, const char *s)
     sb_printf(b, "\"");
 }
 
-/* A number as results.json writes it: the shortest of %.15g and %.17g that
- * reads back as the same double. */
-static void put_num(sbuf *b, double v)
+/* A JSON scalar as text, into t (room for n); absent, null or not a
+ * scalar: "". */
+static void scalar_text(char *t, size_t n, const cJSON *v)
 {
-    char t[32];
-    snprintf(t, sizeof t, "%.15g", v);
-    if (strtod(t, NULL) != v)
-        snprintf(t, sizeof t, "%.17g", v);
-    sb_printf(b, "%s", t);
+    *t = 0;
+    if (cJSON_IsString(v))
+        snprintf(t, n, "%s", v->valuestring);
+    else if (cJSON_IsNumber(v)) {   /* as results.json writes it: the shortest of */
+        snprintf(t, n, "%.15g", v->valuedouble);   /* %.15g and %.17g that reads back */
+        if (strtod(t, NULL) != v->valuedouble)
+            snprintf(t, n, "%.17g", v->valuedouble);
+    } else if (cJSON_IsBool(v))
+        snprintf(t, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
 }
 
-/* A JSON scalar as a CSV field; absent, null or not a scalar: empty. */
+/* A JSON scalar as a CSV field, an array as its elements joined by commas
+ * (as the option takes them); absent, null or an object: empty. */
 static void put_value(sbuf *b, const cJSON *v)
 {
-    if (cJSON_IsString(v))
+    char t[512];
+    if (cJSON_IsString(v)) {
         put_text(b, v->valuestring);
-    else if (cJSON_IsNumber(v))
-        put_num(b, v->valuedouble);
-    else if (cJSON_IsBool(v))
-        sb_printf(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
+        return;
+    }
+    if (!cJSON_IsArray(v)) {
+        scalar_text(t, sizeof t, v);
+        sb_printf(b, "%s", t);
+        return;
+    }
+    sbuf list = {0};
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v) {
+        scalar_text(t, sizeof t, e);
+        sb_printf(&list, "%s%s", e == v->child ? "" : ",", t);
+    }
+    put_text(b, list.buf ? list.buf : "");
+    b->oom |= list.oom;
+    free(list.buf);
+}
+
+/* The run parameters: the fields of config that are key columns
+ * (run/config.h's table, mp_rtfield.not_key), each followed by a comma. */
+static void params_header(sbuf *b)
+{
+    for (size_t i = 0; i < mp_run_config_table.nfields; i++)
+        if (!mp_run_config_table.fields[i].not_key)
+            sb_printf(b, "%s,", mp_run_config_table.fields[i].key);
+}
+
+/* Their values in config cfg. */
+static void params(sbuf *b, const cJSON *cfg)
+{
+    for (size_t i = 0; i < mp_run_config_table.nfields; i++)
+        if (!mp_run_config_table.fields[i].not_key) {
+            put_value(b, cJSON_GetObjectItemCaseSensitive(cfg, mp_run_config_table.fields[i].key));
+            sb_printf(b, ",");
+        }
 }
 
 /* The key columns' names: the cell's index in results[], its dimensions
- * (results/cell.h, mp_rfield.dim), the run parameters every cell was
- * measured under (mp_rcell_run_params), each followed by a comma. */
+ * (results/cell.h, mp_rfield.dim), the run parameters, each followed by a
+ * comma. */
 static void key_header(sbuf *b)
 {
     sb_printf(b, "cell,");
     for (size_t i = 0; i < mp_nrcell_fields; i++)
         if (mp_rcell_fields[i].dim)
             sb_printf(b, "%s,", mp_rcell_fields[i].key);
-    for (size_t i = 0; mp_rcell_run_params[i]; i++)
-        sb_printf(b, "%s,", mp_rcell_run_params[i]);
+    params_header(b);
 }
 
 /* The key columns of cell j (results[j]) of a run with config cfg. */
@@ -117,10 +153,7 @@ static void keys(sbuf *b, size_t j, const cJSON *c, const cJSON *cfg)
             put_value(b, cJSON_GetObjectItemCaseSensitive(c, mp_rcell_fields[i].key));
             sb_printf(b, ",");
         }
-    for (size_t i = 0; mp_rcell_run_params[i]; i++) {
-        put_value(b, cJSON_GetObjectItemCaseSensitive(cfg, mp_rcell_run_params[i]));
-        sb_printf(b, ",");
-    }
+    params(b, cfg);
 }
 
 static int cell_ok(const cJSON *c)
