@@ -42,7 +42,7 @@ def fail(msg):
     sys.exit(1)
 def text_of(v):
     if isinstance(v, list):
-        return ",".join(text_of(x) for x in v)
+        return " ".join(text_of(x) for x in v)
     if isinstance(v, bool):
         return "true" if v else "false"
     return str(v)

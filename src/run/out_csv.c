@@ -95,8 +95,9 @@ static void scalar_text(char *t, size_t n, const cJSON *v)
         snprintf(t, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
 }
 
-/* A JSON scalar as a CSV field, an array as its elements joined by commas
- * (as the option takes them); absent, null or an object: empty. */
+/* A JSON scalar as a CSV field, an array as its elements joined by single
+ * spaces (as the journal joins samples; no quotes needed); absent, null or
+ * an object: empty. */
 static void put_value(sbuf *b, const cJSON *v)
 {
     char t[512];
@@ -113,7 +114,7 @@ static void put_value(sbuf *b, const cJSON *v)
     const cJSON *e;
     cJSON_ArrayForEach(e, v) {
         scalar_text(t, sizeof t, e);
-        sb_printf(&list, "%s%s", e == v->child ? "" : ",", t);
+        sb_printf(&list, "%s%s", e == v->child ? "" : " ", t);
     }
     put_text(b, list.buf ? list.buf : "");
     b->oom |= list.oom;
