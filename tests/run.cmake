@@ -73,9 +73,10 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
            $<TARGET_FILE:muxprof> ${CMAKE_SOURCE_DIR})
   set_tests_properties(test_sim_import_inputs PROPERTIES LABELS "run;sim;hardening" TIMEOUT 120)
 endif()
-# A run with every dimension varied: results.csv and samples.csv keep each cell
-# apart and match results.json; the terminal shows every measured cell; clock
-# counters are in ns; no report table without rows.
+# Two runs with every dimension and run parameter varied: results.csv,
+# samples.csv and experiments.csv keep each cell apart by the key columns their
+# headers give and match results.json; the terminal shows every measured cell;
+# clock counters are in ns; no report table without rows.
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_run_exports
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_exports.sh $<TARGET_FILE:muxprof>

@@ -119,8 +119,8 @@ static void test_fd_table_private(void **state)
     char *csv = mp_test_slurp(path);
     assert_non_null(csv);
     static const char hdr[] = "cell,backend,fd_kind,mode,nfds,active,wake_delay_ns,fd_table,"
-                              "ready_pos,samples,repeats,warmup,repeat_order,events,placement,"
-                              "repeat,wall_raw_ns\n";
+                              "samples,repeats,warmup,ready_pos,repeat_order,events,placement,"
+                              "quick,experiments,waiters,profile,repeat,wall_raw_ns\n";
     if (strncmp(csv, hdr, sizeof hdr - 1) != 0)
         fail_msg("samples.csv header: %.200s", csv);
     assert_non_null(strstr(csv, ",poll,pipe,ready,10,1,"));

@@ -297,8 +297,8 @@ static void test_sigkill_recovered(void **state)
     snprintf(path, sizeof path, "%s.report", out);
     char *err = mp_test_slurp(path);
     assert_non_null(err);
-    if (!strstr(err, "had no results.json: wrote results.json, results.csv and samples.csv "
-                     "from"))
+    if (!strstr(err, "had no results.json: wrote results.json, results.csv, samples.csv and "
+                     "experiments.csv from"))
         fail_msg("report did not say it recovered the run: %s", err);
     free(err);
     snprintf(path, sizeof path, "%s/samples.csv", out);

@@ -65,11 +65,11 @@ static void number_absent_kinds(void **state)
     (void)state;
     typedef struct { double a, u, n, o; } rec;
     static const mp_rtfield fields[] = {
-        {"a", MP_RT_NUMBER, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"a", MP_RT_NUMBER, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", "", 0},
         {"u", MP_RT_NUMBER, MP_RT_UNAVAILABLE_NAN, offsetof(rec, u), 0, 0, 0, 0, NULL, NULL, "",
-         ""},
-        {"n", MP_RT_NUMBER, MP_RT_NULL_NAN, offsetof(rec, n), 0, 0, 0, 0, NULL, NULL, "", ""},
-        {"o", MP_RT_NUMBER, MP_RT_OMIT_NAN, offsetof(rec, o), 0, 0, 0, 0, NULL, NULL, "", ""},
+         "", 0},
+        {"n", MP_RT_NUMBER, MP_RT_NULL_NAN, offsetof(rec, n), 0, 0, 0, 0, NULL, NULL, "", "", 0},
+        {"o", MP_RT_NUMBER, MP_RT_OMIT_NAN, offsetof(rec, o), 0, 0, 0, 0, NULL, NULL, "", "", 0},
     };
     static const mp_rtable t = {"t", fields, 4};
     rec r = {NAN, NAN, NAN, NAN}, back;
@@ -98,9 +98,9 @@ static void count_omit_negative(void **state)
     (void)state;
     typedef struct { long long a, n; } rec;
     static const mp_rtfield fields[] = {
-        {"a", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", ""},
+        {"a", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(rec, a), 0, 0, 0, 0, NULL, NULL, "", "", 0},
         {"n", MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, offsetof(rec, n), 0, 0, 0, 0, NULL, NULL, "",
-         ""},
+         "", 0},
     };
     static const mp_rtable t = {"t", fields, 2};
     const long long n[] = {-1, -7, 0, 3};
@@ -874,8 +874,8 @@ typedef struct keyed_el {
 } keyed_el;
 
 static const mp_rtfield keyed_el_fields[] = {
-    {"n", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(keyed_el, n), 0, 0, 0, 0, NULL, NULL, "", "n"},
-    {"s", MP_RT_STR, MP_RT_OMIT_EMPTY, offsetof(keyed_el, s), 0, 0, 0, 0, NULL, NULL, "", "s"},
+    {"n", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(keyed_el, n), 0, 0, 0, 0, NULL, NULL, "", "n", 0},
+    {"s", MP_RT_STR, MP_RT_OMIT_EMPTY, offsetof(keyed_el, s), 0, 0, 0, 0, NULL, NULL, "", "s", 0},
 };
 static const mp_rtable keyed_el_table = {"t.by_name", keyed_el_fields, 2};
 
@@ -887,9 +887,9 @@ typedef struct keyed_rec {
 
 static const mp_rtfield keyed_fields[] = {
     {"before", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(keyed_rec, before), 0, 0, 0, 0, NULL, NULL,
-     "", "before"},
+     "", "before", 0},
     {"by_name", MP_RT_KEYED_LIST, MP_RT_ALWAYS, offsetof(keyed_rec, els), sizeof(keyed_el),
-     offsetof(keyed_rec, nels), 0, 0, NULL, &keyed_el_table, "", "by name"},
+     offsetof(keyed_rec, nels), 0, 0, NULL, &keyed_el_table, "", "by name", 0},
 };
 static const mp_rtable keyed_table = {"t", keyed_fields, 2};
 

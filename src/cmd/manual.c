@@ -141,7 +141,8 @@ int mp_cmd_man(const mp_tool *t, FILE *f)
                "muxprof measures one call of select, poll, epoll_wait (and ppoll, "
                "epoll_pwait2, io_uring poll) over N idle descriptors with one ready, reads "
                "hardware and software counters around each call, and writes results.json, "
-               "results.csv, samples.csv, report.md and figures into a run directory.\n"
+               "results.csv, samples.csv, experiments.csv, report.md and figures into a run "
+               "directory.\n"
                ".SH VERBS\n");
     for (size_t i = 0; i < n; i++) {
         fprintf(f, ".TP\n.B %s\n", verbs[i].name);
@@ -175,7 +176,7 @@ int mp_cmd_man(const mp_tool *t, FILE *f)
     fprintf(f, ".SH EXIT STATUS\n");
     troff(f, MP_EXIT_HELP);
     fprintf(f, ".SH FILES\nreports/runs/HOST\\-STAMP[\\-N]/: results.json, results.csv, "
-               "samples.csv, report.md, figures/\n.SH SEE ALSO\n.BR perf (1),\n"
+               "samples.csv, experiments.csv, report.md, figures/\n.SH SEE ALSO\n.BR perf (1),\n"
                ".BR select (2),\n.BR poll (2),\n.BR epoll (7),\n.BR gnuplot (1).\n"
                "The methodology, the results.json schema and the other guides are installed "
                "as Markdown in share/doc/muxprof under the installation prefix "

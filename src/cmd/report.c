@@ -103,8 +103,8 @@ const mp_cli mp_cli_report = {
              "       muxprof report DIR|DIR/results.json --json\n\n"
              "(Re)build DIR/report.md and DIR/figures/ from DIR/results.json alone.  A DIR\n"
              "with no results.json but the journal.jsonl of a run that did not finish (killed,\n"
-             "or its last write failed) gets results.json, results.csv and samples.csv from\n"
-             "the journal first.\n\n",
+             "or its last write failed) gets results.json, results.csv, samples.csv and\n"
+             "experiments.csv from the journal first.\n\n",
     .outro = "\nFigures need gnuplot (Debian/Ubuntu: apt-get install gnuplot-nox); without it the\n"
              "report is still written and says how to draw them.  A missing results.json is\n"
              "exit 1, a malformed one 2.\n" MP_EXIT_HELP,
@@ -149,19 +149,18 @@ static int run_dir(const char *arg, char *dir, size_t len)
 }
 
 /* A run that stopped before its outputs were all written (killed, or a
- * last write failed) left its journal: results.json, results.csv and
- * samples.csv are written from that, and said so on stderr.  Nothing to
+ * last write failed) left its journal: results.json and its CSVs
+ * (mp_journal_outputs) are written from that, and said so on stderr.  Nothing to
  * do (0) when DIR has all three or no journal. */
 static int recover(const char *dir, int anonymize, mp_err *err)
 {
-    static const char *const outputs[] = {"results.json", "results.csv", "samples.csv"};
     char path[PATH_MAX + 32];
     const char *missing = NULL;
     struct stat st;
-    for (size_t i = 0; !missing && i < sizeof outputs / sizeof outputs[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, outputs[i]);
+    for (size_t i = 0; !missing && mp_journal_outputs[i]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, mp_journal_outputs[i]);
         if (lstat(path, &st) != 0 && errno == ENOENT)
-            missing = outputs[i];
+            missing = mp_journal_outputs[i];
     }
     if (!missing)
         return 0;
@@ -188,8 +187,8 @@ static int recover(const char *dir, int anonymize, mp_err *err)
         rc = mp_report_anonymize_run(dir, &d, err);
     mp_dir_close(&d);
     if (rc == 0)
-        fprintf(stderr, "muxprof report: %s had no %s: wrote results.json, results.csv and "
-                "samples.csv from %s, %zu cells (%s%s%s)\n", dir, missing, path, j.ncells,
+        fprintf(stderr, "muxprof report: %s had no %s: wrote results.json, results.csv, "
+                "samples.csv and experiments.csv from %s, %zu cells (%s%s%s)\n", dir, missing, path, j.ncells,
                 j.tail ? "the run ended but could not write them" : "status \"interrupted\": the "
                 "run was stopped before writing them",
                 j.from_passes ? "; cells the run had not finished are summarised from the "

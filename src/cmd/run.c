@@ -75,7 +75,7 @@ static void say_where_results_are(const mp_journal *j, const char *dir)
                 "that is left of the others\n", j->failed.msg);
     else
         fprintf(stderr, "muxprof run: the results are kept in %s (made durable as they were "
-                "measured): `muxprof report %s` writes results.json, results.csv, samples.csv "
+                "measured): `muxprof report %s` writes results.json, its CSVs "
                 "and the report from it once %s is writable\n", j->path, dir, dir);
 }
 

@@ -408,8 +408,8 @@ const mp_cli mp_cli_run = {
     .name = "run", .opts = opts, .nopts = MP_CLI_NOPTS(opts), .col = 20, .width = 79,
     .intro = "usage: muxprof run [options]\n\n"
              "Measure one select/poll/epoll_wait call while N idle descriptors are watched\n"
-             "and one is ready, for each N, and write results.json, results.csv, samples.csv\n"
-             "and report.md into a run directory.\n\n",
+             "and one is ready, for each N, and write results.json, results.csv, samples.csv,\n"
+             "experiments.csv and report.md into a run directory.\n\n",
     .outro = "\nThe run directory's default name gets -2, -3, ... when it exists.\n"
              "A run in which no cell could be measured, a cell or an experiment ended in\n"
              "error, or the report or a figure could not be written exits 1 and says why\n"

@@ -134,8 +134,9 @@ int mp_report_anonymize_run(const char *src, mp_dir *dst, mp_err *err)
         rc = mp_errf(err, -ENOMEM, "out of memory writing %s/results.json", dst->path);
     if (!rc)
         rc = mp_write_file(dst, "results.json", text, strlen(text), err);
-    if (!rc && !same_dir(src, dst->path) && !(rc = copy_file(src, "results.csv", dst, err)))
-        rc = copy_file(src, "samples.csv", dst, err);
+    static const char *const csvs[] = {"results.csv", "samples.csv", "experiments.csv"};
+    for (size_t i = 0; !rc && !same_dir(src, dst->path) && i < sizeof csvs / sizeof csvs[0]; i++)
+        rc = copy_file(src, csvs[i], dst, err);
     free(text);
     mp_rm_free(&m);
     mp_anon_free(labels);

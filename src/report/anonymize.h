@@ -30,7 +30,7 @@ int mp_rm_load_anonymized(mp_rmodel *m, const char *path, mp_anon *labels, mp_er
 #define MP_ANON_COPY_MAX_BYTES (8ull << 30)
 
 /* SRC/results.json anonymized into DST/results.json; when DST is another
- * directory, results.csv and samples.csv are copied beside it (they hold
+ * directory, results.csv, samples.csv and experiments.csv are copied beside it (they hold
  * cell keys, metric names and numbers only), each opened as the run
  * directory's inputs are: a symbolic link, anything but a regular file and a
  * file over MP_ANON_COPY_MAX_BYTES are refused (-EBADMSG).  report.md and figures are then

@@ -216,9 +216,6 @@ const mp_rfield mp_rcell_fields[] = {
 #undef READY
 const size_t mp_nrcell_fields = sizeof mp_rcell_fields / sizeof mp_rcell_fields[0];
 
-const char *const mp_rcell_run_params[] = {"ready_pos", "samples", "repeats", "warmup",
-                                           "repeat_order", "events", "placement", NULL};
-
 static int holds(const mp_rfield *f, const mp_rcell *c)
 {
     if ((f->cells & MP_RF_OK_CELLS) && c->status != MP_CELL_OK)

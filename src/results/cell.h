@@ -132,12 +132,6 @@ typedef struct mp_rfield {
 extern const mp_rfield mp_rcell_fields[];
 extern const size_t mp_nrcell_fields;
 
-/* The fields of results.json's "config" that every cell of a run was
- * measured under (--ready-pos, --samples, ...), NULL-ended: beside the
- * cells' dimensions (mp_rfield.dim) they tell two runs' cells apart, and
- * results.csv and samples.csv carry them as columns. */
-extern const char *const mp_rcell_run_params[];
-
 /* A cell as results[] holds it, every field through mp_rcell_fields[]. */
 cJSON *mp_rcell_json(const mp_rcell *c);
 /* The same, with only the fields named in keys (nkeys of them), in

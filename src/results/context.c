@@ -6,16 +6,16 @@
 #include <string.h>
 
 #define ROW(k, type, absent, len, when, unit, doc) \
-    {#k, type, absent, offsetof(mp_rcontext, k), len, 0, when, 0, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rcontext, k), len, 0, when, 0, NULL, NULL, unit, doc, 0}
 #define TEXT(k, when, doc) ROW(k, MP_RT_TEXT, MP_RT_ALWAYS, sizeof ((mp_rcontext *)0)->k, \
                                when, "", doc)
 #define UNAME MP_RT_WHEN(mp_rcontext, has_uname)
 
 static const mp_rtfield rlimit_fields[] = {
     {"soft", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(mp_rlimit_pair, soft), 0, 0, 0, 0, NULL, NULL,
-     "fds", "the soft limit"},
+     "fds", "the soft limit", 0},
     {"hard", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(mp_rlimit_pair, hard), 0, 0, 0, 0, NULL, NULL,
-     "fds", "the hard limit"},
+     "fds", "the hard limit", 0},
 };
 static const mp_rtable rlimit_table = {"context.rlimit_nofile", rlimit_fields,
                                        sizeof rlimit_fields / sizeof rlimit_fields[0]};
@@ -32,7 +32,7 @@ static const mp_rtfield fields[] = {
         "full-system or user-mode emulation (qemu): its counts are the emulator's"),
     {"emulation_seen", MP_RT_TEXT_LIST, MP_RT_ALWAYS, offsetof(mp_rcontext, emulation_seen),
      MP_RCTX_MAX_SEEN, offsetof(mp_rcontext, nemulation_seen), 0, 0, NULL, NULL, "",
-     "what gave emulation away, or what was only noted"},
+     "what gave emulation away, or what was only noted", 0},
     TEXT(governor, 0, "cpufreq governor of cpu0, or unavailable (why)"),
     TEXT(clocksource, 0, "the current clocksource"),
     ROW(perf_event_paranoid, MP_RT_NUMBER, MP_RT_UNAVAILABLE_NAN, 0, 0, "",
@@ -41,7 +41,7 @@ static const mp_rtfield fields[] = {
         "kernel.kptr_restrict"),
     {"rlimit_nofile", MP_RT_OBJECT, MP_RT_ALWAYS, offsetof(mp_rcontext, rlimit_nofile), 0, 0,
      MP_RT_WHEN(mp_rcontext, has_rlimit), 0, NULL, &rlimit_table, "fds",
-     "RLIMIT_NOFILE of the run (raised): {soft, hard}"},
+     "RLIMIT_NOFILE of the run (raised): {soft, hard}", 0},
     ROW(nr_open, MP_RT_NUMBER, MP_RT_UNAVAILABLE_NAN, 0, 0, "fds",
         "fs.nr_open"),
     ROW(git_describe, MP_RT_STR, MP_RT_ALWAYS, 0, 0, "", "git describe of the build"),

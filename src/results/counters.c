@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define EV(k, type, absent, when, unless, unit, doc) \
-    {#k, type, absent, offsetof(mp_rcounter_event, k), 0, 0, when, unless, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rcounter_event, k), 0, 0, when, unless, NULL, NULL, unit, doc, 0}
 #define ENCODED MP_RT_WHEN(mp_rcounter_event, encoded)
 #define OPENED MP_RT_WHEN(mp_rcounter_event, opened)
 #define SIMULATED MP_RT_WHEN(mp_rcounter_event, simulated)
@@ -38,7 +38,7 @@ static const mp_rtfield event_fields[] = {
     EV(cpu_scope, MP_RT_STR, MP_RT_ALWAYS, MP_RT_WHEN(mp_rcounter_event, cpu_wide), 0, "",
        "cpu_wide: what it counts, in words"),
     {"status", MP_RT_CHOICE, MP_RT_ALWAYS, offsetof(mp_rcounter_event, opened), 0, 0, 0, 0,
-     status_names, NULL, "", "opened or unavailable"},
+     status_names, NULL, "", "opened or unavailable", 0},
     EV(pass, MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, OPENED, 0, "", "opened: the 1-based pass "
        "measuring it (0: the software pass; simulated: none)"),
     EV(group, MP_RT_COUNT, MP_RT_OMIT_NEGATIVE, OPENED, 0, "", "opened: its group in the pass "
@@ -57,7 +57,7 @@ const mp_rtable mp_rcounter_event_table = {"counters.events[]", event_fields,
                                            sizeof event_fields / sizeof event_fields[0]};
 
 #define B(k, type, unit, doc) \
-    {#k, type, MP_RT_ALWAYS, offsetof(mp_rbudget, k), 0, 0, 0, 0, NULL, NULL, unit, doc}
+    {#k, type, MP_RT_ALWAYS, offsetof(mp_rbudget, k), 0, 0, 0, 0, NULL, NULL, unit, doc, 0}
 static const mp_rtfield budget_fields[] = {
     B(general, MP_RT_COUNT, "counters", "general-purpose counters a pass may use"),
     B(fixed, MP_RT_COUNT, "counters", "fixed counters (Intel cycles, instructions)"),
@@ -69,12 +69,12 @@ static const mp_rtable budget_table = {"counters.budget", budget_fields,
                                        sizeof budget_fields / sizeof budget_fields[0]};
 
 #define ROW(k, type, absent, when, unit, doc) \
-    {#k, type, absent, offsetof(mp_rcounters, k), 0, 0, when, 0, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rcounters, k), 0, 0, when, 0, NULL, NULL, unit, doc, 0}
 #define PLANNED MP_RT_WHEN(mp_rcounters, planned)
 /* a field of a run's counters only, left out of a simulated run's */
 #define RUNS(k, type, unit, doc)                                                              \
     {#k, type, MP_RT_ALWAYS, offsetof(mp_rcounters, k), 0, 0,                                \
-     MP_RT_WHEN(mp_rcounters, simulated), 1, NULL, NULL, unit, doc}
+     MP_RT_WHEN(mp_rcounters, simulated), 1, NULL, NULL, unit, doc, 0}
 static const mp_rtfield fields[] = {
     RUNS(spec, MP_RT_STR, "", "--events as given"),
     ROW(preset, MP_RT_STR, MP_RT_ALWAYS, 0, "", "the preset's name, or list"),
@@ -91,14 +91,14 @@ static const mp_rtfield fields[] = {
         "none"),
     {"budget", MP_RT_OBJECT, MP_RT_ALWAYS, offsetof(mp_rcounters, budget), 0, 0, PLANNED, 0,
      NULL, &budget_table, "", "the counters a pass may use: {general, fixed, nmi_watchdog, "
-     "note}"},
+     "note}", 0},
     {"software_added", MP_RT_TEXT_LIST, MP_RT_ALWAYS, offsetof(mp_rcounters, software_added),
      MP_RCNT_MAX_SOFTWARE, offsetof(mp_rcounters, nsoftware_added), PLANNED, 0, NULL, NULL, "",
-     "software events the plan added that --events did not name"},
+     "software events the plan added that --events did not name", 0},
     ROW(software_why, MP_RT_STR, MP_RT_ALWAYS, PLANNED, "", "why they are always counted"),
     {"events", MP_RT_OBJECT_LIST, MP_RT_ALWAYS, offsetof(mp_rcounters, events),
      sizeof(mp_rcounter_event), offsetof(mp_rcounters, nevents), 0, 0, NULL,
-     &mp_rcounter_event_table, "", "every event: where it is measured, or why not"},
+     &mp_rcounter_event_table, "", "every event: where it is measured, or why not", 0},
 };
 #undef ROW
 #undef PLANNED

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define E(key, member, type, absent, unit, doc) \
-    {key, type, absent, offsetof(mp_rprof_entry, member), 0, 0, 0, 0, NULL, NULL, unit, doc}
+    {key, type, absent, offsetof(mp_rprof_entry, member), 0, 0, 0, 0, NULL, NULL, unit, doc, 0}
 
 static const mp_rtfield function_fields[] = {
     E("name", name, MP_RT_STR, MP_RT_ALWAYS, "", "the kernel function, or [unknown kernel "
@@ -38,11 +38,11 @@ static const mp_rtable phase_table = {"profile.phases[]", phase_fields,
 static const char *const window_names[] = {"blocks", "calls", NULL};
 
 #define ROW(k, type, absent, when, unit, doc) \
-    {#k, type, absent, offsetof(mp_rprofile, k), 0, 0, when, 0, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rprofile, k), 0, 0, when, 0, NULL, NULL, unit, doc, 0}
 #define SAMPLED MP_RT_WHEN(mp_rprofile, sampled)
 #define LIST(k, sub, doc) \
     {#k, MP_RT_OBJECT_LIST, MP_RT_ALWAYS, offsetof(mp_rprofile, k), sizeof(mp_rprof_entry), \
-     offsetof(mp_rprofile, n##k), SAMPLED, 0, NULL, &sub, "", doc}
+     offsetof(mp_rprofile, n##k), SAMPLED, 0, NULL, &sub, "", doc, 0}
 static const mp_rtfield fields[] = {
     ROW(event, MP_RT_STR, MP_RT_ALWAYS, SAMPLED, "", "the sampling event: cycles or "
         "cpu-clock"),
@@ -59,7 +59,7 @@ static const mp_rtfield fields[] = {
     ROW(calls, MP_RT_COUNT, MP_RT_ALWAYS, SAMPLED, "calls", "calls whose samples were kept"),
     {"window", MP_RT_CHOICE, MP_RT_ALWAYS, offsetof(mp_rprofile, window), 0, 0, SAMPLED, 0,
      window_names, NULL, "", "calls: only samples inside a call's window are kept; blocks: "
-     "no sample times, the harness is in the shares"},
+     "no sample times, the harness is in the shares", 0},
     ROW(outside_calls, MP_RT_COUNT, MP_RT_ALWAYS, MP_RT_WHEN(mp_rprofile, window), "samples",
         "window calls: samples taken between calls, left out"),
     ROW(wall_p50_ns, MP_RT_NUMBER, MP_RT_OMIT_NAN, SAMPLED, "ns", "the cell's wall_ns p50, "
@@ -78,7 +78,7 @@ static const mp_rtfield fields[] = {
     ROW(throttled, MP_RT_COUNT, MP_RT_OMIT_ZERO, SAMPLED, "records", "times the kernel slowed "
         "the sampling (PERF_RECORD_THROTTLE), when any"),
     {"reason", MP_RT_STR, MP_RT_ALWAYS, offsetof(mp_rprofile, reason), 0, 0, SAMPLED, 1, NULL,
-     NULL, "", "no sampling event opened: why"},
+     NULL, "", "no sampling event opened: why", 0},
 };
 #undef ROW
 #undef SAMPLED

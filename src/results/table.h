@@ -69,6 +69,10 @@ typedef struct mp_rtfield {
                                       value's one field */
     const char *unit;           /* "ns", "fds", ... or "" */
     const char *doc;            /* one line */
+    int not_key;                /* config: no key column of the CSVs (run/out_csv.c): a list
+                                   of the sweep, whose value each cell holds in its own
+                                   fields, or no condition of the measurement; every other
+                                   field of config is one, so that no option is left out */
 } mp_rtfield;
 
 typedef struct mp_rtable {

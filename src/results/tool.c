@@ -7,7 +7,7 @@
 #include "common/version.h"
 
 #define STR(k, doc) \
-    {#k, MP_RT_STR, MP_RT_ALWAYS, offsetof(mp_rtool, k), 0, 0, 0, 0, NULL, NULL, "", doc}
+    {#k, MP_RT_STR, MP_RT_ALWAYS, offsetof(mp_rtool, k), 0, 0, 0, 0, NULL, NULL, "", doc, 0}
 
 static const mp_rtfield fields[] = {
     STR(name, "muxprof"),

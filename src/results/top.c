@@ -6,13 +6,13 @@
 #include <string.h>
 
 #define ROW(k, type, absent, when, unit, doc) \
-    {#k, type, absent, offsetof(mp_rrun, k), 0, 0, when, 0, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rrun, k), 0, 0, when, 0, NULL, NULL, unit, doc, 0}
 #define STR(k, doc) ROW(k, MP_RT_STR, MP_RT_OMIT_EMPTY, 0, "", doc)
 
 static const mp_rtfield fields[] = {
     STR(schema, "the schema the document follows: muxprof-results/1"),
     {"tool", MP_RT_OBJECT, MP_RT_ALWAYS, offsetof(mp_rrun, tool), 0, 0,
-     MP_RT_WHEN(mp_rrun, has_tool), 0, NULL, &mp_rtool_table, "", "the muxprof that wrote it"},
+     MP_RT_WHEN(mp_rrun, has_tool), 0, NULL, &mp_rtool_table, "", "the muxprof that wrote it", 0},
     STR(status, "complete, interrupted (a signal ended it) or errors (a cell or an experiment "
                 "ended in error)"),
     STR(interrupted_cell, "interrupted: the cell, or what else, that was running"),

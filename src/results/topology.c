@@ -4,14 +4,14 @@
 #include "results/topology.h"
 
 #define CACHE(k, type, when, unit, doc) \
-    {#k, type, MP_RT_ALWAYS, offsetof(mp_rtopo_cache, k), 0, 0, when, 0, NULL, NULL, unit, doc}
+    {#k, type, MP_RT_ALWAYS, offsetof(mp_rtopo_cache, k), 0, 0, when, 0, NULL, NULL, unit, doc, 0}
 /* a field of a simulated cache only, left out when 0 or "" */
 #define MODELLED(k, type, absent, doc) \
-    {#k, type, absent, offsetof(mp_rtopo_cache, k), 0, 0, 0, 0, NULL, NULL, "", doc}
+    {#k, type, absent, offsetof(mp_rtopo_cache, k), 0, 0, 0, 0, NULL, NULL, "", doc, 0}
 /* a field of a host's cache only */
 #define HOSTS(k, type, unit, doc)                                                             \
     {#k, type, MP_RT_ALWAYS, offsetof(mp_rtopo_cache, k), 0, 0,                              \
-     MP_RT_WHEN(mp_rtopo_cache, simulated), 1, NULL, NULL, unit, doc}
+     MP_RT_WHEN(mp_rtopo_cache, simulated), 1, NULL, NULL, unit, doc, 0}
 #define APART MP_RT_WHEN(mp_rtopo_cache, sized_apart)
 
 static const mp_rtfield cache_fields[] = {
@@ -29,7 +29,7 @@ static const mp_rtfield cache_fields[] = {
     HOSTS(pus_per_instance, MP_RT_COUNT, "PUs", "PUs sharing the first cache"),
     {"shared_by", MP_RT_TEXT_LIST, MP_RT_ALWAYS, offsetof(mp_rtopo_cache, shared_by),
      MP_RTOPO_MAX_SHARED, offsetof(mp_rtopo_cache, nshared_by),
-     MP_RT_WHEN(mp_rtopo_cache, simulated), 1, NULL, NULL, "", "each cache's PUs, as a cpulist"},
+     MP_RT_WHEN(mp_rtopo_cache, simulated), 1, NULL, NULL, "", "each cache's PUs, as a cpulist", 0},
 };
 #undef CACHE
 #undef MODELLED
@@ -41,23 +41,23 @@ static const mp_rtable cache_table = {"topology.caches[]", cache_fields,
 
 static const mp_rtfield offer_fields[] = {
     {"kind", MP_RT_STR, MP_RT_ALWAYS, offsetof(mp_rtopo_offer, kind), 0, 0, 0, 0, NULL, NULL,
-     "", "what the pair is: smt, same-l2, same-l3, cross-l3, cross-numa, none, or auto"},
+     "", "what the pair is: smt, same-l2, same-l3, cross-l3, cross-numa, none, or auto", 0},
     {"waiter_pu", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(mp_rtopo_offer, waiter_pu), 0, 0, 0, 0,
-     NULL, NULL, "", "the waiter's PU (OS index), -1 unbound"},
+     NULL, NULL, "", "the waiter's PU (OS index), -1 unbound", 0},
     {"poker_pu", MP_RT_COUNT, MP_RT_ALWAYS, offsetof(mp_rtopo_offer, poker_pu), 0, 0, 0, 0,
-     NULL, NULL, "", "the poker's PU, -1 unbound"},
+     NULL, NULL, "", "the poker's PU, -1 unbound", 0},
 };
 
 static const mp_rtable offer_table = {"topology.placements_offered.NAME", offer_fields,
                                       sizeof offer_fields / sizeof offer_fields[0]};
 
 #define ROW(k, type, absent, when, unit, doc) \
-    {#k, type, absent, offsetof(mp_rtopology, k), 0, 0, when, 0, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rtopology, k), 0, 0, when, 0, NULL, NULL, unit, doc, 0}
 #define PLACED MP_RT_WHEN(mp_rtopology, placed)
 /* a field of a host's topology only, left out of a simulated one */
 #define HOST(k, type, unit, doc)                                                              \
     {#k, type, MP_RT_ALWAYS, offsetof(mp_rtopology, k), 0, 0,                                \
-     MP_RT_WHEN(mp_rtopology, simulated), 1, NULL, NULL, unit, doc}
+     MP_RT_WHEN(mp_rtopology, simulated), 1, NULL, NULL, unit, doc, 0}
 static const mp_rtfield fields[] = {
     ROW(simulated, MP_RT_BOOL, MP_RT_OMIT_ZERO, 0, "", "sim-import: true, the caches are the "
         "model's (no host fields, no placements)"),
@@ -77,11 +77,11 @@ static const mp_rtfield fields[] = {
         "assumed"),
     {"caches", MP_RT_OBJECT_LIST, MP_RT_ALWAYS, offsetof(mp_rtopology, caches),
      sizeof(mp_rtopo_cache), offsetof(mp_rtopology, ncaches), 0, 0, NULL, &cache_table, "",
-     "every data cache level, L1 outwards"},
+     "every data cache level, L1 outwards", 0},
     {"placements_offered", MP_RT_KEYED_LIST, MP_RT_ALWAYS, offsetof(mp_rtopology, offered),
      sizeof(mp_rtopo_offer), offsetof(mp_rtopology, noffered), MP_RT_WHEN(mp_rtopology, simulated),
      1, NULL, &offer_table, "",
-     "each placement offered here, by the name asked for: its pair"},
+     "each placement offered here, by the name asked for: its pair", 0},
     ROW(placement, MP_RT_STR, MP_RT_ALWAYS, PLACED, "", "a run: what the pair chosen turned "
         "out to be"),
     ROW(placement_requested, MP_RT_STR, MP_RT_ALWAYS, PLACED, "", "a run: --placement"),

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define ROW(k, type, absent, unit, doc) \
-    {#k, type, absent, offsetof(mp_rtrace, k), 0, 0, 0, 0, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rtrace, k), 0, 0, 0, 0, NULL, NULL, unit, doc, 0}
 static const mp_rtfield fields[] = {
     ROW(source, MP_RT_STR, MP_RT_ALWAYS, "", "\"trace\": measured in another program by muxprof "
         "trace, not by muxprof's harness"),
@@ -60,7 +60,7 @@ cJSON *mp_rtrace_json(const mp_rtrace *t)
 }
 
 #define ROW(k, type, absent, unit, doc) \
-    {#k, type, absent, offsetof(mp_rtrace_cell, k), 0, 0, 0, 0, NULL, NULL, unit, doc}
+    {#k, type, absent, offsetof(mp_rtrace_cell, k), 0, 0, 0, 0, NULL, NULL, unit, doc, 0}
 static const mp_rtfield cell_fields[] = {
     ROW(timeout, MP_RT_STR, MP_RT_ALWAYS, "", "the calls' timeout: 0, finite or infinite"),
     ROW(ready_lo, MP_RT_COUNT, MP_RT_ALWAYS, "fds", "the fewest ready descriptors a call "

@@ -37,17 +37,27 @@ ELEMENT(backend_el, .type = MP_RT_REF, .sub = &backend_name);
 /* a char[] member of the same name */
 #define TEXT(k, d)                                                                           \
     {.key = #k, .type = MP_RT_TEXT, AT(k), .len = SIZE(k), .unit = "", .doc = d}
+/* A list of the sweep: each cell holds its own value of it, so it is no key
+ * column of the CSVs (every other row is: the run's parameters). */
+#define SWEEP(k, member, count, el, u, d)                                                    \
+    {.key = #k, .type = MP_RT_ARRAY, AT(member), .len = SIZE(member[0]),                    \
+     .count_off = offsetof(mp_run_config, count), .sub = &el, .unit = u, .doc = d,          \
+     .not_key = 1}
+/* Neither a list of the sweep nor a condition of the measurement: no key column. */
+#define NOT_KEY(k, kind, member, names_of, d)                                                \
+    {.key = #k, .type = kind, AT(member), .names = names_of, .unit = "", .doc = d,          \
+     .not_key = 1}
 
 static const mp_rtfield fields[] = {
-    ARRAY(backends, backends, nbackends, backend_el, "", "--backends"),
-    ARRAY(fds, fds, ncounts, int_el, "fds", "--fds: the N measured, ascending"),
-    ARRAY(active, actives, nactives, int_el, "fds", "--active: K ready at once, ascending"),
-    ARRAY(modes, modes, nmodes, mode_el, "", "--modes: ready, wakeup"),
-    ARRAY(wake_delays_ns, wake_delays_ns, nwake_delays, count_el, "ns",
+    SWEEP(backends, backends, nbackends, backend_el, "", "--backends"),
+    SWEEP(fds, fds, ncounts, int_el, "fds", "--fds: the N measured, ascending"),
+    SWEEP(active, actives, nactives, int_el, "fds", "--active: K ready at once, ascending"),
+    SWEEP(modes, modes, nmodes, mode_el, "", "--modes: ready, wakeup"),
+    SWEEP(wake_delays_ns, wake_delays_ns, nwake_delays, count_el, "ns",
           "--wake-delay: how long the waiter sleeps before the poke, ascending"),
-    ARRAY(fd_kinds, kinds, nkinds, kind_el, "", "--fd-kind"),
-    NAME(fd_kind, kinds, mp_fd_kind_name_of, "the first of fd_kinds"),
-    ARRAY(fd_table, fd_tables, nfd_tables, fd_table_el, "", "--fd-table: private, shared"),
+    SWEEP(fd_kinds, kinds, nkinds, kind_el, "", "--fd-kind"),
+    NOT_KEY(fd_kind, MP_RT_CHOICE, kinds, mp_fd_kind_name_of, "the first of fd_kinds"),
+    SWEEP(fd_table, fd_tables, nfd_tables, fd_table_el, "", "--fd-table: private, shared"),
     ROW(samples, MP_RT_INT, samples, "samples", "--samples: timed calls per repeat"),
     ROW(repeats, MP_RT_INT, repeats, "repeats", "--repeats"),
     ROW(warmup, MP_RT_INT, warmup, "calls", "--warmup: untimed calls before each block"),
@@ -62,7 +72,7 @@ static const mp_rtfield fields[] = {
           "--experiment, in registry order"),
     ROW(waiters, MP_RT_INT, waiters, "threads", "--waiters: the herd's M"),
     ROW(profile, MP_RT_BOOL, profile, "", "--profile"),
-    ROW(anonymize, MP_RT_BOOL, anonymize, "", "--anonymize: every output was anonymized"),
+    NOT_KEY(anonymize, MP_RT_BOOL, anonymize, NULL, "--anonymize: every output was anonymized"),
 };
 
 const mp_rtable mp_run_config_table = {"config", fields, sizeof fields / sizeof fields[0]};

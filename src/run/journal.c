@@ -360,6 +360,9 @@ static int refused(const mp_journal *j, const mp_dir *dir, mp_err *err)
                    dir->path);
 }
 
+const char *const mp_journal_outputs[] = {"results.json", "results.csv", "samples.csv",
+                                          "experiments.csv", NULL};
+
 int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *recovered,
                              mp_journal_check check, mp_err *err)
 {
@@ -386,6 +389,8 @@ int mp_journal_write_outputs(const mp_journal *j, mp_dir *dir, const cJSON *reco
         rc = mp_write_csv(root, dir, err);
     if (rc == 0)
         rc = mp_write_samples(root, j->samples, dir, err);
+    if (rc == 0)
+        rc = mp_write_experiments_csv(root, dir, err);
     cJSON_Delete(root);
     return rc;
 }
@@ -402,9 +407,8 @@ static int sync_file(mp_dir *dir, const char *name, mp_err *err)
 
 int mp_journal_discard(mp_journal *j, mp_dir *dir, mp_err *err)
 {
-    static const char *outputs[] = {"results.json", "results.csv", "samples.csv"};
-    for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
-        int rc = sync_file(dir, outputs[i], err);
+    for (size_t i = 0; mp_journal_outputs[i]; i++) {
+        int rc = sync_file(dir, mp_journal_outputs[i], err);
         if (rc < 0)
             return rc;
     }

@@ -37,6 +37,9 @@
 #include "run/results.h"
 
 #define MP_JOURNAL_NAME "journal.jsonl"
+/* The files a run's journal is written out as (mp_journal_write_outputs),
+ * NULL-ended. */
+extern const char *const mp_journal_outputs[];
 /* The largest journal `muxprof report` reads back (a run at the sample
  * limits of `muxprof run` writes about 1 GiB of samples). */
 #define MP_JOURNAL_MAX_BYTES (2LL << 30)

@@ -386,7 +386,7 @@ static int sweep(run_state *s, const mp_run_steps *steps, mp_err *err)
     return exit_code;
 }
 
-/* results.json, results.csv and samples.csv from the journal, then the
+/* results.json and its CSVs from the journal, then the
  * report.  Signals wait meanwhile (a second Ctrl-C would otherwise _exit
  * between a temporary file and its rename).  -1 when the outputs could
  * not be written (said on stderr). */
@@ -403,7 +403,7 @@ static int save(run_state *s, const mp_run_steps *steps, mp_err *err)
         fprintf(stderr, "muxprof run: %s\n", err->code ? err->msg : "out of memory");
         wrc = -1;
     }
-    /* results.json, results.csv and samples.csv now hold what the journal
+    /* results.json and its CSVs now hold what the journal
      * did: it goes (a journal that cannot be removed is only a warning). */
     o->saved = wrc == 0;
     mp_err jerr;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* out_csv.c - results.csv (one row per cell and metric) and samples.csv
- * (every kept wall-time sample), built in memory from results.json's
+/* out_csv.c - results.csv (one row per cell and metric), samples.csv
+ * (every kept wall-time sample) and experiments.csv (one row per row of an
+ * experiment's table and value), built in memory from results.json's
  * document and written atomically.  Every row begins with its cell's key
- * columns, so no two cells share a row's keys and either file stands alone
+ * columns, so no two cells share a row's keys and each file stands alone
  * in pandas or R (docs/results-schema.md). */
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,39 +76,80 @@ static void put_text(sbuf *b, const char *s)
     sb_printf(b, "\"");
 }
 
-/* A number as results.json writes it: the shortest of %.15g and %.17g that
- * reads back as the same double. */
-static void put_num(sbuf *b, double v)
+/* A JSON scalar as text, into t (room for n); absent, null, not finite or
+ * not a scalar: "".  A number as cJSON writes it into results.json: %.15g,
+ * or %.17g where that reads back further off than a DBL_EPSILON of the
+ * larger. */
+static void scalar_text(char *t, size_t n, const cJSON *v)
 {
-    char t[32];
-    snprintf(t, sizeof t, "%.15g", v);
-    if (strtod(t, NULL) != v)
-        snprintf(t, sizeof t, "%.17g", v);
-    sb_printf(b, "%s", t);
+    *t = 0;
+    if (cJSON_IsString(v))
+        snprintf(t, n, "%s", v->valuestring);
+    else if (cJSON_IsNumber(v) && isfinite(v->valuedouble)) {
+        double x = v->valuedouble;
+        snprintf(t, n, "%.15g", x);
+        double back = strtod(t, NULL);
+        if (fabs(back - x) > fmax(fabs(back), fabs(x)) * DBL_EPSILON)
+            snprintf(t, n, "%.17g", x);
+    } else if (cJSON_IsBool(v))
+        snprintf(t, n, "%s", cJSON_IsTrue(v) ? "true" : "false");
 }
 
-/* A JSON scalar as a CSV field; absent, null or not a scalar: empty. */
+/* A JSON scalar as a CSV field, an array as its elements joined by single
+ * spaces (as the journal joins samples; no quotes needed); absent, null or
+ * an object: empty. */
 static void put_value(sbuf *b, const cJSON *v)
 {
-    if (cJSON_IsString(v))
+    char t[512];
+    if (cJSON_IsString(v)) {
         put_text(b, v->valuestring);
-    else if (cJSON_IsNumber(v))
-        put_num(b, v->valuedouble);
-    else if (cJSON_IsBool(v))
-        sb_printf(b, "%s", cJSON_IsTrue(v) ? "true" : "false");
+        return;
+    }
+    if (!cJSON_IsArray(v)) {
+        scalar_text(t, sizeof t, v);
+        sb_printf(b, "%s", t);
+        return;
+    }
+    sbuf list = {0};
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v) {
+        scalar_text(t, sizeof t, e);
+        sb_printf(&list, "%s%s", e == v->child ? "" : " ", t);
+    }
+    put_text(b, list.buf ? list.buf : "");
+    b->oom |= list.oom;
+    free(list.buf);
+}
+
+/* The run parameters: the fields of config that are key columns
+ * (run/config.h's table, mp_rtfield.not_key), each followed by a comma. */
+static void params_header(sbuf *b)
+{
+    for (size_t i = 0; i < mp_run_config_table.nfields; i++)
+        if (!mp_run_config_table.fields[i].not_key)
+            sb_printf(b, "%s,", mp_run_config_table.fields[i].key);
+}
+
+/* Their values in config cfg. */
+static void params(sbuf *b, const cJSON *cfg)
+{
+    for (size_t i = 0; i < mp_run_config_table.nfields; i++)
+        if (!mp_run_config_table.fields[i].not_key) {
+            put_value(b, cJSON_GetObjectItemCaseSensitive(cfg, mp_run_config_table.fields[i].key));
+            sb_printf(b, ",");
+        }
 }
 
 /* The key columns' names: the cell's index in results[], its dimensions
- * (results/cell.h, mp_rfield.dim), the run parameters every cell was
- * measured under (mp_rcell_run_params), each followed by a comma. */
+ * (results/cell.h, mp_rfield.dim), the run parameters, each followed by a
+ * comma. */
 static void key_header(sbuf *b)
 {
     sb_printf(b, "cell,");
     for (size_t i = 0; i < mp_nrcell_fields; i++)
         if (mp_rcell_fields[i].dim)
             sb_printf(b, "%s,", mp_rcell_fields[i].key);
-    for (size_t i = 0; mp_rcell_run_params[i]; i++)
-        sb_printf(b, "%s,", mp_rcell_run_params[i]);
+    params_header(b);
 }
 
 /* The key columns of cell j (results[j]) of a run with config cfg. */
@@ -117,10 +161,7 @@ static void keys(sbuf *b, size_t j, const cJSON *c, const cJSON *cfg)
             put_value(b, cJSON_GetObjectItemCaseSensitive(c, mp_rcell_fields[i].key));
             sb_printf(b, ",");
         }
-    for (size_t i = 0; mp_rcell_run_params[i]; i++) {
-        put_value(b, cJSON_GetObjectItemCaseSensitive(cfg, mp_rcell_run_params[i]));
-        sb_printf(b, ",");
-    }
+    params(b, cfg);
 }
 
 static int cell_ok(const cJSON *c)
@@ -211,4 +252,92 @@ int mp_write_samples(const cJSON *root, const mp_samples *samples, mp_dir *dir,
         j++;
     }
     return sb_write(&b, dir, "samples.csv", err);
+}
+
+/* The key columns of the experiments' tables (the columns of kind "key"
+ * of each experiments.NAME.table in results.json), each once, in the order
+ * first seen: at most max into out, and how many. */
+static size_t table_keys(const cJSON *xs, const char **out, size_t max)
+{
+    size_t n = 0;
+    const cJSON *x, *col;
+    cJSON_ArrayForEach(x, xs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "table");
+        cJSON_ArrayForEach(col, cJSON_GetObjectItemCaseSensitive(t, "columns")) {
+            const char *k = mp_json_str(col, "key", "");
+            size_t i = 0;
+            while (i < n && strcmp(out[i], k))
+                i++;
+            if (*k && i == n && n < max && !strcmp(mp_json_str(col, "kind", ""), "key"))
+                out[n++] = k;
+        }
+    }
+    return n;
+}
+
+/* Row r of an experiment's table whose columns are cols: the value in
+ * the column named key, of kind kind; NULL when there is none. */
+static const cJSON *table_value(const cJSON *cols, const cJSON *r, const char *key,
+                                const char *kind)
+{
+    const cJSON *col, *v = r ? r->child : NULL;
+    cJSON_ArrayForEach(col, cols) {
+        if ((!key || !strcmp(mp_json_str(col, "key", ""), key)) &&
+            !strcmp(mp_json_str(col, "kind", ""), kind))
+            return v;
+        v = v ? v->next : NULL;
+    }
+    return NULL;
+}
+
+int mp_write_experiments_csv(const cJSON *root, mp_dir *dir, mp_err *err)
+{
+    const cJSON *xs = cJSON_GetObjectItemCaseSensitive(root, "experiments");
+    const cJSON *cfg = cJSON_GetObjectItemCaseSensitive(root, "config");
+    const char *tkeys[64];
+    size_t ntkeys = table_keys(xs, tkeys, sizeof tkeys / sizeof tkeys[0]);
+    sbuf b = {0};
+    sb_printf(&b, "experiment,cell,");
+    for (size_t i = 0; i < ntkeys; i++)
+        sb_printf(&b, "%s,", tkeys[i]);
+    params_header(&b);
+    sb_printf(&b, "status,metric,unit,value\n");
+    const cJSON *x;
+    cJSON_ArrayForEach(x, xs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(x, "table");
+        const cJSON *cols = cJSON_GetObjectItemCaseSensitive(t, "columns");
+        const cJSON *r;
+        size_t j = 0;
+        cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(t, "rows")) {
+            sbuf k = {0};   /* the row's key columns and status, once */
+            put_text(&k, x->string);
+            sb_printf(&k, ",%zu,", j++);
+            for (size_t i = 0; i < ntkeys; i++) {
+                put_value(&k, table_value(cols, r, tkeys[i], "key"));
+                sb_printf(&k, ",");
+            }
+            params(&k, cfg);
+            const cJSON *st = table_value(cols, r, NULL, "status");
+            int ok = !cJSON_IsString(st) || !strcmp(st->valuestring, "ok");
+            put_text(&k, ok ? "ok" : st->valuestring);
+            b.oom |= k.oom;
+            const cJSON *col, *v = r->child;
+            cJSON_ArrayForEach(col, cols) {
+                if (ok && !strcmp(mp_json_str(col, "kind", ""), "value") && k.buf) {
+                    sb_printf(&b, "%.*s,", (int)k.len, k.buf);
+                    put_text(&b, mp_json_str(col, "key", ""));
+                    sb_printf(&b, ",");
+                    put_text(&b, mp_json_str(col, "unit", ""));
+                    sb_printf(&b, ",");
+                    put_value(&b, v);
+                    sb_printf(&b, "\n");
+                }
+                v = v ? v->next : NULL;
+            }
+            if (!ok && k.buf)   /* one row, its reason in results.json */
+                sb_printf(&b, "%.*s,,,\n", (int)k.len, k.buf);
+            free(k.buf);
+        }
+    }
+    return sb_write(&b, dir, "experiments.csv", err);
 }

@@ -119,6 +119,9 @@ int mp_write_results_json(const cJSON *root, mp_dir *dir, mp_err *err);
 int mp_write_csv(const cJSON *root, mp_dir *dir, mp_err *err);
 int mp_write_samples(const cJSON *root, const mp_samples *samples, mp_dir *dir,
                      mp_err *err);
+/* experiments.csv from experiments.NAME.table and config: a row per row of
+ * each table and value column (the header alone when no experiment ran). */
+int mp_write_experiments_csv(const cJSON *root, mp_dir *dir, mp_err *err);
 /* Per mode: rows N, columns p50 per backend, last column poll/epoll. */
 void mp_print_tables(const mp_results *r, FILE *f);
 /* "4.65 us [4.10-5.32]": the median at 3 significant digits in ns, us or

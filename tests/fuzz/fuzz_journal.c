@@ -7,7 +7,7 @@
  * as journal.jsonl; mp_journal_read() reads it back; a journal that reads
  * gets mp_journal_recovered_json() and, with the directory opened as an
  * mp_dir as recover() opens it, mp_journal_write_outputs() (results.json,
- * results.csv, samples.csv) with the check recover() passes
+ * results.csv, samples.csv, experiments.csv) with the check recover() passes
  * (mp_rm_check_text), then the anonymized copy when the head's config asks
  * for one, as recover() does; the results.json written is then loaded as
  * `muxprof report` loads it next.  The directory is removed afterwards.
