@@ -5,7 +5,8 @@
 # are set (side A: m x (1, 1.01, 1.02, 1.03); side B the same x 1.5, or
 # x 1.0): pooled 4 against 4 the ratio is the runs' (1.5), the test is on the
 # 4 run medians a side, every cell is "slower" (or "within noise" for
-# identical sides), and --json says the replicate is the run; a count that
+# identical sides), and --json says the replicate is the run, report.md's
+# threshold line the pooled one (3%, no cell interval); a count that
 # is not a multiple of K, the same run twice in a pool and a reference in a
 # pool are usage errors (2).
 #
@@ -69,6 +70,12 @@ else:
                                                            ch["repeats_this"]))
         if not (ch["could_show_slower_pct"] > 0):
             fails.append("%s N=%s: no 'could show': %r" % (be, n, ch))
+out = compare("--pool", "4", "--no-plots", "--out", work + "/pm", *(a + b))
+md = open(work + "/pm/report.md").read() if out.returncode == 0 else ""
+if "The threshold per cell: 3% (the runs are the replicates" not in md or \
+        "the wider of the two cells' median intervals" in md or "or the cells' own noise" in md:
+    fails.append("pooled report.md: its threshold line is not the pooled one (exit %d)"
+                 % out.returncode)
 out = compare("--pool", "4", "--json", *(a + same))
 if out.returncode == 0:
     for be, n, ch in changes(out)[1]:

@@ -218,15 +218,23 @@ void mp__cmp_change_table(FILE *f, const mp_cmp *c, const mp_cmp_group *g,
         return;
     char head[256], why[MP_CMP_MAX_HOSTS][sizeof ((mp_cmp_change *)0)->why];
     size_t nwhy = 0;
+    int pooled = c->h[0].pooled;   /* every input pooled or none (mp_cmp_pool) */
     fprintf(f, "#### %s: change against %s (median; permutation test on the %s "
-               "medians, p < %.2g; a change under %.0f%% or the cells' own noise is within "
-               "noise)\n\n", backend, MP_QMD(c->h[0].label),
-            c->h[0].pooled ? "runs'" : "repeat", MP_CMP_ALPHA,
-            MP_CMP_MIN_EFFECT * 100);
-    fprintf(f, "The threshold per cell: the larger of %.0f%% and the wider of the two cells' "
-               "median intervals over its median; and slower or faster only where the ratio's "
-               "95%% interval excludes 1. \"could show\" is the smallest slowdown and speed-up "
-               "each cell could have been called with by both.\n\n", MP_CMP_MIN_EFFECT * 100);
+               "medians, p < %.2g; a change under %.0f%%%s is within noise)\n\n", backend,
+            MP_QMD(c->h[0].label), pooled ? "runs'" : "repeat", MP_CMP_ALPHA,
+            MP_CMP_MIN_EFFECT * 100, pooled ? "" : " or the cells' own noise");
+    if (pooled)
+        fprintf(f, "The threshold per cell: %.0f%% (the runs are the replicates, so the test "
+                   "already sees how far runs differ: the cells' own interval width is no "
+                   "floor); and slower or faster only where the ratio's 95%% interval excludes "
+                   "1. \"could show\" is the smallest slowdown and speed-up each cell could "
+                   "have been called with by both.\n\n", MP_CMP_MIN_EFFECT * 100);
+    else
+        fprintf(f, "The threshold per cell: the larger of %.0f%% and the wider of the two "
+                   "cells' median intervals over its median; and slower or faster only where "
+                   "the ratio's 95%% interval excludes 1. \"could show\" is the smallest "
+                   "slowdown and speed-up each cell could have been called with by both.\n\n",
+                MP_CMP_MIN_EFFECT * 100);
     snprintf(head, sizeof head, "N");
     mp__cmp_head(f, c, head, col);
     for (size_t k = 0; k < nn; k++) {
