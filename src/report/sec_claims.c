@@ -419,30 +419,46 @@ static const char *ns_list(char *buf, size_t len, const long long *ns, size_t n)
     return buf;
 }
 
+/* The head of a seed's table beside this run's mode cells (sep before it),
+ * or, where the run has none of them, one line saying so instead.  1 when
+ * the table follows. */
+static int seed_table_open(FILE *f, const mp_rmodel *m, const char *seed, const char *mode,
+                           const char *kind, const char *seed_kind, const char *const *be,
+                           size_t nb, const long long *ns, size_t n, const char *sep,
+                           const char *head)
+{
+    char tk[160], list[256], names[64] = "";
+    if (run_has_any(m, mode, kind, be, nb, ns, n)) {
+        fprintf(f, "%sThis run's %s cells on %s:\n\n%s", sep, mode,
+                table_kind(tk, sizeof tk, seed, kind, seed_kind), head);
+        return 1;
+    }
+    for (size_t i = 0, at = 0; i < nb && at < sizeof names; i++)
+        at += (size_t)snprintf(names + at, sizeof names - at, "%s%s",
+                               i == 0 ? "" : i + 1 == nb ? " or " : ", ", be[i]);
+    fprintf(f, "%sSeed %s's numbers (%s mode, N %s) are not shown: this run has no %s %s cell "
+               "at those N.\n", sep, seed, mode, ns_list(list, sizeof list, ns, n), mode, names);
+    return 0;
+}
+
 static void seed_tables(FILE *f, const mp_rmodel *m)
 {
-    char a[32], b[32], c[32], d[32], tk[160];
+    char a[32], b[32], c[32], d[32];
     const char *sk000, *k000 = mp_rv_claim_kind(m, "wakeup", &sk000);
     const char *sk002, *k002 = mp_rv_claim_kind(m, "ready", &sk002);
-    long long ns[MP_RC_MAXPTS];
+    long long ns[MP_RC_MAXPTS] = {0};
     mp_rmodel *s000 = calloc(1, sizeof *s000), *s002 = calloc(1, sizeof *s002);
     if (!s000 || !s002 || load_seed(s000, REF_EPYC, f) < 0 || load_seed(s002, REF_AARCH64, f) < 0)
         goto out;
     static const char *const pe[] = {"poll", "epoll"}, *const spe[] = {"select", "poll", "epoll"};
-    char list[256];
     size_t n000 = seed_ns(s000, "wakeup", "poll", ns, MP_RC_MAXPTS);
-    int has000 = run_has_any(m, "wakeup", k000, pe, 2, ns, n000);
     fprintf(f, "\nThe seeds' own numbers beside this run's medians (ns per call; different "
                "hosts, so compare shapes, not values; this run's intervals are in the Results "
                "tables).");
-    if (has000)
-        fprintf(f, " This run's wakeup cells on %s:\n\n"
-                   "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed 000 epoll "
-                   "(wakeup) | this run epoll (wakeup) |\n|---:|---:|---:|---:|---:|\n",
-                table_kind(tk, sizeof tk, "000", k000, sk000));
-    else
-        fprintf(f, " Seed 000's numbers (wakeup mode, N %s) are not shown: this run has no wakeup "
-                   "poll or epoll cell at those N.\n", ns_list(list, sizeof list, ns, n000));
+    int has000 = seed_table_open(f, m, "000", "wakeup", k000, sk000, pe, 2, ns, n000, " ",
+                                 "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed "
+                                 "000 epoll (wakeup) | this run epoll (wakeup) |\n"
+                                 "|---:|---:|---:|---:|---:|\n");
     char e0[32];
     for (size_t i = 0; has000 && i < n000; i++)
         fprintf(f, "| %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)ns[i]),
@@ -451,15 +467,10 @@ static void seed_tables(FILE *f, const mp_rmodel *m)
                 mp_fmt_num(c, sizeof c, seed_p50(s000, "wakeup", "epoll", ns[i])),
                 run_p50(m, "wakeup", k000, "epoll", ns[i], d, sizeof d));
     size_t n002 = seed_ns(s002, "ready", "poll", ns, MP_RC_MAXPTS);
-    int has002 = run_has_any(m, "ready", k002, spe, 3, ns, n002);
-    if (has002)
-        fprintf(f, "\nThis run's ready cells on %s:\n\n| N | seed 002 select (ready) | this run | "
-                   "seed 002 poll (ready) | this run | seed 002 epoll (ready) | this run |\n"
-                   "|---:|---:|---:|---:|---:|---:|---:|\n",
-                table_kind(tk, sizeof tk, "002", k002, sk002));
-    else
-        fprintf(f, "\nSeed 002's numbers (ready mode, N %s) are not shown: this run has no ready select, "
-                   "poll or epoll cell at those N.\n", ns_list(list, sizeof list, ns, n002));
+    int has002 = seed_table_open(f, m, "002", "ready", k002, sk002, spe, 3, ns, n002, "\n",
+                                 "| N | seed 002 select (ready) | this run | seed 002 poll "
+                                 "(ready) | this run | seed 002 epoll (ready) | this run |\n"
+                                 "|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; has002 && i < n002; i++) {
         char e[32], g[32];
         long long n = ns[i];
