@@ -12,11 +12,17 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "common/clock.h"
 
 #include "cmd/cmd.h"
 #include "run/progress.h"
@@ -194,11 +200,128 @@ static void pass_and_cell_and_plain_lines(void **st)
     mp_results_free(&r);
 }
 
+/* A long unit (30 s, no unit boundary) on a simulated clock, the ticker
+ * woken when it asks and, every other time, 0.2 s late: off a terminal no
+ * gap between lines exceeds MP_PROGRESS_PLAIN_S; on one, every second
+ * of the run gets its redraw (within the 0.2 s it is late). */
+static void ticker_keeps_the_gap_in_a_long_unit(void **st)
+{
+    (void)st;
+    mp_run_config cfg;
+    mp_err e;
+    char *argv[] = {(char *)"run", NULL};
+    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
+    mp_results r;
+    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    int sink = open("/dev/null", O_WRONLY);
+    assert_true(sink >= 0);
+    for (int tty = 0; tty <= 1; tty++) {
+        mp_progress p;
+        mp_progress_init_fd(&p, 0, &r, (size_t)cfg.repeats, sink);
+        mp_progress_cb(0, r.ncells, "a long unit", &p);
+        mp_progress_tickst ts = {0};
+        uint64_t t = mp_now_ns(), end = t + 30000000000u, last = t;
+        size_t lines = 0;
+        for (int k = 0; t < end; k++) {
+            uint64_t before = atomic_load(&p.shm->ticker_lines);
+            uint64_t due = mp_progress_tick(p.shm, sink, tty, t, &ts);
+            assert_true(due > t);
+            if (atomic_load(&p.shm->ticker_lines) > before) {
+                double gap = (double)(t - last) / 1e9;
+                if (gap > (tty ? 1.2 : MP_PROGRESS_PLAIN_S) + 1e-9 && lines)
+                    fail_msg("%s: %.2f s between lines", tty ? "terminal" : "plain", gap);
+                last = t;
+                lines++;
+            }
+            t = due + (k % 2 ? 200000000u : 0);
+        }
+        if (lines < (tty ? 25u : 6u))
+            fail_msg("%s: %zu lines in a 30 s unit", tty ? "terminal" : "plain", lines);
+        mp_progress_free(&p);
+    }
+    close(sink);
+    mp_results_free(&r);
+}
+
+/* Bytes readable from fd within ms, appended to buf. */
+static size_t drain(int fd, char *buf, size_t have, size_t cap, int ms)
+{
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    while (have + 1 < cap && poll(&pfd, 1, ms) > 0) {
+        ssize_t n = read(fd, buf + have, cap - 1 - have);
+        if (n <= 0)
+            break;
+        have += (size_t)n;
+        ms = 0;
+    }
+    buf[have] = 0;
+    return have;
+}
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *q = s; (q = strstr(q, what)); q += strlen(what))
+        n++;
+    return n;
+}
+
+/* The ticker process itself, on a terminal (a pty, found by isatty as
+ * stderr would be): with one unit begun and none after, the line is
+ * redrawn at least twice (once a second; 10 s allowed for a loaded
+ * host), and it stops at once when asked. */
+static void ticker_redraws_a_terminal(void **st)
+{
+    (void)st;
+    mp_run_config cfg;
+    mp_err e;
+    char *argv[] = {(char *)"run", NULL};
+    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
+    mp_results r;
+    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    int master = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master < 0 || grantpt(master) || unlockpt(master)) {
+        printf("no pty here: skipped\n");
+        skip();
+    }
+    int slave = open(ptsname(master), O_WRONLY | O_NOCTTY);
+    assert_true(slave >= 0);
+    mp_progress p;
+    mp_progress_init_fd(&p, 0, &r, (size_t)cfg.repeats, slave);
+    assert_true(p.tty);
+    assert_int_equal(mp_progress_ticker_start(&p, NULL, &e), 0);
+    mp_progress_cb(0, r.ncells, "a long unit", &p);
+    static char out[1 << 16];
+    size_t have = 0;
+    uint64_t t0 = mp_now_ns();
+    while (count(out, "a long unit") < 3 && mp_now_ns() - t0 < 10000000000u)
+        have = drain(master, out, have, sizeof out, 100);
+    size_t draws = count(out, "\r\033[K");
+    uint64_t s0 = mp_now_ns();
+    mp_progress_ticker_stop(&p);
+    double stop_s = (double)(mp_now_ns() - s0) / 1e9;
+    printf("ticker: %zu redraws of a long unit in %.1f s, stopped in %.3f s, %llu wakes\n",
+           draws, (double)(s0 - t0) / 1e9, stop_s,
+           (unsigned long long)atomic_load(&p.shm->ticker_wakes));
+    /* the first draw is the unit's own: two more are the ticker's seconds */
+    if (count(out, "a long unit") < 3)
+        fail_msg("the terminal line was drawn %zu times in 10 s of one unit: %s",
+                 count(out, "a long unit"), out);
+    assert_true(stop_s < 1.5);
+    assert_int_equal(p.ticker_pid, 0);
+    mp_progress_free(&p);
+    close(slave);
+    close(master);
+    mp_results_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(estimate_within_2x_and_counter_forward),
         cmocka_unit_test(pass_and_cell_and_plain_lines),
+        cmocka_unit_test(ticker_keeps_the_gap_in_a_long_unit),
+        cmocka_unit_test(ticker_redraws_a_terminal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,14 +302,33 @@ static int place(run_state *s, mp_topo *topo, mp_err *err)
     return 0;
 }
 
+/* The progress line and its ticker, a process forked beside the poker
+ * (before any thread, before the empty brackets are timed) on the
+ * process's CPUs less the waiter's, where there are others. */
+static void start_progress(run_state *s)
+{
+    mp_progress_init(&s->prog, s->cfg->quiet, &s->o->results,
+                     mp_run_units_per_cell(s->cfg, s->plan));
+    if (!(s->cfg->experiments & MP_EXP_CALLS))
+        return;   /* no sweep: nothing to show */
+    cpu_set_t waiter, cpus;
+    CPU_ZERO(&waiter);
+    sched_getaffinity(0, sizeof waiter, &waiter);
+    CPU_XOR(&cpus, &s->all_cpus, &waiter);
+    CPU_AND(&cpus, &cpus, &s->all_cpus);
+    mp_err terr;
+    if (mp_progress_ticker_start(&s->prog, CPU_COUNT(&cpus) ? &cpus : &s->all_cpus, &terr) < 0)
+        fprintf(stderr, "muxprof: warning: %s; the progress line moves only as units begin\n",
+                terr.msg);
+}
+
 size_t mp_run_units_per_cell(const mp_run_config *cfg, const mp_pmu_plan *plan)
 {
     return (size_t)cfg->repeats + mp_pmu_plan_passes(plan) + (cfg->profile ? 1 : 0);
 }
 
 /* What the sweep needs before its first cell: the cost of an empty
- * bracket, the counters opened, the descriptors already open, the
- * progress line. */
+ * bracket, the counters opened, the descriptors already open. */
 static void prepare(run_state *s)
 {
     mp_results *r = &s->o->results;
@@ -323,7 +342,6 @@ static void prepare(run_state *s)
     s->env.base_fds = open_fd_count();
 
     mp_sample_watch_stops();
-    mp_progress_init(&s->prog, s->cfg->quiet, r, mp_run_units_per_cell(s->cfg, s->plan));
     s->topo.m.bound = s->o->bound && s->pair->waiter_pu >= 0;
     r->topology = mp_rtopology_json(&s->topo.m);
     mp_topo_rec_free(&s->topo);
@@ -355,6 +373,7 @@ static int sweep(run_state *s, const mp_run_steps *steps, mp_err *err)
     int rc = 0;
     if (cfg->experiments & MP_EXP_CALLS)
         rc = mp_sweep(r, &s->env, err);
+    mp_progress_ticker_stop(&s->prog);   /* the line stands still from here */
     if (rc == 0 && (cfg->experiments & ~(unsigned)MP_EXP_CALLS)) {
         mp_run_stage st = {.cfg = cfg, .peer = &s->peer, .plan = s->plan,
                            .cpus = &s->all_cpus, .results = r, .journal = &s->o->journal};
@@ -444,6 +463,7 @@ int mp_run_measure(mp_run_config *cfg, mp_dir *out, mp_pmu_plan *plan, mp_topo *
     if (rc < 0) {
         mp_dir_discard(out);
     } else {
+        start_progress(&s);
         prepare(&s);
         rc = open_journal(&s, err);
         if (rc < 0 && rc != MP_EUSAGE)   /* a journal left there is kept, and so is its directory */
