@@ -438,6 +438,7 @@ static _Noreturn void ticker_main(mp_progress_shm *m, int fd, int tty, pid_t par
                                   const cpu_set_t *cpus)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
+    prctl(PR_SET_NAME, "muxprof-tick");   /* ps and tests tell it from the helper */
     if (getppid() != parent)
         _exit(0);
     /* No handler of the run's: the stop signals (a Ctrl-C reaches the
