@@ -48,6 +48,7 @@ done
 [ "$(uname -m)" = x86_64 ] || { echo "x86-vm: the host is $(uname -m), not x86_64: its build cannot run in the x86_64 guest" >&2; exit 1; }
 
 AG_ARCH=x86_64
+# shellcheck source=lib/guest.sh
 . scripts/lib/guest.sh
 AG_NAME=x86-vm
 

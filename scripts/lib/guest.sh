@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 # guest.sh - a small Linux guest under qemu-system-aarch64 or qemu-system-x86_64
 # (TCG), for running a program of that ISA against a real kernel (its PMU
 # driver included, where the emulated CPU has one) on any host.  Sourced by
