@@ -34,3 +34,7 @@ endif()
 add_test(NAME test_guest_setup COMMAND sh ${CMAKE_SOURCE_DIR}/tests/test_guest_setup.sh
          ${CMAKE_SOURCE_DIR})
 set_tests_properties(test_guest_setup PROPERTIES LABELS sim SKIP_RETURN_CODE 77 TIMEOUT 60)
+# The guest library's per-ISA variables, /init and qemu command line (arm64, x86_64) without booting.
+add_test(NAME test_guest_arch COMMAND bash ${CMAKE_SOURCE_DIR}/tests/test_guest_arch.sh
+         ${CMAKE_SOURCE_DIR})
+set_tests_properties(test_guest_arch PROPERTIES LABELS sim SKIP_RETURN_CODE 77 TIMEOUT 60)
