@@ -35,11 +35,11 @@ License: MIT
 
 Files: src/trace/trace.bpf.c
 Copyright: ${mp_holder}
-License: MIT or GPL-2.0-only
+License: MIT or GPL-2
 Comment: muxprof trace's BPF program, built into /usr/bin/muxprof; the kernel
  lets only a GPL-compatible program use the helpers it calls.
 
-License: GPL-2.0-only
+License: GPL-2
  On Debian systems, the full text of the GNU General Public License version 2
  can be found in /usr/share/common-licenses/GPL-2.
 

@@ -46,6 +46,8 @@ timeout -k 5 60 "$bin" trace --quiet --no-plots --out "$tmp/probe" -- true >/dev
 requests=1000
 # below the kernel's default ephemeral range (32768-60999)
 port=$((10000 + $$ % 20000))
+# not memcached's own 11211, where the package's service may listen
+[ $port -lt 11211 ] || [ $port -gt 11212 ] || port=11213
 for b in poll epoll; do
     timeout -k 5 180 python3 "$src/scripts/trace-memcached.py" --muxprof "$bin" --backend $b \
         --idle 100,1000 --rounds 4 --requests $((2 * requests)) --port $port --duration 120 \

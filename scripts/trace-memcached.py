@@ -14,7 +14,7 @@ connection) on 127.0.0.1:P, opens N idle connections, attaches
 `muxprof trace --pid` to it, makes K get requests one after the other on one
 more connection, then ends the trace and memcached.  With several N, the
 idle connections are opened and closed to each N in turn, R rounds (default
-4), K / (R x the N given) requests at each: the cells of every N in one
+4; 0 is that default), K / (R x the N given), rounded down, requests at each: the cells of every N in one
 trace, taken at the same host level.  Every step is bounded:
 memcached's start 10 s, the trace's attach 30 s, the requests 60 s, the
 trace itself --duration S (default 30; it ends earlier, with the requests).
@@ -61,7 +61,7 @@ def main():
         ap.error("--idle: a count or a comma-separated list of counts, not %r" % a.idle)
     rounds = a.rounds or (4 if len(levels) > 1 else 1)
     if min(levels) < 0 or a.requests < 1 or a.rounds < 0:
-        ap.error("--idle >= 0, --requests >= 1 and --rounds >= 1")
+        ap.error("--idle >= 0, --requests >= 1 and --rounds >= 0 (0: the default)")
     phases = [n for _ in range(rounds) for n in levels]
     per = a.requests // len(phases)
     if per < 1:
@@ -79,7 +79,7 @@ def main():
     trace = None
     idle = []
     try:
-        if not wait_port(a.port, time.monotonic() + 10):
+        if not wait_port(a.port, time.monotonic() + 10) or mc.poll() is not None:
             print("trace-memcached: memcached did not listen on %d" % a.port, file=sys.stderr)
             return 1
         def to_level(n):   # open or close idle connections until there are n
@@ -110,13 +110,18 @@ def main():
                 to_level(n)
                 time.sleep(0.2)   # memcached has taken the change into its loop
             for _ in range(per):
+                if time.monotonic() - t0 > 60:
+                    break
                 active.sendall(b"get k\r\n")
                 buf = b""
                 while not buf.endswith(b"END\r\n"):
-                    buf += active.recv(256)
+                    got = active.recv(256)
+                    if not got:
+                        print("trace-memcached: memcached closed the active connection",
+                              file=sys.stderr)
+                        return 1
+                    buf += got
                 made += 1
-            if time.monotonic() - t0 > 60:
-                break
         took = time.monotonic() - t0
         trace.send_signal(signal.SIGINT)   # the window ends with the requests
         trace.wait(timeout=60)

@@ -4,7 +4,7 @@
 # without installing it:
 #   - Maintainer is MUXPROF_MAINTAINER of the build (a real address, not localhost);
 #   - /usr/share/doc/muxprof/copyright is machine-readable (DEP-5: its Format
-#     line, Files: *, License: MIT; the BPF program's MIT or GPL-2.0-only) and
+#     line, Files: *, License: MIT; the BPF program's MIT or GPL-2) and
 #     holds LICENSE's copyright line and text;
 #   - the manual page is /usr/share/man/man1/muxprof.1.gz, gzip -9n (no name, no
 #     time in its header), and no uncompressed one;
@@ -40,9 +40,9 @@ c=$doc/copyright
 head -n 1 "$c" | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
     fail "copyright is not DEP-5: its first line is '$(head -n 1 "$c")'"
 grep -qx 'Files: \*' "$c" && grep -qx 'License: MIT' "$c" || fail "copyright names no 'Files: *' / 'License: MIT'"
-grep -qx 'Files: src/trace/trace.bpf.c' "$c" && grep -qx 'License: MIT or GPL-2.0-only' "$c" &&
-    grep -qx 'License: GPL-2.0-only' "$c" ||
-    fail "copyright has no stanza for the BPF program (MIT or GPL-2.0-only) and its licence paragraph"
+grep -qx 'Files: src/trace/trace.bpf.c' "$c" && grep -qx 'License: MIT or GPL-2' "$c" &&
+    grep -qx 'License: GPL-2' "$c" ||
+    fail "copyright has no stanza for the BPF program (MIT or GPL-2) and its licence paragraph"
 holder=$(sed -n 's/^Copyright (c) //p' "$src/LICENSE")
 grep -qx "Copyright: $holder" "$c" || fail "copyright lacks 'Copyright: $holder' (LICENSE)"
 sed -n '/^Permission is hereby/,$p' "$src/LICENSE" | grep -v '^$' >"$work/text.want"

@@ -27,7 +27,7 @@ cp -r "$tmp/run" "$tmp/run2"
 "$bin" compare "$tmp/run" "$tmp/run2" --no-plots --out "$tmp/cmp" >/dev/null 2>"$tmp/err" ||
     { echo "FAIL: compare: $(head -3 "$tmp/err")"; exit 1; }
 python3 - "$tmp" <<'PY'
-import json, re, sys
+import json, math, re, sys
 d = sys.argv[1]
 rep = json.load(open(d + "/report.json"))
 want = {}
@@ -40,8 +40,8 @@ if len(want) != 4:
     sys.exit("FAIL: report --json has %d poll/epoll ratios, want 4 (2 modes x 2 N): %r" % (len(want), want))
 
 def close(got, exp, digits):
-    return abs(got - exp) <= 0.5 * 10 ** (len(str(int(abs(exp)))) - digits) if exp >= 1 else \
-        abs(got - exp) <= 0.005 * exp
+    """got is exp as printed to `digits` significant digits."""
+    return abs(got - exp) <= 0.5 * 10 ** (math.floor(math.log10(abs(exp))) + 1 - digits)
 
 def check(where, mode, n, got, digits=3):
     exp = want[mode, n]
@@ -92,6 +92,8 @@ for mode in ("ready", "wakeup"):
                         ("cmp/figures/cmp_%s_pipe_poll_h1.dat", "compare's figure data")):
         rows = [l.split() for l in open(d + "/" + name % mode) if not l.startswith("#")]
         col = rows[0].index("ratio_epoll")
+        if len(rows) != 3:
+            errs.append("%s, %s: %d rows, want 2 (N 10, 100)" % (where, mode, len(rows) - 1))
         for r in rows[1:]:
             check(where, mode, int(r[0]), float(r[col]), digits=8)
 # compare's table: "### poll / epoll ..." then | N | host1 | host2 |

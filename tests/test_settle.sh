@@ -67,7 +67,7 @@ fi
 # load is the build's.
 mkdir -p "$tmp/fresh"
 cp "$bin" "$tmp/fresh/muxprof"
-printf '#!/bin/sh\nsleep 30\n' >"$tmp/cc1" && chmod +x "$tmp/cc1"
+printf '#!/bin/sh\nsleep 30 & p=$!\ntrap "kill $p; exit 0" TERM\nwait $p\n' >"$tmp/cc1" && chmod +x "$tmp/cc1"
 "$tmp/cc1" & hogs+=($!)
 sleep 0.2
 "$tmp/fresh/muxprof" "${one[@]}" --settle-max 1s --out "$tmp/fresh/run" >"$tmp/out" 2>"$tmp/err" ||

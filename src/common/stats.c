@@ -318,6 +318,11 @@ int mp_ratio_ci_hl(const double *x, size_t nx, const double *y, size_t ny, doubl
     return 0;
 }
 
+int mp_hl_level_ok(double achieved, double level)
+{
+    return achieved >= level - 1e-12;
+}
+
 double mp_ratio_est(const double *x, size_t nx, double px, const double *y, size_t ny,
                     double py, double *lo, double *hi)
 {
@@ -327,7 +332,7 @@ double mp_ratio_est(const double *x, size_t nx, double px, const double *y, size
         return NAN;
     if (nx >= 2 && ny >= 2 &&
         mp_ratio_ci_hl(x, nx, y, ny, MP_CI_LEVEL, &est, lo, hi, &ach) == 0) {
-        if (ach < MP_CI_LEVEL - 1e-12)
+        if (!mp_hl_level_ok(ach, MP_CI_LEVEL))
             *lo = *hi = NAN;
         return est;
     }

@@ -181,9 +181,6 @@ static void correlation_rows(FILE *f, const mp_rmodel *m, size_t *nrows)
             }
 #undef ROW_HEAD
     *nrows = rows;
-    if (!rows)
-        fprintf(f, "No fit: a line needs two N or more of one backend, mode and fd kind, "
-                   "and this run has none.\n");
     if (!m->nmetrics)
         fprintf(f, "\nNo counter metrics in this run (see Counters below), so only the time "
                    "per pollfd line is fitted.\n");

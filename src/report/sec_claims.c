@@ -410,11 +410,16 @@ static int run_has_any(const mp_rmodel *m, const char *mode, const char *kind,
 static const char *ns_list(char *buf, size_t len, const long long *ns, size_t n)
 {
     size_t at = 0;
-    buf[0] = 0;
-    for (size_t i = 0; i < n && at < len; i++) {
-        char e[32];
-        at += (size_t)snprintf(buf + at, len - at, "%s%s", i == 0 ? "" : i + 1 == n ? " and "
-                               : ", ", mp_fmt_num(e, sizeof e, (double)ns[i]));
+    snprintf(buf, len, "%s", n ? "" : "none");
+    for (size_t i = 0; i < n; i++) {
+        char e[32], item[48];
+        snprintf(item, sizeof item, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+                 mp_fmt_num(e, sizeof e, (double)ns[i]));
+        if (at + strlen(item) + 4 >= len) {   /* room for ", ..." */
+            snprintf(buf + at, len - at, ", ...");
+            break;
+        }
+        at += (size_t)snprintf(buf + at, len - at, "%s", item);
     }
     return buf;
 }

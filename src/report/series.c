@@ -187,14 +187,6 @@ int mp_rc_boot_slope(const double *x, const mp_rcell *const *cells, size_t n, si
     return k >= 2 ? 0 : -EINVAL;
 }
 
-/* An HL interval is used only when its achieved coverage reaches the level
- * asked: with few repeats the widest interval, [min, max], covers less
- * (2 x 2 repeats: 67%, 3 x 3: 90%, 4 x 4: 97.1%). */
-static int hl_level_ok(double achieved, double level)
-{
-    return achieved >= level - 1e-12;
-}
-
 double mp_rc_family_level(size_t m)
 {
     return m > 1 ? 1 - (1 - MP_CI_LEVEL) / (double)m : MP_CI_LEVEL;
@@ -237,7 +229,7 @@ int mp_rc_loglog_ci(const mp_rcell *a, double x0, const mp_rcell *b, double x1, 
     int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, level, &est, &rlo, &rhi, &ach);
     if (rc < 0)
         return rc;
-    if (!hl_level_ok(ach, level))
+    if (!mp_hl_level_ok(ach, level))
         return -ERANGE;
     *lo = log(rlo) / log(x1 / x0);
     *hi = log(rhi) / log(x1 / x0);
@@ -259,7 +251,7 @@ int mp_rc_ratio_ci(const mp_rcell *a, const mp_rcell *b, double *lo, double *hi)
     if (!mp_rc_has_reps(a) || !mp_rc_has_reps(b))
         return -EINVAL;
     int rc = mp_ratio_ci_hl(a->rep, a->nrep, b->rep, b->nrep, MP_CI_LEVEL, &est, lo, hi, &ach);
-    if (rc == 0 && !hl_level_ok(ach, MP_CI_LEVEL))
+    if (rc == 0 && !mp_hl_level_ok(ach, MP_CI_LEVEL))
         rc = -ERANGE;
     if (rc < 0)
         *lo = *hi = NAN;
@@ -289,7 +281,7 @@ static void cost_intervals(const mp_rmodel *m, const char *mode, const char *kin
         double est, lo, hi, ach, dn = o->nfds[i + 1] - o->nfds[i];
         const mp_rcell *a = cells[i], *b = cells[i + 1];
         if (dn > 0 && mp_shift_ci_hl(a->rep, a->nrep, b->rep, b->nrep, level, &est, &lo, &hi,
-                                     &ach) == 0 && hl_level_ok(ach, level)) {
+                                     &ach) == 0 && mp_hl_level_ok(ach, level)) {
             o->marg_ci[i][0] = lo / dn;
             o->marg_ci[i][1] = hi / dn;
         }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -456,9 +457,18 @@ static _Noreturn void ticker_main(mp_progress_shm *m, int fd, int tty, pid_t par
         sched_setaffinity(0, sizeof *cpus, cpus);
     /* Nothing of the run's held open here (the helpers' sockets, the
      * journal) but the line's descriptor. */
-    if (fd > 3)
-        close_range(3, (unsigned)fd - 1, 0);
-    close_range((unsigned)fd + 1 > 3 ? (unsigned)fd + 1 : 3, ~0u, 0);
+    int rc = fd > 3 ? close_range(3, (unsigned)fd - 1, 0) : 0;
+    if (rc == 0)
+        rc = close_range((unsigned)fd + 1 > 3 ? (unsigned)fd + 1 : 3, ~0u, 0);
+    if (rc) {
+        /* before Linux 5.9: one at a time, to the descriptor limit */
+        struct rlimit rl;
+        long top = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+                   rl.rlim_cur < 1048576 ? (long)rl.rlim_cur : 1048576;
+        for (long i = 3; i < top; i++)
+            if (i != fd)
+                close((int)i);
+    }
     mp_progress_tickst st = {0};
     for (;;) {
         if (atomic_load(&m->stop) || getppid() != parent)

@@ -107,8 +107,8 @@ void mp_progress_free(mp_progress *p);
  * writes it. */
 int mp_progress_ticker_start(mp_progress *p, const cpu_set_t *cpus, mp_err *err);
 /* Ends the ticker: asks, waits up to MP_PROGRESS_STOP_MS, then kills it
- * and waits as long again; its last line is written before this returns.
- * Nothing when none runs. */
+ * and waits as long again; the ticker draws nothing more once asked (the
+ * run's final line is mp_progress_done's).  Nothing when none runs. */
 void mp_progress_ticker_stop(mp_progress *p);
 /* The ticker's own: what it last drew and when it next draws anyway. */
 typedef struct mp_progress_tickst {

@@ -22,17 +22,19 @@ static int inode_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void add(inodes *s, unsigned long ino)
+/* ino appended to s; -1 when there is no memory for it. */
+static int add(inodes *s, unsigned long ino)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 256;
         unsigned long *v = realloc(s->v, cap * sizeof *v);
         if (!v)
-            return;
+            return -1;
         s->v = v;
         s->cap = cap;
     }
     s->v[s->n++] = ino;
+    return 0;
 }
 
 /* The inodes in column col (0-based, blank-separated) of a /proc/net table
@@ -58,7 +60,8 @@ static void read_inodes(inodes *s, const char *path, int col)
         unsigned long ino = strtoul(tok, &e, 10);
         if (*e || !ino)
             continue;
-        add(s, ino);
+        if (add(s, ino))
+            break;
     }
     fclose(f);
 }
@@ -95,10 +98,10 @@ int mp__fd_census(long pid, long long count[MP__FDK_N])
             count[MP__FDK_PIPE]++;
         else if (!strcmp(to, "anon_inode:[eventfd]"))
             count[MP__FDK_EVENTFD]++;
-        else if (sscanf(to, "socket:[%lu]", &ino) == 1)
-            add(&socks, ino);
-        else
+        else if (sscanf(to, "socket:[%lu]", &ino) != 1)
             count[MP__FDK_OTHER]++;
+        else if (add(&socks, ino))
+            count[MP__FDK_OTHER]++;   /* no memory to tell it apart */
     }
     closedir(d);
     if (socks.n) {

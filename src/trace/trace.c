@@ -426,6 +426,11 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
      * the entry program's other build is loaded.  MUXPROF_TRACE_NO_LOOP=1 takes
      * that one anyway (the tests check it on kernels that have bpf_loop). */
     const char *noloop = getenv("MUXPROF_TRACE_NO_LOOP");
+    if (noloop && strcmp(noloop, "0") && strcmp(noloop, "1")) {
+        rc = mp_errf(err, MP_EUSAGE, "MUXPROF_TRACE_NO_LOOP='%.40s' in the environment: "
+                     "expected 0 or 1 (or unset it)", noloop);
+        goto out;
+    }
     bool have_loop = !(noloop && !strcmp(noloop, "1")) &&
         libbpf_probe_bpf_helper(BPF_PROG_TYPE_RAW_TRACEPOINT, BPF_FUNC_loop, NULL) == 1;
     bpf_program__set_autoload(skel->progs.mp_sys_enter, have_loop);
@@ -434,7 +439,8 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     size_t slots = ev.nevents * (size_t)ncpus;
     bpf_map__set_max_entries(skel->maps.counters, slots ? (__u32)slots : 1);
     if ((rc = mp_trace_bpf__load(skel))) {
-        rc = mp_errf(err, rc < 0 ? rc : -EIO, "the kernel refused the BPF program (%s)%s",
+        rc = mp_errf(err, rc < 0 ? rc : -EIO, "the kernel refused the BPF program%s (%s)%s",
+                     have_loop ? "" : " (its build without bpf_loop)",
                      bpf_msg[0] ? bpf_msg : strerror(-rc),
                      access("/sys/kernel/btf/vmlinux", R_OK)
                          ? "; it needs the kernel's BTF, /sys/kernel/btf/vmlinux, absent here"
