@@ -111,22 +111,4 @@ qcpu=$cpu
 qargs=(-cpu "$qcpu" -smp "$smp" -m "$mem")
 [ "$icount" = 1 ] && qargs+=(-icount shift=0)
 echo "arm64-vm: booting qemu-system-aarch64 -cpu $cpu$([ "$icount" = 1 ] && echo ' -icount shift=0'), perf_user_access=$ua, at most $AG_TIMEOUT s" >&2
-mkdir -p "$work/back"
-t0=$(date +%s)
-set +e
-ag_boot "$work/initrd.gz" "$work/back" "$work/console.log" "${qargs[@]}"
-rc=$?
-set -e
-echo "arm64-vm: the guest ran $(( $(date +%s) - t0 )) s" >&2
-mkdir -p "$out/guest"
-cp "$work/console.log" "$out/guest/console.log"
-[ -d "$work/back/guest" ] && cp -r "$work/back/guest/." "$out/guest/"
-[ -f "$work/back/job.log" ] && cp "$work/back/job.log" "$out/guest/job.log"
-[ -f "$work/back/guest-setup.txt" ] && cp "$work/back/guest-setup.txt" "$out/guest/"
-[ -d "$work/back/run" ] && cp -r "$work/back/run/." "$out/"
-if [ "$rc" != 0 ]; then
-    echo "arm64-vm: the guest job failed (status $rc); see $out/guest/job.log and console.log" >&2
-    exit 1
-fi
-[ -f "$out/results.json" ] || { echo "arm64-vm: no results.json came back" >&2; exit 1; }
-echo "arm64-vm: run directory in $out" >&2
+ag_boot_run arm64-vm "$work" "$out" "${qargs[@]}"

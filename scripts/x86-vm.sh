@@ -82,22 +82,4 @@ ag_root_job "$root" "$work/job.sh" && ag_pack "$root" "$work/initrd.gz" ||
     { echo "x86-vm: could not pack the initrd" >&2; exit 1; }
 
 echo "x86-vm: booting qemu-system-x86_64 -accel tcg -cpu $cpu -smp $smp -m $mem ($(basename "$AG_KERNEL")), at most $AG_TIMEOUT s" >&2
-mkdir -p "$work/back"
-t0=$(date +%s)
-set +e
-ag_boot "$work/initrd.gz" "$work/back" "$work/console.log" -cpu "$cpu" -smp "$smp" -m "$mem"
-rc=$?
-set -e
-echo "x86-vm: the guest ran $(( $(date +%s) - t0 )) s" >&2
-mkdir -p "$out/guest"
-cp "$work/console.log" "$out/guest/console.log"
-[ -d "$work/back/guest" ] && cp -r "$work/back/guest/." "$out/guest/"
-[ -f "$work/back/job.log" ] && cp "$work/back/job.log" "$out/guest/job.log"
-[ -f "$work/back/guest-setup.txt" ] && cp "$work/back/guest-setup.txt" "$out/guest/"
-[ -d "$work/back/run" ] && cp -r "$work/back/run/." "$out/"
-if [ "$rc" != 0 ]; then
-    echo "x86-vm: the guest job failed (status $rc); see $out/guest/job.log and console.log" >&2
-    exit 1
-fi
-[ -f "$out/results.json" ] || { echo "x86-vm: no results.json came back" >&2; exit 1; }
-echo "x86-vm: run directory in $out" >&2
+ag_boot_run x86-vm "$work" "$out" -cpu "$cpu" -smp "$smp" -m "$mem"

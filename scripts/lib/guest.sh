@@ -356,3 +356,30 @@ ag_fetch_perf() {
     done
     rm -rf "$dir" && mv "$dir.tmp" "$dir"
 }
+
+# ag_boot_run NAME WORK OUT [qemu args...]: ag_boot of WORK/initrd.gz, then
+# what the job left laid out in OUT as a run directory (the run's files at
+# its top; the console, the job's log and the guest's settings in OUT/guest).
+# Says how long the guest ran; exits 1 with one line (prefixed NAME) when
+# the job failed or no results.json came back.
+ag_boot_run() {
+    local name=$1 work=$2 out=$3 rc t0
+    shift 3
+    mkdir -p "$work/back"
+    t0=$(date +%s)
+    rc=0
+    ag_boot "$work/initrd.gz" "$work/back" "$work/console.log" "$@" || rc=$?
+    echo "$name: the guest ran $(( $(date +%s) - t0 )) s" >&2
+    mkdir -p "$out/guest"
+    cp "$work/console.log" "$out/guest/console.log"
+    [ ! -d "$work/back/guest" ] || cp -r "$work/back/guest/." "$out/guest/"
+    [ ! -f "$work/back/job.log" ] || cp "$work/back/job.log" "$out/guest/job.log"
+    [ ! -f "$work/back/guest-setup.txt" ] || cp "$work/back/guest-setup.txt" "$out/guest/"
+    [ ! -d "$work/back/run" ] || cp -r "$work/back/run/." "$out/"
+    if [ "$rc" != 0 ]; then
+        echo "$name: the guest job failed (status $rc); see $out/guest/job.log and console.log" >&2
+        exit 1
+    fi
+    [ -f "$out/results.json" ] || { echo "$name: no results.json came back" >&2; exit 1; }
+    echo "$name: run directory in $out" >&2
+}
