@@ -104,15 +104,21 @@ static size_t simulate(const mp_results *r, int repeats, int passes, int samples
     return k;
 }
 
+/* The default sweep's configuration and its empty results. */
+static void default_run(mp_run_config *cfg, mp_results *r)
+{
+    mp_err e;
+    char *argv[] = {(char *)"run", NULL};
+    assert_int_equal(mp_cli_parse_run(1, argv, cfg, &e), 0);
+    assert_int_equal(mp_results_init(r, cfg, &e), 0);
+}
+
 static void estimate_within_2x_and_counter_forward(void **st)
 {
     (void)st;
     mp_run_config cfg;
-    mp_err e;
-    char *argv[] = {(char *)"run", NULL};
-    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
     mp_results r;
-    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    default_run(&cfg, &r);
     const int passes = 1;
     ev *evs = calloc(r.ncells * (size_t)(cfg.repeats + passes + 1) + 1, sizeof *evs);
     size_t nev = simulate(&r, cfg.repeats, passes, cfg.samples, evs);
@@ -163,11 +169,8 @@ static void pass_and_cell_and_plain_lines(void **st)
 {
     (void)st;
     mp_run_config cfg;
-    mp_err e;
-    char *argv[] = {(char *)"run", NULL};
-    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
     mp_results r;
-    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    default_run(&cfg, &r);
     mp_progress p;
     mp_progress_init(&p, 1, &r, (size_t)cfg.repeats);
     size_t measured = 0;
@@ -208,11 +211,8 @@ static void ticker_keeps_the_gap_in_a_long_unit(void **st)
 {
     (void)st;
     mp_run_config cfg;
-    mp_err e;
-    char *argv[] = {(char *)"run", NULL};
-    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
     mp_results r;
-    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    default_run(&cfg, &r);
     int sink = open("/dev/null", O_WRONLY);
     assert_true(sink >= 0);
     for (int tty = 0; tty <= 1; tty++) {
@@ -274,11 +274,8 @@ static void ticker_redraws_a_terminal(void **st)
 {
     (void)st;
     mp_run_config cfg;
-    mp_err e;
-    char *argv[] = {(char *)"run", NULL};
-    assert_int_equal(mp_cli_parse_run(1, argv, &cfg, &e), 0);
     mp_results r;
-    assert_int_equal(mp_results_init(&r, &cfg, &e), 0);
+    default_run(&cfg, &r);
     int master = posix_openpt(O_RDWR | O_NOCTTY);
     if (master < 0 || grantpt(master) || unlockpt(master)) {
         printf("no pty here: skipped\n");
@@ -289,6 +286,7 @@ static void ticker_redraws_a_terminal(void **st)
     mp_progress p;
     mp_progress_init_fd(&p, 0, &r, (size_t)cfg.repeats, slave);
     assert_true(p.tty);
+    mp_err e;
     assert_int_equal(mp_progress_ticker_start(&p, NULL, &e), 0);
     mp_progress_cb(0, r.ncells, "a long unit", &p);
     static char out[1 << 16];
