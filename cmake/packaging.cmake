@@ -83,6 +83,20 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${MUXPROF_MAINTAINER}")
 set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS ${MP_EXE_MODE})
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# CPack takes the package's architecture from the build machine's dpkg; a cross
+# build's package is for the target's (Debian's name for CMAKE_SYSTEM_PROCESSOR).
+if(CMAKE_CROSSCOMPILING)
+  set(mp_deb_arch_aarch64 arm64)
+  set(mp_deb_arch_x86_64 amd64)
+  set(mp_deb_arch_riscv64 riscv64)
+  set(mp_deb_arch_ppc64le ppc64el)
+  if(NOT DEFINED mp_deb_arch_${CMAKE_SYSTEM_PROCESSOR})
+    message(FATAL_ERROR "no Debian architecture known for CMAKE_SYSTEM_PROCESSOR "
+      "'${CMAKE_SYSTEM_PROCESSOR}' (cmake/packaging.cmake knows aarch64, x86_64, riscv64, ppc64le): "
+      "add it there")
+  endif()
+  set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE ${mp_deb_arch_${CMAKE_SYSTEM_PROCESSOR}})
+endif()
 set(CPACK_STRIP_FILES ON)   # the debug information stays in the build's bin/muxprof
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gnuplot-nox | gnuplot")

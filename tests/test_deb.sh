@@ -3,6 +3,7 @@
 # test_deb.sh SOURCE_DIR BUILD_DIR WORK_DIR - what the .deb (cpack -G DEB) holds,
 # without installing it:
 #   - Maintainer is MUXPROF_MAINTAINER of the build (a real address, not localhost);
+#   - Architecture is the one /usr/bin/muxprof is built for (a cross build too);
 #   - /usr/share/doc/muxprof/copyright is machine-readable (DEP-5: its Format
 #     line, Files: *, License: MIT; the BPF program's MIT or GPL-2) and
 #     holds LICENSE's copyright line and text;
@@ -34,6 +35,15 @@ case $got in *localhost*|*'<>'*|'') fail "Maintainer '$got' is no address anyone
 
 x=$work/x
 dpkg-deb -x "$deb" "$x" || fail "dpkg-deb -x"
+# Architecture is the program's (e_machine, bytes 18-19 of its ELF header), also
+# in a cross build, where CPack would otherwise name the build machine's.
+arch=$(dpkg-deb -f "$deb" Architecture)
+[ -f "$x/usr/bin/muxprof" ] || fail "no /usr/bin/muxprof"
+case $(od -An -tx1 -j18 -N2 "$x/usr/bin/muxprof" | tr -d ' \n') in
+    3e00) elf=amd64 ;; b700) elf=arm64 ;; f300) elf=riscv64 ;; 1500) elf=ppc64el ;;
+    *) elf="unknown e_machine $(od -An -tx1 -j18 -N2 "$x/usr/bin/muxprof" | tr -d ' \n')" ;;
+esac
+[ "$arch" = "$elf" ] || fail "Architecture is '$arch' but /usr/bin/muxprof is built for $elf"
 doc=$x/usr/share/doc/muxprof
 c=$doc/copyright
 [ -s "$c" ] || fail "no /usr/share/doc/muxprof/copyright"
