@@ -7,8 +7,9 @@
 # (wakeup mode) stay visible through each other without a moire, log-log.
 # The error bars are solid in a paper's PDFs (render.gp: paper_eb).
 # Set by the per-figure wrapper: mode, kind, backends (space separated),
-# out (output base name), ttl (title); optionally fdset_n (N at which
-# select's fd numbers reach FD_SETSIZE: marked).
+# out (output base name), ttl (title), ci_text (the error bars' interval,
+# "96.1% CI"); optionally fdset_n (N at which select's fd numbers
+# reach FD_SETSIZE: marked).
 load "style.gp"
 set autoscale fix
 set offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05   # data range + margins
@@ -16,7 +17,10 @@ set logscale xy 10
 set format x "10^{%T}"
 set format y "10^{%T}"
 set xlabel "watched descriptors N"
-set ylabel "time per call (ns): median, 95% CI, p10..p90"
+# ci_text: the error bars' interval and its level ("96.1% CI"), empty without one.
+if (!exists("ci_text")) ci_text = ""
+set ylabel (ci_text eq "" ? "time per call (ns): median, p10..p90" : \
+            "time per call (ns): median, " . ci_text . ", p10..p90")
 set title ttl noenhanced
 if (exists("fdset_n")) {
     set arrow 5 from fdset_n, graph 0 to fdset_n, graph 1 nohead ls 21

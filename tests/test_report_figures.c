@@ -256,7 +256,11 @@ static void figures_drawn(void **st)
     free(dat);
     char *gp = slurp_fig("cost_ready_pipe", ".gp");
     assert_non_null(strstr(gp, "fdset_n = 1021"));
+    /* no repeat medians in the fixture: no interval, and the axis names none */
+    assert_non_null(strstr(gp, "ci_text = \"\"\n"));
     free(gp);
+    assert_true(svg_has("cost_ready_pipe", "time per call (ns): median, p10..p90"));
+    assert_false(svg_has("cost_ready_pipe", "% CI"));
     char p[600];
     snprintf(p, sizeof p, "%s/report.md", dir);
     FILE *f = fopen(p, "r");
@@ -338,6 +342,13 @@ static void profile_drawn(void **st)
                                  "prof_fd_wakeup_eventfd_poll"};
     for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++)
         all_formats(figs[i]);
+    /* 3 repeat medians: the interval is their range, which covers the median
+     * 1 - 2^(1-3) = 75% of the time; the axis says that level, not 95% */
+    char *gp = slurp_fig("cost_ready_eventfd", ".gp");
+    assert_non_null(strstr(gp, "ci_text = \"75.0% CI\"\n"));
+    free(gp);
+    assert_true(svg_has("cost_ready_eventfd", "time per call (ns): median, 75.0% CI, p10..p90"));
+    assert_false(svg_has("cost_ready_eventfd", "95%"));
     memcpy(dir, save, sizeof dir);
     char p[600], line[1024], section[1024] = "";
     snprintf(p, sizeof p, "%s/report.md", d);

@@ -293,11 +293,27 @@ static int prepare_times(const mp_rmodel *m, mp_dir *dir, const char *mode,
     mp_rfig *g = add_fig(o, MP_FIG_COST, mode, kind, NULL, err);
     if (!g)
         return -ENOMEM;
-    snprintf(g->caption, sizeof g->caption, "Time per call against watched descriptors, "
-             "%s, %s mode, %s fds: median with error bars from its interval, p10..p90 band "
-             "(log-log)%s", cpu, mode, kind, fdset[0] ? "; select's FD_SETSIZE marked" : "");
+    /* The error bars' level as the cells have it (the fewest repeats decide). */
+    size_t reps, none;
+    double level;
+    char ci[32] = "", extra[sizeof fdset + 64];
+    mp_rc_ci_kinds(m, mode, kind, &reps, &none, &level);
+    if (reps && isfinite(level))
+        snprintf(ci, sizeof ci, "%.1f%% CI", 100 * level);
+    snprintf(extra, sizeof extra, "%sci_text = \"%s\"\n", fdset, ci);
+    if (ci[0])
+        snprintf(g->caption, sizeof g->caption, "Time per call against watched descriptors, "
+                 "%s, %s mode, %s fds: median with error bars from its %.1f%% interval (from "
+                 "the repeat medians)%s, p10..p90 band (log-log)%s", cpu, mode, kind,
+                 100 * level, none ? " where it has one" : "",
+                 fdset[0] ? "; select's FD_SETSIZE marked" : "");
+    else
+        snprintf(g->caption, sizeof g->caption, "Time per call against watched descriptors, "
+                 "%s, %s mode, %s fds: median (no interval: fewer than 2 repeats), p10..p90 "
+                 "band (log-log)%s", cpu, mode, kind,
+                 fdset[0] ? "; select's FD_SETSIZE marked" : "");
     snprintf(title, sizeof title, "%s mode, %s fds: time per call", mode, kind);
-    if ((rc = wrapper_for(m, dir, o, g, title, fdset, 1, fdset_n, NULL, err)))
+    if ((rc = wrapper_for(m, dir, o, g, title, extra, 1, fdset_n, NULL, err)))
         return rc;
 
     if (mp_rc_has_backend(m, "epoll") && m->nbackends > 1) {

@@ -52,33 +52,13 @@ static void header_n(FILE *f, const char *first, const long long *ns, size_t n)
     fputc('\n', f);
 }
 
-/* How many cells of (mode, kind) carry an interval, and the lowest coverage
- * among them (the fewest repeats decide it). */
-static void ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, size_t *reps,
-                     size_t *none, double *level)
-{
-    *reps = *none = 0;
-    *level = NAN;
-    for (size_t i = 0; i < m->ncells; i++) {
-        const mp_rcell *c = &m->cells[i];
-        if (c->status != MP_CELL_OK || strcmp(c->mode, mode) || strcmp(c->fd_kind, kind))
-            continue;
-        if (c->ci_kind == MP_CI_REPEATS) {
-            (*reps)++;
-            if (!(c->ci_level >= *level))
-                *level = c->ci_level;
-        } else
-            (*none)++;
-    }
-}
-
 static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
                         const long long *ns, size_t n)
 {
     char a[32], b[32], c1[32], c2[32];
     size_t reps, none;
     double level;
-    ci_kinds(m, mode, kind, &reps, &none, &level);
+    mp_rc_ci_kinds(m, mode, kind, &reps, &none, &level);
     fprintf(f, "Time per call, p50 [interval] / p99 (ns). ");
     if (reps)
         fprintf(f, "Intervals: of the median, from the repeat medians (order statistics, "

@@ -104,6 +104,24 @@ int mp_rc_has_backend(const mp_rmodel *m, const char *name)
     return 0;
 }
 
+void mp_rc_ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, size_t *reps,
+                    size_t *none, double *level)
+{
+    *reps = *none = 0;
+    *level = NAN;
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (c->status != MP_CELL_OK || strcmp(c->mode, mode) || strcmp(c->fd_kind, kind))
+            continue;
+        if (c->ci_kind == MP_CI_REPEATS) {
+            (*reps)++;
+            if (!(c->ci_level >= *level))
+                *level = c->ci_level;
+        } else
+            (*none)++;
+    }
+}
+
 int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
                    const char *metric)
 {

@@ -186,6 +186,12 @@ int mp_rc_all_zero(const mp_rmodel *m, const char *mode, const char *kind,
  * characters a gnuplot string cannot hold.  Returns buf. */
 const char *mp_rc_host_cpu(const mp_rmodel *m, char *buf, size_t len);
 
+/* How many ok cells of (mode, kind) carry an interval of the median from their
+ * repeats (*reps) and how many none (*none), and the lowest coverage among the
+ * first (*level, NaN when there are none: the fewest repeats decide it). */
+void mp_rc_ci_kinds(const mp_rmodel *m, const char *mode, const char *kind, size_t *reps,
+                    size_t *none, double *level);
+
 /* 1 when the run has a backend named so. */
 int mp_rc_has_backend(const mp_rmodel *m, const char *name);
 
