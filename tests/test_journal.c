@@ -20,7 +20,8 @@
  *     anyway, stderr names the journal, exit 1; the journal read back gives
  *     the same results.json and results.csv as the run wrote;
  *   - --out on a full disk (a small tmpfs): the summary is printed and
- *     stderr says that the journal could not be written either;
+ *     stderr says that the journal could not be written either, and what it
+ *     holds is recovered without calling the run stopped;
  *   - journals that are not a run's: a torn last line is left out, a
  *     damaged line, a FIFO and a symlink are refused, a leftover journal is
  *     never overwritten by a new run;
@@ -400,7 +401,8 @@ static void test_final_write_fails(void **state)
 /* --out on a tmpfs too small for the run (in a mount namespace of its
  * own): the journal fills it part way, results.json cannot be written;
  * the summary is printed all the same and stderr says the journal failed
- * too. */
+ * too; report recovers what the journal holds without calling the run
+ * stopped. */
 static void test_disk_full(void **state)
 {
     (void)state;
@@ -413,8 +415,9 @@ static void test_disk_full(void **state)
     }
     int rc = run_cmd("unshare -m sh -c 'mount --make-rprivate / && mount -t tmpfs -o "
                      "size=128k tmpfs %s || exit 99; %s run --quick --samples 1000 --no-plots "
-                     "--out %s/run >%s.stdout 2>%s.stderr; echo $? >%s.rc'", mnt, MP_TEST_BIN,
-                     mnt, mnt, mnt, mnt);
+                     "--out %s/run >%s.stdout 2>%s.stderr; echo $? >%s.rc; mkdir %s.rec && "
+                     "cp %s/run/journal.jsonl %s.rec/'", mnt, MP_TEST_BIN, mnt, mnt, mnt, mnt,
+                     mnt, mnt, mnt);
     if (rc == 99) {
         print_message("SKIP: cannot mount a tmpfs here\n");
         skip();
@@ -436,6 +439,23 @@ static void test_disk_full(void **state)
         fail_msg("stderr does not say that the journal failed too:\n%s", se);
     free(so);
     free(se);
+    /* what the full disk left, recovered: nothing says the run was stopped
+     * (the journal cannot tell a full disk from a signal) */
+    snprintf(res, sizeof res, "%s.rec", mnt);
+    if (run_cmd("%s report --no-plots %s >%s.out 2>%s.err", MP_TEST_BIN, res, res, res) != 0)
+        fail_msg("report could not recover the journal a full disk cut short");
+    snprintf(res, sizeof res, "%s.rec.err", mnt);
+    se = mp_test_slurp(res);
+    snprintf(res, sizeof res, "%s.rec/results.json", mnt);
+    char *rj = mp_test_slurp(res);
+    assert_non_null(se);
+    assert_non_null(rj);
+    if (!strstr(se, "a full disk") || strstr(se, "was stopped"))
+        fail_msg("the recovery calls a journal cut short by a full disk stopped:\n%s", se);
+    if (strstr(rj, "run stopped"))
+        fail_msg("recovered results.json calls a cell of a full disk's run stopped");
+    free(se);
+    free(rj);
 }
 
 /* A copy of a killed run's journal, edited by sh, given to report. */

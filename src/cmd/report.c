@@ -190,7 +190,8 @@ static int recover(const char *dir, int anonymize, mp_err *err)
         fprintf(stderr, "muxprof report: %s had no %s: wrote results.json, results.csv, "
                 "samples.csv and experiments.csv from %s, %zu cells (%s%s%s)\n", dir, missing, path, j.ncells,
                 j.tail ? "the run ended but could not write them" : "status \"interrupted\": the "
-                "run was stopped before writing them",
+                "journal ends before the run's end (a signal, a kill or a full disk: it cannot "
+                "tell which)",
                 j.from_passes ? "; cells the run had not finished are summarised from the "
                 "repeats their pass records hold" : "",
                 j.torn ? "; a torn last line, written as the run died, was left out" : "");

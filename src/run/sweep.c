@@ -524,7 +524,7 @@ static void pass_records(mp_results *r, const mp_sweep_env *env, size_t g0, size
         mp_err e;
         cJSON *cj = NULL;
         if (summarize_cell(&t, r, &e) == 0) {
-            snprintf(t.reason, sizeof t.reason, "the run stopped after %d of %d passes: timed "
+            snprintf(t.reason, sizeof t.reason, "%d of %d passes reached the journal: timed "
                      "in those, counters not measured", pass + 1, r->cfg->repeats);
             cj = mp_cell_json(&t, r->cfg->repeats);
         }
@@ -606,7 +606,7 @@ static int keep_passes(mp_results *r, const mp_sweep_env *env, size_t first, int
         int rc = summarize_cell(c, r, err);
         if (rc < 0)
             return rc;
-        snprintf(c->reason, sizeof c->reason, "the run stopped after %d of %d passes: timed in "
+        snprintf(c->reason, sizeof c->reason, "the run ended after %d of %d passes: timed in "
                  "those (and in part of the next), counters not measured", passes,
                  r->cfg->repeats);
     }
