@@ -2,7 +2,8 @@
 /* plan.c - from a --events spec to a plan: the comma list split into presets
  * and events, and the always-on software group; then the probe with the
  * counting scope (plan_probe.c) and the packing into passes (plan_pack.c).
- * Presets: plan_preset.c; the "counters" object of results.json: plan_json.c. */
+ * Presets: plan_preset.c; what the plan knows as plain C (results.json's "counters" object is
+ * written from it by run/): plan_info.c. */
 #include "internal.h"
 
 #include <ctype.h>

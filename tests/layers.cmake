@@ -19,3 +19,9 @@ add_test(NAME test_layer_link COMMAND ${CMAKE_COMMAND} -DLAYER=${CMAKE_SOURCE_DI
   -DWORK=${CMAKE_CURRENT_BINARY_DIR}/layer-link-test -DCC=${CMAKE_C_COMPILER}
   -P ${CMAKE_CURRENT_SOURCE_DIR}/test_layer_link.cmake)
 set_tests_properties(test_layer_link PROPERTIES LABELS layout TIMEOUT 120)
+# Each folder's README.md and docs/ARCHITECTURE.md's folder table, checked
+# against the same rows.
+string(REPLACE ";" "|" mp_layer_rows "${mp_layers}")
+add_test(NAME test_folder_docs COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_folder_docs.sh
+  ${CMAKE_SOURCE_DIR} "${mp_layer_rows}")
+set_tests_properties(test_folder_docs PROPERTIES LABELS layout TIMEOUT 60)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* compare.h - compare/ uses only report/ and common/: it reads every input
+/* compare.h - compare/ uses only report/, results/ and common/: it reads every input
  * through report/'s loader and draws through report/'s figure code.
  * Several runs (or reference datasets) set side by side.
  *

@@ -18,7 +18,7 @@ typedef struct mp_cmp_ref {
     size_t len;
 } mp_cmp_ref;
 
-/* Generated from the .json files in reports/reference/ by reports/reference/embed.cmake;
+/* Generated from the .json files in reports/reference/ by cmake/embed.cmake (mp_embed);
  * ends with {0}. */
 extern const mp_cmp_ref mp_cmp_refs[];
 

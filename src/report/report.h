@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* report.h - report.md and figures for a run directory, built from its
  * results.json alone (so `muxprof report DIR` can rebuild them).  report/
- * uses only common/: results.json is its one input, and it never needs the
- * code that measured. */
+ * uses only results/ and common/: results.json is its one input, and it never
+ * needs the code that measured. */
 #ifndef MP_REPORT_H
 #define MP_REPORT_H
 

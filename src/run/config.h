@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* config.h - run/ uses backends/, pmu/, topology/ and common/, never cmd/
+/* config.h - run/ uses backends/, pmu/, topology/, sim/, results/ and common/, never cmd/
  * or experiments/ above it.  What a run measures: the configuration cmd/
  * builds from the options of `muxprof run` (validated before anything is
  * created) and the run/ layer, the experiments and the writers read.  Error convention:
