@@ -53,7 +53,7 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_run_no_gnuplot
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_run_no_gnuplot.sh $<TARGET_FILE:muxprof>
                    ${CMAKE_CURRENT_BINARY_DIR}/run-no-gnuplot)
-  set_tests_properties(test_run_no_gnuplot PROPERTIES LABELS run TIMEOUT 120)
+  set_tests_properties(test_run_no_gnuplot PROPERTIES LABELS "run;hardening" TIMEOUT 120)
 endif()
 # muxprof sim-import on a recorded scripts/muxsim.sh boot: results.json from the
 # plugin's summaries, failed loops, malformed inputs.

@@ -32,7 +32,9 @@
  *   - the descriptor helper killed once the first pass is over: the cells
  *     keep the repeats timed before, the run says "errors";
  *   - a plan of more cells than a report reads, and a journal line of
- *     more samples than a run keeps: refused, nothing measured or read.
+ *     more samples than a run keeps: refused, nothing measured or read;
+ *   - a journal of more cells than a report reads: its recovery refused,
+ *     nothing written.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -806,6 +808,41 @@ static void test_oversized_line(void **state)
     assert_int_not_equal(stat(path, &st), 0);
 }
 
+/* A journal of 50,001 cells (a finished run's cell record, repeated): more
+ * than a results.json holds for report, so its recovery is refused before
+ * anything is written, rather than writing a results.json report refuses. */
+static void test_recovery_over_cell_limit(void **state)
+{
+    (void)state;
+    char dir[128], path[256];
+    out_path(dir, sizeof dir, "manycells");
+    if (run_cmd("mkdir '%s' && cd '%s' && j='%s/../fuzz/corpus_journal/complete.jsonl' && "
+                "head -n 1 \"$j\" > journal.jsonl && grep -m 1 '\"type\":\"cell\"' \"$j\" | "
+                "sed 's/\"pass_records\":[0-9]*/\"pass_records\":0/; "
+                "s/\"index\":[0-9]*,/\"index\":IDX,/' > cell && "
+                "awk '{ for (i = 0; i < 50001; i++) { x = $0; sub(/\"index\":IDX,/, "
+                "\"\\\"index\\\":\" i \",\", x); print x } }' cell >> journal.jsonl && "
+                "rm cell && [ $(wc -l < journal.jsonl) = 50002 ]",
+                dir, dir, MP_TEST_FIXTURES) != 0)
+        fail_msg("could not make a journal of 50,001 cells in %s", dir);
+    assert_int_equal(report(dir), 2);
+    snprintf(path, sizeof path, "%s.report", dir);
+    char *err = mp_test_slurp(path);
+    assert_non_null(err);
+    if (!strstr(err, "50001 cells: a results.json holds at most 50000") ||
+        !strstr(err, "nothing written"))
+        fail_msg("a journal of 50,001 cells was not refused for its cells:\n%s", err);
+    free(err);
+    static const char *const outs[] = {"results.json", "results.csv", "samples.csv",
+                                       "experiments.csv", "report.md"};
+    struct stat st;
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, outs[i]);
+        if (stat(path, &st) == 0)
+            fail_msg("a refused recovery wrote %s", path);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -823,6 +860,7 @@ int main(void)
         cmocka_unit_test(test_helper_death_keeps_repeats),
         cmocka_unit_test(test_oversized_plan),
         cmocka_unit_test(test_oversized_line),
+        cmocka_unit_test(test_recovery_over_cell_limit),
     };
     if (getenv("MP_TEST_FILTER"))   /* one test by name, to rerun it alone */
         cmocka_set_test_filter(getenv("MP_TEST_FILTER"));
