@@ -25,7 +25,7 @@ eval set_lines(lw_s, ps_s)
 set grid xtics ytics mxtics mytics lc rgb "#dddddd" lw 1 dt 1
 set border 3
 set tics nomirror out
-set key outside right top spacing 1.3 samplen 3 noautotitle noenhanced   # io_uring: no subscript
+set key below center horizontal spacing 1.3 height 1 samplen 3 noautotitle noenhanced   # under the plot: it keeps the width; io_uring: no subscript
 set style fill transparent solid 0.10 noborder   # p10..p90 bands: light, see-through
 set errorbars small
 set datafile columnheaders

@@ -113,6 +113,21 @@ static int svg_has(const char *name, const char *s)
     return r;
 }
 
+/* Where the SVG draws `text` (its <text>'s translate(x,y)): 1 when found. */
+static int svg_text_at(const char *name, const char *text, double *x, double *y)
+{
+    char *b = slurp_fig(name, ".svg");
+    char *t = strstr(b, text);
+    int ok = 0;
+    for (char *g = t; t && g > b; g--)
+        if (!strncmp(g, "translate(", 10)) {
+            ok = sscanf(g + 10, "%lf,%lf", x, y) == 2;
+            break;
+        }
+    free(b);
+    return ok;
+}
+
 /* Decade tick labels (10 with a raised exponent) in the SVG. */
 static int svg_decades(const char *name)
 {
@@ -260,6 +275,14 @@ static void figures_drawn(void **st)
     assert_non_null(strstr(gp, "ci_text = \"\"\n"));
     free(gp);
     assert_true(svg_has("cost_ready_pipe", "time per call (ns): median, p10..p90"));
+    /* the legend under the plot, below the x label: the plot keeps the
+     * figure's width (960 px) rather than giving a legend column a fifth */
+    double kx, ky, lx, ly;
+    assert_true(svg_text_at("cost_ready_pipe", "<text>select</text>", &kx, &ky));
+    assert_true(svg_text_at("cost_ready_pipe", ">watched descriptors N<", &lx, &ly));
+    if (!(ky > ly + 12 && kx < 0.75 * 960))
+        fail_msg("cost_ready_pipe.svg: legend entry at (%g, %g), x label at (%g, %g): the "
+                 "legend is not under the plot", kx, ky, lx, ly);
     assert_false(svg_has("cost_ready_pipe", "% CI"));
     char p[600];
     snprintf(p, sizeof p, "%s/report.md", dir);
