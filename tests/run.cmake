@@ -90,6 +90,10 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_one_ratio
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_one_ratio.sh $<TARGET_FILE:muxprof>)
   set_tests_properties(test_one_ratio PROPERTIES LABELS run TIMEOUT 120 SKIP_RETURN_CODE 77)
+  # The same for a cell's median, a per-descriptor cost and compare's change.
+  add_test(NAME test_one_estimate
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_one_estimate.sh $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_one_estimate PROPERTIES LABELS run TIMEOUT 120 SKIP_RETURN_CODE 77)
 endif()
 
 # A run waits, within its bound, for a busy host to settle, and records the wait.
