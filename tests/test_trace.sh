@@ -259,6 +259,29 @@ sys.exit(not (d["trace"]["against"].endswith("/run/results.json") and c["harness
 else
   bad "the run for --against: $(cat "$tmp/err")"
 fi
+# --against-quick: the harness run made after the trace, at the traced N
+MUXPROF_NO_WAIT=1 "$bin" trace --quiet --no-plots --against-quick --out "$tmp/quick" -- \
+  python3 "$lab" --selector poll --pairs 20 --pokes 200 --ready >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1] + "/results.json"))
+c = [c for c in d["results"] if c["mode"] == "t0-r1" and c["nfds"] == 21][0]["trace"]
+h = json.load(open(sys.argv[1] + "/harness/results.json"))
+made = [x for x in h["results"] if x["backend"] == "poll" and x["nfds"] == 21 and x["mode"] == "ready"]
+# the fd kind of the target where trace counted one (a short target may end first), else pipe
+kind = d["trace"].get("fd_kind") or "pipe"
+sys.exit(not (d["trace"]["against"].endswith("/quick/harness/results.json") and made
+              and made[0]["fd_kind"] == kind and c["harness_mode"] == "ready"
+              and c["harness_fd_kind"] == kind and c["harness_nfds"] == 21
+              and c["harness_p50_ns"] > 0))' "$tmp/quick" 2>"$tmp/check"; then
+  ok "--against-quick: a quick run at the traced N 21, beside the traced poll cell"
+else
+  bad "--against-quick: exit $rc: $(cat "$tmp/err" "$tmp/check")"
+fi
+"$bin" trace --against "$tmp/run" --against-quick --out "$tmp/x" -- true >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/x" ] && ok "--against with --against-quick: exit 2" ||
+  bad "--against with --against-quick: exit $rc"
 "$bin" trace --against "$tmp/no-such-run" --out "$tmp/x" -- true >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -e "$tmp/x" ] &&
   ok "--against a missing run: $(cat "$tmp/err")" || bad "--against a missing run: exit $rc"

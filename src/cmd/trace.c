@@ -7,13 +7,18 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd/internal.h"
 #include "cmd/opt.h"
+#include "backends/backend.h"
 #include "common/duration.h"
 #include "report/model.h"
 #include "report/report.h"
@@ -23,7 +28,7 @@ typedef struct trace_args {
     long pid;
     double duration_s;
     const char *out, *against;
-    int force, no_plots, quiet;
+    int force, no_plots, quiet, against_quick;
 } trace_args;
 
 static int set_pid(void *cfg, const char *opt, char *v, mp_err *err)
@@ -64,6 +69,11 @@ static const mp_opt opts[] = {
                "traced ones (same backend, ready mode for timeout 0 and wakeup\n"
                "otherwise, the nearest N within a quarter)",
                .complete = MP_OPT_DIRS, .needs = "a run directory"),
+    MP_OPT_BOOL("against-quick", trace_args, against_quick,
+                "instead of --against: once the trace is in, a quick run of muxprof's\n"
+                "harness (`run --quick`) at the traced cells' backends, modes and N,\n"
+                "on the target's fd kind, in DIR/harness, set beside them (at most\n"
+                "10 minutes)"),
     MP_OPT_BOOL("force", trace_args, force, "write over a run directory muxprof wrote"),
     MP_OPT_BOOL("no-plots", trace_args, no_plots, "write the report without figures"),
     MP_OPT_BOOL("quiet", trace_args, quiet, "no progress on stderr"),
@@ -93,6 +103,169 @@ const mp_cli mp_cli_trace = {
 };
 
 static volatile sig_atomic_t stop_flag;
+
+/* The longest the quick run of --against-quick may take, and the most N it
+ * measures. */
+#define QUICK_LIMIT_S 600
+#define QUICK_MAX_N 12
+
+/* The harness cells of a run directory's results.json, as a traced cell is
+ * set beside them; *n 0 when it has none.  Returns 0, or the loader's error
+ * (-EBADMSG for a file that is not a run's, 1 for a trace). */
+static int harness_of(const char *results, mp_trace_harness **out, size_t *n, mp_err *err)
+{
+    mp_rmodel m;
+    *out = NULL;
+    *n = 0;
+    int rc = mp_rm_load(&m, results, err);
+    if (rc)
+        return rc;
+    mp_trace_harness *h = calloc(m.ncells ? m.ncells : 1, sizeof *h);
+    for (size_t i = 0; h && i < m.ncells; i++) {
+        const mp_rcell *c = &m.cells[i];
+        if (c->status != MP_CELL_OK || isnan(c->wall.p50))
+            continue;
+        mp_trace_harness *x = &h[(*n)++];
+        snprintf(x->backend, sizeof x->backend, "%s", c->backend);
+        snprintf(x->mode, sizeof x->mode, "%s", c->mode);
+        snprintf(x->fd_kind, sizeof x->fd_kind, "%s", c->fd_kind);
+        x->nfds = c->nfds;
+        x->p50_ns = c->wall.p50;
+    }
+    int traced = m.traced;
+    mp_rm_free(&m);
+    if (!h)
+        return mp_errf(err, -ENOMEM, "out of memory reading %s", results);
+    if (traced) {
+        free(h);
+        *n = 0;
+        return 1;
+    }
+    *out = h;
+    return 0;
+}
+
+typedef struct quick_ctx {
+    mp_trace_harness *harness;
+    char results[PATH_MAX + 32];
+} quick_ctx;
+
+static int by_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Adds word to the comma list buf (of len) unless it is there. */
+static void list_add(char *buf, size_t len, const char *word)
+{
+    size_t wl = strlen(word);
+    for (const char *p = buf; (p = strstr(p, word)); p += wl)
+        if ((p == buf || p[-1] == ',') && (p[wl] == ',' || !p[wl]))
+            return;
+    size_t o = strlen(buf);
+    snprintf(buf + o, len - o, "%s%s", o ? "," : "", word);
+}
+
+/* Waits for pid at most limit_s seconds, then SIGTERM, 2 s, SIGKILL; *status
+ * its wait status.  Returns 0, or -ETIMEDOUT when it had to be stopped. */
+static int wait_bounded(pid_t pid, double limit_s, int *status)
+{
+    struct timespec t0, now, nap = {0, 100 * 1000 * 1000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int stopped = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, status, WNOHANG);
+        if (r == pid)
+            return stopped ? -ETIMEDOUT : 0;
+        if (r < 0 && errno != EINTR)
+            return -errno;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+        if (!stopped && (el > limit_s || stop_flag)) {
+            kill(pid, SIGTERM);
+            stopped = 1;
+        } else if (stopped && el > limit_s + 2)
+            kill(pid, SIGKILL);
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* --against-quick: `muxprof run --quick` at the wanted backends (those the
+ * harness has), modes and N, on the target's fd kind, in DIR/harness. */
+static int quick_harness(void *vctx, const mp_trace_want *w, size_t nw, const char *fd_kind,
+                         const char *dir, const mp_trace_harness **harness, size_t *nharness,
+                         const char **against, mp_err *err)
+{
+    quick_ctx *q = vctx;
+    char backends[256] = "", modes[32] = "", fds[QUICK_MAX_N * 12] = "", out[PATH_MAX + 16];
+    long long *nv = malloc((nw ? nw : 1) * sizeof *nv);
+    if (!nv)
+        return mp_errf(err, -ENOMEM, "out of memory");
+    size_t nn = 0;
+    for (size_t i = 0; i < nw; i++)
+        if (mp_backend_find(w[i].backend) && w[i].nfds >= 1 && w[i].nfds <= 1048576) {
+            list_add(backends, sizeof backends, w[i].backend);
+            list_add(modes, sizeof modes, w[i].mode);
+            nv[nn++] = w[i].nfds;
+        }
+    if (!nn) {
+        free(nv);
+        return mp_errf(err, -ENOENT, "none of the traced calls is of a backend the harness "
+                       "measures (%s)", mp_backend_names());
+    }
+    qsort(nv, nn, sizeof *nv, by_ll);
+    size_t nu = 0;
+    for (size_t i = 0; i < nn; i++)
+        if (!nu || nv[i] != nv[nu - 1])
+            nv[nu++] = nv[i];
+    for (size_t k = 0; k < nu && k < QUICK_MAX_N; k++) {   /* spread over the range */
+        size_t i = nu <= QUICK_MAX_N ? k : k * (nu - 1) / (QUICK_MAX_N - 1);
+        char x[24];
+        snprintf(x, sizeof x, "%lld", nv[i]);
+        list_add(fds, sizeof fds, x);
+    }
+    free(nv);
+    static const char *const kinds[] = {"tcp", "socketpair", "pipe", "eventfd"};
+    const char *kind = "pipe";
+    for (size_t i = 0; fd_kind && i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strcmp(fd_kind, kinds[i]))
+            kind = kinds[i];
+    snprintf(out, sizeof out, "%s/harness", dir);
+    char *argv[] = {"muxprof", "run", "--quick", "--backends", backends, "--mode", modes,
+                    "--fds", fds, "--fd-kind", (char *)kind, "--no-plots", "--quiet", "--force",
+                    "--out", out, NULL};
+    fprintf(stderr, "muxprof trace: the harness beside it: muxprof run --quick --backends %s "
+            "--mode %s --fds %s --fd-kind %s --out %s\n", backends, modes, fds, kind, out);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return mp_errf(err, -errno, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0)
+            dup2(fd, STDOUT_FILENO);
+        execv("/proc/self/exe", argv);
+        _exit(127);
+    }
+    int st = 0, wrc = wait_bounded(pid, QUICK_LIMIT_S, &st);
+    if (wrc == -ETIMEDOUT)
+        return mp_errf(err, wrc, "the quick run did not end within %d s and was stopped",
+                       QUICK_LIMIT_S);
+    if (wrc)
+        return mp_errf(err, wrc, "waiting for the quick run: %s", strerror(-wrc));
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        return mp_errf(err, -ECHILD, "the quick run %s %d (its message is above)",
+                       WIFEXITED(st) ? "exited" : "was killed by signal",
+                       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+    snprintf(q->results, sizeof q->results, "%s/results.json", out);
+    int rc = harness_of(q->results, &q->harness, nharness, err);
+    if (rc)
+        return rc < 0 ? rc : mp_errf(err, -EBADMSG, "%s is a trace", q->results);
+    *harness = q->harness;
+    *against = q->results;
+    return 0;
+}
 
 static void on_signal(int sig)
 {
@@ -135,41 +308,30 @@ int mp_cmd_trace(int argc, char **argv)
                        .quiet = a.quiet};
     mp_trace_harness *harness = NULL;
     char against[PATH_MAX + 16];
+    quick_ctx quick = {0};
+    if (a.against && a.against_quick) {
+        fprintf(stderr, "muxprof trace: --against and --against-quick: give one of them\n");
+        return 2;
+    }
     if (a.against) {   /* read and checked before anything is traced */
-        mp_rmodel m;
         snprintf(against, sizeof against, "%s/results.json", a.against);
         mp_err_clear(&err);
-        int lrc = mp_rm_load(&m, against, &err);
-        if (lrc) {
+        int lrc = harness_of(against, &harness, &o.nharness, &err);
+        if (lrc < 0) {
             fprintf(stderr, "muxprof trace: --against: %s\n", err.msg);
             return lrc == -EBADMSG ? 2 : 1;
         }
-        harness = calloc(m.ncells ? m.ncells : 1, sizeof *harness);
-        for (size_t i = 0; harness && i < m.ncells; i++) {
-            const mp_rcell *c = &m.cells[i];
-            if (c->status != MP_CELL_OK || isnan(c->wall.p50))
-                continue;
-            mp_trace_harness *h = &harness[o.nharness++];
-            snprintf(h->backend, sizeof h->backend, "%s", c->backend);
-            snprintf(h->mode, sizeof h->mode, "%s", c->mode);
-            snprintf(h->fd_kind, sizeof h->fd_kind, "%s", c->fd_kind);
-            h->nfds = c->nfds;
-            h->p50_ns = c->wall.p50;
-        }
-        int traced = m.traced;
-        mp_rm_free(&m);
-        if (!harness) {
-            fprintf(stderr, "muxprof trace: out of memory reading %s\n", against);
-            return 1;
-        }
-        if (traced) {
-            free(harness);
+        if (lrc) {
             fprintf(stderr, "muxprof trace: --against %s: a trace, not a run of muxprof's "
                     "harness (give a directory muxprof run wrote)\n", a.against);
             return 2;
         }
         o.against = against;
         o.harness = harness;
+    }
+    if (a.against_quick) {
+        o.make_harness = quick_harness;
+        o.make_ctx = &quick;
     }
     /* a signal that would end muxprof ends the window instead: the trace is written */
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
@@ -183,6 +345,7 @@ int mp_cmd_trace(int argc, char **argv)
     for (size_t i = 0; i < 4; i++)
         sigaction(sigs[i], &old[i], NULL);
     free(harness);
+    free(quick.harness);
     if (rc) {
         fprintf(stderr, "muxprof trace: %s\n", err.msg);
         return rc == MP_EUSAGE || rc == -EEXIST ? 2 : 1;

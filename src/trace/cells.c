@@ -119,14 +119,20 @@ static const char *errno_name(long long e)
  * the same backend, ready mode for timeout 0 and wakeup otherwise, the
  * nearest N within a quarter of c's (the first of equals), of fd kind kind
  * where the run has one (else of any kind); NULL: none. */
-static const mp_trace_harness *beside(const mp_trace_opts *o, const mp_rcell *c, int tc,
+typedef struct harness_set {
+    const mp_trace_harness *v;
+    size_t n;
+    const char *against;      /* the results.json they came from */
+} harness_set;
+
+static const mp_trace_harness *beside(const harness_set *o, const mp_rcell *c, int tc,
                                       const char *kind)
 {
     const mp_trace_harness *best = NULL;
     const char *mode = tc == MP_TR_T_ZERO ? "ready" : "wakeup";
     for (int pass = kind ? 0 : 1; pass < 2 && !best; pass++)
-        for (size_t i = 0; o && i < o->nharness; i++) {
-            const mp_trace_harness *h = &o->harness[i];
+        for (size_t i = 0; i < o->n; i++) {
+            const mp_trace_harness *h = &o->v[i];
             long long d = h->nfds > c->nfds ? h->nfds - c->nfds : c->nfds - h->nfds;
             if (strcmp(h->backend, c->backend) || strcmp(h->mode, mode) || 4 * d > c->nfds ||
                 (pass == 0 && strcmp(h->fd_kind, kind)))
@@ -151,7 +157,7 @@ static const char *major_kind(const mp__trace_data *d)
 
 /* The cell of calls recs[ix[0..n)]: its results[] object; NULL when out of memory. */
 static cJSON *cell_json(const mp__trace_data *d, const keyed *ix, size_t n, double *wall,
-                        mp_samples *smp)
+                        mp_samples *smp, const harness_set *hs)
 {
     const struct mp_trace_rec *r0 = &d->recs[ix[0].i];
     mp_rcell c;
@@ -237,7 +243,7 @@ static cJSON *cell_json(const mp__trace_data *d, const keyed *ix, size_t n, doub
     }
     c.metrics = mt;
     c.nmetrics = nm;
-    const mp_trace_harness *h = beside(d->o, &c, r0->tclass, major_kind(d));
+    const mp_trace_harness *h = beside(hs, &c, r0->tclass, major_kind(d));
     t.harness_mode = h ? h->mode : NULL;
     t.harness_fd_kind = h ? h->fd_kind : NULL;
     t.harness_nfds = h ? h->nfds : -1;
@@ -272,7 +278,7 @@ static cJSON *counters_json(const mp__trace_data *d)
 }
 
 static cJSON *trace_json(const mp__trace_data *d, long long threads, long long unknown,
-                         long long zero)
+                         long long zero, const char *against)
 {
     char kinds[160] = "";
     size_t at = 0;
@@ -295,7 +301,7 @@ static cJSON *trace_json(const mp__trace_data *d, long long threads, long long u
                       "instances older than the attach start from /proc/PID/fdinfo; a dup'ed "
                       "descriptor shares its instance's count; a descriptor closed without "
                       "EPOLL_CTL_DEL still counts",
-        .against = d->o ? d->o->against : NULL,
+        .against = against,
         .timing = "bpf_ktime_get_ns (CLOCK_MONOTONIC) near the end of the sys_enter program "
                   "and at the start of the sys_exit one: the call in the kernel and a little "
                   "of the tracing, nothing subtracted"};
@@ -345,6 +351,49 @@ static int write_calls(mp_dir *dir, const mp__trace_data *d, const long long *ce
     return mp_afile_commit(&a, err);
 }
 
+/* The cells' wants, one per group of equal keys in ix[0..nk), handed to
+ * the caller's make_harness: *hs its cells.  Its failure is not the trace's:
+ * the cells are written without a harness, and the message is on stderr. */
+static int made_harness(const mp__trace_data *d, const keyed *ix, size_t nk, const char *path,
+                        harness_set *hs, mp_err *err)
+{
+    mp_trace_want *w = malloc(nk * sizeof *w);
+    long long *nv = malloc(nk * sizeof *nv);
+    if (!w || !nv) {
+        free(w);
+        free(nv);
+        return mp_errf(err, -ENOMEM, "out of memory listing the trace's cells");
+    }
+    size_t nw = 0;
+    for (size_t a = 0; a < nk;) {
+        size_t b = a, m = 0;
+        while (b < nk && ix[b].key == ix[a].key)
+            nv[m++] = d->recs[ix[b++].i].n;
+        const struct mp_trace_rec *r0 = &d->recs[ix[a].i];
+        qsort(nv, m, sizeof *nv, by_value);
+        snprintf(w[nw].backend, sizeof w[nw].backend, "%s", mp__trace_backend[r0->call]);
+        snprintf(w[nw].mode, sizeof w[nw].mode, "%s", r0->tclass == MP_TR_T_ZERO ? "ready"
+                                                                                 : "wakeup");
+        w[nw++].nfds = nv[(m - 1) / 2];
+        a = b;
+    }
+    free(nv);
+    mp_err e;
+    mp_err_clear(&e);
+    const mp_trace_harness *v = NULL;
+    size_t n = 0;
+    const char *against = NULL;
+    int rc = d->o->make_harness(d->o->make_ctx, w, nw, major_kind(d), path, &v, &n, &against, &e);
+    free(w);
+    if (rc == 0) {
+        hs->v = v;
+        hs->n = n;
+        hs->against = against;
+    } else
+        fprintf(stderr, "muxprof trace: no harness beside the traced cells: %s\n", e.msg);
+    return 0;
+}
+
 int mp__trace_write(mp_dir *dir, const mp__trace_data *d, mp_trace_sum *sum, mp_err *err)
 {
     size_t n = d->nrecs;
@@ -378,6 +427,11 @@ int mp__trace_write(mp_dir *dir, const mp__trace_data *d, mp_trace_sum *sum, mp_
     }
     long long threads = (long long)distinct_u32(tids, n);
     qsort(ix, nk, sizeof *ix, by_key);
+    harness_set hs = {d->o ? d->o->harness : NULL, d->o ? d->o->nharness : 0,
+                      d->o ? d->o->against : NULL};
+    if (d->o && !d->o->against && d->o->make_harness && nk &&
+        (rc = made_harness(d, ix, nk, dir->path, &hs, err)) < 0)
+        goto out;
     size_t ncells = 0, used = 0;
     for (size_t a = 0; a < nk;) {
         size_t b = a;
@@ -386,7 +440,7 @@ int mp__trace_write(mp_dir *dir, const mp__trace_data *d, mp_trace_sum *sum, mp_
         mp_samples *s = &smp[ncells];
         s->wall_raw_ns = sw + used;
         s->repeat = srep + used;
-        cJSON *cell = cell_json(d, ix + a, b - a, wall, s);
+        cJSON *cell = cell_json(d, ix + a, b - a, wall, s, &hs);
         if (!cell) {
             rc = mp_errf(err, -ENOMEM, "out of memory writing the trace's cells");
             goto out;
@@ -415,7 +469,7 @@ int mp__trace_write(mp_dir *dir, const mp__trace_data *d, mp_trace_sum *sum, mp_
     }
     cJSON_Delete(doc);
     doc = head;
-    cJSON_AddItemToObject(doc, "trace", trace_json(d, threads, unknown, zero));
+    cJSON_AddItemToObject(doc, "trace", trace_json(d, threads, unknown, zero, hs.against));
     cJSON_DeleteItemFromObjectCaseSensitive(ctx, "method");
     cJSON_AddStringToObject(ctx, "method", method);
     cJSON_AddItemToObject(doc, "context", ctx);

@@ -34,6 +34,25 @@ typedef struct mp_trace_harness {
     double p50_ns;           /* wall_ns p50 */
 } mp_trace_harness;
 
+/* A traced cell as the harness would measure it: its backend (the run's
+ * name), mode (ready for timeout 0, wakeup otherwise) and N (the cell's
+ * median). */
+typedef struct mp_trace_want {
+    char backend[32], mode[16];
+    long long nfds;
+} mp_trace_want;
+
+/* Makes the harness cells the traced ones are set beside, once the calls are
+ * in and before the cells are written: wants[0..nwant) the cells, fd_kind the
+ * most numerous of the target's descriptors (NULL: none counted), dir the
+ * trace's run directory.  Sets *harness (kept until mp_trace_run returns),
+ * *nharness and *against (the results.json they came from); returns 0, or a
+ * negative errno with err set, and the trace is written without them. */
+typedef int (*mp_trace_harness_fn)(void *ctx, const mp_trace_want *wants, size_t nwant,
+                                   const char *fd_kind, const char *dir,
+                                   const mp_trace_harness **harness, size_t *nharness,
+                                   const char **against, mp_err *err);
+
 typedef struct mp_trace_opts {
     char *const *argv;       /* the command to start (NULL-ended), or NULL: attach to pid */
     long pid;                /* argv == NULL: the process to attach to */
@@ -44,6 +63,8 @@ typedef struct mp_trace_opts {
     const char *against;     /* --against: the run's results.json, or NULL */
     const mp_trace_harness *harness;   /* its ok cells */
     size_t nharness;
+    mp_trace_harness_fn make_harness;  /* without --against: NULL, or a quick run made */
+    void *make_ctx;
 } mp_trace_opts;
 
 typedef struct mp_trace_sum {
