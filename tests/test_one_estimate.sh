@@ -44,7 +44,9 @@ def close(got, exp, digits):
     """got is exp as printed to `digits` significant digits (or as a whole number)."""
     if exp == 0:
         return abs(got) < 1e-9
-    tol = 0.5 * 10 ** (math.floor(math.log10(abs(exp))) + 1 - digits)
+    # half a unit of the last digit printed, and a hair more: a value a printed digit
+    # rounds at (24.45 as 24.4 from its binary 24.4499...) is on the boundary
+    tol = 0.5 * 10 ** (math.floor(math.log10(abs(exp))) + 1 - digits) * (1 + 1e-6)
     return abs(got - exp) <= max(tol, 0.5 if abs(exp) >= 10 ** digits else 0)
 
 def num(s):
