@@ -222,7 +222,7 @@ for m in re.finditer(r"^(ready|wakeup)\s+pipe\s+(poll|epoll)\s+(\d+)\s+2\s+([-+]
     x = chg.get(key) or {}
     check_dp("compare's table change", key, float(m.group(4)), x.get("change_pct"), 1)
     check_dp("compare's table ratio", key, float(m.group(5)), x.get("ratio"), 3)
-    if x.get("ratio") is not None and abs(float(m.group(4)) - 100 * (float(m.group(5)) - 1)) > 0.1:
+    if x.get("ratio") is not None and abs(float(m.group(4)) - 100 * (float(m.group(5)) - 1)) > 0.1 + 1e-6:
         errs.append("compare's table %s: %s%% beside ratio %s" % (key, m.group(4), m.group(5)))
     k += 1
 if k != 8:
