@@ -9,12 +9,17 @@
 The cells are the fixture's (tests/fixtures/report/synthetic by default: 3 backends x 2 modes
 of pipes), cycled over more and more N (10, 11, 12, ...), each with a medians that grows with N
 so that fits and knees have something to find.  samples.csv is written too (8 samples per ok
-cell), so compare can test the changes.
+cell), so compare can test the changes.  OUT_DIR: new (made), or a directory of yours that
+its group and others cannot write; a symbolic link, another user's or a writable one is
+refused (exit 1).
 """
 import copy
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "lib"))
+from outdir import outdir  # noqa: E402
 
 
 def main():
@@ -25,6 +30,7 @@ def main():
         print(__doc__.strip(), file=sys.stderr)
         sys.exit(2)
     cells, out = int(sys.argv[1]), sys.argv[2]
+    outdir("make_big_results", out, option="OUT_DIR", make=False)
     here = os.path.dirname(os.path.abspath(__file__))
     fixture = sys.argv[3] if len(sys.argv) > 3 else os.path.join(
         here, "..", "tests", "fixtures", "report", "synthetic", "results.json")
@@ -51,7 +57,7 @@ def main():
         res.append(c)
     doc["results"] = res
     doc.pop("experiments", None)
-    os.makedirs(out, exist_ok=True)
+    out = outdir("make_big_results", out, option="OUT_DIR")
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(doc, f)
     with open(os.path.join(out, "samples.csv"), "w") as f:

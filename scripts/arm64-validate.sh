@@ -20,7 +20,10 @@
 #
 # DIR receives everything validate-host printed (summary.txt, doctor.txt,
 # events-*.txt, run-*.txt and run-*/, perf.txt) and DIR/guest/ the guest's
-# side (job.log, console.log, validate-host.rc).  validate-host's arguments
+# side (job.log, console.log, validate-host.rc).  DIR: new, or an empty
+# directory of yours that its group and others cannot write; a symbolic link,
+# another user's or a writable directory is refused (exit 1,
+# scripts/lib/outdir.sh).  validate-host's arguments
 # default to --fds 100 --calls 1000 --tolerance 5 --run-args '--backends
 # poll,epoll --mode ready': under TCG the guest ran about 33 million
 # instructions a second on the loaded 2-CPU development VM, an emulated poll
@@ -62,6 +65,9 @@ done
 case $out in /*) ;; *) out=$caller/$out ;; esac   # relative to where it was run
 case $AG_TIMEOUT in ''|0*|*[!0-9]*) bad "--timeout takes a positive number of seconds, not '$AG_TIMEOUT'" ;; esac
 case $cpu in ''|*[!a-z0-9_-]*) bad "--cpu takes a qemu CPU model name, not '$cpu'" ;; esac
+# shellcheck source=lib/outdir.sh
+. scripts/lib/outdir.sh
+outdir_check arm64-validate --out "$out"
 [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && bad "$out exists and is not empty"
 [ $# -gt 0 ] || set -- --fds 100 --calls 1000 --tolerance 5 --run-args '--backends poll,epoll --mode ready'
 for a in "$@"; do
@@ -117,6 +123,8 @@ ag_boot "$work/initrd.gz" "$work/back" "$work/console.log" -cpu "$qcpu" -icount 
 rc=$?
 set -e
 echo "arm64-validate: the guest ran $(( $(date +%s) - t0 )) s" >&2
+outdir_make arm64-validate --out "$out"
+out=$OUTDIR
 mkdir -p "$out/guest"
 cp "$work/console.log" "$out/guest/console.log"
 [ -d "$work/back/guest" ] && cp -r "$work/back/guest/." "$out/guest/"

@@ -14,7 +14,10 @@
 # DIR receives the run directory (results.json, results.csv, samples.csv,
 # report.md) and DIR/guest/ the guest's side: doctor.txt, events.txt,
 # job.log, console.log and guest-setup.txt (the loopback and descriptor
-# limits its /init set: scripts/lib/arm64-guest.sh).  Exit status: 0 when
+# limits its /init set: scripts/lib/arm64-guest.sh).  DIR (relative: to the
+# source tree) is new, or an empty directory of yours that its group and
+# others cannot write; a symbolic link, another user's or a writable
+# directory is refused (exit 1, scripts/lib/outdir.sh).  Exit status: 0 when
 # every command in the guest succeeded, 1 when one failed or the guest did
 # not finish within --timeout seconds (default 240), 2 on bad arguments.
 # --tests runs those test programs of the arm64 build in the guest first
@@ -53,6 +56,8 @@ case $ua in 0|1) ;; *) bad "--user-access takes 0 or 1, not '$ua'" ;; esac
 for n in "$smp" "$mem" "$AG_TIMEOUT"; do
     case $n in ''|*[!0-9]*) bad "'$n' is not a positive number" ;; esac
 done
+. scripts/lib/outdir.sh
+outdir_check arm64-vm --out "$out"
 [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && bad "$out exists and is not empty"
 
 BUILD_DIR=${BUILD_DIR:-build-aarch64}
@@ -111,4 +116,5 @@ qcpu=$cpu
 qargs=(-cpu "$qcpu" -smp "$smp" -m "$mem")
 [ "$icount" = 1 ] && qargs+=(-icount shift=0)
 echo "arm64-vm: booting qemu-system-aarch64 -cpu $cpu$([ "$icount" = 1 ] && echo ' -icount shift=0'), perf_user_access=$ua, at most $AG_TIMEOUT s" >&2
-ag_boot_run arm64-vm "$work" "$out" "${qargs[@]}"
+outdir_make arm64-vm --out "$out"
+ag_boot_run arm64-vm "$work" "$OUTDIR" "${qargs[@]}"

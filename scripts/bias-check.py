@@ -34,7 +34,9 @@ Every ready cell must also say process_threads 1 (fd_table private).
 
 RUN OPTIONS replace the default `--backends poll,epoll --fds 10,1000
 --samples 200 --repeats 3`.  Writes DIR/runs/{A0,B1,...}/, DIR/bias-check.md
-and DIR/bias-check.json.  Exit: 0 every cell agrees and every ready cell ran
+and DIR/bias-check.json.  DIR: new, or an empty directory of yours that its
+group and others cannot write (a symbolic link, another user's or a writable
+one is refused, exit 1).  Exit: 0 every cell agrees and every ready cell ran
 with one thread; 3 some cell differs, is undecided, or had more threads;
 1 a run failed; 2 usage.
 """
@@ -48,6 +50,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from outdir import outdir  # noqa: E402
 from runs import noise_text, split_run_options  # noqa: E402
 
 DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,1000", "--samples", "200",
@@ -247,7 +250,8 @@ def main():
     ap = argparse.ArgumentParser(prog="scripts/bias-check.py",
                                  description="ready cells of --mode ready,wakeup against "
                                  "--mode ready, alternated, with an A/A control")
-    ap.add_argument("--out", help="new directory for the runs and the verdict")
+    ap.add_argument("--out", help="new directory for the runs and the verdict (or an empty one "
+                    "of yours that group and others cannot write)")
     ap.add_argument("--from", dest="src", help="analyse the runs already in this directory")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   "..", "build", "bin", "muxprof"))
@@ -267,10 +271,12 @@ def main():
         die("--tolerance is a fraction between 0 and 1 (0.05 is 5%)", 2)
     out = args.src or args.out
     if args.out:
+        outdir("bias-check", out, make=False)
         if os.path.exists(out) and os.listdir(out):
             die("%s exists and is not empty: give a new directory" % out, 2)
         if not os.access(args.bin, os.X_OK):
             die("no muxprof at %s: build it (scripts/setup.sh) or give --bin" % args.bin, 1)
+        out = outdir("bias-check", out)
         make_runs(out, args.bin, args.pairs, extra or DEFAULT_RUN)
     elif not os.path.isdir(os.path.join(out, "runs")):
         die("%s has no runs/ directory" % out, 2)

@@ -20,6 +20,10 @@
 # Every folder and program is 0755 and every other file 0644 whatever the
 # caller's umask; the .tar.gz holds them as root:root (0:0) with those modes.
 # Usage: scripts/bundle.sh [--out DIR] [BUILD_DIR]     (defaults: dist, build)
+# DIR (default dist in the current directory) is made when missing; an
+# existing one must be yours and writable by neither its group nor others: a
+# symbolic link, another user's or a writable directory is refused (exit 1,
+# scripts/lib/outdir.sh).
 # BUILD_DIR may be a cross build (scripts/cross-aarch64.sh: build-aarch64): the
 # libraries then come from that architecture's multiarch folders, and the
 # launcher is compiled with that architecture's compiler.
@@ -46,6 +50,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 build=${build:-$src/build}
+. "$src/scripts/lib/outdir.sh"
+outdir_check bundle --out "$out"
 die() { echo "bundle: $*" >&2; exit 1; }
 command -v readelf >/dev/null 2>&1 || die "readelf not found: apt-get install binutils"
 command -v dpkg-query >/dev/null 2>&1 ||
@@ -108,8 +114,8 @@ licence() {
 }
 
 name=muxprof-$version-$arch
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+outdir_make bundle --out "$out"
+out=$(cd "$OUTDIR" && pwd)
 tmp=$(mktemp -d "$out/.bundle.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 root=$tmp/$name

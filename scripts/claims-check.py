@@ -11,6 +11,12 @@ run is printed beside it: the host's load decides much of the answer.
 
 usage: claims-check.py [--runs K] [--muxprof PATH] [--out DIR] [--dirs DIR...]
                        [-- RUN OPTIONS]   (default run options: --quick)
+
+--out DIR receives the runs (DIR/run1 ...): a new directory, or an existing
+one of yours that its group and others cannot write (a symbolic link, or
+another user's or a writable directory, is refused, exit 1).  Default: a new
+directory claims-check.XXXXXXXX under $TMPDIR or /tmp (mkdtemp, mode 0700),
+named on stderr.
 """
 import argparse
 import collections
@@ -18,6 +24,9 @@ import json
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from outdir import outdir  # noqa: E402
 
 
 def fmt(v, digits=2):
@@ -32,15 +41,21 @@ def claims_of(mp, d):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 epilog=__doc__[__doc__.index("--out DIR receives"):],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--muxprof", default="build/bin/muxprof")
-    ap.add_argument("--out", default="/tmp/claims-check")
+    ap.add_argument("--out", help="directory for the runs (see below) [a new one under "
+                    "$TMPDIR or /tmp]")
     ap.add_argument("--dirs", nargs="*")
     ap.add_argument("run_opts", nargs="*")
     a = ap.parse_args()
     opts = a.run_opts or ["--quick"]
     dirs, loads = list(a.dirs or []), {}
+    if not a.dirs:
+        a.out = outdir("claims-check", a.out)
+        print(f"claims-check: the runs go to {a.out}", file=sys.stderr)
     for i in range(0 if a.dirs else a.runs):
         d = os.path.join(a.out, f"run{i + 1}")
         loads[d] = os.getloadavg()[0]

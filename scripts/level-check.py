@@ -27,7 +27,9 @@ a loaded host flagged (slower/faster) in <= 5% of cells, the level named.
   scripts/level-check.py --from DIR [--bin PATH] [--shift 1.10]
 
 RUN OPTIONS default to a small sweep: ready mode, select/poll/epoll at N = 10, 100, 1,000,
-9 repeats of 200 calls, no counters.  Exit 0 when the measurements were made (whatever
+9 repeats of 200 calls, no counters.  --out DIR must be new: an existing DIR is
+refused (exit 1 when it is a symbolic link, another user's or writable by group
+or others, else 2).  Exit 0 when the measurements were made (whatever
 they found), 1 when a run or compare failed, 2 for a usage error."""
 import copy
 import json
@@ -40,6 +42,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from outdir import outdir  # noqa: E402
 from runs import noise_text, split_run_options  # noqa: E402
 
 DEFAULT_OPTS = ["--mode", "ready", "--backends", "select,poll,epoll", "--fds", "10,100,1000",
@@ -92,6 +95,10 @@ def parse(argv):
         usage("give --out DIR (make the runs) or --from DIR (read them), one of the two")
     if a["q"] < 8 or a["s"] < 1 or not (a["shift"] > 1):
         usage("--quiet-runs at least 8, --loaded-runs at least 1, --shift above 1")
+    if a["out"]:
+        outdir("level-check.py", a["out"], make=False)
+        if os.path.lexists(a["out"]):
+            usage("--out %s exists: give a new directory" % a["out"])
     return a, run_opts or DEFAULT_OPTS
 
 
@@ -103,7 +110,7 @@ def run(binary, out, opts, wait=True):
 
 
 def make_runs(a, opts):
-    os.makedirs(a["out"], exist_ok=False)
+    a["out"] = outdir("level-check.py", a["out"])
     for i in range(a["q"]):
         run(a["bin"], "%s/q%02d" % (a["out"], i), opts)
     for i in range(a["s"]):

@@ -44,7 +44,10 @@
 # /proc/kallsyms, read once and cached), DIR/results.json (`muxprof
 # sim-import DIR`, with the host build; it takes each cell's sim_functions
 # from functions.json) and report.md (`muxprof report DIR`), and DIR/guest/
-# (console, the loop's messages).  Exit status: 0 done, 1 the build, the
+# (console, the loop's messages).  DIR: new, or an empty directory of yours
+# that its group and others cannot write (with --force, one not empty); a
+# symbolic link, another user's or a writable directory is refused (exit 1,
+# scripts/lib/outdir.sh).  Exit status: 0 done, 1 the build, the
 # boot or a cell
 # failed, 2 usage error.
 set -uo pipefail
@@ -102,6 +105,9 @@ esac
 [ -f "$gf" ] || usage_error "--geometry: no $gf; expected a file or one of $(ls "$ROOT/sim/geometries" | sed 's/\.conf$//' | tr '\n' ' ')"
 # absolute: the plugin is given it from another directory
 gf=$(cd "$(dirname "$gf")" && pwd)/$(basename "$gf")
+# shellcheck source=lib/outdir.sh
+. "$HERE/lib/outdir.sh"
+outdir_check muxsim --out "$out"
 if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
     usage_error "--out: $out exists and is not empty; choose another directory or add --force"
 fi
@@ -120,7 +126,8 @@ command -v gcc >/dev/null || { say "needs gcc: apt-get install gcc"; exit 1; }
 created=0
 [ -e "$out" ] || created=1
 start_failed() { say "$1"; [ "$created" = 1 ] && rm -rf "$out"; exit 1; }
-mkdir -p "$out/guest" || usage_error "--out: cannot create $out"
+outdir_make muxsim --out "$out"
+mkdir -p "$OUTDIR/guest" || usage_error "--out: cannot create $out"
 out=$(cd "$out" && pwd)
 
 qs_fetch || start_failed "no qemu-plugin.h (above)"

@@ -9,6 +9,9 @@
 #   OUTDIR/bench.txt  bench/bench_sweep's output
 #   OUTDIR/times.txt  how long each step took
 #
+# OUTDIR: new, or an empty directory of yours that its group and others cannot
+# write; a symbolic link, another user's or a writable directory is refused
+# (exit 1, scripts/lib/outdir.sh).
 # bench_sweep missing one of its targets (MISSED) is reported, not a failure.
 # Each step has a time limit (seconds, MUXPROF_README_LIMIT overrides the default 600);
 # any failure stops the script with exit 1 and says which step. Usage error: exit 2.
@@ -22,6 +25,8 @@ die() { echo "readme-runs: $*" >&2; exit 1; }
 [ $# -eq 1 ] || { echo "usage: scripts/readme-runs.sh OUTDIR" >&2; exit 2; }
 case $1 in /*) out=$1 ;; *) out=$PWD/$1 ;; esac
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib/outdir.sh"
+outdir_check readme-runs OUTDIR "$out"
 cd "$top"
 bin=build/bin/muxprof
 limit=${MUXPROF_README_LIMIT:-600}
@@ -29,7 +34,7 @@ limit=${MUXPROF_README_LIMIT:-600}
 [ -d build ] || die "no build/ here: run scripts/setup.sh first"
 command -v python3 >/dev/null || die "python3 is needed to write README.md"
 [ ! -e "$out" ] || [ -z "$(ls -A "$out")" ] || die "$out exists and is not empty: give a new OUTDIR"
-mkdir -p "$out"
+outdir_make readme-runs OUTDIR "$out"
 : >"$out/times.txt"
 
 # step NAME CMD...: run CMD under the time limit, log its wall time, stop on failure.

@@ -7,6 +7,8 @@
 #
 #   scripts/same-output.sh MUXPROF OUT [RUN_DIR...]
 #
+# OUT must be new: an existing one is refused (exit 1 when it is a symbolic link,
+# another user's or writable by group or others, scripts/lib/outdir.sh; else 2).
 # RUN_DIR: a finished run (results.json, samples.csv) reported again as it is, e.g. a fresh
 # run kept from the old build. Figures are not drawn (--no-plots): .gp and .dat are compared.
 case ${1-} in
@@ -16,10 +18,13 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: $0 MUXPROF OUT [RUN_DIR...]" >&2; exit 2; }
 mp=$(realpath "$1"); out=$2; shift 2
 [ -x "$mp" ] || { echo "$0: $mp is not an executable" >&2; exit 2; }
-[ ! -e "$out" ] || { echo "$0: $out exists; give a new directory" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/scripts/lib/outdir.sh"
+outdir_check same-output OUT "$out"
+[ ! -e "$out" ] || { echo "$0: $out exists; give a new directory" >&2; exit 2; }
+outdir_make same-output OUT "$out"
+out=$(realpath "$OUTDIR")
 mkdir -p "$out/report" "$out/compare" "$out/help"
-out=$(realpath "$out")
 
 # TZ and locale fixed: nothing here should depend on them, and a diff should not either.
 export TZ=UTC LC_ALL=C

@@ -32,7 +32,9 @@ defaults): coverage of the all-runs median >= 90%, A/A flags <= 5%, power
 RUN OPTIONS are given to every run (default: none, muxprof run's default sweep,
 about 15 s a run on a 2-core VM; a sweep much shorter than that puts all of a
 cell's repeats in one level of a drifting host).  Writes DIR/runs/r01 ...,
-DIR/compare/, DIR/uncertainty-check.md and .json.  A benchmark, not a test:
+DIR/compare/, DIR/uncertainty-check.md and .json.  DIR: new, or an empty
+directory of yours that its group and others cannot write (a symbolic link,
+another user's or a writable one is refused, exit 1).  A benchmark, not a test:
 it takes minutes and its numbers depend on the host.  Exit: 0 every target
 met; 3 a target missed; 1 a run, compare or report failed; 2 usage.
 """
@@ -47,6 +49,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from outdir import outdir  # noqa: E402
 from runs import noise_text, split_run_options  # noqa: E402
 
 DEFAULT_RUN = []   # muxprof run's defaults: the default sweep
@@ -450,13 +453,15 @@ def main():
         die("--runs must be at least 4 (two compare pairs)", 2)
     if not 1 < args.shift < 2:
         die("--shift is a factor between 1 and 2 (1.05 is 5% slower)", 2)
+    if args.out:
+        outdir("uncertainty-check", args.out, make=False)
     if not os.access(args.bin, os.X_OK):
         die("no muxprof at %s: build it (scripts/setup.sh) or give --bin" % args.bin, 1)
     out = args.out or args.src
     if args.out:
         if os.path.exists(out) and os.listdir(out):
             die("%s exists and is not empty: give a new directory" % out, 2)
-        os.makedirs(out, exist_ok=True)
+        out = outdir("uncertainty-check", out)
     if not args.src:
         make_runs(out, args.bin, args.runs, extra or DEFAULT_RUN)
     runs_dir = os.path.join(args.src or out, "runs")

@@ -14,7 +14,10 @@
 # DIR receives the run directory (results.json, results.csv, samples.csv,
 # report.md) and DIR/guest/ the guest's side: doctor.txt, events.txt,
 # uname.txt, job.log, console.log and guest-setup.txt (the loopback and
-# descriptor limits its /init set: scripts/lib/guest.sh).  Exit status: 0
+# descriptor limits its /init set: scripts/lib/guest.sh).  DIR (relative: to
+# the source tree) is new, or an empty directory of yours that its group and
+# others cannot write; a symbolic link, another user's or a writable
+# directory is refused (exit 1, scripts/lib/outdir.sh).  Exit status: 0
 # when `muxprof run` succeeded in the guest, 1 when it failed or the guest
 # did not finish within --timeout seconds (default 240), 2 on bad arguments.
 # doctor and events only inform (TCG emulates no x86 PMU).  The program is
@@ -44,6 +47,9 @@ done
 for n in "$smp" "$mem" "$AG_TIMEOUT"; do
     case $n in ''|0*|*[!0-9]*) bad "'$n' is not a positive number" ;; esac
 done
+# shellcheck source=lib/outdir.sh
+. scripts/lib/outdir.sh
+outdir_check x86-vm --out "$out"
 [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && bad "$out exists and is not empty"
 [ "$(uname -m)" = x86_64 ] || { echo "x86-vm: the host is $(uname -m), not x86_64: its build cannot run in the x86_64 guest" >&2; exit 1; }
 
@@ -82,4 +88,5 @@ ag_root_job "$root" "$work/job.sh" && ag_pack "$root" "$work/initrd.gz" ||
     { echo "x86-vm: could not pack the initrd" >&2; exit 1; }
 
 echo "x86-vm: booting qemu-system-x86_64 -accel tcg -cpu $cpu -smp $smp -m $mem ($(basename "$AG_KERNEL")), at most $AG_TIMEOUT s" >&2
-ag_boot_run x86-vm "$work" "$out" -cpu "$cpu" -smp "$smp" -m "$mem"
+outdir_make x86-vm --out "$out"
+ag_boot_run x86-vm "$work" "$OUTDIR" -cpu "$cpu" -smp "$smp" -m "$mem"

@@ -98,6 +98,15 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   set_tests_properties(test_scripts_help PROPERTIES LABELS "cmd" SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 
+# Every script's output directory (--out, OUTDIR): a symbolic link, a directory
+# others can write and (as root) another user's refused before any work.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_script_outdirs
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_script_outdirs.sh ${CMAKE_SOURCE_DIR})
+  set_tests_properties(test_script_outdirs PROPERTIES LABELS "hardening" TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
+endif()
+
 # Inventory host names in the fleet playbook are data: a Jinja name, a name
 # with .., an unreachable one stop it before any host task; a host not
 # measured makes it fail; host-run.sh keeps to its work directory.  Short
