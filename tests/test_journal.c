@@ -843,6 +843,48 @@ static void test_recovery_over_cell_limit(void **state)
     }
 }
 
+/* A journal within the cell limit whose results.json would pass the bytes
+ * a report reads (24,000 cells, each with a 2,000-character reason: about
+ * 80 MiB) is refused the same way: exit 2, nothing written. */
+static void test_recovery_over_byte_limit(void **state)
+{
+    (void)state;
+    char dir[128], path[256];
+    out_path(dir, sizeof dir, "bigcells");
+    if (run_cmd("mkdir '%s' && cd '%s' && j='%s/../fuzz/corpus_journal/complete.jsonl' && "
+                "head -n 1 \"$j\" > journal.jsonl && pad=$(head -c 2000 /dev/zero | tr '\\0' x) && "
+                "grep -m 1 '\"type\":\"cell\"' \"$j\" | "
+                "sed \"s/\\\"pass_records\\\":[0-9]*/\\\"pass_records\\\":0/; "
+                "s/\\\"index\\\":[0-9]*,/\\\"index\\\":IDX,/; "
+                "s/\\\"reason\\\":null/\\\"reason\\\":\\\"$pad\\\"/\" > cell && "
+                "grep -q xxxxxxxxxx cell && "
+                "awk '{ for (i = 0; i < 24000; i++) { x = $0; sub(/\"index\":IDX,/, "
+                "\"\\\"index\\\":\" i \",\", x); print x } }' cell >> journal.jsonl && "
+                "rm cell && [ $(wc -l < journal.jsonl) = 24001 ]",
+                dir, dir, MP_TEST_FIXTURES) != 0)
+        fail_msg("could not make a journal of 24,000 long cells in %s", dir);
+    assert_int_equal(report(dir), 2);
+    snprintf(path, sizeof path, "%s.report", dir);
+    char *err = mp_test_slurp(path);
+    assert_non_null(err);
+    if (!strstr(err, "more than the 64 MiB a report reads") || !strstr(err, "nothing written"))
+        fail_msg("a journal whose results.json would pass 64 MiB was not refused for its "
+                 "size:\n%s", err);
+    free(err);
+    static const char *const outs[] = {"results.json", "results.csv", "samples.csv",
+                                       "experiments.csv", "report.md"};
+    struct stat st;
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, outs[i]);
+        if (stat(path, &st) == 0)
+            fail_msg("a refused recovery wrote %s", path);
+    }
+    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    if (stat(path, &st) != 0)
+        fail_msg("a refused recovery removed the journal %s", path);
+    unlink(path);   /* 100 MB: not left for the suite's tmpfs */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -861,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_oversized_plan),
         cmocka_unit_test(test_oversized_line),
         cmocka_unit_test(test_recovery_over_cell_limit),
+        cmocka_unit_test(test_recovery_over_byte_limit),
     };
     if (getenv("MP_TEST_FILTER"))   /* one test by name, to rerun it alone */
         cmocka_set_test_filter(getenv("MP_TEST_FILTER"));
