@@ -51,6 +51,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from outdir import outdir  # noqa: E402
+from runfile import load_json  # noqa: E402
 from runs import noise_text, split_run_options  # noqa: E402
 
 DEFAULT_RUN = ["--backends", "poll,epoll", "--fds", "10,1000", "--samples", "200",
@@ -98,8 +99,7 @@ def make_runs(out, binary, pairs, extra):
 def ready_cells(path):
     """{(backend, fd_kind, nfds, fd_table, active): cell} of the ok ready cells of one run
     (cells missing from a run, or not ok in it, are simply absent)."""
-    with open(path) as f:
-        doc = json.load(f)
+    doc = load_json("bias-check", path)
     cells = {}
     for c in doc.get("results", []):
         if c.get("mode") != "ready" or c.get("status") != "ok":
@@ -143,7 +143,7 @@ def analyse(out, tol):
     a, b = {}, {}
     for name in os.listdir(runs_dir):
         path = os.path.join(runs_dir, name, "results.json")
-        if name[:1] in "AB" and name[1:].isdigit() and os.path.exists(path):
+        if name[:1] in "AB" and name[1:].isdigit() and os.path.lexists(path):
             (a if name[0] == "A" else b)[int(name[1:])] = ready_cells(path)
     pairs = sorted(i for i in b if i - 1 in a and i in a)
     if not pairs:
@@ -237,11 +237,9 @@ def noise_summary(out):
     docs = []
     runs_dir = os.path.join(out, "runs")
     for name in sorted(os.listdir(runs_dir)):
-        try:
-            with open(os.path.join(runs_dir, name, "results.json")) as f:
-                docs.append(json.load(f))
-        except (OSError, ValueError):
-            continue
+        path = os.path.join(runs_dir, name, "results.json")
+        if os.path.lexists(path):
+            docs.append(load_json("bias-check", path))
     return noise_text(docs)
 
 
@@ -252,7 +250,8 @@ def main():
                                  "--mode ready, alternated, with an A/A control")
     ap.add_argument("--out", help="new directory for the runs and the verdict (or an empty one "
                     "of yours that group and others cannot write)")
-    ap.add_argument("--from", dest="src", help="analyse the runs already in this directory")
+    ap.add_argument("--from", dest="src", help="analyse the runs already in this directory "
+                    "(the verdict is written into it: yours, not writable by group or others)")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   "..", "build", "bin", "muxprof"))
     ap.add_argument("--pairs", type=int, default=100,
@@ -278,8 +277,10 @@ def main():
             die("no muxprof at %s: build it (scripts/setup.sh) or give --bin" % args.bin, 1)
         out = outdir("bias-check", out)
         make_runs(out, args.bin, args.pairs, extra or DEFAULT_RUN)
-    elif not os.path.isdir(os.path.join(out, "runs")):
-        die("%s has no runs/ directory" % out, 2)
+    else:   # the verdict goes into DIR itself: it must be a directory to trust
+        out = outdir("bias-check", out, option="--from", make=False)
+        if not os.path.isdir(os.path.join(out, "runs")):
+            die("%s has no runs/ directory" % out, 2)
     rows, threads_bad = analyse(out, args.tolerance)
     sys.stdout.write(write(out, rows, threads_bad, args.tolerance, noise_summary(out)))
     ok = not threads_bad and rows and all(r["verdict"] == "agree" for r in rows)

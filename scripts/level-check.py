@@ -24,7 +24,7 @@ a loaded host flagged (slower/faster) in <= 5% of cells, the level named.
 
   scripts/level-check.py --out DIR [--bin PATH] [--quiet-runs Q (16)] [--loaded-runs S (8)]
                          [--shift 1.10] [-- RUN OPTIONS]
-  scripts/level-check.py --from DIR [--bin PATH] [--shift 1.10]
+  scripts/level-check.py --from DIR [--bin PATH] [--shift 1.10]   (DIR is only read)
 
 RUN OPTIONS default to a small sweep: ready mode, select/poll/epoll at N = 10, 100, 1,000,
 9 repeats of 200 calls, no counters.  --out DIR must be new: an existing DIR is
@@ -39,10 +39,12 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from outdir import outdir  # noqa: E402
+from runfile import load_json  # noqa: E402
 from runs import noise_text, split_run_options  # noqa: E402
 
 DEFAULT_OPTS = ["--mode", "ready", "--backends", "select,poll,epoll", "--fds", "10,100,1000",
@@ -125,7 +127,7 @@ def make_runs(a, opts):
 
 def runs_in(d, prefix):
     return sorted(os.path.join(d, x) for x in os.listdir(d) if x.startswith(prefix)
-                  and os.path.isfile(os.path.join(d, x, "results.json")))
+                  and os.path.lexists(os.path.join(d, x, "results.json")))
 
 
 def compare(binary, args):
@@ -142,7 +144,7 @@ def verdicts(doc):
 
 
 def scaled_copy(src, dst, factor):
-    d = json.load(open(os.path.join(src, "results.json")))
+    d = load_json("level-check.py", os.path.join(src, "results.json"))
     for c in d["results"]:
         if c.get("status") != "ok":
             continue
@@ -156,7 +158,8 @@ def scaled_copy(src, dst, factor):
                     isinstance(v, (int, float)):
                 c["metrics"]["wall_ns"][k] = v * factor
     os.makedirs(dst, exist_ok=True)
-    json.dump(d, open(os.path.join(dst, "results.json"), "w"))
+    with open(os.path.join(dst, "results.json"), "w") as f:
+        json.dump(d, f)
     return dst
 
 
@@ -176,12 +179,21 @@ def main():
     q, s = runs_in(d, "q"), runs_in(d, "s")
     if len(q) < 8:
         usage("%s holds %d quiet runs (q*/results.json): at least 8 needed" % (d, len(q)))
-    docs = [json.load(open(os.path.join(x, "results.json"))) for x in q + s]
+    docs = [load_json("level-check.py", os.path.join(x, "results.json")) for x in q + s]
     print("runs: %d quiet, %d with a memory-heavy job beside; %s" % (len(q), len(s),
           noise_text(docs[:len(q)])))
     if s:
         print("loaded runs: %s" % noise_text(docs[len(q):]))
     flagged = ("slower", "faster")
+    # The shifted copies go to a directory of this process's own (mkdtemp,
+    # 0700, removed at the end), never into DIR: --from reads DIR only.
+    with tempfile.TemporaryDirectory(prefix="level-check.") as scratch:
+        report(a, q, s, docs, flagged, scratch)
+    return 0
+
+
+def report(a, q, s, docs, flagged, scratch):
+    """What the runs show (the module's text), printed; shifted copies in scratch."""
     # pooled A/A and power
     rnd = random.Random(20261202)   # the same splits of the same runs every time
     for k in (4, 8):
@@ -195,7 +207,7 @@ def main():
         aa, pw = [], []
         for g1, g2 in pairs:
             aa += verdicts(compare(a["bin"], ["--pool", str(k)] + g1 + g2))
-            sh = [scaled_copy(x, os.path.join(d, "shifted", os.path.basename(x)), a["shift"])
+            sh = [scaled_copy(x, os.path.join(scratch, os.path.basename(x)), a["shift"])
                   for x in g2]
             pw += verdicts(compare(a["bin"], ["--pool", str(k)] + g1 + sh))
         print("pooled %d against %d (%d comparisons): A/A flagged %s; a %+.0f%% shift called "
@@ -247,7 +259,6 @@ def main():
     if finite:
         print("median CV: plain %.1f%%, / syscall %.1f%%, / LLC %.1f%%" % tuple(
             statistics.median(r[i] for r in finite) * 100 for i in range(3)))
-    return 0
 
 
 if __name__ == "__main__":

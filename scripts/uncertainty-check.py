@@ -50,6 +50,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
 from outdir import outdir  # noqa: E402
+from runfile import SAMPLES_MAX_BYTES, load_json, open_run_file  # noqa: E402
 from runs import noise_text, split_run_options  # noqa: E402
 
 DEFAULT_RUN = []   # muxprof run's defaults: the default sweep
@@ -103,8 +104,7 @@ def key_name(k):
 
 
 def load_cells(path):
-    with open(path) as f:
-        doc = json.load(f)
+    doc = load_json("uncertainty-check", path)
     cells = {}
     for c in doc.get("results", []):
         p50 = (c.get("metrics", {}).get("wall_ns") or {}).get("p50")
@@ -253,8 +253,7 @@ def verdict_check(binary, run_dirs):
 def scaled_copy(src, dst, shift):
     """A copy of run directory src in dst with every per-call time multiplied by shift."""
     os.makedirs(dst, exist_ok=True)
-    with open(os.path.join(src, "results.json")) as f:
-        doc = json.load(f)
+    doc = load_json("uncertainty-check", os.path.join(src, "results.json"))
 
     def scale(v):
         if isinstance(v, bool) or v is None:
@@ -281,8 +280,9 @@ def scaled_copy(src, dst, shift):
     with open(os.path.join(dst, "results.json"), "w") as f:
         json.dump(doc, f)
     src_csv = os.path.join(src, "samples.csv")
-    if os.path.exists(src_csv):
-        with open(src_csv) as f, open(os.path.join(dst, "samples.csv"), "w") as g:
+    if os.path.lexists(src_csv):
+        with open_run_file("uncertainty-check", src_csv, SAMPLES_MAX_BYTES) as f, \
+                open(os.path.join(dst, "samples.csv"), "w") as g:
             head = f.readline()
             g.write(head)
             cols = head.strip().split(",")
@@ -435,7 +435,8 @@ def main():
     ap.add_argument("--out", help="new directory for the runs and the result (with --from: "
                     "for the result only)")
     ap.add_argument("--from", dest="src", help="analyse the runs already in this directory "
-                    "(its runs/ are only read)")
+                    "(its runs/ are only read; the result goes into it without --out, so it must "
+                    "then be yours and not writable by group or others)")
     ap.add_argument("--bin", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                   "..", "build", "bin", "muxprof"))
     ap.add_argument("--runs", type=int, default=20, help="identical runs [20]; at least 4")
@@ -455,6 +456,8 @@ def main():
         die("--shift is a factor between 1 and 2 (1.05 is 5% slower)", 2)
     if args.out:
         outdir("uncertainty-check", args.out, make=False)
+    else:   # the result goes into DIR itself: it must be a directory to trust
+        outdir("uncertainty-check", args.src, option="--from", make=False)
     if not os.access(args.bin, os.X_OK):
         die("no muxprof at %s: build it (scripts/setup.sh) or give --bin" % args.bin, 1)
     out = args.out or args.src
@@ -468,7 +471,7 @@ def main():
     if not os.path.isdir(runs_dir):
         die("%s has no runs/ directory" % out, 2)
     names = sorted(n for n in os.listdir(runs_dir)
-                   if os.path.exists(os.path.join(runs_dir, n, "results.json")))
+                   if os.path.lexists(os.path.join(runs_dir, n, "results.json")))
     if len(names) < 4:
         die("%s holds %d runs; at least 4 are needed" % (runs_dir, len(names)), 2)
     dirs = [os.path.join(runs_dir, n) for n in names]

@@ -99,11 +99,23 @@ if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
 endif()
 
 # Every script's output directory (--out, OUTDIR): a symbolic link, a directory
-# others can write and (as root) another user's refused before any work.
+# others can write and (as root) another user's refused before any work, also
+# above it (a 0777 parent, a link of another user's on the way).
 if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
   add_test(NAME test_script_outdirs
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_script_outdirs.sh ${CMAKE_SOURCE_DIR})
   set_tests_properties(test_script_outdirs PROPERTIES LABELS "hardening" TIMEOUT 120
+                       SKIP_RETURN_CODE 77)
+endif()
+
+# The analysis scripts' inputs: a linked or FIFO results.json or samples.csv
+# refused, --from DIR written into only when it is the caller's, level-check
+# --from writing nothing.
+if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+  add_test(NAME test_script_inputs
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/test_script_inputs.sh ${CMAKE_SOURCE_DIR}
+                   $<TARGET_FILE:muxprof>)
+  set_tests_properties(test_script_inputs PROPERTIES LABELS "hardening" TIMEOUT 300
                        SKIP_RETURN_CODE 77)
 endif()
 

@@ -3,12 +3,15 @@
 # test_script_outdirs.sh - every script that writes an output directory
 # refuses one it cannot trust, before any work: --out (or OUTDIR) a symbolic
 # link to a directory, an existing directory of mode 0777, and (as root) one
-# owned by nobody: exit 1, one line on stderr naming the path, and the
-# directory (the link's target) left empty.  claims-check.py's default is a
+# owned by nobody, a new directory inside one of mode 0777 and (as root) one
+# reached through a link of nobody's: exit 1, one line on stderr naming the
+# path, and the directory (the link's target) left empty.  claims-check.py's default is a
 # new mkdtemp directory, not a fixed path.  scripts/lib/outdir.py and
 # scripts/lib/outdir.sh checked directly: a new path made 0755 (the default
-# 0700), an own 0755 or 0700 directory accepted, links, 0777 and another
-# user's directories refused.  Nothing is measured.
+# 0700), an own 0755 or 0700 directory accepted, also inside a sticky 1777
+# one or through one's own link; links, 0777 and another user's directories
+# refused, and so are directories above of mode 0777 (not sticky) or group
+# writable by another group, and links above of another user's.  Nothing is measured.
 #
 #   tests/test_script_outdirs.sh SOURCE_DIR
 set -u
@@ -69,7 +72,15 @@ for c in "${cmds[@]}"; do
         mkdir -m 0755 "$work/t$n/theirs" && chown "$other" "$work/t$n/theirs"
         # shellcheck disable=SC2086
         refused "$name --out nobody's" "$work/t$n/theirs" "$work/t$n/theirs" ${c//@OUT@/$work/t$n/theirs}
+        # a link of nobody's above a new directory
+        mkdir -m 0755 "$work/t$n/target2" && ln -s "$work/t$n/target2" "$work/t$n/via" &&
+            chown -h "$other" "$work/t$n/via"
+        # shellcheck disable=SC2086
+        refused "$name --out VIA/new" "$work/t$n/via/new" "$work/t$n/target2" ${c//@OUT@/$work/t$n/via/new}
     fi
+    # a new directory inside one anyone may write (not sticky)
+    # shellcheck disable=SC2086
+    refused "$name --out 0777/new" "$work/t$n/open/new" "$work/t$n/open" ${c//@OUT@/$work/t$n/open/new}
 done
 [ "$root" = 1 ] || echo "test_script_outdirs: not root: another user's --out not checked (skipped)"
 
@@ -111,6 +122,30 @@ for impl in py sh_od; do
         [ "$st" = 1 ] && [ "$(wc -l <"$u/.err")" = 1 ] || no "$impl: $bad not refused in one line (exit $st): $(cat "$u/.err")"
     done
     [ -z "$(ls -A "$u/t")" ] || no "$impl: wrote through the link"
+    # directories above
+    mkdir "$u/sticky" && chmod 1777 "$u/sticky"
+    got=$($impl "$u/sticky/d") && [ -d "$u/sticky/d" ] || no "$impl: a new directory in a sticky 1777 one refused: $got"
+    $impl "$u/open/d" >/dev/null 2>"$u/.err"; st=$?
+    [ "$st" = 1 ] && grep -q "under $u/open (mode 0*777), writable by others" "$u/.err" && [ ! -e "$u/open/d" ] ||
+        no "$impl: a new directory in a 0777 one not refused (exit $st): $(cat "$u/.err")"
+    $impl "$u/open/x/y" >/dev/null 2>"$u/.err"; st=$?
+    [ "$st" = 1 ] && [ ! -e "$u/open/x" ] || no "$impl: a path under a 0777 one not refused (exit $st): $(cat "$u/.err")"
+    got=$($impl "$u/l/mine") && [ -d "$u/t/mine" ] || no "$impl: a new directory through one's own link refused: $got"
+    rmdir "$u/t/mine" 2>/dev/null
+    if [ "$root" = 1 ]; then
+        mkdir -m 0755 "$u/t2" && ln -s "$u/t2" "$u/l2" && chown -h "$other" "$u/l2"
+        $impl "$u/l2/new" >/dev/null 2>"$u/.err"; st=$?
+        [ "$st" = 1 ] && grep -q "under $u/l2, owned by uid $other" "$u/.err" && [ -z "$(ls -A "$u/t2")" ] ||
+            no "$impl: a link of nobody's above not refused (exit $st): $(cat "$u/.err")"
+        mkdir -m 0775 "$u/g" && chgrp "$other" "$u/g"
+        $impl "$u/g/new" >/dev/null 2>"$u/.err"; st=$?
+        [ "$st" = 1 ] && grep -q "writable by group $other" "$u/.err" ||
+            no "$impl: a directory above writable by another group not refused (exit $st): $(cat "$u/.err")"
+        mkdir -m 0755 "$u/nob" && mkdir -m 0755 "$u/nob/in" && chown "$other" "$u/nob"
+        $impl "$u/nob/in/new" >/dev/null 2>"$u/.err"; st=$?
+        [ "$st" = 1 ] && grep -q "under $u/nob, owned by uid $other" "$u/.err" ||
+            no "$impl: a directory above owned by nobody not refused (exit $st): $(cat "$u/.err")"
+    fi
     if [ "$root" = 1 ]; then
         mkdir -m 0755 "$u/theirs" && chown "$other" "$u/theirs"
         $impl "$u/theirs" >/dev/null 2>"$u/.err"; st=$?
@@ -119,5 +154,5 @@ for impl in py sh_od; do
     rm -rf "${u:?}"/* "$u"/.err
 done
 theirs=" and another user's"; [ "$root" = 1 ] || theirs=" (another user's: skipped, not root)"
-[ "$fail" = 0 ] && echo "test_script_outdirs: $n scripts refuse a link and a 0777 output directory$theirs; claims-check.py's default is new; outdir.py and outdir.sh checked"
+[ "$fail" = 0 ] && echo "test_script_outdirs: $n scripts refuse a link, a 0777 output directory or one inside it$theirs; claims-check.py's default is new; outdir.py and outdir.sh checked"
 exit "$fail"
