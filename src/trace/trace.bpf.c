@@ -224,6 +224,26 @@ struct selcount {
     __u32 at;
 };
 
+/* The descriptors set in acc[0, k), words w0 onwards of the sets, added to
+ * c: the last word cut at nfds, the last word with one set kept.  No branch
+ * on the words' contents, so that the verifier walks one path, not one per
+ * word that has a descriptor set (in a bpf_loop callback as in a loop). */
+static __always_inline void count_words(struct selcount *c, const __u64 *acc, __u32 k, __u64 w0)
+{
+    __u64 lo = c->bits & 63, last_w = c->words - 1;
+    __u64 partial = (1ULL << lo) - 1, lo_nz = (0 - lo) >> 63;
+    for (__u64 j = 0; j < k; j++) {
+        __u64 at = w0 + j;
+        __u64 is_last = ((at ^ last_w) - 1) >> 63;       /* 1 when this is the last word */
+        __u64 cut = is_last & lo_nz;                     /* 1 when it is cut at nfds */
+        __u64 w = acc[j] & (~0ULL ^ ((~0ULL ^ partial) & (0 - cut)));
+        __u64 nz = (w | (0 - w)) >> 63;                  /* 1 when w has a bit set */
+        c->n += (__s64)popcount64(w);
+        c->last ^= (c->last ^ w) & (0 - nz);
+        c->at ^= (__u32)((c->at ^ at) & (0 - nz));
+    }
+}
+
 /* Words [w0, w0 + MP_TR_SELECT_CHUNK) of the three sets, never past their
  * end; 1 (stop) past it. */
 static long select_chunk(__u32 i, void *arg)
@@ -238,16 +258,7 @@ static long select_chunk(__u32 i, void *arg)
     or_words(acc, c->in, w0, k);
     or_words(acc, c->out, w0, k);
     or_words(acc, c->ex, w0, k);
-    for (__u32 j = 0; j < MP_TR_SELECT_CHUNK; j++) {
-        __u64 w = acc[j];
-        if (w0 + j == c->words - 1 && (c->bits & 63))
-            w &= (1ULL << (c->bits & 63)) - 1;
-        c->n += (__s64)popcount64(w);
-        if (w) {
-            c->last = w;
-            c->at = (__u32)(w0 + j);
-        }
-    }
+    count_words(c, acc, MP_TR_SELECT_CHUNK, w0);
     return 0;
 }
 
@@ -266,26 +277,14 @@ static __always_inline void or_set(__u64 *acc, const __u64 *set, __u64 words)
 }
 
 /* select_chunk's count without bpf_loop, for nfds up to
- * MP_TR_SELECT_BITS_NOLOOP: each set read whole, then the words counted with
- * no branch on their contents, so that the verifier walks one path, not one
- * per word that has a descriptor set. */
+ * MP_TR_SELECT_BITS_NOLOOP: each set read whole, then its words counted. */
 static __always_inline void select_words(struct selcount *c)
 {
     __u64 acc[MP_TR_SELECT_BITS_NOLOOP / 64] = {};
     or_set(acc, c->in, c->words);
     or_set(acc, c->out, c->words);
     or_set(acc, c->ex, c->words);
-    __u64 lo = c->bits & 63, last_w = c->words - 1;
-    __u64 partial = (1ULL << lo) - 1, lo_nz = (0 - lo) >> 63;
-    for (__u64 j = 0; j < MP_TR_SELECT_BITS_NOLOOP / 64; j++) {
-        __u64 is_last = ((j ^ last_w) - 1) >> 63;        /* 1 when j is the last word */
-        __u64 cut = is_last & lo_nz;                     /* 1 when it is cut at nfds */
-        __u64 w = acc[j] & (~0ULL ^ ((~0ULL ^ partial) & (0 - cut)));
-        __u64 nz = (w | (0 - w)) >> 63;                  /* 1 when w has a bit set */
-        c->n += (__s64)popcount64(w);
-        c->last ^= (c->last ^ w) & (0 - nz);
-        c->at += (__u32)((j - c->at) & (0 - nz));
-    }
+    count_words(c, acc, MP_TR_SELECT_BITS_NOLOOP / 64, 0);
 }
 
 /* select: the descriptors below nfds set in any of the three sets, and the
