@@ -49,6 +49,9 @@ def close(got, exp, digits):
     tol = 0.5 * 10 ** (math.floor(math.log10(abs(exp))) + 1 - digits) * (1 + 1e-6)
     return abs(got - exp) <= max(tol, 0.5 if abs(exp) >= 10 ** digits else 0)
 
+# a number as mp_fmt_num prints it: 656,745 / 24.4 / 0.52 / -4.12e-03 (below 0.01)
+NUM = r"-?[\d.,]+(?:e[-+]\d+)?"
+
 def num(s):
     return float(s.replace(",", "").replace("\u2212", "-"))
 
@@ -148,7 +151,7 @@ if k != 8:
 
 # -- the per-descriptor cost
 k = 0
-for m in re.finditer(r"(ready|wakeup), pipe: (poll|epoll) adds ([-\d.,]+) ns per watched fd "
+for m in re.finditer(r"(ready|wakeup), pipe: (poll|epoll) adds (" + NUM + ") ns per watched fd "
                      r"between neighbouring N \(N=([\d,]+) to ([\d,]+)\)", term):
     key = (m.group(1), m.group(2), int(num(m.group(4))), int(num(m.group(5))))
     check("terminal per-fd cost", key, num(m.group(3)), (costs.get(key) or {}).get("ns_per_fd"))
@@ -166,7 +169,7 @@ for m in re.finditer(r"(ready|wakeup), pipe: (poll|epoll) at N=[\d,]+ is within 
 k = 0
 for sec in re.finditer(r"## Results: (ready|wakeup) mode, pipe fds\n(.*?)(?=\n## )", md, re.S):
     mode = sec.group(1)
-    for m in re.finditer(r"^- (poll|epoll): ([\d,]+)\u2192([\d,]+): ([-\d.,]+) \[([-\d.,]+), ([-\d.,]+)\]",
+    for m in re.finditer(r"^- (poll|epoll): ([\d,]+)\u2192([\d,]+): (%s) \[(%s), (%s)\]" % (NUM, NUM, NUM),
                          sec.group(2), re.M):
         key = (mode, m.group(1), int(num(m.group(2))), int(num(m.group(3))))
         e = costs.get(key) or {}
@@ -174,7 +177,7 @@ for sec in re.finditer(r"## Results: (ready|wakeup) mode, pipe fds\n(.*?)(?=\n##
         check("report.md per-fd cost lo", key, num(m.group(5)), e.get("lo"))
         check("report.md per-fd cost hi", key, num(m.group(6)), e.get("hi"))
         k += 1
-    for m in re.finditer(r"^\| (poll|epoll) \| ([-\d.,]+) \[([-\d.,]+), ([-\d.,]+)\] \|",
+    for m in re.finditer(r"^\| (poll|epoll) \| (%s) \[(%s), (%s)\] \|" % (NUM, NUM, NUM),
                          sec.group(2), re.M):
         key = (mode, m.group(1))
         e = fits.get(key) or {}
@@ -191,7 +194,7 @@ for block in re.finditer(r"## (ready|wakeup) mode, pipe descriptors(.*?)(?=\n## 
     s = re.search(r"### Per-descriptor slope[^\n]*\n\n(.*?)\n\n", block.group(2), re.S)
     if not s:
         continue
-    for m in re.finditer(r"^\| (poll|epoll), ns \| ([-\d.,]+) \[([-\d.,]+), ([-\d.,]+)\] ns/fd",
+    for m in re.finditer(r"^\| (poll|epoll), ns \| (%s) \[(%s), (%s)\] ns/fd" % (NUM, NUM, NUM),
                          s.group(1), re.M):
         key = (mode, m.group(1))
         e = fits.get(key) or {}
