@@ -816,6 +816,92 @@ static void claims_on_seed_kind(void **st)
     free(md);
 }
 
+static void collect_line(void *ctx, const char *line)
+{
+    char **text = ctx;
+    size_t old = *text ? strlen(*text) : 0, n = strlen(line);
+    *text = realloc(*text, old + n + 2);
+    assert_non_null(*text);
+    memcpy(*text + old, line, n);
+    memcpy(*text + old + n, "\n", 2);
+}
+
+/* A cell is marked where its noise changes a conclusion: wakeup epoll at
+ * N = 10 with repeat medians ±60% (1,000 to 4,000 ns) leaves "epoll is
+ * flat" not resolved (its interval reaches past twice the others'), and
+ * only that cell is marked,
+ * in the terminal's warning, report.md's spread table and report --json;
+ * ready select at N = 1,000, as noisy, decides nothing and is only
+ * counted. */
+static void noise_marked_where_it_decides(void **st)
+{
+    (void)st;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/deciders", tmp);
+    edit ed[] = {{"wakeup", "epoll", 10, 0.6, 1}, {"ready", "select", 1000, 0.6, 1}};
+    make_run(dir, 0.01, ed, sizeof ed / sizeof ed[0]);
+    mp_rmodel *m = load_model(dir);
+    mp_rlinear o;
+    assert_int_equal(mp_rv_linear(m, "wakeup", "pipe", &o), 1);
+    assert_int_equal(o.flat_v, MP_RV_UNRESOLVED);
+    assert_int_equal(o.grows_v, MP_RV_YES);
+    mp_rdecider d[MP_RV_MAX_DECIDERS];
+    assert_int_equal(mp_rv_deciders(m, "wakeup", d, MP_RV_MAX_DECIDERS), 1);
+    assert_string_equal(d[0].cell->backend, "epoll");
+    assert_int_equal(d[0].cell->nfds, 10);
+    assert_string_equal(d[0].claim, "epoll is flat");
+    assert_int_equal(mp_rv_deciders(m, "ready", d, MP_RV_MAX_DECIDERS), 0);
+
+    char *text = NULL;
+    mp_report_warnings(m, collect_line, &text);
+    assert_non_null(text);
+    HAS(text, "cells whose spread leaves a claim not resolved (quote the range): epoll pipe "
+              "N=10 wakeup (repeat medians ");
+    HAS(text, "; epoll is flat)\n");
+    NOT(text, "select pipe N=1,000");
+    HAS(text, "besides these, 1 cell's repeat medians lie more than 10% apart; no claim's "
+              "verdict turns on it (report.md gives each range)\n");
+    NOT(text, "noisy cells");
+    free(text);
+
+    cJSON *js = mp_report_json(m), *s, *c;
+    assert_non_null(js);
+    int marked = 0, noisy = 0;
+    cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(js, "series"))
+        cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(s, "cells")) {
+            cJSON *un = cJSON_GetObjectItemCaseSensitive(c, "unresolves");
+            if (!cJSON_IsArray(un))
+                continue;
+            noisy += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "noisy"));
+            if (!cJSON_GetArraySize(un))
+                continue;
+            marked++;
+            assert_string_equal(cJSON_GetObjectItemCaseSensitive(s, "mode")->valuestring,
+                                "wakeup");
+            assert_string_equal(cJSON_GetObjectItemCaseSensitive(s, "backend")->valuestring,
+                                "epoll");
+            assert_int_equal(cJSON_GetObjectItemCaseSensitive(c, "nfds")->valuedouble, 10);
+            assert_string_equal(cJSON_GetArrayItem(un, 0)->valuestring, "epoll is flat");
+        }
+    assert_int_equal(marked, 1);
+    assert_int_equal(noisy, 2);
+    cJSON_Delete(js);
+    free_model(m);
+
+    char *md = report(dir);
+    size_t marks = 0;
+    for (const char *q = md; (q = strstr(q, " ⚠ |")); q++)
+        marks++;
+    assert_int_equal(marks, 1);
+    const char *w = strstr(md, "## Results: wakeup mode");
+    assert_non_null(w);
+    HAS(w, "| epoll | 1,000–4,000 (120%) ⚠ |");
+    HAS(w, "⚠ marks the 1 cell whose spread leaves a claim not resolved (the source articles' "
+           "claims, checked): quote its range, not one number. 1 of these ");
+    HAS(md, "No cell's spread leaves a claim not resolved. 1 of these ");
+    free(md);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -834,6 +920,7 @@ int main(void)
         cmocka_unit_test(flat_not_growth),
         cmocka_unit_test(one_ratio_everywhere),
         cmocka_unit_test(claims_on_seed_kind),
+        cmocka_unit_test(noise_marked_where_it_decides),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

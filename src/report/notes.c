@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* notes.c - what a terminal user must not miss, from the checked model the
- * report is written from: the run's noise warnings, its noisy cells, cells
- * with a long tail, and the headline findings (epoll against poll with the
+ * report is written from: the run's noise warnings, the cells whose spread
+ * leaves a claim unresolved (the other noisy cells counted), cells with a
+ * long tail, and the headline findings (epoll against poll with the
  * range of the repeats, and how each cost grows with N).  See report.h. */
 #include "report/report.h"
 
@@ -100,11 +101,6 @@ static void cell_warning(const warn_to *o, const mp_rmodel *m, const char *head,
     if (shown)
         o->fn(o->ctx, line);
     free(line);
-}
-
-static int noisy(const mp_rcell *c)
-{
-    return mp_rc_noisy(c);
 }
 
 static const char *repeat_range(char *buf, size_t len, const mp_rcell *c)
@@ -222,14 +218,55 @@ static void growth_finding(FILE *f, const mp_rmodel *m, const char *mode, const 
     }
 }
 
+/* The cells whose spread leaves a claim unresolved, each with its range and
+ * the claims; then, as a count, the other noisy cells, on which no claim's
+ * verdict turns. */
+static void decider_warning(const warn_to *o, const mp_rmodel *m)
+{
+    char *line = NULL;
+    size_t len = 0, shown = 0, deciding = 0, others = 0;
+    FILE *s = open_memstream(&line, &len);
+    if (!s)
+        return;
+    fputs("cells whose spread leaves a claim not resolved (quote the range):", s);
+    for (size_t i = 0; i < m->ncells; i++) {
+        const mp_rcell *c = &m->cells[i];
+        if (c->status != MP_CELL_OK)
+            continue;
+        char claims[160];
+        if (!mp_rv_cell_decides(m, c, claims, sizeof claims)) {
+            others += mp_rc_noisy(c);
+            continue;
+        }
+        deciding++;
+        if (shown == 6)
+            continue;
+        char a[96], b[96];
+        fprintf(s, "%s %s (%s; %s)", shown++ ? "," : "", cell_name(a, sizeof a, c),
+                repeat_range(b, sizeof b, c), claims);
+    }
+    if (deciding > shown)
+        fprintf(s, " and %zu more", deciding - shown);
+    fclose(s);
+    if (deciding)
+        o->fn(o->ctx, line);
+    free(line);
+    if (others) {
+        char t[200];
+        snprintf(t, sizeof t, "%s%zu cell%s repeat medians lie more than %.0f%% apart; no "
+                 "claim's verdict turns on %s (report.md gives each range)",
+                 deciding ? "besides these, " : "", others, others == 1 ? "'s" : "s'",
+                 MP_RC_NOISY * 100, others == 1 ? "it" : "them");
+        o->fn(o->ctx, t);
+    }
+}
+
 void mp_report_warnings(const mp_rmodel *m, mp_report_warn_fn fn, void *ctx)
 {
     warn_to o = {fn, ctx};
     noise_warnings(&o, m);
+    decider_warning(&o, m);
     char head[128];
-    snprintf(head, sizeof head, "noisy cells (repeat medians more than %.0f%% apart; quote "
-             "the range):", MP_RC_NOISY * 100);
-    cell_warning(&o, m, head, noisy, repeat_range);
     snprintf(head, sizeof head, "long tails (p90 over %.0fx the median; median [p10-p90]):",
              LONG_TAIL);
     cell_warning(&o, m, head, long_tail, tail);

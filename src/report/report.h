@@ -42,7 +42,8 @@ int mp_report_markdown(const mp_rmodel *m, mp_dir *run_dir, const mp_rfigs *figs
 cJSON *mp_report_json(const mp_rmodel *m);
 
 /* For the terminal, after a run's tables or a report: the run's noise
- * warnings, its noisy cells and cells with a long tail ("warning:" lines,
+ * warnings, the cells whose spread leaves a claim not resolved (the other
+ * noisy cells counted) and cells with a long tail ("warning:" lines,
  * in colour on a terminal unless NO_COLOR is set), then the headline
  * findings (poll/epoll at the largest N with the range of the repeats, how
  * each cost grows with N).  Nothing for a run that has none of them. */

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "report/series.h"
+#include "report/verdict.h"
 #include "report/md.h"
 #include "common/duration.h"
 #include "common/stats.h"
@@ -101,8 +102,9 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
     fputc('\n', f);
 }
 
-/* The spread across repeats, as results.json records it, and the noisy
- * cells named in the text. */
+/* The spread across repeats, as results.json records it; marked where a
+ * cell's spread leaves a claim not resolved (mp_rv_cell_decides), with the
+ * other noisy cells counted. */
 static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
                           const long long *ns, size_t n)
 {
@@ -119,36 +121,41 @@ static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const c
     fprintf(f, "Spread across repeats: lowest–highest repeat median (ns) and "
                "(highest − lowest) / their median:\n\n");
     header_n(f, "backend", ns, n);
+    size_t noisy = 0, ok = 0, deciding = 0;
     for (size_t k = 0; k < m->nbackends; k++) {
         fprintf(f, "| %s |", m->backends[k]);
         for (size_t i = 0; i < n; i++) {
             const mp_rcell *c = mp_rm_find_any(m, mode, kind, m->backends[k], ns[i], 0);
             double lo, hi, sp = mp_rc_rep_spread(c, &lo, &hi);
-            if (!isfinite(sp))
+            char claims[160];
+            size_t d = c ? mp_rv_cell_decides(m, c, claims, sizeof claims) : 0;
+            if (!isfinite(sp)) {
                 fprintf(f, " – |");
-            else
-                fprintf(f, " %s–%s (%s%%)%s |", mp_fmt_num(a, sizeof a, lo),
-                        mp_fmt_num(b, sizeof b, hi), mp_fmt_num(c1, sizeof c1, sp * 100),
-                        mp_rc_noisy(c) ? " ⚠" : "");
+                continue;
+            }
+            ok++;
+            noisy += mp_rc_noisy(c);
+            deciding += d > 0;
+            fprintf(f, " %s–%s (%s%%)%s |", mp_fmt_num(a, sizeof a, lo),
+                    mp_fmt_num(b, sizeof b, hi), mp_fmt_num(c1, sizeof c1, sp * 100),
+                    d ? " ⚠" : "");
         }
         fputc('\n', f);
     }
     fputc('\n', f);
-    /* the table is the one list of noisy cells: here only their count */
-    size_t noisy = 0, ok = 0;
-    for (size_t k = 0; k < m->nbackends; k++)
-        for (size_t i = 0; i < n; i++) {
-            const mp_rcell *c = mp_rm_find_any(m, mode, kind, m->backends[k], ns[i], 0);
-            ok += c && isfinite(mp_rc_rep_spread(c, &(double){0}, &(double){0}));
-            noisy += c && mp_rc_noisy(c);
-        }
-    if (noisy)
-        fprintf(f, "⚠ marks %zu of these %zu cells as noisy (repeat medians differ by more than "
-                   "%.0f%%): quote their range, not one number.\n\n", noisy, ok,
-                MP_RC_NOISY * 100);
+    /* the table is the one list of these cells: here only their counts */
+    if (deciding)
+        fprintf(f, "⚠ marks the %zu cell%s whose spread leaves a claim not resolved (the "
+                   "source articles' claims, checked): quote %s range, not one number. ", deciding,
+                deciding == 1 ? "" : "s", deciding == 1 ? "its" : "their");
     else
-        fprintf(f, "No noisy cell: every cell's repeat medians lie within %.0f%% of each "
-                   "other.\n\n", MP_RC_NOISY * 100);
+        fprintf(f, "No cell's spread leaves a claim not resolved. ");
+    if (noisy)
+        fprintf(f, "%zu of these %zu cells' repeat medians differ by more than %.0f%%.\n\n",
+                noisy, ok, MP_RC_NOISY * 100);
+    else
+        fprintf(f, "Every cell's repeat medians lie within %.0f%% of each other.\n\n",
+                MP_RC_NOISY * 100);
 }
 
 static void cost_cell(FILE *f, double v, const char *unit)
@@ -484,6 +491,12 @@ static cJSON *series(const mp_rmodel *m, const char *mode, const char *kind,
         mp__rj_num(r, "hi", isfinite(sp) ? hi : NAN);
         mp__rj_num(r, "spread", sp);
         cJSON_AddBoolToObject(e, "noisy", mp_rc_noisy(c));
+        mp_rdecider d[MP_RV_MAX_DECIDERS];
+        size_t nd = mp_rv_deciders(m, mode, d, MP_RV_MAX_DECIDERS);
+        cJSON *un = cJSON_AddArrayToObject(e, "unresolves");
+        for (size_t j = 0; j < nd; j++)
+            if (d[j].cell == c)
+                cJSON_AddItemToArray(un, cJSON_CreateString(d[j].claim));
         cJSON_AddItemToArray(cells, e);
     }
     if (!cells) {

@@ -62,6 +62,7 @@ static int poll_grows(mp_rlinear *o, int longrange)
                 MP_RC_FEW_REPS);
         return MP_RV_UNRESOLVED;
     }
+    o->grows_noise = 1;
     snprintf(a, sizeof a, "%.3g", lo);
     snprintf(b, sizeof b, "%.3g", hi);
     snprintf(c, sizeof c, "%.3g", bound);
@@ -144,6 +145,7 @@ static void excess_slope(const mp_rmodel *m, const char *mode, const char *kind,
             continue;
         double span = (xl - x0) / (pc->nfds[k] - x0);
         o->lin_from = pc->nfds[k];
+        o->pm = cm;
         o->lin_slope = em > 0 && el > 0 ? log(el / em) / log(span) : NAN;
         if (!(lhi > 0)) {   /* L's cost not above N0's by its interval either */
             o->lin_slope = NAN;
@@ -167,10 +169,12 @@ static int poll_about_linear(mp_rlinear *o, int longrange)
     mp_fmt_num(nl, sizeof nl, o->pc.nfds[o->pc.n - 1] / 5);
     switch (o->lin_why) {
     case MP_RV_LIN_NOT_ABOVE:
+        o->lin_noise = 1;
         because(o->why, sizeof o->why, "poll's cost at N = %s is not above its cost at N = %s, "
                 "so its slope above that cost is not defined", nm, n0);
         return MP_RV_UNRESOLVED;
     case MP_RV_LIN_NOISY:
+        o->lin_noise = 1;
         because(o->why, sizeof o->why, "poll's cost above its cost at N = %s is within noise "
                 "at every N from %s to %s, so its log-log slope has no interval", n0, nm, nl);
         return MP_RV_UNRESOLVED;
@@ -192,6 +196,7 @@ static int poll_about_linear(mp_rlinear *o, int longrange)
         return MP_RV_YES;
     if (o->lin_hi < MP_RV_LIN_LO || o->lin_lo > MP_RV_LIN_HI)
         return MP_RV_NO;
+    o->lin_noise = 1;
     snprintf(a, sizeof a, "%.2f", o->lin_lo);
     snprintf(b, sizeof b, "%.2f", o->lin_hi);
     if (longrange && o->lin_from != o->pc.nfds[0])
@@ -252,6 +257,10 @@ static int epoll_flat(const mp_rmodel *m, const char *mode, const char *kind, mp
         const mp_rcell *c = mp_rm_find(m, mode, kind, "epoll", (long long)ec->nfds[i]);
         if (!c || c->ci_kind != MP_CI_REPEATS)
             return o->flat ? MP_RV_YES : MP_RV_NO;
+        if (c->ci_lo < minlo)
+            o->elo = c;
+        if (c->ci_hi > maxhi)
+            o->ehi = c;
         minlo = fmin(minlo, c->ci_lo);
         maxlo = fmax(maxlo, c->ci_lo);
         minhi = fmin(minhi, c->ci_hi);
@@ -401,4 +410,60 @@ const char *mp_rv_ratio_verdict(const mp_rratio *o)
                                        "does not hold on this host"};
     return !isfinite(o->seed) ? "no seed figure for this mode"
          : o->band < 0 ? "not resolved" : band[o->band];
+}
+
+/* The cells that bound a claim's straddling statistic, as entries for
+ * claim: those whose repeat medians are noisy (mp_rc_noisy) when any are,
+ * else all of them; none twice. */
+static void deciders_of(mp_rdecider *out, size_t max, size_t *n, const char *claim,
+                        const mp_rcell *a, const mp_rcell *b, const mp_rcell *c)
+{
+    const mp_rcell *cand[3] = {a, b, c};
+    int any_noisy = 0;
+    for (size_t i = 0; i < 3; i++)
+        any_noisy |= cand[i] && mp_rc_noisy(cand[i]);
+    for (size_t i = 0; i < 3 && *n < max; i++) {
+        const mp_rcell *x = cand[i];
+        int dup = !x || (any_noisy && !mp_rc_noisy(x));
+        for (size_t j = 0; j < i && !dup; j++)
+            dup = cand[j] == x;
+        if (!dup)
+            out[(*n)++] = (mp_rdecider){x, claim};
+    }
+}
+
+size_t mp_rv_deciders(const mp_rmodel *m, const char *mode, mp_rdecider *out, size_t max)
+{
+    size_t n = 0;
+    const char *seed_kind, *kind = mp_rv_claim_kind(m, mode, &seed_kind);
+    mp_rlinear o;
+    if (mp_rv_linear(m, mode, kind, &o)) {
+        if (o.grows_v == MP_RV_UNRESOLVED && o.grows_noise)
+            deciders_of(out, max, &n, "poll grows", o.p0, o.p1, NULL);
+        if (o.lin_v == MP_RV_UNRESOLVED && o.lin_noise)
+            deciders_of(out, max, &n, "about linearly", o.p0, o.pm, o.p1);
+        if (o.flat_v == MP_RV_UNRESOLVED)
+            deciders_of(out, max, &n, "epoll is flat", o.elo, o.ehi, NULL);
+    }
+    mp_rratio r;
+    if (mp_rv_ratio(m, mode, kind, &r) && isfinite(r.seed) && r.band < 0 && r.has_ci &&
+        isfinite(r.lo) && isfinite(r.hi) && r.lo > 0)
+        deciders_of(out, max, &n, "poll/epoll at 10,000", r.pc, r.ec, NULL);
+    return n;
+}
+
+size_t mp_rv_cell_decides(const mp_rmodel *m, const mp_rcell *c, char *buf, size_t len)
+{
+    mp_rdecider d[MP_RV_MAX_DECIDERS];
+    size_t n = c ? mp_rv_deciders(m, c->mode, d, MP_RV_MAX_DECIDERS) : 0, k = 0, off = 0;
+    if (len)
+        buf[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (d[i].cell != c)
+            continue;
+        if (off < len)
+            off += (size_t)snprintf(buf + off, len - off, "%s%s", k ? ", " : "", d[i].claim);
+        k++;
+    }
+    return k;
 }

@@ -63,6 +63,11 @@ typedef struct mp_rlinear {
                                   * ..."; "" when none */
     char why[600];               /* what is not resolved, "" when all is */
     const mp_rcell *p0, *p1, *e1;/* poll's first and last cells, epoll's last */
+    const mp_rcell *pm;          /* poll's cell at lin_from (NULL: the first N's) */
+    const mp_rcell *elo, *ehi;   /* epoll's cells with the lowest and the highest
+                                  * interval end: the two that bound max/min */
+    int grows_noise, lin_noise;  /* not resolved because an interval straddles
+                                  * the bound (not for too few repeats) */
 } mp_rlinear;
 /* 1 when poll and epoll each have two N or more in mode, else 0. */
 int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlinear *o);
@@ -96,5 +101,25 @@ typedef struct mp_rratio {
 /* 1 when the run has poll and epoll at N=10,000 in mode, else 0. */
 int mp_rv_ratio(const mp_rmodel *m, const char *mode, const char *kind, mp_rratio *o);
 const char *mp_rv_ratio_verdict(const mp_rratio *o);
+
+/* The cells whose spread changes a conclusion: for each claim of mode (on
+ * its claim kind, mp_rv_claim_kind) left not resolved because an interval
+ * straddles its bound, the cells that bound that interval: "poll grows":
+ * poll's first and last cells; "about linearly": those and poll's cell at
+ * the slope's first N; "epoll is flat": epoll's two cells with the lowest
+ * and the highest interval end; "poll/epoll at 10,000": poll's and epoll's
+ * cells there.  Of these, the noisy ones (mp_rc_noisy) where any is, else
+ * all.  A claim unresolved for too few repeat medians names no cell.  Up
+ * to max, in that order, one entry per cell and claim; returns how many. */
+typedef struct mp_rdecider {
+    const mp_rcell *cell;
+    const char *claim;   /* "poll grows", "about linearly", "epoll is flat",
+                          * "poll/epoll at 10,000" */
+} mp_rdecider;
+#define MP_RV_MAX_DECIDERS 9
+size_t mp_rv_deciders(const mp_rmodel *m, const char *mode, mp_rdecider *out, size_t max);
+/* The claims (", "-joined, in the order above) whose verdict c's spread
+ * leaves unresolved, into buf; 0 (and "") when none. */
+size_t mp_rv_cell_decides(const mp_rmodel *m, const mp_rcell *c, char *buf, size_t len);
 
 #endif
