@@ -316,7 +316,7 @@ static void golden_synthetic(void **st)
             "interval) from N = 10 to 10,000, log-log slope 0.97 (no interval); above its "
             "cost at N = 10, log-log slope 1.00 (no interval) from N = 100 to 10,000; epoll's "
             "medians "
-            "300 to 300 ns, max/min 1.00 (no interval, bound 2).\n");
+            "300 to 300 ns, highest over lowest 1.00 (no interval, bound 2).\n");
     HAS(md, "  - ready mode: **same order of magnitude**, on pipe fds as the seed measured: "
             "measured at N=10,000: 667×, poll "
             "200,050 ns (no interval), epoll 300 ns (no interval); the seed's 1,540× is a "

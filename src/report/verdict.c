@@ -245,40 +245,47 @@ static void poll_knees(const mp_rmodel *m, const char *mode, const char *kind, m
         o->knees[len - 1] = 0;
 }
 
-/* epoll flat: its largest median at most MP_RV_FLAT_BOUND its smallest. */
+/* epoll flat: its highest median at most MP_RV_FLAT_BOUND its lowest, by
+ * the one ratio estimator (mp_rc_ratio_est: Hodges-Lehmann over the two
+ * cells' repeat medians) of the cell with the highest median over the cell
+ * with the lowest, decided on its 95% interval. */
 #define FLAT_SPREAD MP_RV_FLAT_BOUND
 static int epoll_flat(const mp_rmodel *m, const char *mode, const char *kind, mp_rlinear *o)
 {
     const mp_rcost *ec = &o->ec;
     if (!o->has_ci)
         return o->flat ? MP_RV_YES : MP_RV_NO;
-    double minlo = INFINITY, maxlo = 0, minhi = INFINITY, maxhi = 0;
+    size_t ilo = 0, ihi = ec->n - 1;   /* the first lowest, the last highest: two cells */
     for (size_t i = 0; i < ec->n; i++) {
-        const mp_rcell *c = mp_rm_find(m, mode, kind, "epoll", (long long)ec->nfds[i]);
-        if (!c || c->ci_kind != MP_CI_REPEATS)
-            return o->flat ? MP_RV_YES : MP_RV_NO;
-        if (c->ci_lo < minlo)
-            o->elo = c;
-        if (c->ci_hi > maxhi)
-            o->ehi = c;
-        minlo = fmin(minlo, c->ci_lo);
-        maxlo = fmax(maxlo, c->ci_lo);
-        minhi = fmin(minhi, c->ci_hi);
-        maxhi = fmax(maxhi, c->ci_hi);
+        if (ec->y[i] < ec->y[ilo])
+            ilo = i;
+        if (ec->y[i] >= ec->y[ihi])
+            ihi = i;
     }
-    o->spread_lo = minhi > 0 ? fmax(1, maxlo / minhi) : NAN;
-    o->spread_hi = minlo > 0 ? maxhi / minlo : INFINITY;
-    int side = mp_rc_side(o->spread_lo, o->spread_hi, FLAT_SPREAD);
+    o->elo = mp_rm_find(m, mode, kind, "epoll", (long long)ec->nfds[ilo]);
+    o->ehi = mp_rm_find(m, mode, kind, "epoll", (long long)ec->nfds[ihi]);
+    double lo, hi, est = mp_rc_ratio_est(o->elo, o->ehi, &lo, &hi);
+    if (isfinite(est))
+        o->spread = est;
+    o->spread_lo = lo;
+    o->spread_hi = hi;
+    int side = mp_rc_side(lo, hi, FLAT_SPREAD);
     if (side == MP_RC_BELOW)
         return MP_RV_YES;
     if (side == MP_RC_ABOVE)
         return MP_RV_NO;
+    if (side == MP_RC_NO_CI) {
+        because(o->why, sizeof o->why, "epoll's highest median over its lowest has no interval: "
+                "%s", MP_RC_FEW_REPS);
+        return MP_RV_UNRESOLVED;
+    }
+    o->flat_noise = 1;
     char a[32], b[32], c[32];
-    snprintf(a, sizeof a, "%.2f", o->spread_lo);
-    snprintf(b, sizeof b, "%.2f", o->spread_hi);
+    snprintf(a, sizeof a, "%.2f", lo);
+    snprintf(b, sizeof b, "%.2f", hi);
     snprintf(c, sizeof c, "%.0f", FLAT_SPREAD);
-    because(o->why, sizeof o->why, "epoll's max/min of the medians lies between %s and %s by "
-            "the cells' intervals, across the bound of %s", a, b, c);
+    because(o->why, sizeof o->why, "epoll's highest median over its lowest lies between %s and "
+            "%s by its interval, across the bound of %s", a, b, c);
     return MP_RV_UNRESOLVED;
 }
 
@@ -442,7 +449,7 @@ size_t mp_rv_deciders(const mp_rmodel *m, const char *mode, mp_rdecider *out, si
             deciders_of(out, max, &n, "poll grows", o.p0, o.p1, NULL);
         if (o.lin_v == MP_RV_UNRESOLVED && o.lin_noise)
             deciders_of(out, max, &n, "about linearly", o.p0, o.pm, o.p1);
-        if (o.flat_v == MP_RV_UNRESOLVED)
+        if (o.flat_v == MP_RV_UNRESOLVED && o.flat_noise)
             deciders_of(out, max, &n, "epoll is flat", o.elo, o.ehi, NULL);
     }
     mp_rratio r;

@@ -52,8 +52,10 @@ typedef struct mp_rlinear {
     double lin_lo, lin_hi;       /* its interval (NaN: none) */
     int lin_why;                 /* MP_RV_LIN_*: why the slope above has no interval */
     int lin_reps;                /* MP_RV_LIN_FEW: the repeat medians per cell it needs */
-    double lo, hi, spread;       /* epoll's lowest and highest median, hi / lo */
-    double spread_lo, spread_hi; /* the range of hi / lo the cells' intervals allow */
+    double lo, hi;               /* epoll's lowest and highest median */
+    double spread;               /* highest over lowest: the ratio of the two cells
+                                  * (mp_rc_ratio_est; hi / lo without repeats) */
+    double spread_lo, spread_hi; /* its 95% interval (NaN: none) */
     int grows, lin, flat;        /* on the medians alone */
     int has_ci;                  /* every cell of both has repeat medians */
     int grows_v, lin_v;          /* MP_RV_*: poll grows, about linearly */
@@ -65,9 +67,10 @@ typedef struct mp_rlinear {
     const mp_rcell *p0, *p1, *e1;/* poll's first and last cells, epoll's last */
     const mp_rcell *pm;          /* poll's cell at lin_from (NULL: the first N's) */
     const mp_rcell *elo, *ehi;   /* epoll's cells with the lowest and the highest
-                                  * interval end: the two that bound max/min */
-    int grows_noise, lin_noise;  /* not resolved because an interval straddles
-                                  * the bound (not for too few repeats) */
+                                  * median: the two its max/min is of */
+    /* not resolved because an interval straddles the bound (not for too few
+     * repeats): poll grows, about linearly, epoll flat */
+    int grows_noise, lin_noise, flat_noise;
 } mp_rlinear;
 /* 1 when poll and epoll each have two N or more in mode, else 0. */
 int mp_rv_linear(const mp_rmodel *m, const char *mode, const char *kind, mp_rlinear *o);
@@ -106,8 +109,8 @@ const char *mp_rv_ratio_verdict(const mp_rratio *o);
  * its claim kind, mp_rv_claim_kind) left not resolved because an interval
  * straddles its bound, the cells that bound that interval: "poll grows":
  * poll's first and last cells; "about linearly": those and poll's cell at
- * the slope's first N; "epoll is flat": epoll's two cells with the lowest
- * and the highest interval end; "poll/epoll at 10,000": poll's and epoll's
+ * the slope's first N; "epoll is flat": epoll's cells with the lowest and
+ * the highest median; "poll/epoll at 10,000": poll's and epoll's
  * cells there.  Of these, the noisy ones (mp_rc_noisy) where any is, else
  * all.  A claim unresolved for too few repeat medians names no cell.  Up
  * to max, in that order, one entry per cell and claim; returns how many. */
