@@ -315,7 +315,15 @@ def bullets(run, rep, raw, ns, bench):
             f"**{seed['wakeup_ratio']}** in seed 000. Wakeup medians move between repeats "
             f"(poll at {num(top)} fds: {dur(p50(pw))}"
             f"{comma(spread(raw.get(('wakeup', 'poll', top))))}); compare ratios within "
-            f"one run.")
+            f"one run. In wakeup mode \"poll grows with N, about linearly; epoll does not\" "
+            f"{'is ' if wake['verdict'] == 'not resolved' else ''}**{wake['verdict']}** on "
+            f"{wake.get('fd_kind', 'pipe')} fds"
+            + (f" (seed 000 measured {wake['seed_fd_kind']})"
+               if wake.get("seed_fd_kind") and wake.get("seed_fd_kind") != wake.get("fd_kind")
+               else "")
+            + f": poll grows {wake['poll_grows_verdict']}, about linearly "
+            f"{wake['poll_about_linear_verdict']}, epoll flat {wake['epoll_flat_verdict']}"
+            + (f" ({wake['why']})" if wake.get("why") else "") + ".")
     ran = [n for n in ns if p50(cs.get(("ready", "select", n))) is not None]
     uns = [n for n in ns if (cs.get(("ready", "select", n)) or {}).get("status") == "unsupported"]
     if ran and uns:
