@@ -206,6 +206,11 @@ static void slope_text(char *buf, size_t len, const mp_cmp_host *h, const mp_cmp
         snprintf(buf, len, "fewer than 2 points");
         return;
     }
+    if (rc.constant) {   /* as the report's fit table: every median equal, no fit */
+        snprintf(buf, len, "constant: %s %s in every cell (no fit)", num(s, sizeof s, rc.y[0]),
+                 unit);
+        return;
+    }
     if (isfinite(rc.slope_ci[0]) && isfinite(rc.slope_ci[1]))
         snprintf(ci, sizeof ci, " [%s, %s]", num(lo, sizeof lo, rc.slope_ci[0]),
                  num(hi, sizeof hi, rc.slope_ci[1]));
