@@ -9,9 +9,11 @@ the other CPU), all with the same options, then measures:
   pooled A/A   `muxprof compare --pool K` of disjoint groups of K quiet runs
                against K others (K = 4 and 8 where Q allows; 10 random splits of
                the quiet runs, fixed seed): the share of shared cells flagged
-               (slower or faster)
+               (slower or faster), and the share called "host level" (a change
+               compare puts down to the groups' canaries)
   power        the same groups with the second group's times scaled by SHIFT
-               (1.10: ten percent slower): the share of cells called slower
+               (1.10: ten percent slower): the share of cells called slower, and
+               the share called "host level"
   single       single quiet runs against single loaded ones (pairs q_i, s_i):
                cells flagged, cells "host level" (the canary explains the
                change) and the canary's shift per pair
@@ -210,9 +212,12 @@ def report(a, q, s, docs, flagged, scratch):
             sh = [scaled_copy(x, os.path.join(scratch, os.path.basename(x)), a["shift"])
                   for x in g2]
             pw += verdicts(compare(a["bin"], ["--pool", str(k)] + g1 + sh))
-        print("pooled %d against %d (%d comparisons): A/A flagged %s; a %+.0f%% shift called "
-              "slower in %s" % (k, k, len(pairs), pct(*share(aa, flagged)), (a["shift"] - 1) * 100,
-                                pct(*share(pw, ("slower",)))))
+        # "host level": compare saw a change and put it down to the canaries' shift
+        print("pooled %d against %d (%d comparisons): A/A flagged %s, host level %s; a %+.0f%% "
+              "shift called slower in %s, host level %s" % (
+                  k, k, len(pairs), pct(*share(aa, flagged)), pct(*share(aa, ("host level",))),
+                  (a["shift"] - 1) * 100, pct(*share(pw, ("slower",))),
+                  pct(*share(pw, ("host level",)))))
     # single runs: quiet against loaded
     if s:
         single, level, shifts = [], [], []

@@ -539,7 +539,7 @@ static void intervals_and_noise(void **st)
      * claim turns on it (the other cells have too few repeats for any interval) */
     HAS(md, "| poll | – | 2,025–2,035 (0.493%) | 19,780–20,280 (2.5%) | – | – | "
             "150,000–260,000 (55%) |\n");
-    HAS(md, "No cell's spread leaves a claim not resolved. 1 of these ");
+    HAS(md, "No cell of this table has a spread that leaves a claim not resolved. 1 of these ");
     HAS(md, " cells' repeat medians differ by more than 10%.\n");
     const char *mode_md = strstr(md, "## Results: ready mode");
     assert_non_null(mode_md);

@@ -224,17 +224,22 @@ static void growth_finding(FILE *f, const mp_rmodel *m, const char *mode, const 
 static void decider_warning(const warn_to *o, const mp_rmodel *m)
 {
     char *line = NULL;
-    size_t len = 0, shown = 0, deciding = 0, others = 0;
-    FILE *s = open_memstream(&line, &len);
-    if (!s)
+    size_t len = 0, shown = 0, deciding = 0, others = 0, nd = 0;
+    mp_rdecider *d = calloc(m->nmodes ? m->nmodes * MP_RV_MAX_DECIDERS : 1, sizeof *d);
+    FILE *s = d ? open_memstream(&line, &len) : NULL;
+    if (!s) {
+        free(d);
         return;
+    }
+    for (size_t i = 0; i < m->nmodes; i++)   /* each mode's claims decided once */
+        nd += mp_rv_deciders(m, m->modes[i], d + nd, MP_RV_MAX_DECIDERS);
     fputs("cells whose spread leaves a claim not resolved (quote the range):", s);
     for (size_t i = 0; i < m->ncells; i++) {
         const mp_rcell *c = &m->cells[i];
         if (c->status != MP_CELL_OK)
             continue;
         char claims[160];
-        if (!mp_rv_cell_decides(m, c, claims, sizeof claims)) {
+        if (!mp_rv_decider_claims(d, nd, c, claims, sizeof claims)) {
             others += mp_rc_noisy(c);
             continue;
         }
@@ -248,6 +253,7 @@ static void decider_warning(const warn_to *o, const mp_rmodel *m)
     if (deciding > shown)
         fprintf(s, " and %zu more", deciding - shown);
     fclose(s);
+    free(d);
     if (deciding)
         o->fn(o->ctx, line);
     free(line);

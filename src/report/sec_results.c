@@ -103,7 +103,7 @@ static void table_times(FILE *f, const mp_rmodel *m, const char *mode, const cha
 }
 
 /* The spread across repeats, as results.json records it; marked where a
- * cell's spread leaves a claim not resolved (mp_rv_cell_decides), with the
+ * cell's spread leaves a claim not resolved (mp_rv_deciders), with the
  * other noisy cells counted. */
 static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const char *kind,
                           const long long *ns, size_t n)
@@ -122,13 +122,15 @@ static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const c
                "(highest − lowest) / their median:\n\n");
     header_n(f, "backend", ns, n);
     size_t noisy = 0, ok = 0, deciding = 0;
+    mp_rdecider dec[MP_RV_MAX_DECIDERS];
+    size_t ndec = mp_rv_deciders(m, mode, dec, MP_RV_MAX_DECIDERS);
     for (size_t k = 0; k < m->nbackends; k++) {
         fprintf(f, "| %s |", m->backends[k]);
         for (size_t i = 0; i < n; i++) {
             const mp_rcell *c = mp_rm_find_any(m, mode, kind, m->backends[k], ns[i], 0);
             double lo, hi, sp = mp_rc_rep_spread(c, &lo, &hi);
             char claims[160];
-            size_t d = c ? mp_rv_cell_decides(m, c, claims, sizeof claims) : 0;
+            size_t d = mp_rv_decider_claims(dec, ndec, c, claims, sizeof claims);
             if (!isfinite(sp)) {
                 fprintf(f, " – |");
                 continue;
@@ -149,7 +151,7 @@ static void table_repeats(FILE *f, const mp_rmodel *m, const char *mode, const c
                    "source articles' claims, checked): quote %s range, not one number. ", deciding,
                 deciding == 1 ? "" : "s", deciding == 1 ? "its" : "their");
     else
-        fprintf(f, "No cell's spread leaves a claim not resolved. ");
+        fprintf(f, "No cell of this table has a spread that leaves a claim not resolved. ");
     if (noisy)
         fprintf(f, "%zu of these %zu cells' repeat medians differ by more than %.0f%%.\n\n",
                 noisy, ok, MP_RC_NOISY * 100);
@@ -478,6 +480,8 @@ static cJSON *series(const mp_rmodel *m, const char *mode, const char *kind,
     cJSON_AddStringToObject(o, "mode", mode);
     cJSON_AddStringToObject(o, "fd_kind", kind);
     cJSON_AddStringToObject(o, "backend", backend);
+    mp_rdecider d[MP_RV_MAX_DECIDERS];
+    size_t nd = mp_rv_deciders(m, mode, d, MP_RV_MAX_DECIDERS);
     for (size_t i = 0; i < n; i++) {
         const mp_rcell *c = mp_rm_find_any(m, mode, kind, backend, ns[i], 0);
         if (!c)
@@ -491,12 +495,12 @@ static cJSON *series(const mp_rmodel *m, const char *mode, const char *kind,
         mp__rj_num(r, "hi", isfinite(sp) ? hi : NAN);
         mp__rj_num(r, "spread", sp);
         cJSON_AddBoolToObject(e, "noisy", mp_rc_noisy(c));
-        mp_rdecider d[MP_RV_MAX_DECIDERS];
-        size_t nd = mp_rv_deciders(m, mode, d, MP_RV_MAX_DECIDERS);
-        cJSON *un = cJSON_AddArrayToObject(e, "unresolves");
-        for (size_t j = 0; j < nd; j++)
-            if (d[j].cell == c)
-                cJSON_AddItemToArray(un, cJSON_CreateString(d[j].claim));
+        if (c->status == MP_CELL_OK) {
+            cJSON *un = cJSON_AddArrayToObject(e, "unresolves");
+            for (size_t j = 0; j < nd; j++)
+                if (d[j].cell == c)
+                    cJSON_AddItemToArray(un, cJSON_CreateString(d[j].claim));
+        }
         cJSON_AddItemToArray(cells, e);
     }
     if (!cells) {

@@ -150,6 +150,7 @@ static void excess_slope(const mp_rmodel *m, const char *mode, const char *kind,
         if (!(lhi > 0)) {   /* L's cost not above N0's by its interval either */
             o->lin_slope = NAN;
             o->lin_why = MP_RV_LIN_NOT_ABOVE;
+            o->lin_noise = 1;
             return;
         }
         o->lin_lo = llo > 0 ? log(llo / mhi) / log(span) : -INFINITY;   /* unbounded below */
@@ -157,6 +158,8 @@ static void excess_slope(const mp_rmodel *m, const char *mode, const char *kind,
         return;
     }
     o->lin_why = MP_RV_LIN_NOISY;
+    o->lin_noise = 1;
+    o->pm = mp_rm_find(m, mode, kind, "poll", (long long)pc->nfds[first]);
 }
 
 /* About linearly: the slope's (o->lin_*) interval within [MP_RV_LIN_LO,
@@ -169,12 +172,10 @@ static int poll_about_linear(mp_rlinear *o, int longrange)
     mp_fmt_num(nl, sizeof nl, o->pc.nfds[o->pc.n - 1] / 5);
     switch (o->lin_why) {
     case MP_RV_LIN_NOT_ABOVE:
-        o->lin_noise = 1;
         because(o->why, sizeof o->why, "poll's cost at N = %s is not above its cost at N = %s, "
                 "so its slope above that cost is not defined", nm, n0);
         return MP_RV_UNRESOLVED;
     case MP_RV_LIN_NOISY:
-        o->lin_noise = 1;
         because(o->why, sizeof o->why, "poll's cost above its cost at N = %s is within noise "
                 "at every N from %s to %s, so its log-log slope has no interval", n0, nm, nl);
         return MP_RV_UNRESOLVED;
@@ -447,8 +448,9 @@ size_t mp_rv_deciders(const mp_rmodel *m, const char *mode, mp_rdecider *out, si
     if (mp_rv_linear(m, mode, kind, &o)) {
         if (o.grows_v == MP_RV_UNRESOLVED && o.grows_noise)
             deciders_of(out, max, &n, "poll grows", o.p0, o.p1, NULL);
-        if (o.lin_v == MP_RV_UNRESOLVED && o.lin_noise)
-            deciders_of(out, max, &n, "about linearly", o.p0, o.pm, o.p1);
+        if (o.lin_v == MP_RV_UNRESOLVED && o.lin_noise)   /* within noise: p1 plays no part */
+            deciders_of(out, max, &n, "about linearly", o.p0, o.pm,
+                        o.lin_why == MP_RV_LIN_NOISY ? NULL : o.p1);
         if (o.flat_v == MP_RV_UNRESOLVED && o.flat_noise)
             deciders_of(out, max, &n, "epoll is flat", o.elo, o.ehi, NULL);
     }
@@ -459,13 +461,13 @@ size_t mp_rv_deciders(const mp_rmodel *m, const char *mode, mp_rdecider *out, si
     return n;
 }
 
-size_t mp_rv_cell_decides(const mp_rmodel *m, const mp_rcell *c, char *buf, size_t len)
+size_t mp_rv_decider_claims(const mp_rdecider *d, size_t n, const mp_rcell *c, char *buf,
+                            size_t len)
 {
-    mp_rdecider d[MP_RV_MAX_DECIDERS];
-    size_t n = c ? mp_rv_deciders(m, c->mode, d, MP_RV_MAX_DECIDERS) : 0, k = 0, off = 0;
+    size_t k = 0, off = 0;
     if (len)
         buf[0] = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; c && i < n; i++) {
         if (d[i].cell != c)
             continue;
         if (off < len)

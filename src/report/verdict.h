@@ -33,8 +33,9 @@ const char *mp_rv_name(int v);   /* "yes", "no", "not resolved" */
  *   slope;
  * - knees: super-linear stretches of poll (mp__r_knees), named with the
  *   cache level they coincide with, beside the claim, never against it;
- * - epoll flat: max / min of its medians, with the range the cells'
- *   intervals allow, at most MP_RV_FLAT_BOUND. */
+ * - epoll flat: its highest median over its lowest, the Hodges-Lehmann
+ *   ratio of those two cells (mp_rc_ratio_est), at most MP_RV_FLAT_BOUND
+ *   by that ratio's 95% interval. */
 #define MP_RV_GROW_SLOPE 0.5
 #define MP_RV_LIN_LO 0.75
 #define MP_RV_LIN_HI 1.25
@@ -65,7 +66,9 @@ typedef struct mp_rlinear {
                                   * ..."; "" when none */
     char why[600];               /* what is not resolved, "" when all is */
     const mp_rcell *p0, *p1, *e1;/* poll's first and last cells, epoll's last */
-    const mp_rcell *pm;          /* poll's cell at lin_from (NULL: the first N's) */
+    const mp_rcell *pm;          /* poll's cell at the slope's first N above N0 (lin_from;
+                                  * with none resolved, the first candidate's);
+                                  * NULL without one */
     const mp_rcell *elo, *ehi;   /* epoll's cells with the lowest and the highest
                                   * median: the two its max/min is of */
     /* not resolved because an interval straddles the bound (not for too few
@@ -109,7 +112,8 @@ const char *mp_rv_ratio_verdict(const mp_rratio *o);
  * its claim kind, mp_rv_claim_kind) left not resolved because an interval
  * straddles its bound, the cells that bound that interval: "poll grows":
  * poll's first and last cells; "about linearly": those and poll's cell at
- * the slope's first N; "epoll is flat": epoll's cells with the lowest and
+ * the slope's first N (poll's first cell and the first candidate's where
+ * every candidate is within noise); "epoll is flat": epoll's cells with the lowest and
  * the highest median; "poll/epoll at 10,000": poll's and epoll's
  * cells there.  Of these, the noisy ones (mp_rc_noisy) where any is, else
  * all.  A claim unresolved for too few repeat medians names no cell.  Up
@@ -121,8 +125,9 @@ typedef struct mp_rdecider {
 } mp_rdecider;
 #define MP_RV_MAX_DECIDERS 9
 size_t mp_rv_deciders(const mp_rmodel *m, const char *mode, mp_rdecider *out, size_t max);
-/* The claims (", "-joined, in the order above) whose verdict c's spread
- * leaves unresolved, into buf; 0 (and "") when none. */
-size_t mp_rv_cell_decides(const mp_rmodel *m, const mp_rcell *c, char *buf, size_t len);
+/* The claims of c among d[0, n) (mp_rv_deciders of c's mode), ", "-joined
+ * in that order, into buf; how many (0, and "", when none). */
+size_t mp_rv_decider_claims(const mp_rdecider *d, size_t n, const mp_rcell *c, char *buf,
+                            size_t len);
 
 #endif
