@@ -12,7 +12,8 @@
 #include "report/md.h"
 #include "common/quote.h"
 
-/* The traced cells beside the cells of the run given with --against. */
+/* The traced cells beside the cells of the run they were set against
+ * (--against DIR, or the quick run --against-quick made). */
 static void beside(FILE *f, const mp_rmodel *m)
 {
     size_t rows = 0;
@@ -26,7 +27,7 @@ static void beside(FILE *f, const mp_rmodel *m)
             continue;
         if (!rows++)
             fprintf(f, "### Beside the harness\n\nEach traced cell beside the cell of "
-                       "`muxprof run` given with `--against` (%s): the same backend, ready "
+                       "the `muxprof run` it was set against (%s): the same backend, ready "
                        "mode for timeout 0 and wakeup otherwise, the nearest N within a "
                        "quarter. They are not the same measurement: a traced call's time "
                        "runs from its entry to its exit, its wait included; a wakeup cell's "

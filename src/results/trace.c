@@ -47,8 +47,8 @@ static const mp_rtfield fields[] = {
         "and eventfd among them: --against prefers the run's cells of this fd kind"),
     ROW(epoll_rule, MP_RT_STR, MP_RT_ALWAYS, "", "how an epoll call's N is followed"),
     ROW(timing, MP_RT_STR, MP_RT_ALWAYS, "", "what a cell's wall_ns is"),
-    ROW(against, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "--against: the run whose cells are set "
-        "beside the traced ones"),
+    ROW(against, MP_RT_STR, MP_RT_OMIT_EMPTY, "", "--against or --against-quick: the run "
+        "whose cells are set beside the traced ones"),
 };
 #undef ROW
 
