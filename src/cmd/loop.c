@@ -25,6 +25,7 @@
 #include "run/fdset.h"
 #include "run/peer.h"
 #include "run/sample.h"
+#include "sim/marker.h"
 
 #define LOOP_CALLS_MAX 1000000000L
 #define LOOP_CPU_MAX (CPU_SETSIZE - 1)
@@ -186,11 +187,15 @@ static int pin(int cpu, mp_err *err)
  * a seven-byte nopl whose displacement is 0x4d585000 | imm (little-endian
  * bytes imm, 0x50, 0x58, 0x4d); one before the calls and one on each side
  * of every call.  Nothing on other CPUs. */
+#define LOOP_STR(x) #x
+#define LOOP_XSTR(x) LOOP_STR(x)   /* the marker's number, not its name */
 #if defined(__aarch64__)
-#define LOOP_MARK(imm) __asm__ volatile("hint #" #imm ::: "memory")
+#define LOOP_MARK(imm) __asm__ volatile("hint #" LOOP_XSTR(imm) ::: "memory")
 #elif defined(__x86_64__)
 #define LOOP_MARK(imm) \
-    __asm__ volatile(".byte 0x0f, 0x1f, 0x80, " #imm ", 0x50, 0x58, 0x4d" ::: "memory")
+    __asm__ volatile(".byte 0x0f, 0x1f, 0x80, " LOOP_XSTR(imm) ", 0x50, 0x58, 0x4d" ::: "memory")
+_Static_assert(MP_SIM_X86_MAGIC == 0x4d585000u, "LOOP_MARK's bytes 0x50, 0x58, 0x4d are "
+               "MP_SIM_X86_MAGIC's high bytes");
 #else
 #define LOOP_MARK(imm) ((void)0)
 #endif
@@ -201,11 +206,11 @@ static int calls(const loop_config *c, void *st, const mp_fdset *set, mp_err *er
 {
     const mp_backend_ops *b = c->backend;
     int got[2], r = 0;
-    LOOP_MARK(112);
+    LOOP_MARK(MP_SIM_MARK_CELL);
     for (long i = 0; i < c->calls; i++) {
-        LOOP_MARK(113);
+        LOOP_MARK(MP_SIM_MARK_BEGIN);
         r = b->wait(st, 0);
-        LOOP_MARK(114);
+        LOOP_MARK(MP_SIM_MARK_END);
         if (r != set->active)
             return mp_sample_check_answer(b, st, set, r, got, err);
     }
