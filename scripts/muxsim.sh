@@ -2,20 +2,29 @@
 # SPDX-License-Identifier: MIT
 # muxsim.sh - simulated L1, L2, L3 (LLC) and TLB counts per call, kernel
 # included, from muxprof's own cache and TLB model (sim/, the QEMU plugin
-# libmuxsim.so) watching an emulated arm64 guest.  One boot runs every
-# (backend, N) cell one after another; `muxprof loop` marks each call with
-# HINT instructions (sim/marker.h), so every call is one counting window and
-# each cell gets a distribution (p10, p50, p90 after the warm-up calls).
-# See docs/cachesim.md.
+# libmuxsim.so) watching an emulated guest of the geometry's own ISA: arm64
+# (qemu-system-aarch64, Debian's arm64 kernel) or x86_64 (qemu-system-x86_64,
+# Debian's amd64 kernel).  One boot runs every (backend, N) cell one after
+# another; `muxprof loop` marks each call (sim/marker.h: HINTs on arm64, a
+# seven-byte nopl on x86_64), so every call is one counting window and each
+# cell gets a distribution (p10, p50, p90 after the warm-up calls).  See
+# docs/cachesim.md.
 #
-#   scripts/muxsim.sh --out DIR [--geometry NAME|FILE] [--backends LIST] [--fds LIST]
+#   scripts/muxsim.sh --out DIR [--geometry NAME|FILE] [--arch arm64|x86_64]
+#                     [--backends LIST] [--fds LIST]
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
 #                     [--mem MB] [--timeout S] [--scope all|calls] [--with-contrib]
 #                     [--pmu-check] [--force]
 #
-# --pmu-check also runs `muxprof run` (ready mode, the instructions counter
-# read with mrs from the emulated PMU, --quick) over the same cells in the
-# same boot: scripts/muxsim/pmugap.py sets the PMU's instructions per call
+# --arch picks the guest; without it, the geometry's isa= (x86_64 for
+# epyc-9354p and sapphire-rapids, arm64 for neoverse-n1 and neoverse-v1),
+# else arm64.  The arm64 guest runs the arm64 build (ARM_BIN, default
+# build-aarch64/bin/muxprof), the x86_64 guest the host's (HOST_BIN; an
+# x86_64 host only).
+#
+# --pmu-check (arm64 only) also runs `muxprof run` (ready mode, the
+# instructions counter read with mrs from the emulated PMU, --quick) over the
+# same cells in the same boot: scripts/muxsim/pmugap.py sets the PMU's instructions per call
 # beside the model's between the markers (DIR/pmugap.md).
 #
 # --scope calls models only while a call's counting window is open (every
@@ -26,7 +35,7 @@
 # callback counts: where the time went.
 #
 # --fd-kind takes muxprof's fd kinds (pipe, the default, socketpair, tcp,
-# eventfd).  The guest's /init (scripts/lib/arm64-guest.sh) brings its
+# eventfd).  The guest's /init (scripts/lib/guest.sh) brings its
 # loopback up and widens its local port range to 1024-65535 (28,224 tcp
 # connections from each loopback source address muxprof uses); a large N
 # needs guest memory: give --mem.
@@ -62,7 +71,7 @@ ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
 HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
-prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all pmucheck=0
+prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all pmucheck=0 arch=""
 say() { printf 'muxsim: %s\n' "$*" >&2; }
 usage_error() { say "$*"; exit 2; }
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -73,12 +82,13 @@ while [ $# -gt 0 ]; do
         --force) force=1; shift; continue ;;
         --with-contrib) contrib=1; shift; continue ;;
         --pmu-check) pmucheck=1; shift; continue ;;
-        --out|--geometry|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout|--scope)
+        --out|--geometry|--arch|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout|--scope)
             [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
         *) usage_error "unknown option '$1' (--help)" ;;
     esac
     case $1 in
-        --out) out=$2 ;; --geometry) geometry=$2 ;; --backends) backends=$2 ;; --fds) fds=$2 ;;
+        --out) out=$2 ;; --geometry) geometry=$2 ;; --arch) arch=$2 ;; --backends) backends=$2 ;;
+        --fds) fds=$2 ;;
         --fd-kind) kind=$2 ;; --calls) calls=$2 ;; --warmup) warmup=$2 ;;
         --prefetch) prefetch=$2 ;; --mem) mem=$2 ;; --timeout) timeout=$2 ;; --scope) scope=$2 ;;
     esac
@@ -105,6 +115,15 @@ esac
 [ -f "$gf" ] || usage_error "--geometry: no $gf; expected a file or one of $(ls "$ROOT/sim/geometries" | sed 's/\.conf$//' | tr '\n' ' ')"
 # absolute: the plugin is given it from another directory
 gf=$(cd "$(dirname "$gf")" && pwd)/$(basename "$gf")
+[ -n "$arch" ] || arch=$(sed -n 's/^isa=//p' "$gf" | tail -n 1)
+arch=${arch:-arm64}
+case $arch in
+    arm64|aarch64) arch=arm64 ;;
+    x86_64|amd64) arch=x86_64 ;;
+    *) usage_error "--arch: '$arch' is not arm64 or x86_64" ;;
+esac
+[ "$arch" = arm64 ] || [ "$pmucheck" = 0 ] ||
+    usage_error "--pmu-check reads the arm64 guest's emulated PMU: it needs --arch arm64"
 # shellcheck source=lib/outdir.sh
 . "$HERE/lib/outdir.sh"
 outdir_check muxsim --out "$out"
@@ -113,12 +132,31 @@ if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; th
 fi
 
 # ---- prerequisites ----
-[ -x "$ARM_BIN" ] || { say "needs the arm64 build $ARM_BIN: run scripts/cross-aarch64.sh --build-only (or set ARM_BIN)"; exit 1; }
 [ -x "$HOST_BIN" ] || { say "needs the host build $HOST_BIN (it writes results.json): run scripts/setup.sh (or set HOST_BIN)"; exit 1; }
-command -v qemu-system-aarch64 >/dev/null || { say "needs qemu-system-aarch64: apt-get install qemu-system-arm"; exit 1; }
+if [ "$arch" = arm64 ]; then
+    GUEST_BIN=$ARM_BIN
+    [ -x "$ARM_BIN" ] || { say "needs the arm64 build $ARM_BIN: run scripts/cross-aarch64.sh --build-only (or set ARM_BIN)"; exit 1; }
+    GUEST_CPU=max,pauth-impdef=on
+else
+    GUEST_BIN=$HOST_BIN
+    [ "$(uname -m)" = x86_64 ] || { say "--arch x86_64 runs the host's build in the guest: the host is $(uname -m)"; exit 1; }
+    GUEST_CPU=max
+fi
 command -v gcc >/dev/null || { say "needs gcc: apt-get install gcc"; exit 1; }
-# shellcheck source=lib/arm64-guest.sh
-. "$HERE/lib/arm64-guest.sh"
+AG_ARCH=$arch
+# shellcheck source=lib/guest.sh
+. "$HERE/lib/guest.sh"
+command -v "$AG_QEMU" >/dev/null || { say "needs $AG_QEMU: apt-get install $AG_QEMU_PKG"; exit 1; }
+# One TCG thread runs both vCPUs in turn in either guest.  On arm64 -icount
+# shift=0 does it (and makes the emulated PMU's instructions exact for
+# --pmu-check); QEMU 7.2's x86_64 guest does not bring up its second CPU
+# under -icount, so there thread=single does it, and no PMU is emulated.
+if [ "$arch" = x86_64 ]; then
+    AG_QEMU_MACHINE="-M pc -accel tcg,thread=single"
+    TCG_ARGS=()
+else
+    TCG_ARGS=(-icount shift=0,sleep=off)
+fi
 
 # shellcheck source=lib/qemu-source.sh
 . "$HERE/lib/qemu-source.sh"
@@ -150,16 +188,16 @@ if [ "$contrib" = 1 ]; then
     line=$(sed -n 's/^line=//p' "$gf")
     qargs=(-plugin "$CONTRIB,cores=2,l2=on,evict=lru,limit=1,dcachesize=$ds,dassoc=$dw,dblksize=$line,icachesize=$is,iassoc=$iw,iblksize=$line,l2cachesize=$us,l2assoc=$uw,l2blksize=$line")
 fi
-ag_need_tools && ag_fetch_kernel && ag_fetch_busybox || start_failed "could not fetch the arm64 kernel or busybox"
+ag_need_tools && ag_fetch_kernel && ag_fetch_busybox || start_failed "could not fetch the $arch kernel or busybox"
 
 # ---- the guest: every cell in one boot ----
 work=$(mktemp -d "${TMPDIR:-/tmp}/muxsim.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 : > "$work/cells"
 for b in ${backends//,/ }; do for n in ${fds//,/ }; do echo "$b $n" >> "$work/cells"; done; done
-ag_root_new "$work/root" && ag_root_add_prog "$work/root" "$ARM_BIN" /bin/muxprof &&
+ag_root_new "$work/root" && ag_root_add_prog "$work/root" "$GUEST_BIN" /bin/muxprof &&
     ag_root_add_file "$work/root" "$work/cells" /cells || start_failed "could not build the initrd"
-# The guest's /init (scripts/lib/arm64-guest.sh) has brought the loopback up
+# The guest's /init (scripts/lib/guest.sh) has brought the loopback up
 # and raised the port range, fs.nr_open, RLIMIT_NOFILE and the epoll watches.
 cat > "$work/job.sh" <<EOF
 grep -E 'MemTotal|PageTables' /proc/meminfo > /out/meminfo
@@ -189,7 +227,7 @@ ag_root_job "$work/root" "$work/job.sh" && ag_pack "$work/root" "$work/initrd.gz
     start_failed "could not pack the initrd"
 
 ncells=$(wc -l < "$work/cells")
-say "one boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, scope $scope, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
+say "one $arch boot, $ncells cells x $calls calls, geometry $(basename "$gf" .conf), prefetch $prefetch, scope $scope, guest ${mem} MiB (load $(cut -d' ' -f1-3 /proc/loadavg))"
 t0=$(date +%s)
 # Progress: the guest names each cell on its console as it starts it.  The
 # ETA weighs a cell by N + 1,000 (set-up and, for poll and select, the call
@@ -216,7 +254,7 @@ progress() {
 }
 progress & progress_pid=$!
 AG_TIMEOUT=$timeout ag_boot "$work/initrd.gz" "$work/back" "$out/guest/console.log" \
-    -cpu max,pauth-impdef=on -smp 2 -m "$mem" -icount shift=0,sleep=off \
+    -cpu "$GUEST_CPU" -smp 2 -m "$mem" "${TCG_ARGS[@]}" \
     -plugin "$PLUGIN,geometry=$gf,out=$out/muxsim.tsv,samples=$out/samples.tsv,totals=$out/totals.tsv,times=$out/times.tsv,functions=$out/functions.tsv,scope=$scope,warmup=$warmup,prefetch=$prefetch,cores=2" \
     "${qargs[@]}" -d plugin -D "$out/guest/plugin.log" \
     -- isolcpus=1 nokaslr cryptomgr.notests
@@ -241,8 +279,9 @@ warmup=$warmup
 prefetch=$prefetch
 scope=$scope
 guest_mem_mib=$mem
+arch=$arch
 kernel=$AG_KERNEL
-qemu=$(qemu-system-aarch64 --version | head -n 1)
+qemu=$("$AG_QEMU" --version | head -n 1)
 boot_seconds=$secs
 boot_status=$rc
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -28,6 +28,11 @@ bad "--fds: '0' is not a whole number in 1..1048576" --out "$t/x" --fds 10,0
 bad "unknown option '--bogus'" --out "$t/x" --bogus
 bad "--scope: 'some' is not all or calls" --out "$t/x" --scope some
 bad "--with-contrib compares whole-boot totals: it needs --scope all" --out "$t/x" --scope calls --with-contrib
+bad "--arch: 'sparc' is not arm64 or x86_64" --out "$t/x" --arch sparc
+bad "--pmu-check reads the arm64 guest's emulated PMU: it needs --arch arm64" --out "$t/x" \
+    --arch x86_64 --pmu-check
+bad "--pmu-check reads the arm64 guest's emulated PMU: it needs --arch arm64" --out "$t/x" \
+    --geometry epyc-9354p --pmu-check
 ARM_BIN=$t/none HOST_BIN=$bin "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
     grep -q "needs the arm64 build $t/none" "$t/err" || fail "no arm64 build: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a missing prerequisite left $t/x"

@@ -55,6 +55,8 @@ g = c["geometry"]
 want("geometry", (g["name"], g["l1d"], g["l3"]["policy"], g["dtlb"], g["page_bytes"], g["prefetch"]),
      ("neoverse-n1", {"size_bytes": 65536, "ways": 4}, "victim", "48,48", 4096, "none"))
 want("kernel", (c["guest_kernel"], c["boot_seconds_total"]), ("6.1.0-57-arm64", 317))
+want("arch (plan.env has no arch=: an arm64 boot)", c["arch"], "aarch64")
+want("method", "(-icount shift=0)" in c["method"] and "markers (HINTs)" in c["method"], True)
 want("caches", [(x["level"], x["size_bytes"]) for x in j["topology"]["caches"]],
      [(1, 65536), (1, 65536), (2, 1048576), (3, 33554432)])
 ev = [e["name"] for e in j["counters"]["events"]]
@@ -208,11 +210,24 @@ fresh bad && sed -i 's/^fds=.*/fds=100,99999999999999999999/' "$t/bad/plan.env"
 refused "$t/bad" "$t/bad/plan.env: fds= must be counts from 1 to 16777216" 2
 fresh bad && sed -i 's/^fds=.*/fds=0,100/' "$t/bad/plan.env"
 refused "$t/bad" "$t/bad/plan.env: fds= must be counts from 1 to 16777216" 2
+fresh bad && echo "arch=sparc" >> "$t/bad/plan.env"
+refused "$t/bad" "$t/bad/plan.env: arch= must be arm64 or x86_64" 2
 fresh bad && sed -i 's/^prefetch=.*/prefetch=l3/' "$t/bad/plan.env"
 refused "$t/bad" "prefetch: 'l3' is not one of none, l1d, l2, l1d+l2" 2
 fresh bad && printf 'line=64\n' > "$t/bad.conf"
 refused "$t/bad" "no description= line" 2 --geometry "$t/bad.conf"
 refused "$t/bad" "$t/nope.conf: no such geometry file" 1 --geometry "$t/nope.conf"
+
+# ---- an x86_64 boot: plan.env's arch= names the guest's ISA ----
+fresh x86 && echo "arch=x86_64" >> "$t/x86/plan.env"
+"$mp" sim-import "$t/x86" >/dev/null 2>"$t/err" || fail "sim-import arch=x86_64: $(cat "$t/err")"
+python3 - "$t/x86/results.json" <<'PY' || fail "results.json of an x86_64 boot"
+import json, sys
+c = json.load(open(sys.argv[1]))["context"]
+if c["arch"] != "x86_64" or "x86_64 guest (one TCG thread)" not in c["method"] or \
+        "markers (nopl)" not in c["method"]:
+    sys.exit("arch %r, method %r" % (c["arch"], c["method"]))
+PY
 
 # ---- usage ----
 for args in "" "$t/good $t/bad" "$t/good --bogus"; do

@@ -88,6 +88,10 @@ typedef struct mp__sim_in {
 
 /* plan.env's value of key, or NULL. */
 const char *mp__sim_env(const mp__sim_in *in, const char *key);
+/* The guest's ISA as results.json's context.arch names it: "x86_64" for
+ * plan.env's arch=x86_64, else "aarch64" (arm64, or a directory from before
+ * arch= was written). */
+const char *mp__sim_guest_arch(const mp__sim_in *in);
 /* s as a finite number: 0, or -1 when it is not one. */
 int mp__sim_number(const char *s, double *out);
 /* Why loop r failed: what it printed (one line, control characters as '?',

@@ -103,15 +103,17 @@ static cJSON *context_json(const mp__sim_in *im, const char *label)
     if (!strncmp(kernel, "vmlinuz-", 8))
         memmove(kernel, kernel + 8, strlen(kernel + 8) + 1);
     add_text(ctx, "host", uname(&u) == 0 ? u.nodename : NULL);
-    cJSON_AddStringToObject(ctx, "arch", "aarch64");
+    cJSON_AddStringToObject(ctx, "arch", mp__sim_guest_arch(im));
     cJSON_AddBoolToObject(ctx, "emulated", 1);
     cJSON_AddBoolToObject(ctx, "simulated", 1);
     cJSON_AddStringToObject(ctx, "label", label);
     cJSON_AddItemToObject(ctx, "geometry", geometry_json(im));
-    snprintf(method, sizeof method, "QEMU TCG guest (-icount shift=0), muxprof's model (sim/, "
+    int x86 = !strcmp(mp__sim_guest_arch(im), "x86_64");
+    snprintf(method, sizeof method, "QEMU TCG %s guest (%s), muxprof's model (sim/, "
              "libmuxsim.so); every cell in one boot, loop pinned to CPU 1 with isolcpus=1; one "
-             "counting window per call between the loop's HINT markers, the first %s calls "
-             "left out", mp__sim_env(im, "warmup"));
+             "counting window per call between the loop's markers (%s), the first %s calls "
+             "left out", x86 ? "x86_64" : "arm64", x86 ? "one TCG thread" : "-icount shift=0",
+             x86 ? "nopl" : "HINTs", mp__sim_env(im, "warmup"));
     cJSON_AddStringToObject(ctx, "method", method);
     add_text(ctx, "qemu", mp__sim_env(im, "qemu"));
     cJSON_AddStringToObject(ctx, "guest_kernel", kernel);

@@ -167,7 +167,16 @@ static int read_env(mp__sim_in *im, mp_err *err)
     mp_err why;
     if (mp_sim_prefetch_parse(mp__sim_env(im, "prefetch"), &bits, &why))
         return bad(err, im, "plan.env", 0, why.msg);
+    const char *arch = mp__sim_env(im, "arch");
+    if (arch && strcmp(arch, "arm64") && strcmp(arch, "x86_64"))
+        return bad(err, im, "plan.env", 0, "arch= must be arm64 or x86_64");
     return 0;
+}
+
+const char *mp__sim_guest_arch(const mp__sim_in *in)
+{
+    const char *arch = mp__sim_env(in, "arch");
+    return arch && !strcmp(arch, "x86_64") ? "x86_64" : "aarch64";
 }
 
 static int read_cells(mp__sim_in *im, mp_err *err)
