@@ -389,14 +389,6 @@ static size_t seed_ns_any(const mp_rmodel *r, const char *mode, const char *cons
     return n;
 }
 
-/* A seed's median or, where it has none at that N, "–". */
-static const char *seed_p50_text(const mp_rmodel *r, const char *mode, const char *backend,
-                                 long long n, char *buf, size_t len)
-{
-    double v = seed_p50(r, mode, backend, n);
-    return isfinite(v) ? mp_fmt_num(buf, len, v) : "–";
-}
-
 static int load_seed(mp_rmodel *r, const char *name, FILE *f)
 {
     const mp_cmp_ref *ref = mp_cmp_ref_find(name);
@@ -486,68 +478,60 @@ static void free_seed(mp_rmodel *r)
     free(r);
 }
 
+/* One seed's numbers beside this run's mode cells on kind, a column pair
+ * (the seed's, this run's) per backend, a row per N the seed has for any of
+ * them; no_seed where the seed has none at that N.  1 when a table was
+ * written (else one line says why not). */
+static int seed_table(FILE *f, const mp_rmodel *m, const mp_rmodel *ref, const char *seed,
+                      const char *mode, const char *kind, const char *seed_kind,
+                      const char *const *be, size_t nb, const char *no_seed, const char *sep)
+{
+    long long ns[MP_RC_MAXPTS];
+    size_t n = seed_ns_any(ref, mode, be, nb, ns, MP_RC_MAXPTS), at;
+    char head[512];
+    at = (size_t)snprintf(head, sizeof head, "| N |");
+    for (size_t b = 0; b < nb && at < sizeof head; b++)
+        at += (size_t)snprintf(head + at, sizeof head - at, " seed %s %s (%s) | this run |",
+                               seed, be[b], mode);
+    if (at < sizeof head)
+        at += (size_t)snprintf(head + at, sizeof head - at, "\n|---:|");
+    for (size_t b = 0; b < nb && at < sizeof head; b++)
+        at += (size_t)snprintf(head + at, sizeof head - at, "---:|---:|");
+    if (at < sizeof head)
+        snprintf(head + at, sizeof head - at, "\n");
+    if (!seed_table_open(f, m, seed, mode, kind, seed_kind, be, nb, ns, n, sep, head))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char e[32];
+        fprintf(f, "| %s |", mp_fmt_num(e, sizeof e, (double)ns[i]));
+        for (size_t b = 0; b < nb; b++) {
+            char x[32], y[32];
+            double v = seed_p50(ref, mode, be[b], ns[i]);
+            fprintf(f, " %s | %s |", isfinite(v) ? mp_fmt_num(x, sizeof x, v) : no_seed,
+                    run_p50(m, mode, kind, be[b], ns[i], y, sizeof y));
+        }
+        fputc('\n', f);
+    }
+    return 1;
+}
+
 static void seed_tables(FILE *f, const mp_rmodel *m)
 {
-    char a[32], b[32], c[32], d[32];
     const char *sk000, *k000 = mp_rv_claim_kind(m, "wakeup", &sk000);
     const char *sk002, *k002 = mp_rv_claim_kind(m, "ready", &sk002);
-    long long ns[MP_RC_MAXPTS] = {0};
     mp_rmodel *s000 = calloc(1, sizeof *s000), *s001 = calloc(1, sizeof *s001);
     mp_rmodel *s002 = calloc(1, sizeof *s002);
     if (!s000 || !s001 || !s002 || load_seed(s000, REF_EPYC, f) < 0 ||
         load_seed(s001, REF_PYTHON, f) < 0 || load_seed(s002, REF_AARCH64, f) < 0)
         goto out;
     static const char *const pe[] = {"poll", "epoll"}, *const spe[] = {"select", "poll", "epoll"};
-    size_t n000 = seed_ns(s000, "wakeup", "poll", ns, MP_RC_MAXPTS);
     fprintf(f, "\nThe seeds' own numbers beside this run's medians (ns per call; different "
                "hosts, so compare shapes, not values; this run's intervals are in the Results "
                "tables).");
-    int has000 = seed_table_open(f, m, "000", "wakeup", k000, sk000, pe, 2, ns, n000, " ",
-                                 "| N | seed 000 poll (wakeup) | this run poll (wakeup) | seed "
-                                 "000 epoll (wakeup) | this run epoll (wakeup) |\n"
-                                 "|---:|---:|---:|---:|---:|\n");
-    char e0[32];
-    for (size_t i = 0; has000 && i < n000; i++)
-        fprintf(f, "| %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)ns[i]),
-                mp_fmt_num(a, sizeof a, seed_p50(s000, "wakeup", "poll", ns[i])),
-                run_p50(m, "wakeup", k000, "poll", ns[i], b, sizeof b),
-                mp_fmt_num(c, sizeof c, seed_p50(s000, "wakeup", "epoll", ns[i])),
-                run_p50(m, "wakeup", k000, "epoll", ns[i], d, sizeof d));
-    size_t n002 = seed_ns(s002, "ready", "poll", ns, MP_RC_MAXPTS);
-    int has002 = seed_table_open(f, m, "002", "ready", k002, sk002, spe, 3, ns, n002, "\n",
-                                 "| N | seed 002 select (ready) | this run | seed 002 poll "
-                                 "(ready) | this run | seed 002 epoll (ready) | this run |\n"
-                                 "|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; has002 && i < n002; i++) {
-        char e[32], g[32];
-        long long n = ns[i];
-        double sel = seed_p50(s002, "ready", "select", n);
-        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n", mp_fmt_num(e0, sizeof e0, (double)n),
-                isfinite(sel) ? mp_fmt_num(a, sizeof a, sel) : "not possible",
-                run_p50(m, "ready", k002, "select", n, b, sizeof b),
-                mp_fmt_num(c, sizeof c, seed_p50(s002, "ready", "poll", n)),
-                run_p50(m, "ready", k002, "poll", n, d, sizeof d),
-                mp_fmt_num(e, sizeof e, seed_p50(s002, "ready", "epoll", n)),
-                run_p50(m, "ready", k002, "epoll", n, g, sizeof g));
-    }
-    size_t n001 = seed_ns_any(s001, "wakeup", spe, 3, ns, MP_RC_MAXPTS);
-    int has001 = seed_table_open(f, m, "001", "wakeup", k000, sk000, spe, 3, ns, n001, "\n",
-                                 "| N | seed 001 select (wakeup) | this run | seed 001 poll "
-                                 "(wakeup) | this run | seed 001 epoll (wakeup) | this run |\n"
-                                 "|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; has001 && i < n001; i++) {
-        char e[32], g[32];
-        long long n = ns[i];
-        fprintf(f, "| %s | %s | %s | %s | %s | %s | %s |\n",
-                mp_fmt_num(e0, sizeof e0, (double)n),
-                seed_p50_text(s001, "wakeup", "select", n, a, sizeof a),
-                run_p50(m, "wakeup", k000, "select", n, b, sizeof b),
-                seed_p50_text(s001, "wakeup", "poll", n, c, sizeof c),
-                run_p50(m, "wakeup", k000, "poll", n, d, sizeof d),
-                seed_p50_text(s001, "wakeup", "epoll", n, e, sizeof e),
-                run_p50(m, "wakeup", k000, "epoll", n, g, sizeof g));
-    }
-    if (has001)
+    seed_table(f, m, s000, "000", "wakeup", k000, sk000, pe, 2, "–", " ");
+    /* seed 002 has no select beyond FD_SETSIZE */
+    seed_table(f, m, s002, "002", "ready", k002, sk002, spe, 3, "not possible", "\n");
+    if (seed_table(f, m, s001, "001", "wakeup", k000, sk000, spe, 3, "–", "\n"))
         fprintf(f, "\nSeed 001 timed Python's selectors, so its times include the "
                    "interpreter's own work in each call: compare how each grows with N, not "
                    "the values.\n");
