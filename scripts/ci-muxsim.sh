@@ -12,14 +12,18 @@
 # ci-*.conf), so that poll passes its L3 knee within the sweep, one boot each
 # with --scope calls, and scripts/muxsim/check-llc.py: poll's LLC-load misses
 # per fd grow past the knee while epoll's stay flat, poll's dTLB misses per
-# fd are there and epoll's are not.
+# fd are there and epoll's are not; then the same check in the x86_64 guest
+# on TCP sockets (the 2 MiB-L3 EPYC geometry, --arch x86_64, N = 100, 1,000
+# and 4,000).
 #   scripts/ci-muxsim.sh [OUTDIR]     (default build/ci-muxsim; the L3 runs
-#                                      in OUTDIR-llc-GEOMETRY)
-# Installs what is missing (qemu-system-arm, qemu-user, libglib2.0-dev,
-# python3, cpio); needs the host build (scripts/setup.sh) and builds the arm64
-# muxprof when build-aarch64 lacks it.  CI_MUXSIM_BUDGET seconds bound the
-# first boot and its import (default 600), CI_MUXSIM_LLC_BUDGET seconds the
-# two L3 boots together (default 180).
+#                                      in OUTDIR-llc-GEOMETRY, the x86_64 one
+#                                      in OUTDIR-x86-tcp)
+# Installs what is missing (qemu-system-arm, qemu-system-x86, qemu-user,
+# libglib2.0-dev, python3, cpio); needs the host build (scripts/setup.sh) and
+# builds the arm64 muxprof when build-aarch64 lacks it.  CI_MUXSIM_BUDGET
+# seconds bound the first boot and its import (default 600),
+# CI_MUXSIM_LLC_BUDGET seconds the two L3 boots together (default 180),
+# CI_MUXSIM_X86_BUDGET seconds the x86_64 boot (default 240).
 case ${1-} in
   -h|--help) sed -n '3,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
 esac
@@ -30,8 +34,8 @@ budget=${CI_MUXSIM_BUDGET:-600}
 say() { printf 'ci-muxsim: %s\n' "$*" >&2; }
 
 missing=()
-for pair in qemu-system-aarch64:qemu-system-arm qemu-aarch64:qemu-user python3:python3 \
-            cpio:cpio; do
+for pair in qemu-system-aarch64:qemu-system-arm qemu-system-x86_64:qemu-system-x86 \
+            qemu-aarch64:qemu-user python3:python3 cpio:cpio; do
     command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
 done
 pkg-config --exists glib-2.0 2>/dev/null || missing+=(libglib2.0-dev)
@@ -71,4 +75,11 @@ for g in ci-epyc-l3-2m ci-n1-slc-4m; do
 done
 python3 scripts/muxsim/check-llc.py "${llc[@]}" || exit 1
 say "the L3 check took $(( $(date +%s) - llc_start )) s (load $(cut -d' ' -f1-3 /proc/loadavg))"
+x86_start=$(date +%s)
+timeout --kill-after=10 "${CI_MUXSIM_X86_BUDGET:-240}" scripts/muxsim.sh --out "$out-x86-tcp" \
+    --force --geometry tests/fixtures/geometries/ci-epyc-l3-2m.conf --arch x86_64 \
+    --backends poll,epoll --fds 100,1000,4000 --fd-kind tcp --calls 8 --warmup 3 --scope calls ||
+    { say "scripts/muxsim.sh --arch x86_64 --fd-kind tcp failed"; exit 1; }
+python3 scripts/muxsim/check-llc.py "$out-x86-tcp" || exit 1
+say "the x86_64 tcp check took $(( $(date +%s) - x86_start )) s"
 say "passed in $(( $(date +%s) - start )) s (load $(cut -d' ' -f1-3 /proc/loadavg))"
