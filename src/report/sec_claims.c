@@ -84,8 +84,8 @@ static void claim_linear(FILE *f, const mp_rmodel *m)
                "whole range's slope), has its interval within %.2f to %.2f; epoll flat: its "
                "highest median over its lowest (the Hodges-Lehmann ratio of those two cells' "
                "repeat medians) at most %.0f by its interval. Super-linear stretches (knees) "
-               "are findings beside the claim, not against it.\n", MP_RV_GROW_SLOPE, MP_RV_LIN_LO, MP_RV_LIN_HI,
-            MP_RV_FLAT_BOUND);
+               "are findings beside the claim, not against it.\n", MP_RV_GROW_SLOPE,
+            MP_RV_LIN_LO, MP_RV_LIN_HI, MP_RV_FLAT_BOUND);
     if (!m->nmodes)
         fprintf(f, "  - not measured in this run: results.json has no cells\n");
     for (size_t i = 0; i < m->nmodes; i++) {
@@ -109,8 +109,8 @@ static void claim_linear(FILE *f, const mp_rmodel *m)
                      iv_text(t, sizeof t, o.lin_lo, o.lin_hi, "2f"), MP_NUM(o.lin_from),
                      MP_NUM(pc->nfds[np - 1]));
         fprintf(f, "  - %s mode: **%s**%s%s: poll grows %s× (%s) from N = %s to %s, log-log "
-                   "slope %.2f (%s)%s; epoll's medians %s to %s ns, highest over lowest %.2f (%s, bound "
-                   "%.0f).\n", mode, mp_rv_linear_verdict(&o), why,
+                   "slope %.2f (%s)%s; epoll's medians %s to %s ns, highest over lowest %.2f "
+                   "(%s, bound %.0f).\n", mode, mp_rv_linear_verdict(&o), why,
                 kind_note(kn, sizeof kn, kind, seed_kind), MP_NUM(o.growth),
                 iv_text(g, sizeof g, o.growth_lo, o.growth_hi, "num"), MP_NUM(pc->nfds[0]),
                 MP_NUM(pc->nfds[np - 1]), o.loglog,
@@ -449,18 +449,17 @@ static const char *ns_list(char *buf, size_t len, const long long *ns, size_t n)
     return buf;
 }
 
-/* The head of a seed's table beside this run's mode cells (sep before it),
- * or, where the run has none of them, one line saying so instead.  1 when
- * the table follows. */
+/* The line above a seed's table beside this run's mode cells (sep before
+ * it), or, where the run has none of them, one line saying so instead.  1
+ * when the table follows. */
 static int seed_table_open(FILE *f, const mp_rmodel *m, const char *seed, const char *mode,
                            const char *kind, const char *seed_kind, const char *const *be,
-                           size_t nb, const long long *ns, size_t n, const char *sep,
-                           const char *head)
+                           size_t nb, const long long *ns, size_t n, const char *sep)
 {
     char tk[160], list[256], names[64] = "";
     if (run_has_any(m, mode, kind, be, nb, ns, n)) {
-        fprintf(f, "%sThis run's %s cells on %s:\n\n%s", sep, mode,
-                table_kind(tk, sizeof tk, seed, kind, seed_kind), head);
+        fprintf(f, "%sThis run's %s cells on %s:\n\n", sep, mode,
+                table_kind(tk, sizeof tk, seed, kind, seed_kind));
         return 1;
     }
     for (size_t i = 0, at = 0; i < nb && at < sizeof names; i++)
@@ -487,20 +486,16 @@ static int seed_table(FILE *f, const mp_rmodel *m, const mp_rmodel *ref, const c
                       const char *const *be, size_t nb, const char *no_seed, const char *sep)
 {
     long long ns[MP_RC_MAXPTS];
-    size_t n = seed_ns_any(ref, mode, be, nb, ns, MP_RC_MAXPTS), at;
-    char head[512];
-    at = (size_t)snprintf(head, sizeof head, "| N |");
-    for (size_t b = 0; b < nb && at < sizeof head; b++)
-        at += (size_t)snprintf(head + at, sizeof head - at, " seed %s %s (%s) | this run |",
-                               seed, be[b], mode);
-    if (at < sizeof head)
-        at += (size_t)snprintf(head + at, sizeof head - at, "\n|---:|");
-    for (size_t b = 0; b < nb && at < sizeof head; b++)
-        at += (size_t)snprintf(head + at, sizeof head - at, "---:|---:|");
-    if (at < sizeof head)
-        snprintf(head + at, sizeof head - at, "\n");
-    if (!seed_table_open(f, m, seed, mode, kind, seed_kind, be, nb, ns, n, sep, head))
+    size_t n = seed_ns_any(ref, mode, be, nb, ns, MP_RC_MAXPTS);
+    if (!seed_table_open(f, m, seed, mode, kind, seed_kind, be, nb, ns, n, sep))
         return 0;
+    fprintf(f, "| N |");
+    for (size_t b = 0; b < nb; b++)
+        fprintf(f, " seed %s %s (%s) | this run |", seed, be[b], mode);
+    fprintf(f, "\n|---:|");
+    for (size_t b = 0; b < nb; b++)
+        fprintf(f, "---:|---:|");
+    fputc('\n', f);
     for (size_t i = 0; i < n; i++) {
         char e[32];
         fprintf(f, "| %s |", mp_fmt_num(e, sizeof e, (double)ns[i]));

@@ -473,15 +473,15 @@ static void series_knees(cJSON *o, const mp_rmodel *m, const char *mode, const c
     }
 }
 
+/* One series of report --json; d[0, nd) are mode's deciders (mp_rv_deciders). */
 static cJSON *series(const mp_rmodel *m, const char *mode, const char *kind,
-                     const char *backend, const long long *ns, size_t n)
+                     const char *backend, const long long *ns, size_t n,
+                     const mp_rdecider *d, size_t nd)
 {
     cJSON *o = cJSON_CreateObject(), *cells = NULL;
     cJSON_AddStringToObject(o, "mode", mode);
     cJSON_AddStringToObject(o, "fd_kind", kind);
     cJSON_AddStringToObject(o, "backend", backend);
-    mp_rdecider d[MP_RV_MAX_DECIDERS];
-    size_t nd = mp_rv_deciders(m, mode, d, MP_RV_MAX_DECIDERS);
     for (size_t i = 0; i < n; i++) {
         const mp_rcell *c = mp_rm_find_any(m, mode, kind, backend, ns[i], 0);
         if (!c)
@@ -520,16 +520,19 @@ static cJSON *series(const mp_rmodel *m, const char *mode, const char *kind,
 static void results_json(cJSON *doc, const mp_rmodel *m)
 {
     cJSON *a = cJSON_AddArrayToObject(doc, "series");
-    for (size_t i = 0; i < m->nmodes; i++)
+    for (size_t i = 0; i < m->nmodes; i++) {
+        mp_rdecider d[MP_RV_MAX_DECIDERS];   /* the mode's claims decided once */
+        size_t nd = mp_rv_deciders(m, m->modes[i], d, MP_RV_MAX_DECIDERS);
         for (size_t k = 0; k < m->nkinds; k++) {
             long long ns[MAXN];
             size_t n = nfds_list(m, m->modes[i], m->kinds[k], ns);
             for (size_t b = 0; b < m->nbackends; b++) {
-                cJSON *s = series(m, m->modes[i], m->kinds[k], m->backends[b], ns, n);
+                cJSON *s = series(m, m->modes[i], m->kinds[k], m->backends[b], ns, n, d, nd);
                 if (s)
                     cJSON_AddItemToArray(a, s);
             }
         }
+    }
 }
 
 const mp_rsection mp_rsec_results = {"results", 1, 1, NULL, results, results_json, 0};
