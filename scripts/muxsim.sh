@@ -10,17 +10,29 @@
 # cell gets a distribution (p10, p50, p90 after the warm-up calls).  See
 # docs/cachesim.md.
 #
-#   scripts/muxsim.sh --out DIR [--geometry NAME|FILE] [--arch arm64|x86_64]
-#                     [--backends LIST] [--fds LIST]
+#   scripts/muxsim.sh --out DIR [--geometry NAME|FILE[,NAME|FILE...]]
+#                     [--arch arm64|x86_64] [--backends LIST] [--fds LIST]
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
 #                     [--mem MB] [--timeout S] [--scope all|calls] [--with-contrib]
-#                     [--pmu-check] [--force]
+#                     [--pmu-check] [--no-cross] [--force]
 #
 # --arch picks the guest; without it, the geometry's isa= (x86_64 for
 # epyc-9354p and sapphire-rapids, arm64 for neoverse-n1 and neoverse-v1),
 # else arm64.  The arm64 guest runs the arm64 build (ARM_BIN, default
 # build-aarch64/bin/muxprof), the x86_64 guest the host's (HOST_BIN; an
 # x86_64 host only).
+#
+# Several geometries (--geometry epyc-9354p,neoverse-v1) compare hosts: each
+# geometry runs on its own ISA with the same options, in DIR/GEOMETRY-ISA/
+# (a whole run directory each, as below), then `muxprof compare` of them
+# writes DIR/compare/ (report.md and figures: the counts per call, per fd and
+# per array line side by side, where each miss count starts growing, the
+# poll/epoll ratios).  When the ISAs differ, one more boot runs the first
+# geometry under the second geometry's ISA (DIR/GEOMETRY-ISA too), so that
+# the comparison can take the difference apart: the same geometry under two
+# ISAs is what the ISA changes, the same ISA under two geometries what the
+# cache sizes change; --no-cross leaves that boot out.  --arch is refused
+# there (each geometry names its ISA).
 #
 # --pmu-check (arm64 only) also runs `muxprof run` (ready mode, the
 # instructions counter read with mrs from the emulated PMU, --quick) over the
@@ -71,7 +83,8 @@ ARM_BIN=${ARM_BIN:-$ROOT/build-aarch64/bin/muxprof}
 HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
-prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all pmucheck=0 arch=""
+prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all pmucheck=0 arch="" cross=1
+pass=()   # the options every geometry's run gets when several are compared
 say() { printf 'muxsim: %s\n' "$*" >&2; }
 usage_error() { say "$*"; exit 2; }
 usage() { sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -80,8 +93,9 @@ while [ $# -gt 0 ]; do
     case $1 in
         --help|-h) usage; exit 0 ;;
         --force) force=1; shift; continue ;;
-        --with-contrib) contrib=1; shift; continue ;;
-        --pmu-check) pmucheck=1; shift; continue ;;
+        --no-cross) cross=0; shift; continue ;;
+        --with-contrib) contrib=1; pass+=("$1"); shift; continue ;;
+        --pmu-check) pmucheck=1; pass+=("$1"); shift; continue ;;
         --out|--geometry|--arch|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout|--scope)
             [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
         *) usage_error "unknown option '$1' (--help)" ;;
@@ -92,6 +106,7 @@ while [ $# -gt 0 ]; do
         --fd-kind) kind=$2 ;; --calls) calls=$2 ;; --warmup) warmup=$2 ;;
         --prefetch) prefetch=$2 ;; --mem) mem=$2 ;; --timeout) timeout=$2 ;; --scope) scope=$2 ;;
     esac
+    case $1 in --out|--geometry|--arch) ;; *) pass+=("$1" "$2") ;; esac
     shift 2
 done
 [ -n "$out" ] || usage_error "--out DIR is required (--help)"
@@ -108,20 +123,36 @@ case $prefetch in none|l1d|l2|l1d+l2) ;; *) usage_error "--prefetch: '$prefetch'
 case $scope in all|calls) ;; *) usage_error "--scope: '$scope' is not all or calls" ;; esac
 [ "$scope" = all ] || [ "$contrib" = 0 ] ||
     usage_error "--with-contrib compares whole-boot totals: it needs --scope all"
-case $geometry in
-    */*|*.conf) gf=$geometry ;;
-    *) gf=$ROOT/sim/geometries/$geometry.conf ;;
-esac
-[ -f "$gf" ] || usage_error "--geometry: no $gf; expected a file or one of $(ls "$ROOT/sim/geometries" | sed 's/\.conf$//' | tr '\n' ' ')"
-# absolute: the plugin is given it from another directory
-gf=$(cd "$(dirname "$gf")" && pwd)/$(basename "$gf")
-[ -n "$arch" ] || arch=$(sed -n 's/^isa=//p' "$gf" | tail -n 1)
-arch=${arch:-arm64}
-case $arch in
-    arm64|aarch64) arch=arm64 ;;
-    x86_64|amd64) arch=x86_64 ;;
-    *) usage_error "--arch: '$arch' is not arm64 or x86_64" ;;
-esac
+# geometry_file NAME|FILE: its file, absolute (the plugin is given it from
+# another directory), or a usage error naming the geometries there are.
+geometry_file() {
+    local f
+    case $1 in
+        */*|*.conf) f=$1 ;;
+        *) f=$ROOT/sim/geometries/$1.conf ;;
+    esac
+    [ -f "$f" ] || usage_error "--geometry: no $f; expected a file or one of $(ls "$ROOT/sim/geometries" | sed 's/\.conf$//' | tr '\n' ' ')"
+    echo "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+}
+# geometry_arch FILE [ARCH]: ARCH, else the file's isa=, else arm64, spelled
+# arm64 or x86_64.
+geometry_arch() {
+    local a=${2:-$(sed -n 's/^isa=//p' "$1" | tail -n 1)}
+    case ${a:-arm64} in
+        arm64|aarch64) echo arm64 ;;
+        x86_64|amd64) echo x86_64 ;;
+        *) usage_error "--arch: '$a' is not arm64 or x86_64" ;;
+    esac
+}
+if [[ $geometry == *,* ]]; then
+    [ -z "$arch" ] || usage_error "--arch: several geometries each run on their own ISA (isa= of each file); give one geometry to choose its ISA"
+    [ "$pmucheck" = 0 ] || usage_error "--pmu-check reads the arm64 guest's PMU: give one geometry"
+    compare_hosts=1
+else
+    compare_hosts=0
+    gf=$(geometry_file "$geometry") || exit 2
+    arch=$(geometry_arch "$gf" "$arch") || exit 2
+fi
 [ "$arch" = arm64 ] || [ "$pmucheck" = 0 ] ||
     usage_error "--pmu-check reads the arm64 guest's emulated PMU: it needs --arch arm64"
 # shellcheck source=lib/outdir.sh
@@ -129,6 +160,38 @@ esac
 outdir_check muxsim --out "$out"
 if [ -d "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ] && [ "$force" = 0 ]; then
     usage_error "--out: $out exists and is not empty; choose another directory or add --force"
+fi
+
+# ---- several geometries: one run each on its own ISA, then compare ----
+if [ "$compare_hosts" = 1 ]; then
+    runs=() names=() isas=() files=()
+    IFS=, read -r -a glist <<<"$geometry"
+    for g in "${glist[@]}"; do
+        f=$(geometry_file "$g") || exit 2
+        a=$(geometry_arch "$f") || exit 2
+        n=$(basename "$f" .conf)-$a
+        for m in "${names[@]}"; do [ "$m" != "$n" ] || usage_error "--geometry: $g is named twice"; done
+        files+=("$f") isas+=("$a") names+=("$n")
+    done
+    [ "${#files[@]}" -le 7 ] || usage_error "--geometry: at most 7 geometries (muxprof compare sets 8 inputs side by side)"
+    # the first geometry under the second's ISA: the ISA apart from the caches
+    if [ "$cross" = 1 ] && [ "${isas[0]}" != "${isas[1]}" ]; then
+        files+=("${files[0]}") isas+=("${isas[1]}") names+=("$(basename "${files[0]}" .conf)-${isas[1]}")
+    fi
+    outdir_make muxsim --out "$out"
+    say "${#files[@]} runs: ${names[*]}; then muxprof compare into $out/compare"
+    t_all=$(date +%s)
+    for i in "${!files[@]}"; do
+        rm -rf "${out:?}/${names[$i]}"
+        "$0" --out "$out/${names[$i]}" --geometry "${files[$i]}" --arch "${isas[$i]}" "${pass[@]}" ||
+            { say "the run of ${names[$i]} failed (above): no comparison"; exit 1; }
+        runs+=("$out/${names[$i]}")
+    done
+    rm -rf "${out:?}/compare"
+    "$HOST_BIN" compare "${runs[@]}" --out "$out/compare" ||
+        { say "muxprof compare failed (above)"; exit 1; }
+    say "done in $(( $(date +%s) - t_all )) s: $out/compare/report.md"
+    exit 0
 fi
 
 # ---- prerequisites ----

@@ -642,9 +642,18 @@ static void simulated_geometries(void **st)
     if (rc != 0)
         fail_msg("compare exited %d: %s", rc, err_text);
     read_md(out, md, sizeof md);
-    HAS(md, "### poll: sim:L1d-misses per call (simulated: counts of each input's cache "
-            "model)\n\n| N | simulated (epyc-9354p) | simulated (neoverse-n1) |\n|---|---:|---:|\n"
-            "| 10 | 4 | 4 |\n| 100 | 445 | 44.6 |\n| 1000 | 4,569 | 4,569 |\n");
+    HAS(md, "- **A**: simulated (epyc-9354p), aarch64 guest: L1d 32 KiB, L2 1 MiB\n"
+            "- **B**: simulated (neoverse-n1), aarch64 guest:");
+    HAS(md, "### L1d misses per call (simulated)\n\n| backend | N | A per call | A per fd | "
+            "A per array line | B per call | B per fd | B per array line |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|\n| poll | 10 | 4 |");
+    HAS(md, "| poll | 100 | 445 | 4.45 |");
+    HAS(md, "| 44.6 | 0.446 |");
+    /* one ISA, two geometries: what the cache sizes change, nothing to take apart */
+    HAS(md, "**The cache sizes** (ISA aarch64): B (neoverse-n1) against A (epyc-9354p), B / A:");
+    HASNT(md, "**The ISA**");
+    HASNT(md, "taken apart");
+    HASNT(md, "fewer than 4 repeat medians");
     HASNT(md, "time per call (ns, median)");
     HAS(md, "**simulated: counts of a cache model, no times**");
     HASNT(md, "timings mean nothing");
@@ -653,8 +662,56 @@ static void simulated_geometries(void **st)
     if (rc != 0)
         fail_msg("compare exited %d: %s", rc, err_text);
     read_md(out, md, sizeof md);
-    HAS(md, "| 100 | 44.6 | not simulated (a real run) |\n");
+    HAS(md, "| poll | 100 | 44.6 | 0.446 | 3.43 | not simulated (a real run) | | |\n");
     HAS(md, "### poll: time per call (ns, median)\n");
+}
+
+/* EPYC on x86_64 against Neoverse V1 on arm64, and EPYC on arm64 beside
+ * them (scripts/muxsim.sh --geometry epyc-9354p,neoverse-v1: recorded
+ * results, tests/fixtures/compare/sim_isa/): the difference taken apart
+ * into what the ISA changes and what the cache sizes change, and a figure
+ * per count. */
+static void simulated_isa_apart(void **st)
+{
+    (void)st;
+    char out[512], md[300000];
+    snprintf(out, sizeof out, "%s/isa", tmpdir);
+    int rc = compare(FIX "/sim_isa/epyc-9354p-x86_64", FIX "/sim_isa/neoverse-v1-arm64",
+                     FIX "/sim_isa/epyc-9354p-arm64", "--out", out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HAS(md, "- **A**: simulated (epyc-9354p), x86_64 guest: L1d 32 KiB, L2 1 MiB, L3 32 MiB; "
+            "dTLB 72,72 (entries, ways), L2 TLB 3072,24\n");
+    HAS(md, "**The ISA** (geometry epyc-9354p): C (aarch64) against A (x86_64), C / A:");
+    HAS(md, "**The cache sizes** (ISA aarch64): C (epyc-9354p) against B (neoverse-v1), C / B:");
+    HAS(md, "**B against A, taken apart** through C (A's geometry under B's ISA): B / A = "
+            "(C / A, the ISA) × (B / C, the cache sizes)");
+    /* instructions are the ISA's alone: the cache sizes change none */
+    HAS(md, "| poll | 4,000 | instructions | 1,019,180 | 885,763 | 0.869× | 0.869× | 1× |\n");
+    HAS(md, "| poll | 4,000 | LLC-load misses | 308 | 0 | 308 → 0 | 308 → 0 | 0 both |\n");
+    HAS(md, "| poll | L2 misses | between 100 (0 per fd) and 1,000 (14.1 per fd) |");
+    HAS(md, "| instructions | 4,000 | 1,205× |");
+    HAS(md, "(figures/cmp_sim_ready_tcp_instructions.png)");
+    HAS(md, "(figures/cmp_sim_ready_tcp_LLC-load-misses.png)");
+    char p[600];
+    snprintf(p, sizeof p, "%s/figures/cmp_sim_ready_tcp_instructions.gp", out);
+    assert_int_equal(access(p, R_OK), 0);
+    snprintf(p, sizeof p, "%s/figures/cmp_sim_ready_tcp_instructions_epoll_h2.dat", out);
+    assert_int_equal(access(p, R_OK), 0);
+    /* --no-cross: two inputs that differ in both; nothing taken apart */
+    snprintf(out, sizeof out, "%s/isa2", tmpdir);
+    rc = compare(FIX "/sim_isa/epyc-9354p-x86_64", FIX "/sim_isa/neoverse-v1-arm64", "--out",
+                 out, "--no-plots", NULL);
+    if (rc != 0)
+        fail_msg("compare exited %d: %s", rc, err_text);
+    read_md(out, md, sizeof md);
+    HASNT(md, "### What the ISA changes");
+    HAS(md, "A and B differ in both the ISA and the cache sizes, and no input shares one with "
+            "each: their difference mixes the two.  `scripts/muxsim.sh --geometry "
+            "epyc-9354p,neoverse-v1` adds the boot that takes it apart (epyc-9354p under B's "
+            "ISA).\n");
+    HAS(md, "### poll / epoll on the same input");
 }
 
 static void shared_n_api(void **st)
@@ -1048,6 +1105,7 @@ int main(void)
         cmocka_unit_test(profiles_kofn_experiments),
         cmocka_unit_test(lacking_marked),
         cmocka_unit_test(simulated_geometries),
+        cmocka_unit_test(simulated_isa_apart),
         cmocka_unit_test(shared_n_api),
         cmocka_unit_test(wake_delay_matched),
         cmocka_unit_test(wake_delay_message),

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # test_muxsim.sh SRC BIN - scripts/muxsim.sh without booting: its usage errors
-# (exit 2, nothing created), a missing prerequisite (exit 1, nothing
+# (exit 2, nothing created; several geometries too), a missing prerequisite (exit 1, nothing
 # created); then the two readers of a run directory on the recorded outputs
 # of one boot (tests/fixtures/muxsim: poll and epoll at N = 100 and 1,000
 # under neoverse-n1 with the contrib cache plugin beside it): table.py's
@@ -33,6 +33,12 @@ bad "--pmu-check reads the arm64 guest's emulated PMU: it needs --arch arm64" --
     --arch x86_64 --pmu-check
 bad "--pmu-check reads the arm64 guest's emulated PMU: it needs --arch arm64" --out "$t/x" \
     --geometry epyc-9354p --pmu-check
+bad "--arch: several geometries each run on their own ISA" --out "$t/x" \
+    --geometry epyc-9354p,neoverse-v1 --arch arm64
+bad "--pmu-check reads the arm64 guest's PMU: give one geometry" --out "$t/x" \
+    --geometry neoverse-n1,neoverse-v1 --pmu-check
+bad "--geometry: no $src/sim/geometries/nope.conf" --out "$t/x" --geometry epyc-9354p,nope
+bad "--geometry: neoverse-v1 is named twice" --out "$t/x" --geometry neoverse-v1,neoverse-v1
 ARM_BIN=$t/none HOST_BIN=$bin "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
     grep -q "needs the arm64 build $t/none" "$t/err" || fail "no arm64 build: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a missing prerequisite left $t/x"

@@ -164,7 +164,8 @@ const char *mp__cmp_repeat_warning(const mp_cmp_host *h, char *buf, size_t len)
 {
     size_t fewest = SIZE_MAX, ok = 0, below = 0, untestable = 0;
     buf[0] = 0;
-    for (size_t i = 0; i < h->m.ncells && !h->reference; i++) {
+    /* a reference carries one number, a simulation counts and times nothing */
+    for (size_t i = 0; i < h->m.ncells && !h->reference && !h->m.simulated; i++) {
         const mp_rcell *x = &h->m.cells[i];
         if (x->status != MP_CELL_OK)
             continue;

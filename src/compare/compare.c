@@ -117,8 +117,9 @@ int mp_cmp_host_open_anonymized(mp_cmp_host *h, const char *arg, size_t nth, mp_
             *p = ' ';
     snprintf(h->label, sizeof h->label, "%s (%s)%s", model, arch,
              h->emulated ? " [emulated]" : "");
-    if (h->m.simulated) {   /* counts of a cache model: named by it, never as a host */
-        snprintf(h->label, sizeof h->label, "%s", h->m.sim_label);
+    if (h->m.simulated) {   /* counts of a cache model: named by it and its guest's ISA,
+                             * never as a host */
+        snprintf(h->label, sizeof h->label, "%s, %s guest", h->m.sim_label, arch);
         for (char *p = h->label; *p; p++)
             if (!label_char(*p))
                 *p = ' ';

@@ -8,7 +8,24 @@
 
 #include <stdio.h>
 
+#include "common/file.h"
 #include "compare/compare.h"
+
+/* The figures of a comparison: DIR/figures/, whether to draw them, how many
+ * were written and drawn, why drawing stopped (writer.c). */
+typedef struct mp__cmp_figs {
+    mp_dir dir;
+    int no_plots;
+    size_t drawn, figs;
+    char note[MP_ERR_MAX];
+} mp__cmp_figs;
+/* Write figures/FIG.gp (a wrapper setting vars that loads SCRIPT from
+ * plots/), draw it unless told not to, and link it from f under caption. */
+int mp__cmp_draw(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const char *fig,
+                 const char *caption, const char *script, const char *vars, mp_err *err);
+/* sim.c: the simulated inputs' counts in a group, side by side (nothing when
+ * fewer than two inputs are simulated runs). */
+int mp__cmp_sim(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const mp_cmp_group *g, mp_err *err);
 
 /* A table head: FIRST, then one column per host (those with col[i], or all
  * when col is NULL). */

@@ -24,10 +24,7 @@
 typedef struct wctx {
     const mp_cmp *c;
     FILE *f;
-    mp_dir figdir;
-    int no_plots;
-    size_t drawn, figs;
-    char plot_note[MP_ERR_MAX];
+    mp__cmp_figs fg;
 } wctx;
 
 static double p50_of(const mp_cmp_host *h, const mp_cmp_group *g, const char *b,
@@ -107,7 +104,7 @@ static int write_data(wctx *w, const mp_cmp_group *g, const char *b, size_t hi,
     char name[200];
     snprintf(name, sizeof name, "cmp_%s_%s_%s_h%zu.dat", g->mode, g->kind, b, hi + 1);
     mp_afile a;
-    int rc = mp_afile_open(&a, &w->figdir, name, err);
+    int rc = mp_afile_open(&a, &w->fg.dir, name, err);
     if (rc)
         return rc;
     fprintf(a.f, "# muxprof compare: %s; %s mode, %s fds, backend %s\n"
@@ -175,21 +172,27 @@ static int figure(wctx *w, const mp_cmp_group *g, const char *b, int ratio,
     }
     if (o < sizeof vars)
         snprintf(vars + o, sizeof vars - o, "ttl = %s\n", MP_QGP(caption));
-    int rc = mp_rfig_write_wrapper(&w->figdir, fig, caption,
-                                   ratio ? "compare_ratio.gp" : "compare_cost.gp", vars, err);
+    return mp__cmp_draw(w->f, &w->fg, c, fig, caption,
+                        ratio ? "compare_ratio.gp" : "compare_cost.gp", vars, err);
+}
+
+int mp__cmp_draw(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const char *fig,
+                 const char *caption, const char *script, const char *vars, mp_err *err)
+{
+    int rc = mp_rfig_write_wrapper(&fg->dir, fig, caption, script, vars, err);
     if (rc)
         return rc;
-    w->figs++;
-    if (!w->no_plots && !w->plot_note[0]) {
-        if (mp_rfig_draw_one(&w->figdir, fig, w->plot_note, sizeof w->plot_note) == 0)
-            w->drawn++;
-        for (size_t i = 0; i < w->c->n; i++)   /* the error names figdir */
-            if (w->c->h[i].m.anonymized) {
-                mp_anon_text_in_place(w->plot_note, sizeof w->plot_note);
+    fg->figs++;
+    if (!fg->no_plots && !fg->note[0]) {
+        if (mp_rfig_draw_one(&fg->dir, fig, fg->note, sizeof fg->note) == 0)
+            fg->drawn++;
+        for (size_t i = 0; i < c->n; i++)   /* the error names figdir */
+            if (c->h[i].m.anonymized) {
+                mp_anon_text_in_place(fg->note, sizeof fg->note);
                 break;
             }
     }
-    fprintf(w->f, "\n![%s](figures/%s.png)\n\n", MP_QMD(caption), fig);
+    fprintf(f, "\n![%s](figures/%s.png)\n\n", MP_QMD(caption), fig);
     return 0;
 }
 
@@ -343,39 +346,6 @@ static void counters(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
     }
 }
 
-/* Counts of cache models (simulated runs) side by side, one table per
- * backend and metric; each column is named by its model.  A column of real
- * counters never shows a simulated metric: the names differ ("sim:"). */
-static void simulated(wctx *w, const mp_cmp_group *g, char (*be)[32], size_t nb)
-{
-    static const char *metric[] = {"sim:L1d-misses", "sim:L2-misses", "sim:L1d-accesses"};
-    const mp_cmp *c = w->c;
-    for (size_t b = 0; b < nb; b++) {
-        long long sh[MP_CMP_MAXPTS];
-        size_t ns = mp_cmp_shared_n(c, g, be[b], sh, MP_CMP_MAXPTS);
-        for (size_t k = 0; ns && k < sizeof metric / sizeof metric[0]; k++) {
-            fprintf(w->f, "### %s: %s per call (simulated: counts of each input's cache "
-                          "model)\n\n", be[b], metric[k]);
-            table_head(w, g, "N");
-            for (size_t i = 0; i < ns; i++) {
-                fprintf(w->f, "| %lld |", sh[i]);
-                for (size_t h = 0; h < c->n; h++) {
-                    if (!mp_cmp_kind(&c->h[h], g->kind))
-                        continue;
-                    const mp_rcell *x = mp_cmp_cell(&c->h[h], g->mode, g->kind, be[b], sh[i]);
-                    char t[64];
-                    double v = mp_rm_p50(x, metric[k]);
-                    fprintf(w->f, " %s |", isfinite(v) ? num(t, sizeof t, v) :
-                            !x || x->status != MP_CELL_OK ? "not measured" :
-                            c->h[h].m.simulated ? "n/a" : "not simulated (a real run)");
-                }
-                fputc('\n', w->f);
-            }
-            fputc('\n', w->f);
-        }
-    }
-}
-
 static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
 {
     const mp_cmp *c = w->c;
@@ -399,8 +369,9 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
     size_t nsim = 0;
     for (size_t i = 0; i < c->n; i++)
         nsim += c->h[i].m.simulated;
-    if (nsim)
-        simulated(w, g, be, nb);
+    int rc = mp__cmp_sim(w->f, &w->fg, c, g, err);
+    if (rc)
+        return rc;
     if (nsim == c->n)   /* counts only: no times to set side by side */
         return 0;
     for (size_t b = 0; b < nb; b++) {
@@ -426,7 +397,7 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
         char cap[200];
         snprintf(cap, sizeof cap, "%.31s, %.15s mode, %.31s fds: time per call vs N, one line per host",
                  be[b], g->mode, g->kind);
-        int rc = figure(w, g, be[b], 0, cap, err);
+        rc = figure(w, g, be[b], 0, cap, err);
         if (rc)
             return rc;
     }
@@ -453,7 +424,7 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
             char cap[200];
             snprintf(cap, sizeof cap, "%.31s / epoll, %.15s mode, %.31s fds: ratio vs N, one line per host",
                      b, g->mode, g->kind);
-            int rc = figure(w, g, b, 1, cap, err);
+            rc = figure(w, g, b, 1, cap, err);
             if (rc)
                 return rc;
         }
@@ -467,11 +438,11 @@ static int group(wctx *w, const mp_cmp_group *g, mp_err *err)
 static int write_report(wctx *w, mp_dir *dir, mp_err *err)
 {
     const mp_cmp *c = w->c;
-    int rc = mp_plot_install(&w->figdir, err);
+    int rc = mp_plot_install(&w->fg.dir, err);
     if (rc)
         return rc;
-    if (!w->no_plots && !mp_plot_gnuplot_found(NULL, 0))
-        snprintf(w->plot_note, sizeof w->plot_note, "gnuplot not found: figures not drawn; "
+    if (!w->fg.no_plots && !mp_plot_gnuplot_found(NULL, 0))
+        snprintf(w->fg.note, sizeof w->fg.note, "gnuplot not found: figures not drawn; "
                  MP_PLOT_INSTALL_HINT ", then run `gnuplot FIGURE.gp` in figures/");
     mp_afile a;
     if ((rc = mp_afile_open(&a, dir, "report.md", err)))
@@ -495,8 +466,8 @@ static int write_report(wctx *w, mp_dir *dir, mp_err *err)
     mp__cmp_kofn(w->f, c);
     mp__cmp_experiments(w->f, c);
     mp__cmp_not_compared(w->f, c);
-    if (w->plot_note[0] && !w->no_plots)
-        fprintf(w->f, "Figures: %s\n", w->plot_note);
+    if (w->fg.note[0] && !w->fg.no_plots)
+        fprintf(w->f, "Figures: %s\n", w->fg.note);
     return mp_afile_commit(&a, err);
 }
 
@@ -506,17 +477,17 @@ int mp_cmp_write(const mp_cmp *c, mp_dir *dir, int no_plots, size_t *drawn,
     wctx w;
     memset(&w, 0, sizeof w);
     w.c = c;
-    w.no_plots = no_plots;
-    int rc = mp_dir_sub(&w.figdir, dir, "figures", err);
+    w.fg.no_plots = no_plots;
+    int rc = mp_dir_sub(&w.fg.dir, dir, "figures", err);
     if (rc == 0) {
-        mp_dir_prune(&w.figdir);   /* what an earlier comparison drew here */
+        mp_dir_prune(&w.fg.dir);   /* what an earlier comparison drew here */
         rc = write_report(&w, dir, err);
     }
-    mp_dir_close(&w.figdir);
+    mp_dir_close(&w.fg.dir);
     if (rc)
         return rc;
-    *drawn = w.drawn;
-    snprintf(note, note_len, "%s", no_plots ? "figures not drawn (--no-plots)" : w.plot_note);
+    *drawn = w.fg.drawn;
+    snprintf(note, note_len, "%s", no_plots ? "figures not drawn (--no-plots)" : w.fg.note);
     return 0;
 }
 

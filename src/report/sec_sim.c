@@ -23,18 +23,6 @@ static const char *cnt(char *b, size_t len, double v)
     return isfinite(v) ? mp_fmt_num(b, len, v) : "–";
 }
 
-/* Lines of the per-descriptor array the call reads: select's read-set
- * bitmap, poll's pollfd array; NaN for backends with none (epoll and
- * io_uring keep their interest set in the kernel). */
-static double array_lines(const mp_rmodel *m, const mp_rcell *c, const char *backend)
-{
-    if (!strcmp(backend, "select"))
-        return mp_rc_select_lines(m, c, (double)c->nfds);
-    if (!strcmp(backend, "poll") || !strcmp(backend, "ppoll"))
-        return mp_rc_pollfd_lines(m, (double)c->nfds);
-    return NAN;
-}
-
 static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const char *kind)
 {
     char a[32], b[32], c[32], d[32], e[32], g[32], h[32];
@@ -58,7 +46,7 @@ static void table_counts(FILE *f, const mp_rmodel *m, const char *mode, const ch
                     mp_fmt_num(nn, sizeof nn, (double)s[i]->nfds),
                     cnt(a, sizeof a, mp_rm_p50(s[i], "sim:L1d-accesses")),
                     cnt(b, sizeof b, miss), cnt(c, sizeof c, miss / (double)s[i]->nfds),
-                    cnt(d, sizeof d, miss / array_lines(m, s[i], m->backends[be])),
+                    cnt(d, sizeof d, miss / mp_rc_array_lines(m, s[i], m->backends[be])),
                     cnt(e, sizeof e, mp_rm_p50(s[i], "sim:L2-accesses")),
                     cnt(g, sizeof g, mp_rm_p50(s[i], "sim:L2-misses")),
                     cnt(h, sizeof h, mp_rm_p50(s[i], "sim:L1i-misses")));

@@ -37,6 +37,15 @@ double mp_rc_pollfd_lines(const mp_rmodel *m, double nfds)
     return (double)mp_lines((unsigned long long)nfds * MP_POLLFD_BYTES, m->line_bytes);
 }
 
+double mp_rc_array_lines(const mp_rmodel *m, const mp_rcell *c, const char *backend)
+{
+    if (!strcmp(backend, "select"))
+        return mp_rc_select_lines(m, c, (double)c->nfds);
+    if (!strcmp(backend, "poll") || !strcmp(backend, "ppoll"))
+        return mp_rc_pollfd_lines(m, (double)c->nfds);
+    return NAN;
+}
+
 long long mp_rc_maxfd(const mp_rcell *c)
 {
     return c->fd_hi >= 0 ? c->fd_hi : c->nfds + 2;

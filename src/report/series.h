@@ -23,6 +23,10 @@ double mp_rc_pollfd_lines(const mp_rmodel *m, double nfds);
 /* Lines of select's read-set bitmap for cell c (its fd_hi; nfds + 2 when c
  * is NULL or has none). */
 double mp_rc_select_lines(const mp_rmodel *m, const mp_rcell *c, double nfds);
+/* Lines of the per-descriptor array a call of backend reads in user space:
+ * select's read-set bitmap, poll's pollfd array; NaN for a backend with none
+ * (epoll and io_uring keep their interest set in the kernel). */
+double mp_rc_array_lines(const mp_rmodel *m, const mp_rcell *c, const char *backend);
 
 /* Highest fd number a cell watched: fd_hi when recorded, else an estimate
  * (fds 0..2 are stdio, so N watched fds end at N + 2). */
