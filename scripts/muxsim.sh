@@ -14,7 +14,7 @@
 #                     [--arch arm64|x86_64] [--backends LIST] [--fds LIST]
 #                     [--fd-kind KIND] [--calls K] [--warmup W] [--prefetch P]
 #                     [--mem MB] [--timeout S] [--scope all|calls] [--with-contrib]
-#                     [--pmu-check] [--no-cross] [--force]
+#                     [--pmu-check] [--with-insn] [--no-cross] [--force]
 #
 # --arch picks the guest; without it, the geometry's isa= (x86_64 for
 # epyc-9354p and sapphire-rapids, arm64 for neoverse-n1 and neoverse-v1),
@@ -57,6 +57,14 @@
 # L1i and L2: both models see the same accesses at the same physical
 # addresses, and DIR/crosscheck.md sets their per-core totals side by side.
 #
+# --with-insn (x86_64 only) loads QEMU's own instruction counter
+# (tests/plugin/insn.c, libinsn-quiet.so, built once like libcache.so) with
+# match= on the loop's markers: it logs the instructions each marker's CPU
+# ran since the marker before, so each call's count between its markers is
+# there a second way, and DIR/insncheck.md (scripts/muxsim/insncheck.py)
+# sets it beside the model's per call.  On arm64 the markers disassemble as
+# plain NOPs, which match= cannot tell apart: there --pmu-check does it.
+#
 # Writes DIR/muxsim.tsv (the plugin's summaries), DIR/samples.tsv (every
 # call), DIR/cells.txt (backend, N and the loop's exit status, in the order
 # they ran), DIR/plan.env (what was run), DIR/table.md (the per-call table),
@@ -84,6 +92,7 @@ HOST_BIN=${HOST_BIN:-$ROOT/build/bin/muxprof}
 
 out="" geometry=neoverse-n1 backends=poll,epoll fds=100,1000 kind=pipe calls=110 warmup=10
 prefetch=none mem=512 timeout=1800 force=0 contrib=0 scope=all pmucheck=0 arch="" cross=1
+insn=0
 pass=()   # the options every geometry's run gets when several are compared
 say() { printf 'muxsim: %s\n' "$*" >&2; }
 usage_error() { say "$*"; exit 2; }
@@ -96,6 +105,7 @@ while [ $# -gt 0 ]; do
         --no-cross) cross=0; shift; continue ;;
         --with-contrib) contrib=1; pass+=("$1"); shift; continue ;;
         --pmu-check) pmucheck=1; pass+=("$1"); shift; continue ;;
+        --with-insn) insn=1; pass+=("$1"); shift; continue ;;
         --out|--geometry|--arch|--backends|--fds|--fd-kind|--calls|--warmup|--prefetch|--mem|--timeout|--scope)
             [ $# -ge 2 ] || usage_error "$1 needs a value (--help)" ;;
         *) usage_error "unknown option '$1' (--help)" ;;
@@ -147,12 +157,15 @@ geometry_arch() {
 if [[ $geometry == *,* ]]; then
     [ -z "$arch" ] || usage_error "--arch: several geometries each run on their own ISA (isa= of each file); give one geometry to choose its ISA"
     [ "$pmucheck" = 0 ] || usage_error "--pmu-check reads the arm64 guest's PMU: give one geometry"
+    [ "$insn" = 0 ] || usage_error "--with-insn checks the x86_64 guest: give one geometry"
     compare_hosts=1
 else
     compare_hosts=0
     gf=$(geometry_file "$geometry") || exit 2
     arch=$(geometry_arch "$gf" "$arch") || exit 2
 fi
+[ "$compare_hosts" = 1 ] || [ "$arch" = x86_64 ] || [ "$insn" = 0 ] ||
+    usage_error "--with-insn matches the x86_64 markers (on arm64 they disassemble as NOPs): it needs --arch x86_64; --pmu-check counts them on arm64"
 [ "$arch" = arm64 ] || [ "$pmucheck" = 0 ] ||
     usage_error "--pmu-check reads the arm64 guest's emulated PMU: it needs --arch arm64"
 # shellcheck source=lib/outdir.sh
@@ -249,7 +262,12 @@ if [ "$contrib" = 1 ]; then
     }
     read -r ds dw <<<"$(gsize l1d)"; read -r is iw <<<"$(gsize l1i)"; read -r us uw <<<"$(gsize l2)"
     line=$(sed -n 's/^line=//p' "$gf")
-    qargs=(-plugin "$CONTRIB,cores=2,l2=on,evict=lru,limit=1,dcachesize=$ds,dassoc=$dw,dblksize=$line,icachesize=$is,iassoc=$iw,iblksize=$line,l2cachesize=$us,l2assoc=$uw,l2blksize=$line")
+    qargs+=(-plugin "$CONTRIB,cores=2,l2=on,evict=lru,limit=1,dcachesize=$ds,dassoc=$dw,dblksize=$line,icachesize=$is,iassoc=$iw,iblksize=$line,l2cachesize=$us,l2assoc=$uw,l2blksize=$line")
+fi
+if [ "$insn" = 1 ]; then
+    qs_contrib_insn || start_failed "--with-insn: QEMU's insn plugin could not be built (above)"
+    # the markers' disassembly in QEMU: nopl 0x4d58507N(%rax), N = 0 cell, 1 begin, 2 end
+    qargs+=(-plugin "$QS_INSN,match=nopl 0x4d58507")
 fi
 ag_need_tools && ag_fetch_kernel && ag_fetch_busybox || start_failed "could not fetch the $arch kernel or busybox"
 
@@ -367,6 +385,11 @@ if [ "$pmucheck" = 1 ]; then
     python3 "$HERE/muxsim/pmugap.py" "$out" > "$out/pmugap.md" ||
         { say "could not compare with the PMU (log: $out/guest/run.log)"; exit 1; }
     cat "$out/pmugap.md"
+fi
+if [ "$insn" = 1 ]; then
+    python3 "$HERE/muxsim/insncheck.py" "$out" > "$out/insncheck.md" ||
+        { say "could not compare with QEMU's insn plugin"; exit 1; }
+    cat "$out/insncheck.md"
 fi
 if [ "$contrib" = 1 ]; then
     python3 "$HERE/muxsim/crosscheck.py" "$out" > "$out/crosscheck.md" ||

@@ -7,7 +7,8 @@
 # under neoverse-n1 with the contrib cache plugin beside it): table.py's
 # per-call table, its refusal when loops and plugin cells do not pair up,
 # crosscheck.py's per-core comparison, the results.json `muxprof sim-import`
-# writes as `muxprof report` shows it (the L3, LLC and TLB table), and CI's
+# writes as `muxprof report` shows it (the L3, LLC and TLB table), insncheck.py
+# on one --with-insn boot (tests/fixtures/muxsim-insn), and CI's
 # check.py.
 set -u
 src=$1 bin=$2
@@ -38,6 +39,9 @@ bad "--arch: several geometries each run on their own ISA" --out "$t/x" \
 bad "--pmu-check reads the arm64 guest's PMU: give one geometry" --out "$t/x" \
     --geometry neoverse-n1,neoverse-v1 --pmu-check
 bad "--geometry: no $src/sim/geometries/nope.conf" --out "$t/x" --geometry epyc-9354p,nope
+bad "--with-insn checks the x86_64 guest: give one geometry" --out "$t/x" \
+    --geometry epyc-9354p,neoverse-v1 --with-insn
+bad "--with-insn matches the x86_64 markers" --out "$t/x" --geometry neoverse-v1 --with-insn
 bad "--geometry: neoverse-v1 is named twice" --out "$t/x" --geometry neoverse-v1,neoverse-v1
 ARM_BIN=$t/none HOST_BIN=$bin "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
     grep -q "needs the arm64 build $t/none" "$t/err" || fail "no arm64 build: $(cat "$t/err")"
@@ -62,6 +66,20 @@ grep -qF "| 1 | L1d misses | 659197 | 659197 | +0.000% |" "$t/cc.md" &&
 sed -i 's/^1\tL1-dcache-misses\t\([0-9]*\)\t/1\tL1-dcache-misses\t9999999\t/' "$t/m/totals.tsv"
 python3 "$src/scripts/muxsim/crosscheck.py" "$t/m" > "$t/cc2.md" || fail "crosscheck.py on the changed totals"
 grep -q "^largest difference: [1-9]" "$t/cc2.md" || fail "a changed total went unseen: $(cat "$t/cc2.md")"
+# insncheck.py on one --with-insn boot (tests/fixtures/muxsim-insn: poll,
+# epoll and select at 100 and 1,000 TCP sockets, x86_64 guest): every call
+# the same count both ways; one call changed by the model shows
+i=$src/tests/fixtures/muxsim-insn
+python3 "$src/scripts/muxsim/insncheck.py" "$i" > "$t/insn.md" 2>"$t/err" || fail "insncheck.py: $(cat "$t/err")"
+grep -qF "| poll | 1000 | 25 | 255832.5 | 255832.5 | +0.000% | 0.000% |" "$t/insn.md" &&
+    grep -q "^largest difference: 0.000%" "$t/insn.md" || fail "insncheck.md: $(cat "$t/insn.md")"
+cp -r "$i" "$t/i" && awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $1 == 1 && $2 == 9 { $23 += 2600 } 1' \
+    "$i/samples.tsv" > "$t/i/samples.tsv"
+python3 "$src/scripts/muxsim/insncheck.py" "$t/i" > "$t/insn2.md" || fail "insncheck.py on the changed samples"
+grep -q "^largest difference: [1-9]" "$t/insn2.md" || fail "a changed call went unseen: $(cat "$t/insn2.md")"
+head -n 40 "$i/samples.tsv" > "$t/i/samples.tsv"
+python3 "$src/scripts/muxsim/insncheck.py" "$t/i" >/dev/null 2>"$t/err" && fail "insncheck.py paired cells that differ"
+grep -q "6 loops succeeded, the model saw 2 cells and QEMU's insn plugin 6" "$t/err" || fail "insncheck.py said: $(cat "$t/err")"
 r=$t/r && cp -r "$f" "$r" &&
     "$bin" sim-import "$r" --geometry "$src/sim/geometries/neoverse-n1.conf" >/dev/null 2>"$t/err" ||
     fail "muxprof sim-import: $(cat "$t/err")"
