@@ -230,6 +230,11 @@ double mp_rm_p50(const mp_rcell *c, const char *name)
     return NAN;
 }
 
+const char *mp_rm_guest_isa(const mp_rmodel *m)
+{
+    return m->abi == MP_ABI_ARM64 ? "arm64" : m->abi == MP_ABI_X86_64 ? "x86_64" : m->arch;
+}
+
 const char *mp_rm_text(const mp_rmodel *m, const char *dotted, char *buf, size_t len)
 {
     const cJSON *j = m->root;

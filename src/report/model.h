@@ -270,6 +270,10 @@ const mp_rprofile *mp_rm_profile(const mp_rmodel *m, const mp_rcell *c);
 /* The p50 of metric NAME in an ok cell ("wall_ns" included), NaN if none. */
 double mp_rm_p50(const mp_rcell *c, const char *name);
 
+/* The ISA of a simulated run's guest as muxsim.sh names it: "arm64",
+ * "x86_64", else the run's arch. */
+const char *mp_rm_guest_isa(const mp_rmodel *m);
+
 /* Scalar from the JSON tree by dotted path ("context.host") as text, or
  * NULL; numbers and booleans are formatted into buf. */
 const char *mp_rm_text(const mp_rmodel *m, const char *dotted, char *buf, size_t len);

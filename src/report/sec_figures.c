@@ -337,7 +337,7 @@ static int prepare_mode(const mp_rmodel *m, mp_dir *dir, const char *mode,
     char title[512], extra[1024], cpu[120];
     mp_rc_host_cpu(m, cpu, sizeof cpu);
     if (m->simulated)   /* counts of a cache model run in an emulated guest, not of a CPU */
-        snprintf(cpu, sizeof cpu, "emulated arm64 guest");
+        snprintf(cpu, sizeof cpu, "emulated %s guest", mp_rm_guest_isa(m));
     double nn[MP_RC_MAXPTS], yy[MP_RC_MAXPTS];
     size_t with_points = 0;
     for (size_t b = 0; b < m->nbackends; b++) {

@@ -164,7 +164,8 @@ static void claim_llc(FILE *f, const mp_rmodel *m, const char *mode, const char 
             mp_fmt_num(g, sizeof g, LLC_NONE_PER_FD * CLAIM_N));
     if (own)
         fprintf(f, "The seed watched %s sockets on a real EPYC 9354P; this is the model's L3 "
-                   "with the same kind of fd in an emulated arm64 guest.\n\n", seed_kind);
+                   "with the same kind of fd in an emulated %s guest.\n\n", seed_kind,
+                mp_rm_guest_isa(m));
     else
         fprintf(f, "The seed watched %s sockets on a real EPYC 9354P; this is the model's L3 "
                    "with %s fds, so it does not decide the seed's claim.\n\n", seed_kind,
@@ -304,8 +305,8 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
     if (own)
         fprintf(f, "## Simulated cache counts per call: %s\n\n"
             "Counts of muxprof's own cache and TLB model (sim/) on simulated core 1 of an "
-            "emulated arm64 guest, kernel included: one counting window per call between "
-            "the HINT markers of `muxprof loop`, p50 over the calls after the warm-up, every "
+            "emulated %s guest, kernel included: one counting window per call between "
+            "the %s markers of `muxprof loop`, p50 over the calls after the warm-up, every "
             "cell in one boot. L1, L2, a shared L3 (the LLC), L1 and L2 TLBs, LRU; no "
             "coherence traffic, no timing, no out-of-order overlap, not the hardware's own "
             "replacement policy: these are counts of a model, for the shape of the curve and "
@@ -313,7 +314,7 @@ static void sim(FILE *f, const mp_rmodel *m, const mp_rfigs *figs)
             "bytes of the per-descriptor array the call is given: poll's pollfd array (8 "
             "bytes per fd), select's read-set bitmap (1 bit per fd number); epoll keeps its "
             "interest set in the kernel and has none (–).\n\n", MP_QMD(m->sim_label),
-            m->line_bytes);
+            mp_rm_guest_isa(m), m->abi == MP_ABI_X86_64 ? "nopl" : "HINT", m->line_bytes);
     else
     fprintf(f, "## Simulated cache counts per call: %s\n\n"
         "Counts of QEMU's cache model (contrib/plugins/cache.c) on simulated core 1 of an "
