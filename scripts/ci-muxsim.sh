@@ -7,8 +7,9 @@
 # loop succeeded, poll's simulated L1d and dTLB misses per call grow with N
 # and epoll's stay flat, the two models' L1d and L2 totals agree, and
 # results.json and report.md say "simulated"; then the L3 and dTLB of
-# muxprof's model: poll and epoll at 1,000, 4,000 and 16,000 eventfds under
-# two geometries whose L3 is cut to a few MiB (tests/fixtures/geometries/
+# muxprof's model in the arm64 guest: poll and epoll at 1,000, 4,000 and
+# 16,000 eventfds and at 100, 1,000 and 4,000 TCP sockets, under two
+# geometries whose L3 is cut to a few MiB (tests/fixtures/geometries/
 # ci-*.conf), so that poll passes its L3 knee within the sweep, one boot each
 # with --scope calls, and scripts/muxsim/check-llc.py: poll's LLC-load misses
 # per fd grow past the knee while epoll's stay flat, poll's dTLB misses per
@@ -61,16 +62,18 @@ rc=$?
 [ "$rc" = 124 ] && { say "did not finish within $budget s"; exit 1; }
 [ "$rc" = 0 ] || { say "scripts/muxsim.sh failed ($rc)"; exit 1; }
 python3 scripts/muxsim/check.py "$out" || exit 1
-# The L3 (LLC) and dTLB of muxprof's model, two geometries.
+# The L3 (LLC) and dTLB of muxprof's model in the arm64 guest, two
+# geometries: eventfds under one, TCP sockets under the other.
 llc_budget=${CI_MUXSIM_LLC_BUDGET:-180}
 llc_start=$(date +%s) llc=()
-for g in ci-epyc-l3-2m ci-n1-slc-4m; do
+for run in "ci-epyc-l3-2m eventfd 1000,4000,16000" "ci-n1-slc-4m tcp 100,1000,4000"; do
+    read -r g kind ns <<<"$run"
     left=$(( llc_budget - ($(date +%s) - llc_start) ))
     [ "$left" -gt 10 ] || { say "the L3 check ran out of its $llc_budget s"; exit 1; }
     timeout --kill-after=10 "$left" scripts/muxsim.sh --out "$out-llc-$g" --force \
-        --geometry "tests/fixtures/geometries/$g.conf" --backends poll,epoll \
-        --fds 1000,4000,16000 --fd-kind eventfd --calls 8 --warmup 3 --scope calls ||
-        { say "scripts/muxsim.sh --geometry $g failed"; exit 1; }
+        --geometry "tests/fixtures/geometries/$g.conf" --arch arm64 --backends poll,epoll \
+        --fds "$ns" --fd-kind "$kind" --calls 8 --warmup 3 --scope calls ||
+        { say "scripts/muxsim.sh --geometry $g --fd-kind $kind failed"; exit 1; }
     llc+=("$out-llc-$g")
 done
 python3 scripts/muxsim/check-llc.py "${llc[@]}" || exit 1
