@@ -6,6 +6,7 @@
 #include "report/reference.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,6 +21,17 @@ const mp_cmp_ref *mp_cmp_ref_find(const char *name)
         if (strlen(r->name) == n && !strncmp(r->name, name, n))
             return r;
     return NULL;
+}
+
+double mp_cmp_ref_claim(const char *name, const char *key)
+{
+    const mp_cmp_ref *r = mp_cmp_ref_find(name);
+    cJSON *root = r ? cJSON_ParseWithLength(r->text, r->len) : NULL;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(root, "source_claims"), key);
+    double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    cJSON_Delete(root);
+    return x;
 }
 
 int mp_cmp_ref_check(const mp_rmodel *m, int *is_ref, mp_err *err)

@@ -30,6 +30,12 @@ const mp_cmp_ref *mp_cmp_ref_find(const char *name);
  * carry "reference": true and a non-empty "source" string. */
 int mp_cmp_ref_load(mp_rmodel *m, const mp_cmp_ref *r, mp_err *err);
 
+/* A figure the article of embedded dataset NAME states, its
+ * "source_claims".KEY ("poll_over_epoll_at_10000"): the one home of the
+ * seeds' figures that the report sets a run beside.  NaN when the dataset or
+ * the key is missing or not a number. */
+double mp_cmp_ref_claim(const char *name, const char *key);
+
 /* Check the reference-specific fields of a loaded model: when "reference"
  * is present it must be a boolean, and a reference needs "source".
  * *is_ref is set to 1 for a reference.  -EBADMSG naming the field. */

@@ -18,6 +18,7 @@
 #include "report/format.h"
 #include "report/internal.h"
 #include "report/model.h"
+#include "report/reference.h"
 #include "report/series.h"
 
 const char *mp_rv_name(int v)
@@ -370,10 +371,17 @@ static double factor(double r, double s)
     return r > s ? r / s : s / r;
 }
 
+double mp_rv_seed_ratio(int ready)
+{
+    return ready ? mp_cmp_ref_claim("aarch64-gcc13-pipe", "epoll_over_poll_at_10000")
+                 : mp_cmp_ref_claim("epyc-9354p", "poll_over_epoll_at_10000");
+}
+
 int mp_rv_ratio(const mp_rmodel *m, const char *mode, const char *kind, mp_rratio *o)
 {
     memset(o, 0, sizeof *o);
-    o->seed = !strcmp(mode, "wakeup") ? 240.75 : !strcmp(mode, "ready") ? 1540 : NAN;
+    o->seed = !strcmp(mode, "wakeup") ? mp_rv_seed_ratio(0) : !strcmp(mode, "ready")
+            ? mp_rv_seed_ratio(1) : NAN;
     o->pc = mp_rm_find(m, mode, kind, "poll", 10000);
     o->ec = mp_rm_find(m, mode, kind, "epoll", 10000);
     if (!o->pc || !o->ec)
