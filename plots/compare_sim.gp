@@ -5,7 +5,7 @@
 # bars), log-log.  Set by the per-figure wrapper: files (the data files
 # drawn, space separated), t1 t2 ... (their titles), ylab, out, ttl.
 # Data: cmp_sim_MODE_KIND_COUNT_BACKEND_hI.dat, columns nfds p50 p10 p90
-# ('?' where the count is 0: a log axis has no zero).
+# (an N whose count is 0 is left out: a log axis has no zero).
 load "style.gp"
 set key below left Left reverse   # input labels are long: under the plot
 set autoscale fix

@@ -31,8 +31,10 @@
 # geometry under the second geometry's ISA (DIR/GEOMETRY-ISA too), so that
 # the comparison can take the difference apart: the same geometry under two
 # ISAs is what the ISA changes, the same ISA under two geometries what the
-# cache sizes change; --no-cross leaves that boot out.  --arch is refused
-# there (each geometry names its ISA).
+# cache sizes change (only the first two geometries are taken apart so);
+# --no-cross leaves that boot out.  --arch is refused there (each geometry
+# names its ISA).  A run that fails does not stop the others: the runs that
+# wrote results.json are compared, and the exit status is 1.
 #
 # --pmu-check (arm64 only) also runs `muxprof run` (ready mode, the
 # instructions counter read with mrs from the emulated PMU, --quick) over the
@@ -58,7 +60,7 @@
 # addresses, and DIR/crosscheck.md sets their per-core totals side by side.
 #
 # --with-insn (x86_64 only) loads QEMU's own instruction counter
-# (tests/plugin/insn.c, libinsn-quiet.so, built once like libcache.so) with
+# (tests/plugin/insn.c, libinsn-quiet-SUM.so, built once like libcache.so) with
 # match= on the loop's markers: it logs the instructions each marker's CPU
 # ran since the marker before, so each call's count between its markers is
 # there a second way, and DIR/insncheck.md (scripts/muxsim/insncheck.py)
@@ -177,7 +179,9 @@ fi
 
 # ---- several geometries: one run each on its own ISA, then compare ----
 if [ "$compare_hosts" = 1 ]; then
-    runs=() names=() isas=() files=()
+    runs=() names=() isas=() files=() failed=()
+    [[ $geometry =~ ^[^,]+(,[^,]+)+$ ]] ||
+        usage_error "--geometry: '$geometry' is not a list of geometries (epyc-9354p,neoverse-v1)"
     IFS=, read -r -a glist <<<"$geometry"
     for g in "${glist[@]}"; do
         f=$(geometry_file "$g") || exit 2
@@ -191,18 +195,34 @@ if [ "$compare_hosts" = 1 ]; then
     if [ "$cross" = 1 ] && [ "${isas[0]}" != "${isas[1]}" ]; then
         files+=("${files[0]}") isas+=("${isas[1]}") names+=("$(basename "${files[0]}" .conf)-${isas[1]}")
     fi
+    # every run's builds before the first boot
+    [ -x "$HOST_BIN" ] || { say "needs the host build $HOST_BIN (it writes results.json): run scripts/setup.sh (or set HOST_BIN)"; exit 1; }
+    for a in "${isas[@]}"; do
+        case $a in
+            arm64) [ -x "$ARM_BIN" ] || { say "needs the arm64 build $ARM_BIN: run scripts/cross-aarch64.sh --build-only (or set ARM_BIN)"; exit 1; } ;;
+            x86_64) [ "$(uname -m)" = x86_64 ] || { say "the x86_64 guest runs the host's build in the guest: the host is $(uname -m)"; exit 1; } ;;
+        esac
+    done
     outdir_make muxsim --out "$out"
+    rm -rf "${out:?}/compare"   # never a comparison of an earlier try left beside these runs
     say "${#files[@]} runs: ${names[*]}; then muxprof compare into $out/compare"
     t_all=$(date +%s)
     for i in "${!files[@]}"; do
         rm -rf "${out:?}/${names[$i]}"
         "$0" --out "$out/${names[$i]}" --geometry "${files[$i]}" --arch "${isas[$i]}" "${pass[@]}" ||
-            { say "the run of ${names[$i]} failed (above): no comparison"; exit 1; }
-        runs+=("$out/${names[$i]}")
+            failed+=("${names[$i]}")
+        # a run whose cell failed still wrote its results.json (that cell an error)
+        [ -s "$out/${names[$i]}/results.json" ] && runs+=("$out/${names[$i]}")
     done
-    rm -rf "${out:?}/compare"
+    if [ "${#runs[@]}" -lt 2 ]; then
+        say "fewer than two runs finished (failed: ${failed[*]}): no comparison"; exit 1
+    fi
     "$HOST_BIN" compare "${runs[@]}" --out "$out/compare" ||
         { say "muxprof compare failed (above)"; exit 1; }
+    if [ "${#failed[@]}" -gt 0 ]; then
+        say "done in $(( $(date +%s) - t_all )) s, but ${failed[*]} failed (above; compared as far as they wrote results.json): $out/compare/report.md"
+        exit 1
+    fi
     say "done in $(( $(date +%s) - t_all )) s: $out/compare/report.md"
     exit 0
 fi

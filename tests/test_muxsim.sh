@@ -42,7 +42,11 @@ bad "--geometry: no $src/sim/geometries/nope.conf" --out "$t/x" --geometry epyc-
 bad "--with-insn checks the x86_64 guest: give one geometry" --out "$t/x" \
     --geometry epyc-9354p,neoverse-v1 --with-insn
 bad "--with-insn matches the x86_64 markers" --out "$t/x" --geometry neoverse-v1 --with-insn
+bad "--geometry: 'epyc-9354p,' is not a list of geometries" --out "$t/x" --geometry epyc-9354p,
 bad "--geometry: neoverse-v1 is named twice" --out "$t/x" --geometry neoverse-v1,neoverse-v1
+ARM_BIN=$t/none HOST_BIN=$bin "$ms" --out "$t/x" --geometry epyc-9354p,neoverse-v1 >/dev/null 2>"$t/err"
+[ $? = 1 ] && grep -q "needs the arm64 build $t/none" "$t/err" || fail "several, no arm64 build: $(cat "$t/err")"
+[ ! -e "$t/x" ] || fail "a missing prerequisite of several geometries left $t/x"
 ARM_BIN=$t/none HOST_BIN=$bin "$ms" --out "$t/x" >/dev/null 2>"$t/err"; [ $? = 1 ] &&
     grep -q "needs the arm64 build $t/none" "$t/err" || fail "no arm64 build: $(cat "$t/err")"
 [ ! -e "$t/x" ] || fail "a missing prerequisite left $t/x"
@@ -80,6 +84,16 @@ grep -q "^largest difference: [1-9]" "$t/insn2.md" || fail "a changed call went 
 head -n 40 "$i/samples.tsv" > "$t/i/samples.tsv"
 python3 "$src/scripts/muxsim/insncheck.py" "$t/i" >/dev/null 2>"$t/err" && fail "insncheck.py paired cells that differ"
 grep -q "6 loops succeeded, the model saw 2 cells and QEMU's insn plugin 6" "$t/err" || fail "insncheck.py said: $(cat "$t/err")"
+# hosts-table.py on the recorded host comparison (tests/fixtures/compare/sim_isa)
+h=$src/tests/fixtures/compare/sim_isa
+python3 "$src/scripts/muxsim/hosts-table.py" "$h/epyc-9354p-x86_64" "$h/neoverse-v1-arm64" \
+    > "$t/hosts.md" 2>"$t/err" || fail "hosts-table.py: $(cat "$t/err")"
+grep -qF "A: epyc-9354p, x86_64; B: neoverse-v1, arm64" "$t/hosts.md" &&
+    grep -qF "| 4,000 | 255 | 221 | 17.3 | 16.6 |" "$t/hosts.md" || fail "hosts-table: $(cat "$t/hosts.md")"
+python3 "$src/scripts/muxsim/hosts-table.py" "$h/epyc-9354p-x86_64" \
+    "$src/tests/fixtures/compare/sim_n1" >/dev/null 2>"$t/err" &&
+    fail "hosts-table.py set runs of two fd kinds side by side"
+grep -q "the runs measured different fd kinds" "$t/err" || fail "hosts-table.py said: $(cat "$t/err")"
 r=$t/r && cp -r "$f" "$r" &&
     "$bin" sim-import "$r" --geometry "$src/sim/geometries/neoverse-n1.conf" >/dev/null 2>"$t/err" ||
     fail "muxprof sim-import: $(cat "$t/err")"

@@ -12,7 +12,7 @@
 #   . scripts/lib/qemu-source.sh
 #   qs_fetch           # QS_DIR/source/: qemu-plugin.h, cache.c, insn.c, VERSION (cached)
 #   qs_contrib_cache   # QS_CONTRIB: QS_DIR/libcache.so, built once (libglib2.0-dev)
-#   qs_contrib_insn    # QS_INSN: QS_DIR/libinsn-quiet.so, built once (libglib2.0-dev)
+#   qs_contrib_insn    # QS_INSN: QS_DIR/libinsn-quiet-SUM.so, built once (libglib2.0-dev)
 #
 # The source comes with `apt-get source --download-only` through a deb-src
 # list of its own (the system's apt sources are never touched; no root
@@ -86,7 +86,11 @@ qs_build_plugin() {
 qs_contrib_cache() { qs_build_plugin cache.c libcache.so && QS_CONTRIB=$QS_DIR/libcache.so; }
 # insn.c prints a line for each repeated execution of one instruction:
 # scripts/muxsim/insn-quiet.c drops those lines on their way out.
+# The library is named by the wrapper's checksum: an edit of it builds anew.
 qs_contrib_insn() {
-    qs_build_plugin insn.c libinsn-quiet.so "$(dirname "${BASH_SOURCE[0]}")/../muxsim/insn-quiet.c" \
-        -Wl,--wrap=qemu_plugin_outs && QS_INSN=$QS_DIR/libinsn-quiet.so
+    local shim sum
+    shim=$(dirname "${BASH_SOURCE[0]}")/../muxsim/insn-quiet.c
+    sum=$(cksum < "$shim" | cut -d' ' -f1) || return 1
+    qs_build_plugin insn.c "libinsn-quiet-$sum.so" "$shim" -Wl,--wrap=qemu_plugin_outs &&
+        QS_INSN=$QS_DIR/libinsn-quiet-$sum.so
 }

@@ -23,12 +23,13 @@ def load(d):
         j = json.load(f)
     ctx = j.get("context", {})
     name = (ctx.get("geometry") or {}).get("name", "?")
+    kinds = {c.get("fd_kind") for c in j.get("results", [])}
     arch = {"aarch64": "arm64"}.get(ctx.get("arch"), ctx.get("arch", "?"))
     cells = {}
     for c in j.get("results", []):
         if c.get("status") == "ok" and c.get("mode", "ready") == "ready":
             cells[(c["backend"], c["nfds"])] = c.get("metrics", {})
-    return "%s, %s" % (name, arch), cells
+    return "%s, %s" % (name, arch), cells, kinds
 
 
 def fmt(v):
@@ -41,6 +42,11 @@ def fmt(v):
 
 def main(dirs):
     runs = [load(d) for d in dirs]
+    kinds = set.union(*[k for _, _, k in runs])
+    if len(kinds) != 1:
+        sys.exit("hosts-table.py: the runs measured different fd kinds (%s); give runs of one"
+                 % ", ".join(sorted(str(k) for k in kinds)))
+    runs = [(t, c) for t, c, _ in runs]
     ns = sorted(set.intersection(*[{n for _, n in c} for _, c in runs]))
     if not ns:
         sys.exit("hosts-table.py: the runs share no N")

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* insn-quiet.c - linked into QEMU's tests/plugin/insn.c (libinsn.so, built by
+/* insn-quiet.c - linked into QEMU's tests/plugin/insn.c (libinsn-quiet.so, built by
  * scripts/lib/qemu-source.sh with -Wl,--wrap=qemu_plugin_outs): its output
  * passes through here, and the line it prints for every consecutive
  * execution of one instruction (each iteration of a rep string instruction,

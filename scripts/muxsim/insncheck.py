@@ -83,8 +83,9 @@ def main():
         if not x:
             sys.exit("insncheck.py: %s %d: no call after the %d left out" % (b, n, warm))
         mx, my = sum(x) / len(x), sum(y) / len(y)
-        diff = (mx - my) / my * 100 if my else 0.0
-        one = max(abs(u - v) / v * 100 if v else 0.0 for u, v in zip(x, y))
+        diff = (mx - my) / my * 100 if my else (0.0 if mx == my else float("inf"))
+        one = max(abs(u - v) / v * 100 if v else (0.0 if u == v else float("inf"))
+                  for u, v in zip(x, y))
         worst = max(worst, abs(diff), one)
         print("| %s | %d | %d | %.1f | %.1f | %+.3f%% | %.3f%% |" % (b, n, len(x), mx, my, diff, one))
     print()

@@ -119,7 +119,8 @@ int mp_cmp_host_open_anonymized(mp_cmp_host *h, const char *arg, size_t nth, mp_
              h->emulated ? " [emulated]" : "");
     if (h->m.simulated) {   /* counts of a cache model: named by it and its guest's ISA,
                              * never as a host */
-        snprintf(h->label, sizeof h->label, "%s, %s guest", h->m.sim_label, arch);
+        snprintf(h->label, sizeof h->label, "%s, %s guest", h->m.sim_label,
+                 mp_rm_guest_isa(&h->m));
         for (char *p = h->label; *p; p++)
             if (!label_char(*p))
                 *p = ' ';

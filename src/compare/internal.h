@@ -23,8 +23,8 @@ typedef struct mp__cmp_figs {
  * plots/), draw it unless told not to, and link it from f under caption. */
 int mp__cmp_draw(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const char *fig,
                  const char *caption, const char *script, const char *vars, mp_err *err);
-/* sim.c: the simulated inputs' counts in a group, side by side (nothing when
- * fewer than two inputs are simulated runs). */
+/* sim.c: the simulated inputs' counts in a group, side by side, a real run's
+ * column marked (nothing when no input is a simulated run). */
 int mp__cmp_sim(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const mp_cmp_group *g, mp_err *err);
 
 /* A table head: FIRST, then one column per host (those with col[i], or all

@@ -42,6 +42,8 @@ static const struct simcount {
 /* A count starts growing per fd at the first N where its p50 reaches one per
  * ONSET_PER_FD watched fds (the report's threshold for poll's L3 claim). */
 #define ONSET_PER_FD 0.1
+/* Lines in one figure (the line styles of plots/style.gp). */
+#define MAXLINES 8
 
 typedef struct simctx {
     const mp_cmp *c;
@@ -332,6 +334,43 @@ static void pair_table(FILE *f, const simctx *s, size_t x, size_t y)
     fputc('\n', f);
 }
 
+/* b against a, taken apart through m: m has a's geometry and b's ISA
+ * (isa_first: b / a = m / a, the ISA, times b / m, the cache sizes) or b's
+ * geometry and a's ISA (b / a = m / a, the cache sizes, times b / m, the ISA). */
+static void decomposed(FILE *f, const simctx *s, size_t a, size_t b, size_t m, int isa_first)
+{
+    const char *ta = s->tag[a], *tb = s->tag[b], *tm = s->tag[m];
+    fprintf(f, "**%s against %s, taken apart** through %s (%s's geometry under %s's ISA): "
+               "%s / %s = (%s / %s, %s) × (%s / %s, %s)\n\n"
+               "| backend | N | count | %s | %s | %s / %s | the ISA | the cache sizes |\n"
+               "|---|---:|---|---:|---:|---:|---:|---:|\n",
+            tb, ta, tm, isa_first ? ta : tb, isa_first ? tb : ta, tb, ta, tm, ta,
+            isa_first ? "the ISA" : "the cache sizes", tb, tm,
+            isa_first ? "the cache sizes" : "the ISA", ta, tb, tb, ta);
+    for (size_t q = 0; q < s->nb; q++) {
+        long long sh[MP_CMP_MAXPTS];
+        size_t ns = mp_cmp_shared_n(s->c, s->g, s->be[q], sh, MP_CMP_MAXPTS);
+        for (size_t i = 0; i < ns; i++)
+            for (size_t k = 0; k < NCOUNTS; k++) {
+                const char *mt = counts[k].metric;
+                double va = p50(s, a, s->be[q], sh[i], mt);
+                double vb = p50(s, b, s->be[q], sh[i], mt);
+                double vm = p50(s, m, s->be[q], sh[i], mt);
+                if (!isfinite(va) || !isfinite(vb) || !isfinite(vm) ||
+                    (va == 0 && vb == 0 && vm == 0))
+                    continue;
+                char t1[64], t2[64], t3[64], n1[32], n2[32];
+                ratio_text(t2, sizeof t2, va, vm);   /* the first step */
+                ratio_text(t3, sizeof t3, vm, vb);   /* the second */
+                fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", s->be[q],
+                        MP_NUM(sh[i]), counts[k].label, cnt(n1, sizeof n1, va),
+                        cnt(n2, sizeof n2, vb), ratio_text(t1, sizeof t1, va, vb),
+                        isa_first ? t2 : t3, isa_first ? t3 : t2);
+            }
+    }
+    fputc('\n', f);
+}
+
 /* The ISA apart from the cache sizes: pairs of simulated inputs that differ
  * in one of the two only, then each input pair that differs in both, taken
  * apart through a third input that shares one with each. */
@@ -360,68 +399,51 @@ static void isa_and_caches(FILE *f, const simctx *s)
                            "differ by the cache and TLB sizes alone.\n\n");
             if (same_g)
                 fprintf(f, "**The ISA** (geometry %s): %s (%s) against %s (%s), %s / %s:\n\n",
-                        MP_QMD(ga[x]), s->tag[y], MP_QMD(hy->m.arch), s->tag[x],
-                        MP_QMD(hx->m.arch), s->tag[y], s->tag[x]);
+                        MP_QMD(ga[x]), s->tag[y], MP_QMD(mp_rm_guest_isa(&hy->m)), s->tag[x],
+                        MP_QMD(mp_rm_guest_isa(&hx->m)), s->tag[y], s->tag[x]);
             else
                 fprintf(f, "**The cache sizes** (ISA %s): %s (%s) against %s (%s), %s / %s:\n\n",
-                        MP_QMD(hx->m.arch), s->tag[y], MP_QMD(ga[y]), s->tag[x], MP_QMD(ga[x]),
+                        MP_QMD(mp_rm_guest_isa(&hx->m)), s->tag[y], MP_QMD(ga[y]), s->tag[x], MP_QMD(ga[x]),
                         s->tag[y], s->tag[x]);
             pair_table(f, s, x, y);
         }
-    /* a, b differ in both; m shares the geometry of a and the ISA of b */
+    /* a, b differ in both; m shares the geometry of one and the ISA of the other:
+     * b / a = (the ISA's ratio) x (the cache sizes' ratio), in one order or the other */
     for (size_t a = 0; a < s->n; a++)
         for (size_t b = a + 1; b < s->n; b++) {
             const mp_cmp_host *ha = host(s, a), *hb = host(s, b);
             if (!ha->m.simulated || !hb->m.simulated || !ga[a][0] || !ga[b][0] ||
                 !strcmp(ga[a], ga[b]) || !strcmp(ha->m.arch, hb->m.arch))
                 continue;
-            if (!said)
-                fprintf(f, "%s and %s differ in both the ISA and the cache sizes, and no input "
-                           "shares one with each: their difference mixes the two.  "
-                           "`scripts/muxsim.sh --geometry %s,%s` adds the boot that takes it "
-                           "apart (%s under %s's ISA).\n\n", s->tag[a], s->tag[b],
-                        MP_QMD(ga[a]), MP_QMD(ga[b]), MP_QMD(ga[a]), s->tag[b]);
+            size_t found = 0;
             for (size_t m = 0; m < s->n; m++) {
                 const mp_cmp_host *hm = host(s, m);
-                if (m == a || m == b || !hm->m.simulated || strcmp(ga[m], ga[a]) ||
-                    strcmp(hm->m.arch, hb->m.arch))
+                if (m == a || m == b || !hm->m.simulated)
                     continue;
-                fprintf(f, "**%s against %s, taken apart** through %s (%s's geometry under %s's "
-                           "ISA): %s / %s = (%s / %s, the ISA) × (%s / %s, the cache sizes)\n\n"
-                           "| backend | N | count | %s | %s | %s / %s | the ISA | the cache "
-                           "sizes |\n|---|---:|---|---:|---:|---:|---:|---:|\n",
-                        s->tag[b], s->tag[a], s->tag[m], s->tag[a], s->tag[b], s->tag[b],
-                        s->tag[a], s->tag[m], s->tag[a], s->tag[b], s->tag[m], s->tag[a],
-                        s->tag[b], s->tag[b], s->tag[a]);
-                for (size_t q = 0; q < s->nb; q++) {
-                    long long sh[MP_CMP_MAXPTS];
-                    size_t ns = mp_cmp_shared_n(s->c, s->g, s->be[q], sh, MP_CMP_MAXPTS);
-                    for (size_t i = 0; i < ns; i++)
-                        for (size_t k = 0; k < NCOUNTS; k++) {
-                            const char *mt = counts[k].metric;
-                            double va = p50(s, a, s->be[q], sh[i], mt);
-                            double vb = p50(s, b, s->be[q], sh[i], mt);
-                            double vm = p50(s, m, s->be[q], sh[i], mt);
-                            if (!isfinite(va) || !isfinite(vb) || !isfinite(vm) ||
-                                (va == 0 && vb == 0 && vm == 0))
-                                continue;
-                            char t1[64], t2[64], t3[64], n1[32], n2[32];
-                            fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", s->be[q],
-                                    MP_NUM(sh[i]), counts[k].label, cnt(n1, sizeof n1, va),
-                                    cnt(n2, sizeof n2, vb), ratio_text(t1, sizeof t1, va, vb),
-                                    ratio_text(t2, sizeof t2, va, vm),
-                                    ratio_text(t3, sizeof t3, vm, vb));
-                        }
-                }
-                fputc('\n', f);
+                int isa_first = !strcmp(ga[m], ga[a]) && !strcmp(hm->m.arch, hb->m.arch);
+                int caches_first = !strcmp(ga[m], ga[b]) && !strcmp(hm->m.arch, ha->m.arch);
+                if (!isa_first && !caches_first)
+                    continue;
+                found++;
+                decomposed(f, s, a, b, m, isa_first);
             }
+            if (found)
+                continue;
+            if (!said++)
+                fprintf(f, "### What the ISA changes and what the cache sizes change\n\n");
+            fprintf(f, "%s and %s differ in both the ISA and the cache sizes, and no input "
+                       "shares the geometry of one and the ISA of the other: their difference "
+                       "mixes the two.  `scripts/muxsim.sh --geometry A,B` (two geometries of "
+                       "different ISAs) adds the boot that takes it apart: A's geometry under "
+                       "B's ISA.\n\n", s->tag[a], s->tag[b]);
         }
 }
 
-/* figures/cmp_sim_MODE_KIND_BACKEND_COUNT_hI.dat; returns the points with a
- * positive p50 (a log axis shows no zero). */
+/* figures/cmp_sim_MODE_KIND_COUNT_BACKEND_hI.dat, the points with a positive
+ * p50 (a log axis shows no zero; the others are left out); *npos: how many. */
 static int write_series(mp__cmp_figs *fg, const simctx *s, size_t k, const char *backend,
-                        const struct simcount *sc, const char *fig, size_t *npos, mp_err *err)
+                        const struct simcount *sc, const char *fig, size_t *npos, size_t *nok,
+                        mp_err *err)
 {
     const mp_cmp_host *h = host(s, k);
     char name[256];
@@ -431,18 +453,20 @@ static int write_series(mp__cmp_figs *fg, const simctx *s, size_t k, const char 
     if (rc)
         return rc;
     fprintf(a.f, "# muxprof compare: %s; %s mode, %s fds, backend %s, %s per call "
-                 "(simulated: p50, p10 and p90 of the kept calls; '?' = none or 0)\n"
+                 "(simulated: p50, p10 and p90 of the kept calls; an N whose count is 0 "
+                 "is left out)\n"
                  "nfds p50 p10 p90\n", MP_QCOMMENT(h->label), s->g->mode, s->g->kind, backend,
             sc->label);
     const mp_rcell *x[MP_RC_MAXPTS];
     size_t n = mp_rm_series(&h->m, s->g->mode, mp_cmp_kind(h, s->g->kind), backend, x,
                             MP_RC_MAXPTS);
-    *npos = 0;
+    *npos = *nok = 0;
     for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
         const mp_rsum *v = NULL;
         for (size_t j = 0; x[i]->status == MP_CELL_OK && j < x[i]->ncounters; j++)
             if (!strcmp(x[i]->counters[j].name, sc->metric))
                 v = &x[i]->counters[j].s;
+        *nok += v != NULL;
         if (!v || !(v->p50 > 0))
             continue;
         fprintf(a.f, "%lld %.10g %.10g %.10g\n", x[i]->nfds, v->p50,
@@ -457,17 +481,18 @@ static int figure(FILE *f, mp__cmp_figs *fg, const simctx *s, const struct simco
 {
     char fig[160], files[1024] = "", vars[MP_RFIG_VARS];
     snprintf(fig, sizeof fig, "cmp_sim_%s_%s_%s", s->g->mode, s->g->kind, sc->metric + 4);
-    size_t o = 0, lines = 0, zero = 0;
+    size_t o = 0, lines = 0, zero = 0, over = 0;
     for (size_t b = 0; b < s->nb; b++)
         for (size_t k = 0; k < s->n; k++) {
             if (!host(s, k)->m.simulated)
                 continue;
-            size_t npos;
-            int rc = write_series(fg, s, k, s->be[b], sc, fig, &npos, err);
+            size_t npos, nok;
+            int rc = write_series(fg, s, k, s->be[b], sc, fig, &npos, &nok, err);
             if (rc)
                 return rc;
-            zero += !npos;
-            if (!npos || lines >= 8)
+            zero += nok && !npos;
+            over += npos && lines >= MAXLINES;
+            if (!npos || lines >= MAXLINES)
                 continue;
             lines++;
             snprintf(files + strlen(files), sizeof files - strlen(files), "%s%s_%s_h%zu.dat",
@@ -483,8 +508,11 @@ static int figure(FILE *f, mp__cmp_figs *fg, const simctx *s, const struct simco
     char ttl[200], cap[300], ylab[120];
     snprintf(ttl, sizeof ttl, "%s per call vs N (simulated), %.15s mode, %.31s fds: one line "
              "per backend and input", sc->label, s->g->mode, s->g->kind);
-    snprintf(cap, sizeof cap, "%s%s", ttl, zero ? " (a series of zeros has no line on a log "
-             "axis)" : "");
+    char more[80] = "";
+    if (over)
+        snprintf(more, sizeof more, "; %zu more series in the data files, not drawn", over);
+    snprintf(cap, sizeof cap, "%s%s%s", ttl, zero ? " (a series of zeros has no line on a log "
+             "axis)" : "", more);
     snprintf(ylab, sizeof ylab, "%s per call (simulated): p50, p10..p90", sc->label);
     o += (size_t)snprintf(vars + o, sizeof vars - o, "files = %s\nylab = %s\nttl = %s\n",
                           MP_QGP(files), MP_QGP(ylab), MP_QGP(ttl));
