@@ -5,7 +5,7 @@ idle keep-alive connections and one active client, all over loopback
 (docs/trace.md).
 
 Usage: scripts/trace-nginx.py --muxprof BIN --idle N --out DIR [--requests K]
-           [--port P] [--duration S]
+           [--port P] [--duration S] [--follow]
 
 Starts nginx (one worker, its own prefix and configuration in a temporary
 folder, `return 200` on 127.0.0.1:P), opens N connections that each make one
@@ -14,6 +14,11 @@ worker, makes K requests one after the other on one more keep-alive
 connection, then ends the trace and nginx.  Every step is bounded: nginx's
 start 10 s, the trace's attach 30 s, the requests 60 s, the trace --duration
 S (default 30; it ends earlier, with the requests).
+
+With --follow, `muxprof trace --follow -- nginx ...` starts nginx itself: the
+master is the target and the worker it forks is followed; after the requests
+nginx is stopped (SIGTERM to the master), and the trace ends when the master
+and the worker have exited.
 """
 import argparse
 import os
@@ -70,6 +75,7 @@ def main():
     ap.add_argument("--requests", type=int, default=2000)
     ap.add_argument("--port", type=int, default=11912)
     ap.add_argument("--duration", type=float, default=30)
+    ap.add_argument("--follow", action="store_true")
     a = ap.parse_args()
     if a.idle < 0 or a.requests < 1:
         ap.error("--idle >= 0 and --requests >= 1")
@@ -78,8 +84,15 @@ def main():
     tmp = tempfile.mkdtemp(prefix="trace-nginx.")
     with open(os.path.join(tmp, "nginx.conf"), "w") as f:
         f.write(CONF % {"dir": tmp, "port": a.port, "conns": 2 * a.idle + 64})   # nginx drains idle keep-alive connections when under 1/16 are free
-    ng = subprocess.Popen(["nginx", "-p", tmp, "-c", os.path.join(tmp, "nginx.conf")])
+    nginx = ["nginx", "-p", tmp, "-c", os.path.join(tmp, "nginx.conf")]
+    err = open(os.path.join(tmp, "trace.err"), "w+")
     trace = None
+    if a.follow:
+        trace = subprocess.Popen([a.muxprof, "trace", "--no-plots", "--follow", "--duration",
+                                  str(a.duration), "--out", a.out, "--"] + nginx, stderr=err)
+        ng = trace
+    else:
+        ng = subprocess.Popen(nginx)
     idle = []
     try:
         deadline = time.monotonic() + 10
@@ -93,7 +106,8 @@ def main():
             print("trace-nginx: nginx did not listen on %d" % a.port, file=sys.stderr)
             return 1
         get(active)
-        workers = subprocess.run(["pgrep", "-P", str(ng.pid)], capture_output=True,
+        master = int(open(os.path.join(tmp, "nginx.pid")).read()) if a.follow else ng.pid
+        workers = subprocess.run(["pgrep", "-P", str(master)], capture_output=True,
                                  text=True).stdout.split()
         if len(workers) != 1:
             print("trace-nginx: expected one worker, found %s" % workers, file=sys.stderr)
@@ -102,9 +116,10 @@ def main():
             s = socket.create_connection(("127.0.0.1", a.port), timeout=5)
             get(s)
             idle.append(s)
-        err = open(os.path.join(tmp, "trace.err"), "w+")
-        trace = subprocess.Popen([a.muxprof, "trace", "--no-plots", "--pid", workers[0],
-                                  "--duration", str(a.duration), "--out", a.out], stderr=err)
+        if not a.follow:
+            trace = subprocess.Popen([a.muxprof, "trace", "--no-plots", "--pid", workers[0],
+                                      "--duration", str(a.duration), "--out", a.out],
+                                     stderr=err)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and trace.poll() is None:
             err.seek(0)
@@ -117,7 +132,12 @@ def main():
             if time.monotonic() - t0 > 60:
                 break
         took = time.monotonic() - t0
-        trace.send_signal(signal.SIGINT)   # the window ends with the requests
+        if a.follow:   # nginx stopped: the trace ends when master and worker have exited
+            for s in idle + [active]:
+                s.close()
+            os.kill(master, signal.SIGTERM)
+        else:          # the window ends with the requests
+            trace.send_signal(signal.SIGINT)
         trace.wait(timeout=60)
         err.seek(0)
         sys.stderr.write(err.read())
@@ -131,12 +151,13 @@ def main():
         return 1
     finally:
         if trace and trace.poll() is None:
-            trace.kill()
-        ng.send_signal(signal.SIGQUIT)
-        try:
-            ng.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            ng.kill()
+            trace.kill()   # with --follow it kills the nginx it started too
+        if not a.follow:
+            ng.send_signal(signal.SIGQUIT)
+            try:
+                ng.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                ng.kill()
         shutil.rmtree(tmp, ignore_errors=True)
 
 

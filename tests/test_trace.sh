@@ -6,7 +6,8 @@
 # BUILT 1 (root only, else 77): trace_target's calls (tests/trace_target.c)
 # traced as a started command and by --pid, each call's N checked in
 # calls.csv, the run directory read by report and compare; a target exiting
-# inside the window; --duration ending a command that outlives it; Python's
+# inside the window; --follow on a target that forks and exits (its child's
+# and grandchild's calls); --duration ending a command that outlives it; Python's
 # selectors (scripts/trace-lab.py): N, and poll's cost growing with N while
 # epoll's does not; --against a run; refusals.  The --pid trace takes the BPF
 # program's build without bpf_loop (MUXPROF_TRACE_NO_LOOP=1): select's sets
@@ -169,6 +170,44 @@ fi
 
 "$bin" compare --out "$tmp/cmp" "$tmp/cmd" "$tmp/pid" >"$tmp/out" 2>"$tmp/err" \
   && ok "muxprof compare reads two traces" || bad "muxprof compare on traces: $(cat "$tmp/err")"
+
+# 2b. --follow: trace_target --fork exits at once; its child and grandchild make
+# the calls (an inherited epoll instance of 12, a new one of 9, poll at 17 and
+# 19), and the trace lasts until they too have exited; without --follow none
+"$bin" trace --quiet --no-plots --follow --out "$tmp/fork" -- "$target" --fork \
+  >"$tmp/out" 2>"$tmp/err"; rc=$?
+"$bin" trace --quiet --no-plots --out "$tmp/nofork" -- "$target" --fork >/dev/null 2>&1; rc2=$?
+if [ $rc -ne 0 ] || [ $rc2 -ne 0 ]; then
+  bad "trace --follow -- trace_target --fork: exit $rc (without --follow $rc2): $(cat "$tmp/err")"
+elif python3 - "$tmp/fork" "$tmp/nofork" >"$tmp/check" 2>&1 <<'PY'
+import csv, json, sys
+from collections import Counter
+d, nd = sys.argv[1], sys.argv[2]
+t = json.load(open(d + "/results.json"))["trace"]
+calls = list(csv.DictReader(open(d + "/calls.csv")))
+got = Counter((c["syscall"], c["n"]) for c in calls)
+want = Counter({("epoll_wait", "12"): 2, ("poll", "17"): 4, ("epoll_wait", "9"): 1, ("poll", "19"): 2})
+errs = []
+if got != want:
+    errs.append("calls by (syscall, N): %s, expected %s" % (dict(got), dict(want)))
+tids = {c["tid"] for c in calls}
+if len(tids) != 2:
+    errs.append("%d processes' threads made the calls, expected 2: %s" % (len(tids), tids))
+if not (t["follow"] is True and t["processes_followed"] == 2 and t["processes_not_followed"] == 0
+        and t["target_exited"] is True):
+    errs.append("trace object: follow %r, processes_followed %r, not %r, target_exited %r" % (
+        t["follow"], t["processes_followed"], t["processes_not_followed"], t["target_exited"]))
+n = json.load(open(nd + "/results.json"))["trace"]
+if n["follow"] is not False or n["calls_seen"] != 0:
+    errs.append("without --follow: follow %r, %r calls seen" % (n["follow"], n["calls_seen"]))
+print("\n".join(errs))
+sys.exit(1 if errs else 0)
+PY
+then
+  ok "trace --follow: the child's and grandchild's calls, N as made (inherited epoll instance too), after the target exited"
+else
+  bad "trace --follow: $(cat "$tmp/check")"
+fi
 
 # 3. --duration ends a command that outlives it: SIGTERM, the trace kept
 start=$(date +%s)

@@ -24,7 +24,17 @@
  *
  * Usage: trace_target [GO_FILE]: with GO_FILE, the instance of 12 is made,
  * then the program waits (10 ms sleeps, at most 30 s) until GO_FILE exists
- * before its calls, so that a tracer can attach to it first. */
+ * before its calls, so that a tracer can attach to it first.
+ *
+ * trace_target --fork: none of the calls above; the instance of 12 is made,
+ * then the program forks a child and exits at once (as a daemon's parent
+ * does); the child, 200 ms later, makes
+ *   epoll   on the inherited instance of 12: N 12                     x2
+ *   poll    nfds 17, timeout 0                                        x4
+ * and forks a grandchild, which makes
+ *   epoll   a new instance of 9: N 9                                  x1
+ *   poll    nfds 19, timeout 0                                        x2
+ * the child waiting for it; every process has exited within a second. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -35,6 +45,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/select.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -125,6 +136,38 @@ static void select_past_setsize(void)
     close(3000);
 }
 
+/* trace_target --fork: the calls of the child and the grandchild. */
+static int forked(int old)
+{
+    pid_t p = fork();
+    if (p < 0)
+        die("fork");
+    if (p > 0)
+        return 0;   /* the parent exits at once */
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL);
+    epoll_once(old);
+    epoll_once(old);
+    poll_n(17, 0, 4);
+    pid_t g = fork();
+    if (g < 0)
+        die("fork");
+    if (g == 0) {
+        int ep = epoll_create1(0);
+        if (ep < 0)
+            die("epoll_create1");
+        for (int i = 0; i < 9; i++)
+            epoll_add(ep, rd[30 + i], EPOLL_CTL_ADD);
+        epoll_once(ep);
+        poll_n(19, 0, 2);
+        _exit(0);
+    }
+    int st;
+    if (waitpid(g, &st, 0) != g || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        die("the grandchild");
+    _exit(0);
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 0; i < NPIPES; i++) {
@@ -139,6 +182,8 @@ int main(int argc, char **argv)
         die("epoll_create1");
     for (int i = 0; i < 12; i++)
         epoll_add(old, rd[i], EPOLL_CTL_ADD);
+    if (argc > 1 && !strcmp(argv[1], "--fork"))
+        return forked(old);
     if (argc > 1) {
         struct timespec ts = {0, 10000000};
         int tries = 3000;

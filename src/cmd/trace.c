@@ -28,7 +28,7 @@ typedef struct trace_args {
     long pid;
     double duration_s;
     const char *out, *against;
-    int force, no_plots, quiet, against_quick;
+    int force, no_plots, quiet, against_quick, follow;
 } trace_args;
 
 static int set_pid(void *cfg, const char *opt, char *v, mp_err *err)
@@ -74,6 +74,10 @@ static const mp_opt opts[] = {
                 "harness (`run --quick`) at the traced cells' backends, modes and N,\n"
                 "on the target's fd kind, in DIR/harness, set beside them (at most\n"
                 "10 minutes)"),
+    MP_OPT_BOOL("follow", trace_args, follow,
+                "trace the processes the target forks too (a server's workers), and\n"
+                "theirs, from the attach on; their calls go into the same cells, and\n"
+                "the trace lasts until the target and all of them have exited"),
     MP_OPT_BOOL("force", trace_args, force, "write over a run directory muxprof wrote"),
     MP_OPT_BOOL("no-plots", trace_args, no_plots, "write the report without figures"),
     MP_OPT_BOOL("quiet", trace_args, quiet, "no progress on stderr"),
@@ -305,7 +309,7 @@ int mp_cmd_trace(int argc, char **argv)
     }
     mp_trace_opts o = {.argv = has_cmd ? argv + p.next : NULL, .pid = a.pid,
                        .duration_s = a.duration_s, .out_dir = a.out, .force = a.force,
-                       .quiet = a.quiet};
+                       .quiet = a.quiet, .follow = a.follow};
     mp_trace_harness *harness = NULL;
     char against[PATH_MAX + 16];
     quick_ctx quick = {0};

@@ -35,6 +35,12 @@ static const mp_rtfield fields[] = {
     ROW(calls_not_kept, MP_RT_COUNT, MP_RT_ALWAYS, "calls", "calls beyond those trace keeps in "
         "memory: in no cell"),
     ROW(threads, MP_RT_COUNT, MP_RT_ALWAYS, "threads", "threads that made a traced call"),
+    ROW(follow, MP_RT_BOOL, MP_RT_ALWAYS, "", "--follow: every process the target (or one it "
+        "forked) forks from the attach on is traced too, its calls in the same cells"),
+    ROW(processes_followed, MP_RT_COUNT, MP_RT_ALWAYS, "processes", "processes traced besides "
+        "the target (--follow)"),
+    ROW(processes_not_followed, MP_RT_COUNT, MP_RT_ALWAYS, "processes", "forks of a traced "
+        "process not followed: more than 4,096 followed at once (their calls are in no cell)"),
     ROW(epoll_seeded, MP_RT_COUNT, MP_RT_ALWAYS, "fds", "epoll descriptors whose count was "
         "read from /proc/PID/fdinfo at the attach"),
     ROW(select_bits, MP_RT_COUNT, MP_RT_ALWAYS, "fds", "the largest select/pselect6 nfds whose "

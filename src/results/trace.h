@@ -35,6 +35,9 @@ typedef struct mp_rtrace {
     long long calls_zero_n;        /* calls watching no descriptor: in no cell */
     long long calls_not_kept;      /* beyond the calls kept in memory: in no cell */
     long long threads;             /* threads seen making a traced call */
+    int follow;                    /* --follow: processes the target forks traced too */
+    long long processes_followed;  /* such processes, besides the target */
+    long long processes_not_followed;   /* forks it had no room to follow */
     long long epoll_seeded;        /* epoll descriptors seeded from /proc/PID/fdinfo */
     long long select_bits;         /* the largest select nfds whose sets are read */
     const char *fd_kinds;          /* the target's descriptors by kind, in words; NULL */

@@ -293,6 +293,8 @@ static cJSON *trace_json(const mp__trace_data *d, long long threads, long long u
         .exit_status = d->exit_status[0] ? d->exit_status : NULL,
         .calls_seen = d->seen, .calls_dropped = d->lost + d->noslot,
         .dropped_ringbuf = d->lost, .dropped_noslot = d->noslot, .calls_unknown_n = unknown,
+        .follow = d->follow, .processes_followed = d->followed,
+        .processes_not_followed = d->not_followed,
         .calls_zero_n = zero, .calls_not_kept = d->not_kept, .threads = threads,
         .epoll_seeded = d->epoll_seeded, .select_bits = d->select_bits,
         .fd_kinds = kinds[0] ? kinds : NULL, .fd_kind = major_kind(d),

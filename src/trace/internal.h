@@ -24,6 +24,9 @@ typedef struct mp__trace_data {
     struct mp_trace_rec *recs;        /* the calls kept, in the order read */
     size_t nrecs, cap;
     long long seen, not_kept, lost, noslot, epoll_seeded;
+    int follow;                       /* --follow */
+    long long followed, not_followed; /* processes forked and traced; those the map had no
+                                       * room for */
     long long select_bits;            /* the largest select nfds whose sets are read */
     long long fdk[MP__FDK_N];                 /* the target's descriptors by kind (MP__FDK_*) when
                                        * it held the most; fdk_seen: a census was read */

@@ -30,7 +30,9 @@ enum { MP_TR_T_ZERO, MP_TR_T_FINITE, MP_TR_T_INFINITE, MP_TR_NTCLASS };
 #define MP_TR_SELECT_BITS_NOLOOP 1024
 
 /* The index of the stats map's counts (a per-CPU array). */
-enum { MP_TR_ST_LOST, MP_TR_ST_NOSLOT, MP_TR_NSTATS };
+enum { MP_TR_ST_LOST, MP_TR_ST_NOSLOT, MP_TR_ST_FOLLOWED, MP_TR_ST_NOFOLLOW, MP_TR_NSTATS };
+/* Processes followed at once besides the target, at most (follow). */
+#define MP_TR_MAX_FOLLOWED 4096
 
 struct mp_trace_rec {
     __u64 enter_ns, exit_ns;   /* bpf_ktime_get_ns(): CLOCK_MONOTONIC */

@@ -2,7 +2,9 @@
 /* trace.bpf.c - the kernel half of `muxprof trace`: on the raw syscall
  * tracepoints (sys_enter, sys_exit), every select, pselect6, poll, ppoll,
  * epoll_wait, epoll_pwait and epoll_pwait2 of one thread group (the target:
- * all its threads, those started later too) becomes one record in the ring
+ * all its threads, those started later too; with follow, also every process
+ * it or a followed one forks from the attach on, `followed`, each taken out
+ * when it exits) becomes one record in the ring
  * buffer `records` (trace/record.h): entry and exit times, thread, CPUs,
  * N, the return value, the timeout's class and, for each counter user space
  * put in `counters` (one per-CPU perf event per counter, index
@@ -15,7 +17,8 @@
  *                      from the target's memory at entry (nfds up to
  *                      select_bits; above it N is not known, -1);
  *   epoll_*            the descriptors registered in the instance: a count
- *                      per (tgid, struct file of the instance), followed
+ *                      per struct file of the instance (a forked child
+ *                      shares its parent's instances: the same file), followed
  *                      through epoll_ctl ADD/DEL that succeed and set to 0
  *                      by epoll_create/epoll_create1; an instance that
  *                      existed before the attach starts from its count in
@@ -60,10 +63,13 @@ struct files_struct {
 } __attribute__((preserve_access_index));
 struct task_struct {
     struct files_struct *files;
+    int pid, tgid;
 } __attribute__((preserve_access_index));
 
 /* Set by user space before the load. */
 const volatile __u32 target_tgid = 0;
+/* Set by user space: 1 to follow the processes the target forks. */
+const volatile __u32 follow = 0;
 /* Set by user space: the largest select nfds whose sets are read
  * (MP_TR_SELECT_BITS where the kernel has bpf_loop, 5.17 and later). */
 const volatile __s64 select_bits = MP_TR_SELECT_BITS_NOLOOP;
@@ -89,8 +95,7 @@ struct entry {
 };
 
 struct epkey {
-    __u64 file;
-    __u32 tgid, pad;
+    __u64 file;   /* the instance's struct file */
 };
 
 struct seedkey {
@@ -118,6 +123,15 @@ struct {
     __type(key, struct seedkey);
     __type(value, __s64);
 } seeds SEC(".maps");
+
+/* The processes followed besides the target (follow): tgid -> the tgid that
+ * forked it. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, MP_TR_MAX_FOLLOWED);
+    __type(key, __u32);
+    __type(value, __u32);
+} followed SEC(".maps");
 
 #define RB_BYTES (16 << 20)
 #define RB_HALF (RB_BYTES / 2)
@@ -147,6 +161,12 @@ static __always_inline void stat_add(__u32 k)
         (*v)++;
 }
 
+/* Whether thread group tgid is traced: the target, or one it forked. */
+static __always_inline int traced(__u32 tgid)
+{
+    return tgid == target_tgid || (follow && bpf_map_lookup_elem(&followed, &tgid));
+}
+
 /* The struct file behind descriptor fd of the current task; 0 when none. */
 static __always_inline __u64 fd_file(long fd)
 {
@@ -167,7 +187,7 @@ static __always_inline __s64 epoll_count(__u32 tgid, __u64 file, long fd)
 {
     if (!file)
         return -1;
-    struct epkey k = {.file = file, .tgid = tgid};
+    struct epkey k = {.file = file};
     __s64 *v = bpf_map_lookup_elem(&epolls, &k);
     if (v)
         return *v;
@@ -363,7 +383,7 @@ static __always_inline int sys_enter(struct bpf_raw_tracepoint_args *ctx, const 
 {
     __u64 pt = bpf_get_current_pid_tgid();
     __u32 tgid = pt >> 32, tid = (__u32)pt;
-    if (tgid != target_tgid)
+    if (!traced(tgid))
         return 0;
     long id = (long)ctx->args[1];
     struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
@@ -455,7 +475,7 @@ int mp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
     __u64 now = bpf_ktime_get_ns();
     __u64 pt = bpf_get_current_pid_tgid();
     __u32 tgid = pt >> 32, tid = (__u32)pt;
-    if (tgid != target_tgid)
+    if (!traced(tgid))
         return 0;
     struct entry *e = bpf_map_lookup_elem(&inflight, &tid);
     if (!e)
@@ -474,14 +494,14 @@ int mp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
                 n += e->op == EPOLL_CTL_ADD ? 1 : -1;
                 if (n < 0)
                     n = 0;
-                struct epkey k = {.file = e->epfile, .tgid = tgid};
+                struct epkey k = {.file = e->epfile};
                 bpf_map_update_elem(&epolls, &k, &n, BPF_ANY);
             }
         }
     } else if (e->call == MP_TR_EPOLL_CREATE) {
         __u64 f = ret >= 0 ? fd_file(ret) : 0;
         if (f) {
-            struct epkey k = {.file = f, .tgid = tgid};
+            struct epkey k = {.file = f};
             __s64 zero = 0;
             bpf_map_update_elem(&epolls, &k, &zero, BPF_ANY);
             struct seedkey s = {.tgid = tgid, .fd = (__s32)ret};
@@ -517,5 +537,37 @@ int mp_sys_exit(struct bpf_raw_tracepoint_args *ctx)
         }
     }
     bpf_map_delete_elem(&inflight, &tid);
+    return 0;
+}
+
+/* A process forked by a traced one is traced from its first instruction
+ * (follow); a new thread belongs to its traced group already. */
+SEC("raw_tp/sched_process_fork")
+int mp_fork(struct bpf_raw_tracepoint_args *ctx)
+{
+    __u32 tgid = bpf_get_current_pid_tgid() >> 32;
+    if (!follow || !traced(tgid))
+        return 0;
+    struct task_struct *child = (struct task_struct *)ctx->args[1];
+    __u32 pid = (__u32)BPF_CORE_READ(child, pid);
+    if (pid != (__u32)BPF_CORE_READ(child, tgid))
+        return 0;
+    if (bpf_map_update_elem(&followed, &pid, &tgid, BPF_NOEXIST))
+        stat_add(MP_TR_ST_NOFOLLOW);
+    else
+        stat_add(MP_TR_ST_FOLLOWED);
+    return 0;
+}
+
+/* A followed process's leader exits: its number may be reused by another. */
+SEC("raw_tp/sched_process_exit")
+int mp_exit(struct bpf_raw_tracepoint_args *ctx)
+{
+    if (!follow)
+        return 0;
+    struct task_struct *p = (struct task_struct *)ctx->args[0];
+    __u32 pid = (__u32)BPF_CORE_READ(p, pid);
+    if (pid == (__u32)BPF_CORE_READ(p, tgid))
+        bpf_map_delete_elem(&followed, &pid);
     return 0;
 }

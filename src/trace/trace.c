@@ -336,11 +336,21 @@ static int on_record(void *ctx, void *data, size_t size)
 
 /* The sum over CPUs of the stats map's count k. */
 /* Count pid's descriptors by kind; d keeps the census with the most. */
-static void census(long pid, mp__trace_data *d)
+/* The target's descriptors by kind, and with --follow those of every
+ * process followed now (ffd: the BPF map of them, or -1), summed. */
+static void census(long pid, int ffd, mp__trace_data *d)
 {
     long long k[MP__FDK_N], tot = 0, best = 0;
     if (mp__fd_census(pid, k))
         return;
+    __u32 key = 0, next;
+    for (int first = 1; ffd >= 0 && bpf_map_get_next_key(ffd, first ? NULL : &key, &next) == 0;
+         first = 0, key = next) {
+        long long c[MP__FDK_N];
+        if (mp__fd_census((long)next, c) == 0)
+            for (int i = 0; i < MP__FDK_N; i++)
+                k[i] += c[i];
+    }
     for (int i = 0; i < MP__FDK_N; i++) {
         tot += k[i];
         best += d->fdk[i];
@@ -348,6 +358,13 @@ static void census(long pid, mp__trace_data *d)
     if (!d->fdk_seen || tot > best)
         memcpy(d->fdk, k, sizeof k);
     d->fdk_seen = 1;
+}
+
+/* Whether the map of processes followed holds one (ffd -1: none followed). */
+static int followed_any(int ffd)
+{
+    __u32 k;
+    return ffd >= 0 && bpf_map_get_next_key(ffd, NULL, &k) == 0;
 }
 
 static long long stat_sum(int fd, __u32 k, int ncpus)
@@ -420,6 +437,12 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
         goto out;
     }
     skel->rodata->target_tgid = (__u32)pid;
+    skel->rodata->follow = o->follow ? 1 : 0;
+    d.follow = o->follow;
+    /* the fork and exit programs run for every process on the host: loaded
+     * only to follow */
+    bpf_program__set_autoload(skel->progs.mp_fork, o->follow != 0);
+    bpf_program__set_autoload(skel->progs.mp_exit, o->follow != 0);
     skel->rodata->ncpus = (__u32)ncpus;
     skel->rodata->nevents = (__u32)ev.nevents;
     /* bpf_loop lets the program read select's sets past FD_SETSIZE; without it
@@ -468,9 +491,10 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
         goto out;
     }
     d.epoll_seeded = seed_epolls(pid, bpf_map__fd(skel->maps.seeds));
+    int ffd = o->follow ? bpf_map__fd(skel->maps.followed) : -1;
     d.select_bits = skel->rodata->select_bits;
     if (!o->argv)   /* before the attach is announced: the target may end soon after */
-        census(pid, &d);
+        census(pid, ffd, &d);
     utc_now(d.started_utc, sizeof d.started_utc, 1);
     double t0 = mono_s(), end = t0 + o->duration_s;
     if (o->argv && (rc = release(&c, o->argv[0], err)))
@@ -487,7 +511,7 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
         /* the target's descriptors, every 100 ms or so; a started command's
          * from its first traced call on (before, it may not have run exec) */
         if (now >= census_at && (!o->argv || d.seen > 0)) {
-            census(pid, &d);
+            census(pid, ffd, &d);
             double took = mono_s() - now;
             census_at = now + (took * CENSUS_SHARE > CENSUS_S ? took * CENSUS_SHARE : CENSUS_S);
         }
@@ -502,7 +526,12 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
         int n = poll(pf, 2, left_ms < POLL_MS ? left_ms : POLL_MS);
         if (n > 0 && (pf[0].revents & POLLIN))
             ring_buffer__consume(rb);
-        if (n > 0 && (pf[1].revents & (POLLIN | POLLHUP))) {
+        /* with --follow the window ends when the target and every process
+         * followed have exited (a daemon's parent exits before its workers) */
+        if (n > 0 && (pf[1].revents & (POLLIN | POLLHUP)))
+            pf[1].fd = -1;
+        if (pf[1].fd < 0 && !followed_any(ffd)) {
+            ring_buffer__consume(rb);
             d.ended = "target exited";
             d.target_exited = 1;
             break;
@@ -517,6 +546,8 @@ int mp_trace_run(const mp_trace_opts *o, volatile sig_atomic_t *stop, mp_trace_s
     int sfd = bpf_map__fd(skel->maps.stats);
     d.lost = stat_sum(sfd, MP_TR_ST_LOST, ncpus);
     d.noslot = stat_sum(sfd, MP_TR_ST_NOSLOT, ncpus);
+    d.followed = stat_sum(sfd, MP_TR_ST_FOLLOWED, ncpus);
+    d.not_followed = stat_sum(sfd, MP_TR_ST_NOFOLLOW, ncpus);
     if (o->argv) {
         end_child(&c, pidfd, d.exit_status, sizeof d.exit_status);
         if (d.exit_status[0])

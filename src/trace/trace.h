@@ -60,6 +60,7 @@ typedef struct mp_trace_opts {
     const char *out_dir;     /* NULL: reports/runs/trace-<host>-<UTC stamp> */
     int force;               /* write over a run directory muxprof wrote */
     int quiet;               /* no progress on stderr */
+    int follow;              /* also trace the processes the target forks (and theirs) */
     const char *against;     /* --against: the run's results.json, or NULL */
     const mp_trace_harness *harness;   /* its ok cells */
     size_t nharness;
