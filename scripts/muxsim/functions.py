@@ -17,6 +17,10 @@ import json
 import os
 import sys
 
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from muxsim_cells import loops  # noqa: E402
+
 TOP = 15
 
 
@@ -32,12 +36,7 @@ def symbols(path):
 
 
 def main(d, syms):
-    runs = []
-    with open(os.path.join(d, "cells.txt")) as f:
-        for line in f:
-            b, n, rc = line.split()
-            if rc == "0":
-                runs.append((b, int(n)))
+    runs = loops(d)
     kept, l1d = {}, {}
     with open(os.path.join(d, "muxsim.tsv")) as f:
         f.readline()

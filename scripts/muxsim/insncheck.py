@@ -12,8 +12,12 @@ after the first WARMUP, plan.env's warmup by default) in both, the largest
 difference of one call, and the largest difference in all.  Exit status 1
 when a file is missing or the calls of the two do not pair up."""
 import csv
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from muxsim_cells import loops  # noqa: E402
 
 HIT = re.compile(r"'nopl 0x4d58507([0-2])\(%rax\)'.*?\+(\d+) since last match")
 
@@ -54,12 +58,7 @@ def main():
     d = sys.argv[1]
     p = plan(d)
     warm = int(sys.argv[2]) if len(sys.argv) > 2 else int(p.get("warmup", "0"))
-    runs = []
-    with open(d + "/cells.txt") as f:
-        for line in f:
-            b, n, rc = line.split()
-            if rc == "0":
-                runs.append((b, int(n)))
+    runs = loops(d)
     a, q = ours(d), qemus(d)
     if not q:
         sys.exit("insncheck.py: no marker of the loop in guest/plugin.log (was --with-insn given?)")

@@ -9,16 +9,15 @@ its user and kernel parts), per (backend, N), and their difference.  Exit
 status 1 when a file is missing or a cell is in one and not the other."""
 import csv
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from muxsim_cells import loops  # noqa: E402
 
 
 def markers(d):
-    runs = []
-    with open(d + "/cells.txt") as f:
-        for line in f:
-            b, n, rc = line.split()
-            if rc == "0":
-                runs.append((b, int(n)))
+    runs = loops(d)
     with open(d + "/muxsim.tsv") as f:
         f.readline()
         rows = list(csv.DictReader(f, delimiter="\t"))

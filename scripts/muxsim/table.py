@@ -6,15 +6,15 @@ in order to the plugin's cells in DIR/muxsim.tsv (one per loop that reached
 its calls), p50 per call (user + kernel) with p10..p90 for the L1d.
 Exit status 1 when the two lists do not match."""
 import csv
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from muxsim_cells import loops  # noqa: E402
 
 
 def load(d):
-    runs = []
-    with open(d + "/cells.txt") as f:
-        for line in f:
-            b, n, rc = line.split()
-            runs.append((b, int(n), int(rc)))
+    runs = loops(d, ok_only=False)
     with open(d + "/muxsim.tsv") as f:
         head = f.readline().strip()
         rows = list(csv.DictReader(f, delimiter="\t"))

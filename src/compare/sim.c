@@ -184,6 +184,19 @@ static void rows_count(FILE *f, const simctx *s, const struct simcount *sc)
     fputc('\n', f);
 }
 
+/* A table head: the first columns, then one per input by its tag. */
+static void tag_head(FILE *f, const simctx *s, const char *first, const char *rule,
+                     const char *align)
+{
+    fputs(first, f);
+    for (size_t k = 0; k < s->n; k++)
+        fprintf(f, " %s |", s->tag[k]);
+    fprintf(f, "\n%s", rule);
+    for (size_t k = 0; k < s->n; k++)
+        fputs(align, f);
+    fputc('\n', f);
+}
+
 /* Where a count starts growing per fd on one input and backend, as text. */
 static void onset_text(char *buf, size_t len, const simctx *s, size_t k, const char *backend,
                        const char *metric)
@@ -217,13 +230,8 @@ static void onsets(FILE *f, const simctx *s)
     fprintf(f, "### Where each miss count starts growing per fd\n\n"
                "The first N at which the count reaches one per %.0f watched fds (the report's "
                "threshold for poll's L3 claim), and the N before it; each input's cache sizes "
-               "are in the list above.\n\n| backend | count |", 1 / ONSET_PER_FD);
-    for (size_t k = 0; k < s->n; k++)
-        fprintf(f, " %s |", s->tag[k]);
-    fputs("\n|---|---|", f);
-    for (size_t k = 0; k < s->n; k++)
-        fputs("---|", f);
-    fputc('\n', f);
+               "are in the list above.\n\n", 1 / ONSET_PER_FD);
+    tag_head(f, s, "| backend | count |", "|---|---|", "---|");
     for (size_t b = 0; b < s->nb; b++)
         for (size_t m = 0; m < NCOUNTS; m++) {
             if (!counts[m].onset || !any_count(s, counts[m].metric))
@@ -270,14 +278,9 @@ static void poll_epoll(FILE *f, const simctx *s)
         size_t ns = mp_cmp_shared_n(s->c, s->g, s->be[b], sh, MP_CMP_MAXPTS);
         if (!ns)
             continue;
-        fprintf(f, "### %s / epoll on the same input (simulated counts per call)\n\n"
-                   "| count | N |", s->be[b]);
-        for (size_t k = 0; k < s->n; k++)
-            fprintf(f, " %s |", s->tag[k]);
-        fputs("\n|---|---:|", f);
-        for (size_t k = 0; k < s->n; k++)
-            fputs("---:|", f);
-        fputc('\n', f);
+        fprintf(f, "### %s / epoll on the same input (simulated counts per call)\n\n",
+                s->be[b]);
+        tag_head(f, s, "| count | N |", "|---|---:|", "---:|");
         for (size_t m = 0; m < NCOUNTS; m++) {
             if (!any_count(s, counts[m].metric))
                 continue;
