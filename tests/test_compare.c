@@ -709,6 +709,27 @@ static void simulated_isa_apart(void **st)
     HAS(md, "**B against A, taken apart** through C (B's geometry under A's ISA): B / A = "
             "(C / A, the cache sizes) × (B / C, the ISA)");
     HAS(md, "| poll | 4,000 | instructions | 885,763 | 1,019,180 | 1.15× | 1.15× | 1× |\n");
+    /* --json: each shared cell carries the simulated counts per input */
+    rc = compare(FIX "/sim_isa/epyc-9354p-x86_64", FIX "/sim_isa/neoverse-v1-arm64", "--json",
+                 NULL);
+    if (rc != 0)
+        fail_msg("compare --json exited %d: %s", rc, err_text);
+    cJSON *doc = cJSON_Parse(out_text), *c;
+    if (!doc)
+        fail_msg("not JSON: %s", out_text);
+    int seen = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "comparison"), "cells")) {
+        if (strcmp(cJSON_GetObjectItem(c, "backend")->valuestring, "poll") ||
+            cJSON_GetObjectItem(c, "nfds")->valueint != 4000)
+            continue;
+        cJSON *ins = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "simulated"), "sim:instructions");
+        assert_int_equal(cJSON_GetArraySize(ins), 2);
+        assert_float_equal(cJSON_GetArrayItem(ins, 0)->valuedouble, 1019180, 0.5);
+        assert_float_equal(cJSON_GetArrayItem(ins, 1)->valuedouble, 885763, 0.5);
+        seen++;
+    }
+    assert_int_equal(seen, 1);
+    cJSON_Delete(doc);
     /* --no-cross: two inputs that differ in both; nothing taken apart */
     snprintf(out, sizeof out, "%s/isa2", tmpdir);
     rc = compare(FIX "/sim_isa/epyc-9354p-x86_64", FIX "/sim_isa/neoverse-v1-arm64", "--out",

@@ -26,6 +26,9 @@ int mp__cmp_draw(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const char *fig,
 /* sim.c: the simulated inputs' counts in a group, side by side, a real run's
  * column marked (nothing when no input is a simulated run). */
 int mp__cmp_sim(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const mp_cmp_group *g, mp_err *err);
+/* compare --json: a cell's simulated counts, {"sim:instructions": [per input, null where
+ * an input has none], ...} (the counts some input has); NULL when no input is simulated. */
+cJSON *mp__cmp_sim_json(const mp_cmp *c, const mp_cmp_group *g, const char *backend, long long n);
 
 /* A table head: FIRST, then one column per host (those with col[i], or all
  * when col is NULL). */

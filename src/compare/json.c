@@ -64,6 +64,9 @@ static cJSON *cell(const mp_cmp *c, const mp_cmp_group *g, const char *b, long l
         cJSON_AddItemToArray(med, cJSON_CreateNull());
         cJSON_AddItemToArray(why, cJSON_CreateString(r));
     }
+    cJSON *sim = mp__cmp_sim_json(c, g, b, n);
+    if (sim)   /* simulated inputs: their counts per call (p50), no times */
+        cJSON_AddItemToObject(o, "simulated", sim);
     cJSON *chg = cJSON_AddArrayToObject(o, "change");
     for (size_t i = 1; i < c->n; i++) {
         mp_cmp_change ch;

@@ -562,3 +562,27 @@ int mp__cmp_sim(FILE *f, mp__cmp_figs *fg, const mp_cmp *c, const mp_cmp_group *
     }
     return 0;
 }
+
+cJSON *mp__cmp_sim_json(const mp_cmp *c, const mp_cmp_group *g, const char *backend, long long n)
+{
+    size_t nsim = 0;
+    for (size_t i = 0; i < c->n; i++)
+        nsim += c->h[i].m.simulated;
+    if (!nsim)
+        return NULL;
+    cJSON *o = cJSON_CreateObject();
+    for (size_t m = 0; o && m < NCOUNTS; m++) {
+        cJSON *arr = cJSON_AddArrayToObject(o, counts[m].metric);
+        int any = 0;
+        for (size_t i = 0; arr && i < c->n; i++) {
+            const mp_rcell *x = mp_cmp_cell(&c->h[i], g->mode, g->kind, backend, n);
+            double v = x && x->status == MP_CELL_OK && c->h[i].m.simulated
+                           ? mp_rm_p50(x, counts[m].metric) : NAN;
+            any |= isfinite(v);
+            cJSON_AddItemToArray(arr, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+        }
+        if (!any)
+            cJSON_DeleteItemFromObjectCaseSensitive(o, counts[m].metric);
+    }
+    return o;
+}
