@@ -465,10 +465,7 @@ static int write_series(mp__cmp_figs *fg, const simctx *s, size_t k, const char 
                             MP_RC_MAXPTS);
     *npos = *nok = 0;
     for (size_t i = 0; i < n && i < MP_RC_MAXPTS; i++) {
-        const mp_rsum *v = NULL;
-        for (size_t j = 0; x[i]->status == MP_CELL_OK && j < x[i]->ncounters; j++)
-            if (!strcmp(x[i]->counters[j].name, sc->metric))
-                v = &x[i]->counters[j].s;
+        const mp_rsum *v = mp_rm_sum(x[i], sc->metric);
         *nok += v != NULL;
         if (!v || !(v->p50 > 0))
             continue;

@@ -216,6 +216,14 @@ const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kin
     return mp_rm_find_any(m, mode, kind, backend, nfds, 1);
 }
 
+const mp_rsum *mp_rm_sum(const mp_rcell *c, const char *name)
+{
+    for (size_t i = 0; c && c->status == MP_CELL_OK && i < c->ncounters; i++)
+        if (!strcmp(c->counters[i].name, name))
+            return &c->counters[i].s;
+    return NULL;
+}
+
 double mp_rm_p50(const mp_rcell *c, const char *name)
 {
     if (!c || c->status != MP_CELL_OK)
@@ -224,9 +232,9 @@ double mp_rm_p50(const mp_rcell *c, const char *name)
         return c->wall.p50;
     if (!strcmp(name, "waiter_ns"))
         return c->waiter.p50;
-    for (size_t i = 0; i < c->ncounters; i++)
-        if (!strcmp(c->counters[i].name, name))
-            return c->counters[i].s.p50;
+    const mp_rsum *v = mp_rm_sum(c, name);
+    if (v)
+        return v->p50;
     return NAN;
 }
 

@@ -267,6 +267,9 @@ const mp_rcell *mp_rm_find(const mp_rmodel *m, const char *mode, const char *kin
 /* The profile of c, a cell of m->cells, or NULL when it has none. */
 const mp_rprofile *mp_rm_profile(const mp_rmodel *m, const mp_rcell *c);
 
+/* The summary of counter NAME (a metric other than wall_ns and waiter_ns) in an
+ * ok cell, or NULL. */
+const mp_rsum *mp_rm_sum(const mp_rcell *c, const char *name);
 /* The p50 of metric NAME in an ok cell ("wall_ns" included), NaN if none. */
 double mp_rm_p50(const mp_rcell *c, const char *name);
 

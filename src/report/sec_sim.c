@@ -96,15 +96,6 @@ static void table_llc_tlb(FILE *f, const mp_rmodel *m, const char *mode, const c
     fputc('\n', f);
 }
 
-/* The summary of metric name in an ok cell, or NULL. */
-static const mp_rsum *sum_of(const mp_rcell *c, const char *name)
-{
-    for (size_t i = 0; c && c->status == MP_CELL_OK && i < c->ncounters; i++)
-        if (!strcmp(c->counters[i].name, name))
-            return &c->counters[i].s;
-    return NULL;
-}
-
 /* Below this many LLC-load misses per fd per call a series counts as
  * having none (fewer than one miss per 100 watched fds). */
 #define LLC_NONE_PER_FD 0.01
@@ -147,7 +138,7 @@ static void claim_llc(FILE *f, const mp_rmodel *m, const char *mode, const char 
                  MP_QMD(kind), seed_kind, has_kind(m, seed_kind) ? ", judged on them in their "
                  "own findings" : ", which this run does not have");
     const mp_rcell *at = mp_rm_find(m, mode, kind, "poll", CLAIM_N);
-    const mp_rsum *s = sum_of(at, "sim:LLC-load-misses");
+    const mp_rsum *s = mp_rm_sum(at, "sim:LLC-load-misses");
     if (!s || !isfinite(s->p10) || !isfinite(s->p90)) {
         fprintf(f, "- Seed 000's \"L3 misses at 20,000 descriptors\" on %s: not checked (poll "
                    "at N = 20,000 not in this run).\n\n", on);
